@@ -1,0 +1,120 @@
+"""Parenting: an IK chain is a parent-child line of bones with no breaks and no gaps.
+
+The solver walks up the parents of the owner. A limb bone with no parent cuts the chain short:
+the bones above never move. A bone that is not connected and starts away from its parent's
+tail pivots on empty space, so the joint the animator sees is not the joint that bends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import bpy
+
+from ..core.editing import edit_bones
+from ..core.finding import Finding, Severity
+from ..core.registry import Check, register
+from ..core.rig import RigView
+
+
+def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    reported: set[str] = set()
+    for chain in rig.chains:
+        parent = rig.detached_parent(chain)
+        top = chain.bones[-1]
+        if parent is not None and top not in reported:
+            reported.add(top)
+            yield Finding(
+                check_id="parenting",
+                severity=Severity.ERROR,
+                armature=rig.name,
+                bone=top,
+                constraint=chain.constraint,
+                chain=chain.key,
+                message=(
+                    f"{top} has no parent, so IK '{chain.constraint}' on {chain.owner} stops "
+                    f"after {len(chain.bones)} of its {chain.chain_count} bones; {parent} ends "
+                    f"where {top} starts."
+                ),
+                why=(
+                    "The solver only rotates the owner and its parents: with the link missing, "
+                    f"{parent} and the bones above it never bend."
+                ),
+                fix_id="parent",
+                fix_label=f"Parent {top} to {parent} and connect it",
+                fix_args=(("parent", parent),),
+            )
+        # Chain length 0 climbs into the body; the chain_length check reports that instead.
+        count = chain.chain_count or rig.limb_length(chain.owner)
+        for name in chain.bones[: count - 1]:
+            gap = _gap(rig, name, options["gap_ratio"])
+            if gap is None or name in reported:
+                continue
+            reported.add(name)
+            parent_name = rig.bone(name).parent
+            yield Finding(
+                check_id="parenting",
+                severity=Severity.WARNING,
+                armature=rig.name,
+                bone=name,
+                constraint=chain.constraint,
+                chain=chain.key,
+                message=(
+                    f"{name} starts {gap:.3g} away from the tail of its parent {parent_name}: "
+                    "the joint pivots on empty space."
+                ),
+                why=(
+                    f"{name} is not connected, so when {parent_name} rotates it swings {name} "
+                    "on a lever: the bend happens away from the visible joint."
+                ),
+                fix_id="connect",
+                fix_label=(
+                    f"Connect {name} to {parent_name} (moves {name}'s head by {gap:.3g}; "
+                    "changes the rest pose)"
+                ),
+                changes_rest_pose=True,
+            )
+
+
+def _gap(rig: RigView, name: str, ratio: float) -> float | None:
+    bone = rig.bone(name)
+    if bone.parent is None or bone.use_connect:
+        return None
+    parent = rig.bone(bone.parent)
+    gap = (bone.head - parent.tail).length
+    return gap if gap > ratio * max(parent.length, 1e-6) else None
+
+
+def parent_bone(obj: bpy.types.Object, finding: Finding) -> str:
+    child, parent = finding.bone or "", str(finding.args["parent"])
+    with edit_bones(obj) as bones:
+        bones[child].parent = bones[parent]
+        bones[child].use_connect = True
+    return f"Parented {child} to {parent} and connected it (it already started on {parent}'s tail)."
+
+
+def connect_bone(obj: bpy.types.Object, finding: Finding) -> str:
+    name = finding.bone or ""
+    with edit_bones(obj) as bones:
+        bone = bones[name]
+        moved = (bone.head - bone.parent.tail).length
+        bone.use_connect = True
+        parent = bone.parent.name
+    return (
+        f"Connected {name} to {parent}: its head moved {moved:.3g} onto {parent}'s tail "
+        "(rest pose changed; meshes bound to this rig keep their rest shape)."
+    )
+
+
+register(
+    Check(
+        id="parenting",
+        title="Parenting",
+        doc=__doc__ or "",
+        find=find_parenting_problems,
+        fixes={"parent": parent_bone, "connect": connect_bone},
+        options={"gap_ratio": 0.01},
+        order=10,
+    )
+)

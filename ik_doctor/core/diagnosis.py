@@ -1,0 +1,119 @@
+"""The two doors into the core: ``diagnose`` an armature, ``apply_fix`` one finding."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import bpy
+
+from .editing import FixError, ensure_editable, require_armature
+from .finding import Finding, sort_findings
+from .registry import all_checks, get_check
+from .rig import RigView
+
+
+def diagnose(
+    obj: bpy.types.Object,
+    checks: Iterable[str] | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[Finding]:
+    """Run the checks (all, or the ids given) over one armature and return their findings.
+
+    ``options`` overrides check thresholds: ``{"roll": {"max_angle": 10.0}}``. Reads only:
+    no mode switch, no depsgraph evaluation, nothing written.
+    """
+    require_armature(obj)
+    wanted = None if checks is None else set(checks)
+    if wanted is not None:
+        for check_id in wanted:
+            get_check(check_id)
+    if obj.mode == "EDIT":
+        # Edit bones reach ``obj.data.bones`` only on leaving Edit Mode; read what the user sees.
+        obj.update_from_editmode()
+    rig = RigView(obj)
+    findings: list[Finding] = []
+    for check in all_checks():
+        if wanted is None or check.id in wanted:
+            settings = check.options_with((options or {}).get(check.id))
+            findings.extend(check.find(rig, settings))
+    return sort_findings(findings)
+
+
+def apply_fix(finding: Finding, options: Mapping[str, Any] | None = None) -> str:
+    """Apply the fix a finding offers; return one sentence saying what changed.
+
+    The fault is looked up again first: if it is gone, nothing is changed and the sentence says
+    so, which makes every fix safe to run twice. Raises ``FixError`` when no fix can be applied.
+    """
+    if not isinstance(finding, Finding):
+        raise FixError(f"Expected a Finding, got {type(finding).__name__}.")
+    if finding.fix_id is None:
+        reason = finding.no_fix_reason or "this check offers no automatic fix"
+        raise FixError(f"No automatic fix for '{finding.message}': {reason}")
+    obj = bpy.data.objects.get(finding.armature)
+    if obj is None:
+        raise FixError(f"There is no object named '{finding.armature}' any more.")
+    if obj.type != "ARMATURE":
+        raise FixError(f"'{obj.name}' is a {obj.type.lower()} object, not an armature.")
+    ensure_editable(obj)
+    check = get_check(finding.check_id)
+    fix = check.fixes.get(finding.fix_id)
+    if fix is None:
+        raise FixError(f"The {check.id} check has no fix called '{finding.fix_id}'.")
+    current = _same_fault(obj, finding, options)
+    if current is None:
+        return f"Nothing to change: '{finding.message}' is already resolved."
+    return fix(obj, current)
+
+
+def _same_fault(
+    obj: bpy.types.Object, finding: Finding, options: Mapping[str, Any] | None
+) -> Finding | None:
+    overrides = {finding.check_id: options} if options else None
+    for fresh in diagnose(obj, checks=[finding.check_id], options=overrides):
+        if fresh.key == finding.key:
+            return fresh
+    return None
+
+
+__all__ = ["FixError", "apply_all_fixes", "apply_fix", "diagnose"]
+
+
+def apply_all_fixes(
+    obj: bpy.types.Object,
+    *,
+    checks: Iterable[str] | None = None,
+    allow_rest_pose_changes: bool = True,
+    allow_confirmed: bool = False,
+    max_rounds: int = 50,
+) -> list[tuple[Finding, str]]:
+    """Apply every safe fix, structure first, re-diagnosing after each one.
+
+    A fix can make another finding disappear or appear (a new control bone gets a pole), so
+    the rig is diagnosed again after every fix. Fixes that change the rest pose or throw
+    something away run only when the caller allows them. Returns (finding, what changed or
+    why it failed) in the order applied.
+    """
+    require_armature(obj)
+    done: list[tuple[Finding, str]] = []
+    skipped: set[tuple[Any, ...]] = set()
+    for _ in range(max_rounds):
+        candidates = [
+            f
+            for f in diagnose(obj, checks=checks)
+            if f.fix_id is not None
+            and f.key not in skipped
+            and (allow_rest_pose_changes or not f.changes_rest_pose)
+            and (allow_confirmed or not f.needs_confirmation)
+        ]
+        if not candidates:
+            break
+        order = {check.id: check.order for check in all_checks()}
+        finding = min(candidates, key=lambda f: (order[f.check_id], f.severity.rank))
+        try:
+            done.append((finding, apply_fix(finding)))
+        except FixError as error:
+            done.append((finding, f"Not fixed: {error}"))
+        skipped.add(finding.key)
+    return done

@@ -1,0 +1,101 @@
+"""Where fixes change Blender: guards for data that must not be edited, and Edit Mode access.
+
+Fixes change only what they say and leave the user where they were: same mode, same active
+object, same visibility. Edit bones exist only in Edit Mode, so bone fixes borrow it briefly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import bpy
+
+
+class FixError(Exception):
+    """A fix that cannot be applied; the message says why, in words a user can act on."""
+
+
+def require_armature(obj: object) -> bpy.types.Object:
+    """Return ``obj`` if it is an armature object, else raise ValueError with what it is."""
+    if obj is None:
+        raise ValueError("No object given: select an armature (IK Doctor checks armatures).")
+    if not isinstance(obj, bpy.types.Object):
+        raise ValueError(f"Expected an armature object, got {type(obj).__name__}.")
+    if obj.type != "ARMATURE":
+        raise ValueError(
+            f"'{obj.name}' is a {obj.type.lower()} object, not an armature: "
+            "IK Doctor checks armatures."
+        )
+    return obj
+
+
+def read_only_reason(obj: bpy.types.Object) -> str | None:
+    """Why this armature's rig cannot be changed here, or None when it can."""
+    for block, what in ((obj, "object"), (obj.data, "armature data")):
+        if block.library is not None:
+            return (
+                f"The {what} of '{obj.name}' is linked from {block.library.filepath}: "
+                "fix it in that file."
+            )
+        if block.override_library is not None:
+            return (
+                f"The {what} of '{obj.name}' is a library override: its bones and constraints "
+                "come from the linked file; fix them there."
+            )
+    return None
+
+
+def ensure_editable(obj: bpy.types.Object) -> None:
+    reason = read_only_reason(obj)
+    if reason is not None:
+        raise FixError(reason)
+
+
+@contextmanager
+def edit_bones(obj: bpy.types.Object) -> Iterator[bpy.types.ArmatureEditBones]:
+    """Yield the armature's edit bones, entering Edit Mode only for as long as the fix needs.
+
+    The user's mode, active object and the object's visibility are restored afterwards, also
+    when the fix fails.
+    """
+    if obj.mode == "EDIT":
+        yield obj.data.edit_bones
+        return
+    view_layer = bpy.context.view_layer
+    if view_layer.objects.get(obj.name) != obj:
+        view_layer.update()  # objects linked since the last update are listed only after it
+    if view_layer.objects.get(obj.name) != obj:
+        raise FixError(
+            f"'{obj.name}' is not in the current view layer: Blender can only edit bones of an "
+            "object in the view layer. Include its collection and try again."
+        )
+    previous_active = view_layer.objects.active
+    previous_mode = obj.mode
+    hidden, hidden_viewport = obj.hide_get(), obj.hide_viewport
+    other_mode = None
+    if previous_active is not None and previous_active != obj and previous_active.mode != "OBJECT":
+        other_mode = previous_active.mode
+        _set_mode(previous_active, "OBJECT")
+    try:
+        obj.hide_set(False)
+        obj.hide_viewport = False
+        view_layer.objects.active = obj
+        _set_mode(obj, "EDIT")
+        try:
+            yield obj.data.edit_bones
+        finally:
+            _set_mode(obj, previous_mode)
+    finally:
+        obj.hide_viewport = hidden_viewport
+        obj.hide_set(hidden)
+        view_layer.objects.active = previous_active
+        if other_mode is not None and previous_active is not None:
+            _set_mode(previous_active, other_mode)
+
+
+def _set_mode(obj: bpy.types.Object, mode: str) -> None:
+    if obj.mode == mode:
+        return
+    with bpy.context.temp_override(active_object=obj, object=obj):
+        bpy.ops.object.mode_set(mode=mode)

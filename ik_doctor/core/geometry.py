@@ -1,0 +1,41 @@
+"""Geometry that checks, fixes and the sample rig share: bend planes and pole angles."""
+
+from __future__ import annotations
+
+import math
+
+from mathutils import Vector
+
+
+def bend_normal(root: Vector, joint: Vector, tip: Vector) -> Vector | None:
+    """Unit normal of the plane through root, middle joint and tip; None for a straight chain."""
+    normal = (joint - root).cross(tip - joint)
+    if normal.length < 1e-9 * max((tip - root).length_squared, 1e-12):
+        return None
+    return normal.normalized()
+
+
+def offset_from_line(point: Vector, start: Vector, end: Vector) -> Vector:
+    """The part of ``point - start`` perpendicular to the line start→end."""
+    axis = end - start
+    relative = point - start
+    if axis.length_squared == 0.0:
+        return relative
+    return relative - axis * (relative.dot(axis) / axis.length_squared)
+
+
+def rest_pole_angle(
+    root_head: Vector, root_x: Vector, root_y: Vector, tip: Vector, pole: Vector
+) -> float:
+    """The pole angle (radians) that leaves the chain where it is at rest.
+
+    With ``q = ((tip - root) x (pole - root)) x Y`` it is the signed angle from ``q`` to the
+    root's X axis about its Y axis. Measured in Blender 4.2 and 5.3: the reference notes give
+    the angle from X to ``q``, which has the opposite sign and flips the chain.
+    """
+    normal = (tip - root_head).cross(pole - root_head)
+    wanted = normal.cross(root_y)
+    if wanted.length < 1e-12:
+        return 0.0
+    wanted.normalize()
+    return math.atan2(wanted.cross(root_x).dot(root_y), wanted.dot(root_x))

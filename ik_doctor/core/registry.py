@@ -1,0 +1,73 @@
+"""The check registry: every module in ``ik_doctor.checks`` registers one ``Check`` on import.
+
+Adding a check means adding one file there; nothing else has to know its name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import bpy
+
+    from .finding import Finding
+    from .rig import RigView
+
+FindFunction = Callable[["RigView", Mapping[str, Any]], Iterable["Finding"]]
+FixFunction = Callable[["bpy.types.Object", "Finding"], str]
+
+
+@dataclass(frozen=True)
+class Check:
+    """A named diagnosis: reads a rig view, yields findings, and owns the fixes it offers."""
+
+    id: str
+    title: str
+    doc: str
+    find: FindFunction
+    fixes: Mapping[str, FixFunction] = field(default_factory=dict)
+    options: Mapping[str, float] = field(default_factory=dict)
+    """Tunable thresholds with their defaults (shown in the add-on preferences)."""
+    order: int = 100
+    """Fix All applies fixes in this order: structure (parents, targets) before angles."""
+
+    def options_with(self, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+        merged = dict(self.options)
+        if overrides:
+            merged.update({k: v for k, v in overrides.items() if k in self.options})
+        return merged
+
+
+_CHECKS: dict[str, Check] = {}
+
+
+def register(check: Check) -> Check:
+    """Add a check; a second check with the same id is a programming error."""
+    existing = _CHECKS.get(check.id)
+    if existing is not None and existing.find.__module__ != check.find.__module__:
+        raise ValueError(f"two checks claim the id {check.id!r}")
+    _CHECKS[check.id] = check
+    return check
+
+
+def all_checks() -> list[Check]:
+    """Every registered check, in fix order (then by id, for stable reports)."""
+    _load_checks()
+    return sorted(_CHECKS.values(), key=lambda c: (c.order, c.id))
+
+
+def get_check(check_id: str) -> Check:
+    _load_checks()
+    try:
+        return _CHECKS[check_id]
+    except KeyError:
+        known = ", ".join(sorted(_CHECKS))
+        raise KeyError(f"no check with id {check_id!r} (known: {known})") from None
+
+
+def _load_checks() -> None:
+    from .. import checks
+
+    checks.load_all()

@@ -1,0 +1,264 @@
+"""The per-pass view of one armature that every check reads: bones, parents and IK chains.
+
+Checks never walk ``bpy`` collections themselves: the view reads each bone once, on first use,
+so a pass over a 20,000-bone rig costs one walk, not one per check. It never switches modes or
+evaluates the depsgraph; it reads the rest pose (``Bone``) and the pose channels as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from mathutils import Vector
+
+if TYPE_CHECKING:
+    import bpy
+
+
+@dataclass(frozen=True)
+class BoneView:
+    """The rest-pose facts about one bone, in armature space."""
+
+    name: str
+    parent: str | None
+    use_connect: bool
+    head: Vector
+    tail: Vector
+    x_axis: Vector
+    y_axis: Vector
+    z_axis: Vector
+    use_deform: bool
+
+    @property
+    def length(self) -> float:
+        return (self.tail - self.head).length
+
+
+@dataclass(frozen=True)
+class IKChain:
+    """One IK constraint and the bones it moves, with its targets resolved."""
+
+    owner: str
+    constraint: str
+    bones: tuple[str, ...]
+    """Owner first, then each parent, up to ``chain_count`` bones (all the way up for 0)."""
+    chain_count: int
+    use_tail: bool
+    target: bpy.types.Object | None
+    subtarget: str
+    target_bone_missing: bool
+    pole: bpy.types.Object | None
+    pole_subtarget: str
+    pole_bone_missing: bool
+    pole_angle: float
+    mute: bool
+    influence: float
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.owner, self.constraint)
+
+    @property
+    def root(self) -> str:
+        """The bone the chain pivots on (the one furthest from the owner)."""
+        return self.bones[-1]
+
+    @property
+    def is_cut_short(self) -> bool:
+        """The chain asks for more bones than the hierarchy above the owner has."""
+        return self.chain_count > len(self.bones)
+
+
+class RigView:
+    """Read-once access to an armature object for one diagnosis pass."""
+
+    def __init__(self, obj: bpy.types.Object) -> None:
+        self.object = obj
+        self.name: str = obj.name
+        self._bones: dict[str, bpy.types.Bone] = {b.name: b for b in obj.data.bones}
+        self._views: dict[str, BoneView] = {}
+
+    # --- bones -------------------------------------------------------------------------------
+
+    def bone_names(self) -> list[str]:
+        return list(self._bones)
+
+    def has_bone(self, name: str) -> bool:
+        return name in self._bones
+
+    def raw_bone(self, name: str) -> bpy.types.Bone:
+        return self._bones[name]
+
+    def pose_bone(self, name: str) -> bpy.types.PoseBone:
+        return self.object.pose.bones[name]
+
+    def bone(self, name: str) -> BoneView:
+        view = self._views.get(name)
+        if view is None:
+            bone = self._bones[name]
+            matrix = bone.matrix_local
+            view = BoneView(
+                name=name,
+                parent=bone.parent.name if bone.parent else None,
+                use_connect=bone.use_connect,
+                head=bone.head_local.copy(),
+                tail=bone.tail_local.copy(),
+                x_axis=matrix.col[0].xyz.normalized(),
+                y_axis=matrix.col[1].xyz.normalized(),
+                z_axis=matrix.col[2].xyz.normalized(),
+                use_deform=bone.use_deform,
+            )
+            self._views[name] = view
+        return view
+
+    @cached_property
+    def _children(self) -> dict[str, list[str]]:
+        children: dict[str, list[str]] = {name: [] for name in self._bones}
+        for name, bone in self._bones.items():
+            if bone.parent is not None:
+                children[bone.parent.name].append(name)
+        return children
+
+    def children(self, name: str) -> list[str]:
+        return self._children[name]
+
+    def ancestors(self, name: str) -> list[str]:
+        """Parents of ``name``, nearest first."""
+        result = []
+        parent = self.bone(name).parent
+        while parent is not None:
+            result.append(parent)
+            parent = self.bone(parent).parent
+        return result
+
+    def is_descendant(self, name: str, ancestor: str) -> bool:
+        return ancestor in self.ancestors(name)
+
+    def bones_ending_at(self, point: Vector, tolerance: float) -> list[str]:
+        """Bones whose tail lies on ``point``: the likely parents of a bone starting there."""
+        return [
+            name
+            for name, bone in self._bones.items()
+            if (bone.tail_local - point).length <= tolerance
+        ]
+
+    # --- chains ------------------------------------------------------------------------------
+
+    @cached_property
+    def chains(self) -> list[IKChain]:
+        """Every IK constraint on every pose bone, in pose-bone order."""
+        chains = []
+        for pose_bone in self.object.pose.bones:
+            for constraint in pose_bone.constraints:
+                if constraint.type == "IK":
+                    chains.append(self._chain(pose_bone.name, constraint))
+        return chains
+
+    def chains_with_bone(self, name: str) -> list[IKChain]:
+        return [chain for chain in self.chains if name in chain.bones]
+
+    def chain(self, owner: str, constraint: str) -> IKChain | None:
+        for chain in self.chains:
+            if chain.key == (owner, constraint):
+                return chain
+        return None
+
+    def limb_length(self, owner: str) -> int:
+        """Bones from the owner up to where the limb meets the body: its natural chain length.
+
+        Climb while the bone sits on its parent's tail (connected, or head on the tail) and the
+        parent has no other child and carries no IK of its own: a leg stops below the hips, an
+        arm below a shoulder that is not attached to it.
+        """
+        owners = {chain.owner for chain in self.chains}
+        length, name = 1, owner
+        while True:
+            bone = self.bone(name)
+            if bone.parent is None:
+                return length
+            parent = self.bone(bone.parent)
+            attached = bone.use_connect or (bone.head - parent.tail).length <= 1e-4 * max(
+                parent.length, 1.0
+            )
+            if not attached or len(self.children(parent.name)) > 1 or parent.name in owners:
+                return length
+            length, name = length + 1, parent.name
+
+    def detached_parent(self, chain: IKChain) -> str | None:
+        """For a chain cut short by a missing parent: the bone whose tail its top bone starts on.
+
+        That bone was meant to be the parent; the chain is then broken in the hierarchy, not in
+        its count.
+        """
+        top = chain.bones[-1]
+        if not chain.is_cut_short or self.bone(top).parent is not None:
+            return None
+        top_view = self.bone(top)
+        tolerance = 1e-3 * max(top_view.length, 1e-3)
+        for name in self.bones_ending_at(top_view.head, tolerance):
+            if name != top and not self.is_descendant(name, top):
+                return name
+        return None
+
+    def _chain(self, owner: str, constraint: bpy.types.KinematicConstraint) -> IKChain:
+        count = constraint.chain_count
+        bones = [owner]
+        while count == 0 or len(bones) < count:
+            parent = self.bone(bones[-1]).parent
+            if parent is None:
+                break
+            bones.append(parent)
+        return IKChain(
+            owner=owner,
+            constraint=constraint.name,
+            bones=tuple(bones),
+            chain_count=count,
+            use_tail=constraint.use_tail,
+            target=constraint.target,
+            subtarget=constraint.subtarget,
+            target_bone_missing=self._names_missing_bone(constraint.target, constraint.subtarget),
+            pole=constraint.pole_target,
+            pole_subtarget=constraint.pole_subtarget,
+            pole_bone_missing=self._names_missing_bone(
+                constraint.pole_target, constraint.pole_subtarget
+            ),
+            pole_angle=constraint.pole_angle,
+            mute=constraint.mute,
+            influence=constraint.influence,
+        )
+
+    def _names_missing_bone(self, obj: bpy.types.Object | None, bone: str) -> bool:
+        if obj is None or obj.type != "ARMATURE" or not bone:
+            return False
+        if obj == self.object:
+            return bone not in self._bones
+        return obj.data.bones.get(bone) is None
+
+    # --- geometry ----------------------------------------------------------------------------
+
+    def chain_tip(self, chain: IKChain) -> Vector:
+        """The rest-pose point the chain reaches for: owner tail, or head without ``use_tail``."""
+        owner = self.bone(chain.owner)
+        return owner.tail if chain.use_tail else owner.head
+
+    def chain_reach(self, chain: IKChain) -> float:
+        """Sum of the chain's bone lengths: how far it can reach from the root's head."""
+        moving = chain.bones if chain.use_tail else chain.bones[1:]
+        return sum(self.bone(name).length for name in moving)
+
+    def joint_point(self, obj: bpy.types.Object | None, bone: str) -> Vector | None:
+        """Rest position of a target or pole in this armature's space, or None if unresolved."""
+        if obj is None:
+            return None
+        if obj.type == "ARMATURE" and bone:
+            source = self._bones.get(bone) if obj == self.object else obj.data.bones.get(bone)
+            if source is None:
+                return None
+            if obj == self.object:
+                return source.head_local.copy()
+            world = obj.matrix_world @ source.head_local
+        else:
+            world = obj.matrix_world.translation
+        return self.object.matrix_world.inverted_safe() @ world

@@ -1,0 +1,144 @@
+"""Verify by solving: let Blender evaluate the rig and measure what the IK really does.
+
+This is how a fix is proven (tests) and how a chain is judged on a real rig (the oracle):
+move the target to a point the chain can reach, evaluate the depsgraph, and measure the
+distance from the chain tip to the target and the side the middle joint bends to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import bpy
+from mathutils import Matrix, Vector
+
+from .geometry import offset_from_line
+from .rig import IKChain, RigView
+
+
+@dataclass(frozen=True)
+class ChainSolve:
+    """What Blender's solver did with one chain."""
+
+    owner: str
+    constraint: str
+    reach: float
+    """Sum of the chain's bone lengths, in world units."""
+    tip_error: float | None
+    """World distance from the chain tip to its target; None when the target is unresolved."""
+    bends_toward_pole: bool | None
+    """Whether the middle joint bends to the pole's side; None without a pole or a middle joint."""
+
+    @property
+    def reaches(self) -> bool:
+        return self.tip_error is not None and self.tip_error < 1e-3 * self.reach
+
+
+def evaluate(obj: bpy.types.Object) -> None:
+    """Evaluate the depsgraph so the pose bones carry the solver's result."""
+    bpy.context.view_layer.update()
+
+
+def measure_chain(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainSolve:
+    """Measure one chain in the pose as last evaluated."""
+    world = obj.matrix_world
+    pose_bones = obj.pose.bones
+    owner = pose_bones[chain.owner]
+    tip = world @ (owner.tail if chain.use_tail else owner.head)
+    root_head = world @ pose_bones[chain.root].head
+    target = _posed_point(chain.target, chain.subtarget, chain.target_bone_missing)
+    pole = _posed_point(chain.pole, chain.pole_subtarget, chain.pole_bone_missing)
+    bends = None
+    if pole is not None and len(chain.bones) >= 2:
+        joint = world @ pose_bones[chain.bones[-2]].head
+        bend = offset_from_line(joint, root_head, tip)
+        side = offset_from_line(pole, root_head, tip)
+        if bend.length > 1e-6 * max(rig.chain_reach(chain), 1e-6):
+            bends = bend.dot(side) > 0.0
+    scale = world.to_scale()
+    return ChainSolve(
+        owner=chain.owner,
+        constraint=chain.constraint,
+        reach=rig.chain_reach(chain) * (abs(scale.x) + abs(scale.y) + abs(scale.z)) / 3.0,
+        tip_error=None if target is None else (tip - target).length,
+        bends_toward_pole=bends,
+    )
+
+
+def measure_chains(obj: bpy.types.Object) -> list[ChainSolve]:
+    """Evaluate once and measure every chain where its target is now."""
+    evaluate(obj)
+    rig = RigView(obj)
+    return [measure_chain(obj, rig, chain) for chain in rig.chains]
+
+
+def solve_within_reach(obj: bpy.types.Object, pull: float = 0.75) -> list[ChainSolve]:
+    """For each chain in turn, move its target to a reachable point, solve, measure, restore.
+
+    The point is ``pull`` of the way from the root's head to the rest tip, nudged sideways by a
+    tenth of the reach so the chain must both bend and swing. Everything moved is put back.
+    """
+    rig = RigView(obj)
+    results = []
+    for chain in rig.chains:
+        goal = _reachable_goal(obj, rig, chain, pull)
+        with _target_moved_to(obj, chain, goal):
+            evaluate(obj)
+            results.append(measure_chain(obj, rig, chain))
+    evaluate(obj)
+    return results
+
+
+def _reachable_goal(obj: bpy.types.Object, rig: RigView, chain: IKChain, pull: float) -> Vector:
+    root = rig.bone(chain.root).head
+    tip = rig.chain_tip(chain)
+    reach = rig.chain_reach(chain)
+    line = tip - root
+    sideways = _perpendicular(line if line.length > 1e-9 else rig.bone(chain.root).y_axis)
+    goal = root + line * pull + sideways * (0.1 * reach)
+    return obj.matrix_world @ goal
+
+
+def _perpendicular(direction: Vector) -> Vector:
+    helper = Vector((0.0, 0.0, 1.0))
+    if abs(direction.normalized().dot(helper)) > 0.9:
+        helper = Vector((1.0, 0.0, 0.0))
+    return direction.cross(helper).normalized()
+
+
+@contextmanager
+def _target_moved_to(obj: bpy.types.Object, chain: IKChain, goal: Vector) -> Iterator[None]:
+    """Put the chain's target at ``goal`` (world) for the duration; no-op if it cannot move."""
+    target = chain.target
+    if target is None or chain.target_bone_missing:
+        yield
+        return
+    if target.type == "ARMATURE" and chain.subtarget:
+        pose_bone = target.pose.bones[chain.subtarget]
+        saved = pose_bone.matrix_basis.copy()
+        evaluate(obj)
+        matrix = pose_bone.matrix.copy()
+        matrix.translation = target.matrix_world.inverted_safe() @ goal
+        pose_bone.matrix = matrix
+        try:
+            yield
+        finally:
+            pose_bone.matrix_basis = saved
+        return
+    saved_world = target.matrix_world.copy()
+    saved_basis = target.matrix_basis.copy()
+    target.matrix_world = Matrix.Translation(goal - saved_world.translation) @ saved_world
+    try:
+        yield
+    finally:
+        target.matrix_basis = saved_basis
+
+
+def _posed_point(obj: bpy.types.Object | None, bone: str, missing: bool) -> Vector | None:
+    if obj is None or missing:
+        return None
+    if obj.type == "ARMATURE" and bone:
+        return obj.matrix_world @ obj.pose.bones[bone].head
+    return obj.matrix_world.translation.copy()

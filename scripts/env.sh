@@ -1,0 +1,25 @@
+# Sourced by the other scripts: creates (once) and activates the virtualenv for a Blender line.
+#   4.2    : Python 3.11, bpy 4.2.0 (the oldest Blender we support, 4.2 LTS)
+#   latest : Python 3.13, the newest bpy on PyPI (5.1 and newer)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+ik_doctor_env() {
+  local line="$1" python bpy_spec
+  case "$line" in
+    4.2) python="python3.11"; bpy_spec="bpy==4.2.0 numpy<2" ;;
+    latest) python="python3.13"; bpy_spec="bpy>=5.1" ;;
+    *) echo "unknown Blender line '$line' (use 4.2 or latest)" >&2; return 2 ;;
+  esac
+  local venv="$ROOT/.venv/$line"
+  if [ ! -x "$venv/bin/python" ]; then
+    PYENV_VERSION="${python#python}.0" "$python" -m venv "$venv" 2>/dev/null \
+      || "$python" -m venv "$venv"
+  fi
+  # shellcheck disable=SC2086
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $bpy_spec \
+    -e "$ROOT[test]" 2>&1 | grep -v "^WARNING: Location" >&2 || true
+  "$venv/bin/python" -c "import bpy" 2>/dev/null \
+    || { echo "bpy did not install for the $line line" >&2; return 1; }
+  VENV="$venv"
+}

@@ -1,0 +1,69 @@
+"""The target check: no target, a missing bone, the armature itself, or the chain's own bone."""
+
+from __future__ import annotations
+
+import bpy
+import pytest
+from solving import assert_ik_works, findings_of, tip_error
+
+from ik_doctor import Severity, apply_fix, diagnose
+
+
+def _leg_ik(rig: bpy.types.Object) -> bpy.types.KinematicConstraint:
+    return rig.pose.bones["shin.L"].constraints["IK"]
+
+
+def _no_target(rig):
+    _leg_ik(rig).target = None
+
+
+def _missing_subtarget(rig):
+    _leg_ik(rig).subtarget = "foot_ik.L.typo"
+
+
+def _armature_without_bone(rig):
+    _leg_ik(rig).subtarget = ""
+
+
+def _targets_own_chain(rig):
+    _leg_ik(rig).subtarget = "thigh.L"
+
+
+FAULTS = [_no_target, _missing_subtarget, _armature_without_bone, _targets_own_chain]
+
+
+@pytest.mark.parametrize("break_rig", FAULTS, ids=lambda f: f.__name__.strip("_"))
+def test_target_fault_is_found_and_fixed_by_a_control_bone(rig, break_rig) -> None:
+    break_rig(rig)
+    found = findings_of(rig, "target")
+    assert [(f.bone, f.severity) for f in found] == [("shin.L", Severity.ERROR)]
+    report = apply_fix(found[0])
+    assert "IK-shin.L" in report
+    assert findings_of(rig, "target") == []
+    control = rig.data.bones["IK-shin.L"]
+    assert control.parent.name == "root"
+    assert not control.use_deform
+    assert (control.head_local - rig.data.bones["shin.L"].tail_local).length < 1e-6
+    assert tip_error(rig, "shin.L") < 1e-3
+    assert_ik_works(rig, ["shin.L"])
+
+
+def test_missing_target_makes_the_leg_fall_short_before_the_fix(rig) -> None:
+    _missing_subtarget(rig)
+    assert tip_error(rig, "shin.L") is None
+    _leg_ik(rig).subtarget = "foot_ik.L"
+    assert tip_error(rig, "shin.L") < 1e-3
+
+
+def test_target_fix_twice_changes_nothing_the_second_time(rig) -> None:
+    _no_target(rig)
+    finding = findings_of(rig, "target")[0]
+    apply_fix(finding)
+    bones_after_first = len(rig.data.bones)
+    assert "Nothing to change" in apply_fix(finding)
+    assert len(rig.data.bones) == bones_after_first
+
+
+def test_other_chains_are_not_reported(rig) -> None:
+    _no_target(rig)
+    assert {f.bone for f in diagnose(rig, checks=["target"])} == {"shin.L"}
