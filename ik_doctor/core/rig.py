@@ -79,6 +79,7 @@ class RigView:
         self.name: str = obj.name
         self._bones: dict[str, bpy.types.Bone] = {b.name: b for b in obj.data.bones}
         self._views: dict[str, BoneView] = {}
+        self._child_names: dict[str, list[str]] = {}
 
     # --- bones -------------------------------------------------------------------------------
 
@@ -113,16 +114,12 @@ class RigView:
             self._views[name] = view
         return view
 
-    @cached_property
-    def _children(self) -> dict[str, list[str]]:
-        children: dict[str, list[str]] = {name: [] for name in self._bones}
-        for name, bone in self._bones.items():
-            if bone.parent is not None:
-                children[bone.parent.name].append(name)
-        return children
-
     def children(self, name: str) -> list[str]:
-        return self._children[name]
+        """Direct children, read from Blender only for the bones a check asks about."""
+        known = self._child_names.get(name)
+        if known is None:
+            known = self._child_names[name] = [c.name for c in self._bones[name].children]
+        return known
 
     def ancestors(self, name: str) -> list[str]:
         """Parents of ``name``, nearest first."""
@@ -156,6 +153,10 @@ class RigView:
                     chains.append(self._chain(pose_bone.name, constraint))
         return chains
 
+    @cached_property
+    def _chain_owners(self) -> set[str]:
+        return {chain.owner for chain in self.chains}
+
     def chains_with_bone(self, name: str) -> list[IKChain]:
         return [chain for chain in self.chains if name in chain.bones]
 
@@ -172,7 +173,7 @@ class RigView:
         parent has no other child and carries no IK of its own: a leg stops below the hips, an
         arm below a shoulder that is not attached to it.
         """
-        owners = {chain.owner for chain in self.chains}
+        owners = self._chain_owners
         length, name = 1, owner
         while True:
             bone = self.bone(name)

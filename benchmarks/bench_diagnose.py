@@ -1,0 +1,185 @@
+"""How much a full diagnosis costs next to one evaluation of the rig itself.
+
+Builds synthetic rigs of 100 to 20,000 bones (a quarter of them in two-bone IK chains with
+target and pole controls, a few faults of each kind sprinkled in) and, in this one process,
+times ``diagnose`` (median of repeats), one depsgraph evaluation after a pose change
+(``view_layer.update()``), and ``apply_fix`` for every fixable finding. Prints a table and
+writes the same figures as JSON.
+
+Run with the same Python as the tests:
+    .venv/latest/bin/python benchmarks/bench_diagnose.py [--sizes 100,1000] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import bpy
+from mathutils import Vector
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import ik_doctor
+from ik_doctor.core.editing import edit_bones
+
+BONES_PER_LIMB = 8
+"""Two chain bones, a target, a pole, and four FK bones (a spine-like run above the limb)."""
+
+
+def build_rig(bone_count: int) -> bpy.types.Object:
+    """A rig of ``bone_count`` bones in limbs of eight; one limb in ten carries a fault."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    data = bpy.data.armatures.new("Bench")
+    obj = bpy.data.objects.new("Bench", data)
+    bpy.context.scene.collection.objects.link(obj)
+    limbs = max(1, bone_count // BONES_PER_LIMB)
+    columns = math.ceil(math.sqrt(limbs))
+    with edit_bones(obj) as bones:
+        for limb in range(limbs):
+            origin = Vector((limb % columns, limb // columns, 0.0)) * 2.0
+            _add_limb(bones, f"L{limb}", origin)
+    for limb in range(limbs):
+        owner = obj.pose.bones[f"L{limb}_lower"]
+        constraint = owner.constraints.new("IK")
+        constraint.target, constraint.subtarget = obj, f"L{limb}_target"
+        constraint.pole_target, constraint.pole_subtarget = obj, f"L{limb}_pole"
+        constraint.pole_angle = -math.pi / 2
+        constraint.chain_count = 2
+        _sprinkle_fault(obj, limb, constraint)
+    return obj
+
+
+def _add_limb(bones: bpy.types.ArmatureEditBones, name: str, origin: Vector) -> None:
+    parent = None
+    for index in range(4):
+        fk = bones.new(f"{name}_fk{index}")
+        fk.head = origin + Vector((0, 0, 0.2 * index))
+        fk.tail = origin + Vector((0, 0, 0.2 * (index + 1)))
+        fk.parent, fk.use_connect = parent, parent is not None
+        parent = fk
+    upper = bones.new(f"{name}_upper")
+    upper.head, upper.tail = origin + Vector((0.3, 0, 1.2)), origin + Vector((0.3, -0.02, 0.7))
+    upper.parent = parent
+    lower = bones.new(f"{name}_lower")
+    lower.head, lower.tail = upper.tail, origin + Vector((0.3, 0, 0.2))
+    lower.parent, lower.use_connect = upper, True
+    for control, head in (("target", lower.tail), ("pole", origin + Vector((0.3, -0.6, 0.7)))):
+        bone = bones.new(f"{name}_{control}")
+        bone.head, bone.tail = head, head + Vector((0, 0, 0.1))
+        bone.use_deform = False
+
+
+def _sprinkle_fault(obj: bpy.types.Object, limb: int, constraint) -> None:
+    fault = limb % 40
+    if fault == 1:
+        constraint.subtarget = "missing"
+    elif fault == 2:
+        constraint.chain_count = 1
+    elif fault == 3:
+        constraint.chain_count = 0
+    elif fault == 4:
+        constraint.mute = True
+    elif fault == 5:
+        constraint.pole_target = None
+    elif fault == 6:
+        obj.pose.bones[f"L{limb}_upper"].lock_ik_x = True
+        obj.pose.bones[f"L{limb}_lower"].lock_ik_x = True
+    elif fault == 7:
+        obj.pose.bones[f"L{limb}_upper"].constraints.new("COPY_ROTATION")
+
+
+def time_diagnose(obj: bpy.types.Object, repeats: int) -> tuple[float, list]:
+    samples = []
+    findings: list = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        findings = ik_doctor.diagnose(obj)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1000.0, findings
+
+
+def time_depsgraph(obj: bpy.types.Object, repeats: int) -> float:
+    samples = []
+    pose_bone = obj.pose.bones[0]
+    pose_bone.rotation_mode = "XYZ"
+    bpy.context.view_layer.update()
+    for index in range(repeats):
+        pose_bone.rotation_euler.x = 0.01 * (index + 1)
+        start = time.perf_counter()
+        bpy.context.view_layer.update()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1000.0
+
+
+def peak_memory_kib(obj: bpy.types.Object) -> float:
+    tracemalloc.start()
+    ik_doctor.diagnose(obj)
+    _current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / 1024.0
+
+
+def time_fixes(findings: list) -> tuple[float, int]:
+    fixable = [f for f in findings if f.fix_id is not None]
+    start = time.perf_counter()
+    for finding in fixable:
+        with contextlib.suppress(ik_doctor.FixError):
+            ik_doctor.apply_fix(finding)
+    return (time.perf_counter() - start) * 1000.0, len(fixable)
+
+
+def measure(bone_count: int, repeats: int) -> dict:
+    obj = build_rig(bone_count)
+    bpy.context.view_layer.update()
+    diagnose_ms, findings = time_diagnose(obj, repeats)
+    depsgraph_ms = time_depsgraph(obj, repeats)
+    memory = peak_memory_kib(obj)
+    fixes_ms, fixed = time_fixes(findings)
+    return {
+        "bones": len(obj.data.bones),
+        "chains": sum(1 for b in obj.pose.bones for c in b.constraints if c.type == "IK"),
+        "findings": len(findings),
+        "diagnose_ms": round(diagnose_ms, 2),
+        "depsgraph_ms": round(depsgraph_ms, 2),
+        "ratio": round(diagnose_ms / depsgraph_ms, 3) if depsgraph_ms else None,
+        "peak_kib": round(memory, 1),
+        "fixes": fixed,
+        "fixes_ms": round(fixes_ms, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100,1000,5000,20000")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--json", type=Path, default=Path("benchmarks/results.json"))
+    args = parser.parse_args()
+    rows = [measure(int(size), args.repeats) for size in args.sizes.split(",")]
+    columns = list(rows[0])
+    print(f"Blender {bpy.app.version_string}, Python {sys.version.split()[0]}")
+    print(" | ".join(f"{c:>12}" for c in columns))
+    for row in rows:
+        print(" | ".join(f"{row[c]!s:>12}" for c in columns))
+    by_size = {row["bones"]: row for row in rows}
+    if 1000 in by_size and 20000 in by_size:
+        growth = by_size[20000]["diagnose_ms"] / by_size[1000]["diagnose_ms"]
+        print(f"20,000 / 1,000 bones diagnose time: {growth:.1f}x (target <= 25x)")
+    worst = max((r["ratio"] for r in rows if r["bones"] >= 1000 and r["ratio"]), default=None)
+    if worst is not None:
+        print(f"worst diagnose/depsgraph ratio at >= 1,000 bones: {worst} (target <= 0.25)")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    report = {"blender": bpy.app.version_string, "python": sys.version.split()[0], "rows": rows}
+    args.json.write_text(json.dumps(report, indent=2) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
