@@ -1,0 +1,265 @@
+"""Cycle: an IK target or pole that hangs from, or is constrained to, a bone of its own chain.
+
+The solver moves the chain toward the control, and the control moves with the chain: the thing
+meant to steer the limb is steered by it. For a pole bone, or a target or pole object, parented
+or constrained to a chain bone Blender prints "Dependency cycle detected" and evaluates the two
+in an arbitrary order, so the result can lag a frame or jump between evaluations. For a target
+bone of the same armature Blender breaks the loop by reading the target before the solve, so
+the control follows the chain's FK pose instead of staying where the animator put it. Measured
+in 4.2 and 5.3: the chain still reaches in a still pose, so this is a warning, not an error.
+
+The ``target`` check reports a target that is a bone of the chain itself; this check reports
+controls below the chain or driven by it through parents and constraints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import bpy
+
+from ..core.editing import FixError, edit_bones
+from ..core.finding import Finding, Severity
+from ..core.registry import Check, register
+from ..core.rig import IKChain, RigView
+
+
+@dataclass(frozen=True)
+class ChainLink:
+    """How a control depends on a chain bone: through its parents, or a constraint of its own."""
+
+    chain_bone: str
+    constraint: str | None
+    """The control's own constraint that starts the path, or None when the path is parenting."""
+
+
+def find_cycles(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    for chain in rig.chains:
+        if chain.mute:
+            continue
+        for role, obj, bone in (
+            ("target", chain.target, chain.subtarget),
+            ("pole", chain.pole, chain.pole_subtarget),
+        ):
+            if obj is None or (obj == rig.object and (not bone or bone in chain.bones)):
+                continue  # no control, or the target check's own case
+            link = _link_to_chain(rig, chain, obj, bone)
+            if link is not None:
+                yield _finding(rig, chain, role, obj, bone, link)
+
+
+def _finding(
+    rig: RigView, chain: IKChain, role: str, obj: bpy.types.Object, bone: str, link: ChainLink
+) -> Finding:
+    control = _describe(rig, obj, bone)
+    where = f"IK '{chain.constraint}' on {chain.owner}"
+    how = (
+        f"hangs below {link.chain_bone}"
+        if link.constraint is None
+        else f"follows {link.chain_bone} through its constraint '{link.constraint}'"
+    )
+    is_bone = obj == rig.object and bool(bone)
+    if is_bone and role == "target" and link.constraint is None:
+        why = (
+            "Blender reads a target bone of the same armature before the solve, so the target "
+            "moves with the chain's FK pose: rotating or keying the chain drags the control "
+            "that should pin it."
+        )
+    else:
+        why = (
+            f"The {role} depends on the chain's result and the solve depends on the {role}: "
+            "Blender reports a dependency cycle and evaluates them in an arbitrary order, so "
+            "the limb can lag a frame or jump."
+        )
+    common = dict(
+        check_id="cycle",
+        severity=Severity.WARNING,
+        armature=rig.name,
+        bone=chain.owner,
+        constraint=chain.constraint,
+        chain=chain.key,
+        message=f"The {role} of {where}, {control}, {how}, a bone of the chain it moves.",
+        why=why,
+    )
+    if link.constraint is not None:
+        return Finding(
+            **common,
+            fix_id=f"mute_{role}_link",
+            fix_label=f"Mute '{link.constraint}' on {control}, keeping where it is now",
+            fix_args=(("constraint", link.constraint),),
+            needs_confirmation=True,
+        )
+    parent = _control_parent(rig, chain)
+    return Finding(
+        **common,
+        fix_id=f"reparent_{role}",
+        fix_label=(
+            f"Parent {control} to {parent}, keeping where it is"
+            if parent
+            else f"Unparent {control}, keeping where it is"
+        ),
+        fix_args=(("parent", parent),),
+        changes_rest_pose=is_bone and rig.bone(bone).use_deform,
+    )
+
+
+def _link_to_chain(
+    rig: RigView, chain: IKChain, obj: bpy.types.Object, bone: str
+) -> ChainLink | None:
+    """The first step of a path from a control to a bone of ``chain``, or None if none leads."""
+    for first_constraint, start in _first_steps(rig, obj, bone):
+        found = _reaches_chain(rig, chain, start, set())
+        if found is not None:
+            return ChainLink(chain_bone=found, constraint=first_constraint)
+    return None
+
+
+Node = tuple[bpy.types.Object, str]
+
+
+def _first_steps(
+    rig: RigView, obj: bpy.types.Object, bone: str
+) -> Iterator[tuple[str | None, Node]]:
+    """The nodes a control depends on directly: its parent (None), then each constraint target."""
+    parent = _parent_node(rig, obj, bone)
+    if parent is not None:
+        yield None, parent
+    for constraint in _constraints(obj, bone):
+        for target in _constraint_targets(constraint):
+            yield constraint.name, target
+
+
+def _reaches_chain(rig: RigView, chain: IKChain, node: Node, seen: set[Node]) -> str | None:
+    """The chain bone this node is, or depends on through parents and constraints."""
+    if node in seen:
+        return None
+    seen.add(node)
+    obj, bone = node
+    if obj == rig.object and bone in chain.bones:
+        return bone
+    for _constraint, step in _first_steps(rig, obj, bone):
+        found = _reaches_chain(rig, chain, step, seen)
+        if found is not None:
+            return found
+    return None
+
+
+def _parent_node(rig: RigView, obj: bpy.types.Object, bone: str) -> Node | None:
+    if obj.type == "ARMATURE" and bone:
+        bones = obj.data.bones if obj != rig.object else None
+        raw = rig.raw_bone(bone) if bones is None else bones.get(bone)
+        if raw is not None and raw.parent is not None:
+            return obj, raw.parent.name
+        return None
+    parent = obj.parent
+    if parent is None:
+        return None
+    if parent.type == "ARMATURE" and obj.parent_type == "BONE" and obj.parent_bone:
+        return parent, obj.parent_bone
+    return parent, ""
+
+
+def _constraints(obj: bpy.types.Object, bone: str) -> list[bpy.types.Constraint]:
+    if obj.type == "ARMATURE" and bone:
+        pose_bone = obj.pose.bones.get(bone) if obj.pose else None
+        owner = pose_bone.constraints if pose_bone is not None else []
+    else:
+        owner = obj.constraints
+    return [c for c in owner if not c.mute and c.influence > 0.0]
+
+
+def _constraint_targets(constraint: bpy.types.Constraint) -> Iterator[Node]:
+    """Objects and bones a constraint reads; Armature constraints list several."""
+    pairs = [(getattr(constraint, "target", None), getattr(constraint, "subtarget", ""))]
+    pairs += [(t.target, t.subtarget) for t in getattr(constraint, "targets", ())]
+    for target, subtarget in pairs:
+        if isinstance(target, bpy.types.Object):
+            yield target, subtarget if target.type == "ARMATURE" else ""
+
+
+def _describe(rig: RigView, obj: bpy.types.Object, bone: str) -> str:
+    if obj == rig.object and bone:
+        return bone
+    return f"object '{obj.name}'" + (f" (bone {bone})" if bone else "")
+
+
+def _control_parent(rig: RigView, chain: IKChain) -> str | None:
+    """The rig's top bone above the chain: the control follows the rig, not the limb."""
+    above = rig.ancestors(chain.root)
+    return above[-1] if above else None
+
+
+def _control_of(obj: bpy.types.Object, finding: Finding) -> tuple[bpy.types.Object, str]:
+    constraint = obj.pose.bones[finding.bone or ""].constraints[finding.constraint or ""]
+    if finding.fix_id in ("reparent_target", "mute_target_link"):
+        return constraint.target, constraint.subtarget
+    return constraint.pole_target, constraint.pole_subtarget
+
+
+def reparent_control(obj: bpy.types.Object, finding: Finding) -> str:
+    """Parent the control to the rig's top bone; its rest and posed world position stay put."""
+    control, bone = _control_of(obj, finding)
+    parent = finding.args["parent"]
+    if control == obj and bone:
+        pose_bone = obj.pose.bones[bone]
+        posed = pose_bone.matrix.copy()
+        with edit_bones(obj) as bones:
+            bones[bone].use_connect = False
+            bones[bone].parent = bones[parent] if parent else None
+        pose_bone.matrix = posed
+        name = bone
+    else:
+        if control.library is not None:
+            raise FixError(f"'{control.name}' is linked from {control.library.filepath}.")
+        world = control.matrix_world.copy()
+        if parent:
+            control.parent, control.parent_type, control.parent_bone = obj, "BONE", parent
+        else:
+            control.parent = obj
+            control.parent_type = "OBJECT"
+        control.matrix_world = world
+        name = f"object '{control.name}'"
+    where = f"to {parent}" if parent else "to the armature"
+    return f"Parented {name} {where}; it stays where it was and no longer moves with the chain."
+
+
+def mute_control_link(obj: bpy.types.Object, finding: Finding) -> str:
+    """Mute the constraint tying the control to the chain, keeping the control where it is."""
+    control, bone = _control_of(obj, finding)
+    name = str(finding.args["constraint"])
+    if control == obj and bone:
+        pose_bone = obj.pose.bones[bone]
+        posed = pose_bone.matrix.copy()
+        pose_bone.constraints[name].mute = True
+        pose_bone.matrix = posed
+        label = bone
+    else:
+        if control.library is not None:
+            raise FixError(f"'{control.name}' is linked from {control.library.filepath}.")
+        world = control.matrix_world.copy()
+        control.constraints[name].mute = True
+        control.matrix_world = world
+        label = f"object '{control.name}'"
+    return (
+        f"Muted constraint '{name}' on {label} and kept it where it was, so it no longer "
+        "follows the chain it steers."
+    )
+
+
+register(
+    Check(
+        id="cycle",
+        title="Dependency cycle",
+        doc=__doc__ or "",
+        find=find_cycles,
+        fixes={
+            "reparent_target": reparent_control,
+            "reparent_pole": reparent_control,
+            "mute_target_link": mute_control_link,
+            "mute_pole_link": mute_control_link,
+        },
+        order=25,
+    )
+)

@@ -1,0 +1,100 @@
+"""The cycle check: a target or pole that hangs from, or follows, a bone of its own chain."""
+
+from __future__ import annotations
+
+import bpy
+from mathutils import Matrix
+from solving import assert_ik_works, findings_of, pose_snapshot
+
+from ik_doctor import Severity, apply_fix
+from ik_doctor.core.editing import edit_bones
+
+
+def _reparent(rig: bpy.types.Object, bone: str, parent: str) -> None:
+    with edit_bones(rig) as bones:
+        bones[bone].parent = bones[parent]
+
+
+def _fix_and_prove(rig: bpy.types.Object, finding) -> str:
+    report = apply_fix(finding)
+    assert findings_of(rig, "cycle") == []
+    assert_ik_works(rig, ["shin.L"])
+    assert "Nothing to change" in apply_fix(finding)
+    return report
+
+
+def test_knee_pole_parented_to_the_thigh_is_a_cycle(rig) -> None:
+    _reparent(rig, "knee_pole.L", "thigh.L")
+    rest_head = rig.data.bones["knee_pole.L"].head_local.copy()
+    (finding,) = findings_of(rig, "cycle")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
+    assert "knee_pole.L" in finding.message and "thigh.L" in finding.message
+    assert finding.fix_id == "reparent_pole" and not finding.needs_confirmation
+    before = pose_snapshot(rig)
+    report = _fix_and_prove(rig, finding)
+    assert "root" in report
+    assert rig.data.bones["knee_pole.L"].parent.name == "root"
+    assert (rig.data.bones["knee_pole.L"].head_local - rest_head).length < 1e-6
+    after = pose_snapshot(rig)
+    assert {n for n in before if before[n] != after[n]} == {"knee_pole.L"}
+
+
+def test_foot_control_below_the_foot_follows_the_chain(rig) -> None:
+    _reparent(rig, "foot_ik.L", "foot.L")  # further down: foot.L is the shin's child
+    (finding,) = findings_of(rig, "cycle")
+    assert finding.fix_id == "reparent_target"
+    assert "shin.L" in finding.message
+    _fix_and_prove(rig, finding)
+    assert rig.data.bones["foot_ik.L"].parent.name == "root"
+
+
+def test_posed_control_keeps_its_world_position_when_reparented(rig) -> None:
+    _reparent(rig, "knee_pole.L", "thigh.L")
+    rig.pose.bones["knee_pole.L"].location = (0.05, 0.0, 0.02)
+    bpy.context.view_layer.update()
+    posed = (rig.matrix_world @ rig.pose.bones["knee_pole.L"].head).copy()
+    apply_fix(findings_of(rig, "cycle")[0])
+    bpy.context.view_layer.update()
+    assert (rig.matrix_world @ rig.pose.bones["knee_pole.L"].head - posed).length < 1e-5
+
+
+def test_child_of_constraint_to_the_thigh_is_a_cycle_and_muting_asks_first(rig) -> None:
+    child_of = rig.pose.bones["foot_ik.L"].constraints.new("CHILD_OF")
+    child_of.target, child_of.subtarget = rig, "thigh.L"
+    bpy.context.view_layer.update()
+    held = rig.pose.bones["foot_ik.L"].matrix.copy()
+    (finding,) = findings_of(rig, "cycle")
+    assert finding.fix_id == "mute_target_link" and finding.needs_confirmation
+    assert child_of.name in finding.message
+    _fix_and_prove(rig, finding)
+    assert child_of.mute
+    bpy.context.view_layer.update()
+    assert (rig.pose.bones["foot_ik.L"].matrix.translation - held.translation).length < 1e-5
+
+
+def test_empty_target_parented_to_the_shin_is_reparented_in_place(rig) -> None:
+    goal = bpy.data.objects.new("FootGoal", None)
+    bpy.context.scene.collection.objects.link(goal)
+    goal.parent, goal.parent_type, goal.parent_bone = rig, "BONE", "shin.L"
+    bpy.context.view_layer.update()
+    goal.matrix_world = Matrix.Translation(rig.data.bones["shin.L"].tail_local)
+    ik = rig.pose.bones["shin.L"].constraints["IK"]
+    ik.target, ik.subtarget = goal, ""
+    bpy.context.view_layer.update()
+    where = goal.matrix_world.translation.copy()
+    (finding,) = findings_of(rig, "cycle")
+    assert "FootGoal" in finding.message
+    _fix_and_prove(rig, finding)
+    bpy.context.view_layer.update()
+    assert goal.parent_bone == "root"
+    assert (goal.matrix_world.translation - where).length < 1e-5
+
+
+def test_target_that_is_a_chain_bone_is_left_to_the_target_check(rig) -> None:
+    rig.pose.bones["shin.L"].constraints["IK"].subtarget = "thigh.L"
+    assert findings_of(rig, "cycle") == []
+    assert findings_of(rig, "target") != []
+
+
+def test_reference_rig_has_no_cycle(rig) -> None:
+    assert findings_of(rig, "cycle") == []
