@@ -1,0 +1,63 @@
+"""The solver check: too few iterations, or an iTaSC precision so loose it stops early."""
+
+from __future__ import annotations
+
+import pytest
+from solving import assert_ik_works, findings_of, tip_error
+
+from ik_doctor import Severity, apply_fix
+
+
+def test_ten_standard_iterations_leave_the_foot_short(rig) -> None:
+    rig.pose.bones["shin.L"].constraints["IK"].iterations = 10
+    assert tip_error(rig, "shin.L") > 1e-2
+    (finding,) = findings_of(rig, "solver")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.ERROR)
+    assert "10 iterations" in finding.message
+    apply_fix(finding)
+    assert rig.pose.bones["shin.L"].constraints["IK"].iterations == 500
+    assert findings_of(rig, "solver") == []
+    assert_ik_works(rig)
+    assert "Nothing to change" in apply_fix(finding)
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "severity"),
+    [
+        ("iterations", 10, Severity.ERROR),
+        ("precision", 0.05, Severity.ERROR),
+        ("precision", 0.01, Severity.WARNING),
+    ],
+)
+def test_itasc_settings_that_stop_early_are_reset(rig, setting, value, severity) -> None:
+    rig.pose.ik_solver = "ITASC"
+    setattr(rig.pose.ik_param, setting, value)
+    (finding,) = findings_of(rig, "solver")
+    assert finding.severity == severity and finding.bone is None
+    if severity == Severity.ERROR:
+        assert tip_error(rig, "shin.L") > 1e-2
+    report = apply_fix(finding)
+    assert setting in report
+    assert rig.pose.ik_param.iterations >= 100
+    assert rig.pose.ik_param.precision <= 0.005 + 1e-6
+    assert findings_of(rig, "solver") == []
+    assert_ik_works(rig)
+    assert "Nothing to change" in apply_fix(finding)
+
+
+def test_itasc_precision_zero_still_converges_and_is_not_reported(rig) -> None:
+    rig.pose.ik_solver = "ITASC"
+    rig.pose.ik_param.precision = 0.0
+    assert findings_of(rig, "solver") == []
+    assert_ik_works(rig)
+
+
+def test_itasc_iterations_are_not_read_from_the_constraint(rig) -> None:
+    rig.pose.ik_solver = "ITASC"
+    rig.pose.bones["shin.L"].constraints["IK"].iterations = 5
+    assert findings_of(rig, "solver") == []
+    assert_ik_works(rig, ["shin.L"])
+
+
+def test_reference_rig_solver_is_fine(rig) -> None:
+    assert findings_of(rig, "solver") == []
