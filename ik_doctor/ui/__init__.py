@@ -1,39 +1,36 @@
-"""Everything a user touches inside Blender; it only presents what the core returns."""
+"""Everything a user touches inside Blender; it only presents what the core returns.
+
+``report`` keeps the last diagnosis, ``operators`` run the core, ``panel`` draws the sidebar
+tab and the Pose menu's submenu, ``keymap`` binds Check Rig, ``preferences`` switches checks
+and thresholds, ``overlay`` draws the chains in the viewport.
+"""
 
 from __future__ import annotations
 
 import bpy
 
-from .. import diagnose
+from . import keymap, operators, overlay, panel, preferences, report
 
-
-class IK_DOCTOR_OT_check_rig(bpy.types.Operator):
-    """Run every IK Doctor check on the active armature"""
-
-    bl_idname = "ik_doctor.check_rig"
-    bl_label = "Check Rig"
-    bl_options = {"REGISTER"}
-
-    @classmethod
-    def poll(cls, context: bpy.types.Context) -> bool:
-        obj = context.active_object
-        return obj is not None and obj.type == "ARMATURE"
-
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        findings = diagnose(context.active_object)
-        errors = sum(1 for f in findings if f.severity.value == "error")
-        self.report({"INFO"}, f"IK Doctor: {len(findings)} findings, {errors} errors")
-        return {"FINISHED"}
-
-
-CLASSES = (IK_DOCTOR_OT_check_rig,)
+_preferences: list[type[bpy.types.AddonPreferences]] = []
 
 
 def register() -> None:
-    for cls in CLASSES:
+    report.register()
+    _preferences.append(preferences.make_preferences_class())
+    bpy.utils.register_class(_preferences[0])
+    for cls in operators.CLASSES:
         bpy.utils.register_class(cls)
+    panel.register()
+    keymap.register()
+    overlay.register()
 
 
 def unregister() -> None:
-    for cls in reversed(CLASSES):
+    overlay.unregister()
+    keymap.unregister()
+    panel.unregister()
+    for cls in reversed(operators.CLASSES):
         bpy.utils.unregister_class(cls)
+    while _preferences:
+        bpy.utils.unregister_class(_preferences.pop())
+    report.unregister()

@@ -1,0 +1,283 @@
+"""The operators a user runs: check the rig, fix one finding or all, select a finding's bone.
+
+They only call the core (``diagnose``, ``apply_fix``, ``apply_all_fixes``) and copy what it
+returns into the stored report; fixes are ordinary ``REGISTER | UNDO`` operators, so Ctrl+Z
+takes a fix back.
+"""
+
+from __future__ import annotations
+
+import bpy
+from bpy.props import BoolProperty, IntProperty
+
+from ..core.diagnosis import apply_all_fixes, apply_fix, diagnose
+from ..core.editing import FixError, read_only_reason
+from ..core.finding import Finding
+from . import preferences, report
+
+
+def run_checks(context: bpy.types.Context, obj: bpy.types.Object):
+    """Diagnose ``obj`` with the enabled checks and thresholds, store and return the report."""
+    enabled, options = preferences.settings(context)
+    return report.store(context, obj, diagnose(obj, checks=enabled, options=options))
+
+
+def deforms_geometry(obj: bpy.types.Object) -> bool:
+    """Whether some object is skinned to this armature (modifier or armature parenting)."""
+    for other in bpy.data.objects:
+        if other.parent == obj and other.parent_type == "ARMATURE":
+            return True
+        for modifier in getattr(other, "modifiers", ()):
+            if modifier.type == "ARMATURE" and modifier.object == obj:
+                return True
+    return False
+
+
+def needs_asking(finding: Finding, obj: bpy.types.Object) -> bool:
+    """A fix that throws something away, or moves the bind of a skinned mesh, asks first."""
+    return finding.needs_confirmation or (finding.changes_rest_pose and deforms_geometry(obj))
+
+
+def _armature(context: bpy.types.Context) -> bpy.types.Object | None:
+    obj = context.active_object
+    return obj if obj is not None and obj.type == "ARMATURE" else None
+
+
+def _can_fix(cls: type[bpy.types.Operator], context: bpy.types.Context) -> bool:
+    obj = _armature(context)
+    if obj is None:
+        cls.poll_message_set("Make an armature the active object.")
+        return False
+    if report.report_for(context, obj) is None:
+        cls.poll_message_set("Check the rig first.")
+        return False
+    reason = read_only_reason(obj)
+    if reason is not None:
+        cls.poll_message_set(reason)
+        return False
+    return True
+
+
+def _chosen_row(context: bpy.types.Context, index: int):
+    """The report row an operator acts on: ``index``, or the list's selection for -1."""
+    stored = report.report_for(context, _armature(context))
+    if stored is None:
+        return None
+    position = stored.active_index if index < 0 else index
+    if 0 <= position < len(stored.rows) and stored.rows[position].kind == "FINDING":
+        return stored.rows[position]
+    return None
+
+
+class IK_DOCTOR_OT_check_rig(bpy.types.Operator):
+    """Run the enabled IK Doctor checks on the active armature and list what they find"""
+
+    bl_idname = "ik_doctor.check_rig"
+    bl_label = "Check Rig"
+    bl_options = {"REGISTER"}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        if _armature(context) is None:
+            cls.poll_message_set("Make an armature the active object.")
+            return False
+        return True
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        stored = run_checks(context, _armature(context))
+        level = "WARNING" if stored.errors else "INFO"
+        self.report({level}, f"IK Doctor: {report.summary(stored)}")
+        return {"FINISHED"}
+
+
+class IK_DOCTOR_OT_fix_finding(bpy.types.Operator):
+    """Apply this finding's fix, then check the rig again"""
+
+    bl_idname = "ik_doctor.fix_finding"
+    bl_label = "Fix Finding"
+    bl_options = {"REGISTER", "UNDO"}
+
+    index: IntProperty(
+        name="Row",
+        description="Report row to fix; -1 fixes the row selected in the list",
+        default=-1,
+        options={"SKIP_SAVE"},
+    )
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return _can_fix(cls, context)
+
+    @classmethod
+    def description(cls, context: bpy.types.Context, properties: bpy.types.OperatorProperties):
+        row = _chosen_row(context, properties.index)
+        if row is None or not row.fix_label:
+            return cls.__doc__
+        return f"{row.fix_label}.\n\n{row.why}"
+
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        row = _chosen_row(context, self.index)
+        if row is not None and needs_asking(report.to_finding(row), _armature(context)):
+            return context.window_manager.invoke_confirm(
+                self, event, title="Fix Finding", message=_warning_for([report.to_finding(row)])
+            )
+        return self.execute(context)
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        row = _chosen_row(context, self.index)
+        if row is None:
+            self.report({"ERROR"}, "No finding chosen: select one in the IK Doctor list.")
+            return {"CANCELLED"}
+        finding = report.to_finding(row)
+        _, options = preferences.settings(context)
+        try:
+            changed = apply_fix(finding, options=options.get(finding.check_id))
+        except FixError as error:
+            self.report({"ERROR"}, str(error))
+            return {"CANCELLED"}
+        self.report({"INFO"}, changed)
+        _recheck_after_change(context)
+        return {"FINISHED"}
+
+
+class IK_DOCTOR_OT_fix_all(bpy.types.Operator):
+    """Apply every safe fix, structure first (parents, targets, then lengths and angles), then
+    check the rig again"""
+
+    bl_idname = "ik_doctor.fix_all"
+    bl_label = "Fix All"
+    bl_options = {"REGISTER", "UNDO"}
+
+    allow_rest_pose_changes: BoolProperty(
+        name="Change Rest Pose",
+        description=(
+            "Also apply fixes that move bones in Edit Mode on a rig that deforms a mesh: the "
+            "mesh's bind changes with them"
+        ),
+        default=False,
+    )
+    allow_discarding: BoolProperty(
+        name="Discard Data",
+        description="Also apply fixes that throw something away (keys, a constraint's effect)",
+        default=False,
+    )
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return _can_fix(cls, context)
+
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        obj = _armature(context)
+        fixable = [f for f in report.findings_of(report.report_for(context, obj)) if f.fix_id]
+        risky = [f for f in fixable if needs_asking(f, obj)]
+        if not risky:
+            return self.execute(context)
+        self.allow_rest_pose_changes = True
+        self.allow_discarding = True
+        return context.window_manager.invoke_confirm(
+            self, event, title="Fix All", message=_warning_for(risky)
+        )
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        obj = _armature(context)
+        enabled, _ = preferences.settings(context)
+        done = apply_all_fixes(
+            obj,
+            checks=enabled,
+            allow_rest_pose_changes=self.allow_rest_pose_changes or not deforms_geometry(obj),
+            allow_confirmed=self.allow_discarding,
+        )
+        for _, changed in done:
+            self.report({"WARNING" if changed.startswith("Not fixed") else "INFO"}, changed)
+        stored = _recheck_after_change(context)
+        self.report({"INFO"}, f"IK Doctor: {len(done)} fixes tried; now {report.summary(stored)}")
+        return {"FINISHED"}
+
+
+class IK_DOCTOR_OT_select_bone(bpy.types.Operator):
+    """Select the finding's bone, make it active and frame it in the 3D View"""
+
+    bl_idname = "ik_doctor.select_bone"
+    bl_label = "Select Finding's Bone"
+    bl_options = {"REGISTER", "UNDO"}
+
+    index: IntProperty(
+        name="Row",
+        description="Report row whose bone to select; -1 uses the row selected in the list",
+        default=-1,
+        options={"SKIP_SAVE"},
+    )
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        if _armature(context) is None:
+            cls.poll_message_set("Make an armature the active object.")
+            return False
+        return True
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        obj = _armature(context)
+        row = _chosen_row(context, self.index)
+        name = (row.bone or row.chain_owner) if row is not None else ""
+        if name not in obj.data.bones:
+            self.report({"ERROR"}, f"'{obj.name}' has no bone named '{name}' (any more).")
+            return {"CANCELLED"}
+        _select_only(obj, name)
+        if context.area is not None and context.area.type == "VIEW_3D" and obj.mode == "POSE":
+            bpy.ops.view3d.view_selected()
+        return {"FINISHED"}
+
+
+class IK_DOCTOR_OT_toggle_overlay(bpy.types.Operator):
+    """Show or hide each IK chain's line to its target and pole, and its bend-plane normal"""
+
+    bl_idname = "ik_doctor.toggle_overlay"
+    bl_label = "Toggle IK Overlay"
+    bl_options = {"REGISTER"}
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        settings = report.state(context)
+        settings.show_overlay = not settings.show_overlay
+        return {"FINISHED"}
+
+
+CLASSES = (
+    IK_DOCTOR_OT_check_rig,
+    IK_DOCTOR_OT_fix_finding,
+    IK_DOCTOR_OT_fix_all,
+    IK_DOCTOR_OT_select_bone,
+    IK_DOCTOR_OT_toggle_overlay,
+)
+
+
+def _recheck_after_change(context: bpy.types.Context):
+    # Evaluate now so the update flagging this rig as changed runs before the fresh report.
+    context.view_layer.update()
+    return run_checks(context, _armature(context))
+
+
+def _warning_for(findings: list[Finding]) -> str:
+    rest_pose = sum(f.changes_rest_pose for f in findings)
+    discarding = sum(f.needs_confirmation for f in findings)
+    parts = []
+    if rest_pose:
+        moved = _fixes(rest_pose, "move")
+        parts.append(f"{moved} bones in Edit Mode: the skinned mesh's bind changes")
+    if discarding:
+        parts.append(f"{_fixes(discarding, 'throw')} something away (keys, a constraint's effect)")
+    return "; ".join(parts) + ". Apply?"
+
+
+def _fixes(number: int, verb: str) -> str:
+    return f"1 fix {verb}s" if number == 1 else f"{number} fixes {verb}"
+
+
+def _select_only(obj: bpy.types.Object, name: str) -> None:
+    """Select one bone and make it active; Blender 5 keeps pose selection on pose bones."""
+    on_pose_bones = hasattr(obj.pose.bones[name], "select")
+    for bone in obj.data.bones:
+        holder = obj.pose.bones[bone.name] if on_pose_bones else bone
+        holder.select = bone.name == name
+        if not on_pose_bones:
+            bone.select_head = bone.select_tail = bone.name == name
+    obj.data.bones.active = obj.data.bones[name]

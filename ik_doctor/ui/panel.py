@@ -1,0 +1,188 @@
+"""The sidebar tab (View3D > Sidebar > IK Doctor) and the Pose menu's "IK Doctor" submenu.
+
+Drawing reads only the stored report, so it costs O(findings shown) and never runs a check.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import bpy
+
+from ..core.editing import read_only_reason
+from . import operators, report
+from .operators import (
+    IK_DOCTOR_OT_check_rig,
+    IK_DOCTOR_OT_fix_all,
+    IK_DOCTOR_OT_fix_finding,
+    IK_DOCTOR_OT_select_bone,
+)
+
+SEVERITY_ICONS = {"ERROR": "CANCEL", "WARNING": "ERROR", "INFO": "INFO"}
+HEADER_ICONS = {"CHAIN": "CON_KINEMATIC", "RIG": "ARMATURE_DATA"}
+LIST_ROWS = 8
+
+
+class IK_DOCTOR_UL_findings(bpy.types.UIList):
+    """The report, one row per finding under a header per IK chain, then the rig-wide ones."""
+
+    def draw_item(
+        self,
+        context: bpy.types.Context,
+        layout: bpy.types.UILayout,
+        data: bpy.types.AnyType,
+        item: report.IK_DOCTOR_PG_finding,
+        icon: int,
+        active_data: bpy.types.AnyType,
+        active_property: str,
+        index: int = 0,
+        flt_flag: int = 0,
+    ) -> None:
+        if item.kind != "FINDING":
+            layout.label(text=item.message, icon=HEADER_ICONS[item.kind])
+            return
+        row = layout.row(align=True)
+        row.alert = item.severity == "ERROR"
+        text = f"{item.bone}: {item.message}" if item.bone else item.message
+        row.label(text=text, icon=SEVERITY_ICONS[item.severity])
+        row.operator(
+            IK_DOCTOR_OT_select_bone.bl_idname, text="", icon="RESTRICT_SELECT_OFF"
+        ).index = index
+        fix = row.row(align=True)
+        if item.fix_id:
+            fix.enabled = read_only_reason(context.active_object) is None
+            button = fix.operator(IK_DOCTOR_OT_fix_finding.bl_idname, text="", icon="TOOL_SETTINGS")
+            button.index = index
+        else:
+            fix.label(text="", icon="BLANK1")
+
+
+class IK_DOCTOR_PT_panel(bpy.types.Panel):
+    """Check the active armature's IK, read why it fails, fix one finding or all"""
+
+    bl_idname = "IK_DOCTOR_PT_panel"
+    bl_label = "IK Doctor"
+    bl_space_type = "VIEW_3D"
+    bl_region_type = "UI"
+    bl_category = "IK Doctor"
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        obj = context.active_object
+        return obj is not None and obj.type == "ARMATURE" and obj.mode in {"POSE", "OBJECT"}
+
+    def draw(self, context: bpy.types.Context) -> None:
+        layout = self.layout
+        obj = context.active_object
+        if obj.mode == "OBJECT":
+            layout.label(text="IK Doctor works in Pose Mode.", icon="INFO")
+            enter = layout.operator("object.mode_set", text="Enter Pose Mode", icon="POSE_HLT")
+            enter.mode = "POSE"
+            return
+        row = layout.row(align=True)
+        row.operator(IK_DOCTOR_OT_check_rig.bl_idname, icon="VIEWZOOM")
+        row.prop(report.state(context), "show_overlay", text="", icon="OVERLAY")
+        stored = report.report_for(context, obj)
+        if stored is None:
+            layout.label(text="Not checked yet: press Check Rig.")
+            return
+        width = _characters_per_line(context)
+        if stored.stale:
+            box = layout.box()
+            box.alert = True
+            box.label(text="The rig changed since this check.", icon="FILE_REFRESH")
+            box.operator(IK_DOCTOR_OT_check_rig.bl_idname, text="Check Again")
+        reason = read_only_reason(obj)
+        if reason is not None:
+            box = layout.box()
+            box.label(text="Fixes disabled:", icon="LIBRARY_DATA_DIRECT")
+            _wrapped(box, reason, width)
+        if not stored.rows:
+            layout.label(text="No problems found", icon="CHECKMARK")
+            return
+        _draw_summary(layout, stored)
+        list_type = IK_DOCTOR_UL_findings.__name__
+        layout.template_list(list_type, "", stored, "rows", stored, "active_index", rows=LIST_ROWS)
+        _draw_active_finding(layout, stored, reason, width)
+        fixable = sum(1 for row in stored.rows if row.kind == "FINDING" and row.fix_id)
+        row = layout.row()
+        row.enabled = fixable > 0 and reason is None
+        row.operator(IK_DOCTOR_OT_fix_all.bl_idname, text=f"Fix All ({fixable})", icon="CHECKMARK")
+
+
+class IK_DOCTOR_MT_pose(bpy.types.Menu):
+    """Every IK Doctor operator, in the Pose menu, so F3 search finds them"""
+
+    bl_idname = "IK_DOCTOR_MT_pose"
+    bl_label = "IK Doctor"
+
+    def draw(self, context: bpy.types.Context) -> None:
+        for operator in operators.CLASSES:
+            self.layout.operator(operator.bl_idname)
+
+
+def draw_in_pose_menu(self: bpy.types.Menu, context: bpy.types.Context) -> None:
+    self.layout.separator()
+    self.layout.menu(IK_DOCTOR_MT_pose.bl_idname)
+
+
+CLASSES = (IK_DOCTOR_UL_findings, IK_DOCTOR_PT_panel, IK_DOCTOR_MT_pose)
+
+
+def register() -> None:
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+    bpy.types.VIEW3D_MT_pose.append(draw_in_pose_menu)
+
+
+def unregister() -> None:
+    bpy.types.VIEW3D_MT_pose.remove(draw_in_pose_menu)
+    for cls in reversed(CLASSES):
+        bpy.utils.unregister_class(cls)
+
+
+def _draw_summary(layout: bpy.types.UILayout, stored: report.IK_DOCTOR_PG_report) -> None:
+    row = layout.row(align=True)
+    row.label(text=str(stored.errors), icon=SEVERITY_ICONS["ERROR"])
+    row.label(text=str(stored.warnings), icon=SEVERITY_ICONS["WARNING"])
+    row.label(text=str(stored.infos), icon=SEVERITY_ICONS["INFO"])
+    row.label(text=report.summary(stored))
+
+
+def _draw_active_finding(
+    layout: bpy.types.UILayout, stored: report.IK_DOCTOR_PG_report, reason: str | None, width: int
+) -> None:
+    """The selected finding in full: message, why, and its fix or why there is none."""
+    if not 0 <= stored.active_index < len(stored.rows):
+        return
+    item = stored.rows[stored.active_index]
+    if item.kind != "FINDING":
+        return
+    box = layout.box()
+    box.alert = item.severity == "ERROR"
+    _wrapped(box, item.message, width, icon=SEVERITY_ICONS[item.severity])
+    box.label(text="Why:")
+    _wrapped(box, item.why, width)
+    row = box.row(align=True)
+    row.operator(IK_DOCTOR_OT_select_bone.bl_idname, text="Select", icon="RESTRICT_SELECT_OFF")
+    if item.fix_id:
+        fix = row.row(align=True)
+        fix.enabled = reason is None
+        label = "Fix (changes rest pose)" if item.changes_rest_pose else "Fix"
+        fix.operator(IK_DOCTOR_OT_fix_finding.bl_idname, text=label, icon="TOOL_SETTINGS")
+        _wrapped(box, item.fix_label, width)
+    elif item.no_fix_reason:
+        _wrapped(box, f"No automatic fix: {item.no_fix_reason}", width)
+
+
+def _characters_per_line(context: bpy.types.Context) -> int:
+    region = context.region
+    if region is None or region.width <= 0:
+        return 40  # headless, or a region not laid out yet
+    return max(20, int(region.width / (7 * context.preferences.system.ui_scale)))
+
+
+def _wrapped(layout: bpy.types.UILayout, text: str, width: int, icon: str = "NONE") -> None:
+    column = layout.column(align=True)
+    for number, line in enumerate(textwrap.wrap(text, width) or [""]):
+        column.label(text=line, icon=icon if number == 0 else "NONE")

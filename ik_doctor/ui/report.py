@@ -1,0 +1,292 @@
+"""The stored report: the last diagnosis of each armature, kept so drawing never reruns checks.
+
+Findings are copied into PropertyGroups on the window manager (not on the armature, so linked
+and overridden rigs can be reported too, and checking a rig never edits the user's file). Rows
+are grouped: a header row per IK chain, its findings, then the rig-wide ones. A finding's fix
+arguments are stored as JSON text: data to hand back to ``apply_fix``, never code to evaluate.
+
+The report is marked stale, never recomputed, when Blender says the armature changed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import bpy
+from bpy.app.handlers import persistent
+from bpy.props import (
+    BoolProperty,
+    CollectionProperty,
+    EnumProperty,
+    IntProperty,
+    PointerProperty,
+    StringProperty,
+)
+
+from ..core.finding import Finding, Severity
+
+ROW_KINDS = (
+    ("CHAIN", "Chain", "Header of the findings on one IK chain"),
+    ("RIG", "Rig-wide", "Header of the findings that belong to no single chain"),
+    ("FINDING", "Finding", "One finding"),
+)
+SEVERITY_ITEMS = tuple((s.value.upper(), s.value.title(), "") for s in Severity)
+
+
+class IK_DOCTOR_PG_finding(bpy.types.PropertyGroup):
+    """One row of the report: a chain header or a copy of one Finding's fields."""
+
+    kind: EnumProperty(items=ROW_KINDS, default="FINDING")
+    check_id: StringProperty()
+    severity: EnumProperty(items=SEVERITY_ITEMS, default="INFO")
+    armature: StringProperty()
+    message: StringProperty()
+    why: StringProperty()
+    bone: StringProperty()
+    constraint: StringProperty()
+    chain_owner: StringProperty()
+    chain_constraint: StringProperty()
+    fix_id: StringProperty()
+    fix_label: StringProperty()
+    fix_args_json: StringProperty(default="[]")
+    no_fix_reason: StringProperty()
+    changes_rest_pose: BoolProperty()
+    needs_confirmation: BoolProperty()
+
+
+class IK_DOCTOR_PG_report(bpy.types.PropertyGroup):
+    """The last diagnosis of one armature (named by ``armature``)."""
+
+    armature: StringProperty()
+    rows: CollectionProperty(type=IK_DOCTOR_PG_finding)
+    active_index: IntProperty(default=0)
+    stale: BoolProperty(
+        description="The rig changed since these findings were made: check it again"
+    )
+    errors: IntProperty()
+    warnings: IntProperty()
+    infos: IntProperty()
+
+
+class IK_DOCTOR_PG_state(bpy.types.PropertyGroup):
+    """Everything IK Doctor keeps between redraws, on the window manager."""
+
+    reports: CollectionProperty(type=IK_DOCTOR_PG_report)
+    show_overlay: BoolProperty(
+        name="Show IK Overlay",
+        update=lambda _self, context: _redraw_3d_views(context),
+        description=(
+            "Draw each IK chain's line to its target and pole and its bend-plane normal in the "
+            "3D View: red for chains with errors, yellow for warnings"
+        ),
+    )
+
+
+CLASSES = (IK_DOCTOR_PG_finding, IK_DOCTOR_PG_report, IK_DOCTOR_PG_state)
+
+
+def state(context: bpy.types.Context) -> IK_DOCTOR_PG_state:
+    return context.window_manager.ik_doctor
+
+
+def report_for(context: bpy.types.Context, obj: bpy.types.Object | None):
+    """The stored report of ``obj``, or None when it was never checked."""
+    if obj is None:
+        return None
+    for report in state(context).reports:
+        if report.armature == obj.name:
+            return report
+    return None
+
+
+def store(context: bpy.types.Context, obj: bpy.types.Object, findings: Sequence[Finding]):
+    """Replace the stored report of ``obj`` with ``findings`` (sorted by chain) and return it."""
+    report = report_for(context, obj)
+    if report is None:
+        report = state(context).reports.add()
+        report.armature = obj.name
+    previous = report.active_index
+    report.rows.clear()
+    chain: tuple[str, str] | None = None
+    for position, finding in enumerate(findings):
+        if position == 0 or finding.chain != chain:
+            chain = finding.chain
+            _add_header(report, obj.name, chain)
+        _copy_into(report.rows.add(), finding)
+    report.errors = sum(f.severity is Severity.ERROR for f in findings)
+    report.warnings = sum(f.severity is Severity.WARNING for f in findings)
+    report.infos = sum(f.severity is Severity.INFO for f in findings)
+    report.active_index = _first_finding_from(report, previous)
+    report.stale = False
+    return report
+
+
+def findings_of(report) -> list[Finding]:
+    """Rebuild the Findings a report holds (headers skipped)."""
+    return [to_finding(row) for row in report.rows if row.kind == "FINDING"]
+
+
+def to_finding(row: IK_DOCTOR_PG_finding) -> Finding:
+    """Rebuild the Finding a row was copied from, equal to it field for field."""
+    chain = (row.chain_owner, row.chain_constraint) if row.chain_owner else None
+    return Finding(
+        check_id=row.check_id,
+        severity=Severity(row.severity.lower()),
+        armature=row.armature,
+        message=row.message,
+        why=row.why,
+        bone=row.bone or None,
+        constraint=row.constraint or None,
+        chain=chain,
+        fix_id=row.fix_id or None,
+        fix_label=row.fix_label or None,
+        fix_args=tuple((key, _frozen(value)) for key, value in json.loads(row.fix_args_json)),
+        no_fix_reason=row.no_fix_reason or None,
+        changes_rest_pose=row.changes_rest_pose,
+        needs_confirmation=row.needs_confirmation,
+    )
+
+
+def summary(report) -> str:
+    """One line for the panel and the status bar: errors, warnings, info."""
+    return (
+        f"{_count(report.errors, 'error')}, {_count(report.warnings, 'warning')}, "
+        f"{report.infos} info"
+    )
+
+
+def chain_severities(report) -> dict[tuple[str, str], str]:
+    """The worst severity per chain, for the overlay's colours."""
+    worst: dict[tuple[str, str], str] = {}
+    for row in report.rows:
+        if row.kind != "FINDING" or not row.chain_owner:
+            continue
+        key = (row.chain_owner, row.chain_constraint)
+        severity = row.severity.lower()
+        if key not in worst or Severity(severity).rank < Severity(worst[key]).rank:
+            worst[key] = severity
+    return worst
+
+
+@persistent
+def flag_changed_rigs(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) -> None:
+    """After each depsgraph update, flag reports whose armature data changed; only flags.
+
+    Blender tags the Armature data-block when bones, constraints or the pose change, not when
+    the object is only moved, which changes no finding. Costs one pass over the stored reports.
+    """
+    reports = [
+        report
+        for window_manager in bpy.data.window_managers
+        for report in window_manager.ik_doctor.reports
+        if not report.stale
+    ]
+    if not reports:
+        return
+    changed = {
+        update.id.original
+        for update in depsgraph.updates
+        if isinstance(update.id, bpy.types.Armature)
+    }
+    if not changed:
+        return
+    for report in reports:
+        obj = bpy.data.objects.get(report.armature)
+        if obj is None or obj.data in changed:
+            report.stale = True
+
+
+@persistent
+def flag_all_stale(*_args: Any) -> None:
+    """After undo or redo the rigs are as they were, but the reports are not: flag them."""
+    for window_manager in bpy.data.window_managers:
+        for report in window_manager.ik_doctor.reports:
+            report.stale = True
+
+
+HANDLERS = (
+    (bpy.app.handlers.depsgraph_update_post, flag_changed_rigs),
+    (bpy.app.handlers.undo_post, flag_all_stale),
+    (bpy.app.handlers.redo_post, flag_all_stale),
+)
+
+
+def register() -> None:
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+    bpy.types.WindowManager.ik_doctor = PointerProperty(type=IK_DOCTOR_PG_state)
+    for handlers, function in HANDLERS:
+        handlers.append(function)
+
+
+def unregister() -> None:
+    for handlers, function in HANDLERS:
+        while function in handlers:
+            handlers.remove(function)
+    del bpy.types.WindowManager.ik_doctor
+    for cls in reversed(CLASSES):
+        bpy.utils.unregister_class(cls)
+
+
+def _add_header(report, armature: str, chain: tuple[str, str] | None) -> None:
+    header = report.rows.add()
+    header.armature = armature
+    if chain is None:
+        header.kind = "RIG"
+        header.message = "Rig-wide"
+    else:
+        header.kind = "CHAIN"
+        header.chain_owner, header.chain_constraint = chain
+        header.message = f"{chain[0]}: IK '{chain[1]}'"
+    header.name = header.message
+
+
+def _copy_into(row: IK_DOCTOR_PG_finding, finding: Finding) -> None:
+    row.kind = "FINDING"
+    row.name = f"{finding.bone or ''} {finding.message}"  # what the list's filter searches
+    row.check_id = finding.check_id
+    row.severity = finding.severity.value.upper()
+    row.armature = finding.armature
+    row.message = finding.message
+    row.why = finding.why
+    row.bone = finding.bone or ""
+    row.constraint = finding.constraint or ""
+    row.chain_owner, row.chain_constraint = finding.chain or ("", "")
+    row.fix_id = finding.fix_id or ""
+    row.fix_label = finding.fix_label or ""
+    row.fix_args_json = json.dumps([[key, value] for key, value in finding.fix_args], default=list)
+    row.no_fix_reason = finding.no_fix_reason or ""
+    row.changes_rest_pose = finding.changes_rest_pose
+    row.needs_confirmation = finding.needs_confirmation
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+def _redraw_3d_views(context: bpy.types.Context) -> None:
+    for window in context.window_manager.windows:
+        for area in window.screen.areas:
+            if area.type == "VIEW_3D":
+                area.tag_redraw()
+
+
+def _frozen(value: Any) -> Any:
+    """JSON gives lists back; findings hold tuples (they are frozen and hashable)."""
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    return value
+
+
+def _first_finding_from(report, index: int) -> int:
+    """Keep the selection where it was, moved off a header onto the next finding."""
+    rows = report.rows
+    for position in range(max(index, 0), len(rows)):
+        if rows[position].kind == "FINDING":
+            return position
+    for position in range(min(index, len(rows)) - 1, -1, -1):
+        if rows[position].kind == "FINDING":
+            return position
+    return 0
