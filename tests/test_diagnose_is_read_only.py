@@ -1,0 +1,47 @@
+"""``diagnose`` only reads: it never switches modes, evaluates the depsgraph or writes the rig.
+
+The panel reruns it on a shortcut and pipelines on thousands of files: a diagnosis that
+evaluated the rig or toggled Edit Mode would cost more than the rig itself.
+"""
+
+from __future__ import annotations
+
+import bpy
+import pytest
+from solving import pose_snapshot
+
+from ik_doctor import diagnose
+
+
+@pytest.fixture
+def depsgraph_updates():
+    calls: list[int] = []
+
+    def count(scene, depsgraph=None):
+        calls.append(1)
+
+    bpy.app.handlers.depsgraph_update_post.append(count)
+    yield calls
+    bpy.app.handlers.depsgraph_update_post.remove(count)
+
+
+@pytest.mark.parametrize("mode", ["OBJECT", "POSE"])
+def test_diagnose_triggers_no_depsgraph_evaluation_and_no_mode_switch(
+    rig, mode, depsgraph_updates
+) -> None:
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode=mode)
+    rig.pose.bones["shin.L"].constraints["IK"].chain_count = 0  # something to find
+    bpy.context.view_layer.update()
+    depsgraph_updates.clear()
+    before = pose_snapshot(rig)
+    findings = diagnose(rig)
+    assert findings
+    assert depsgraph_updates == []
+    assert rig.mode == mode
+    assert pose_snapshot(rig) == before
+
+
+def test_diagnose_twice_gives_the_same_findings(rig) -> None:
+    rig.pose.bones["forearm.R"].constraints["IK"].target = None
+    assert diagnose(rig) == diagnose(rig)
