@@ -1,0 +1,155 @@
+"""Inheritance: chain bones that do not follow their parent's rotation, or shear under its scale.
+
+Measured in 4.2 and 5.3 on the reference leg and arm:
+
+- A chain bone below the chain root with ``use_inherit_rotation`` off keeps its armature-space
+  rotation when the bones above it turn: with the hips turned 20 degrees, or the thigh 30,
+  the knee bends away from its pole (the foot still reaches).
+  (The chain root itself may drop its parent's rotation; the solve is unaffected.)
+- ``inherit_scale`` Full (Blender's default) passes a parent's non-uniform scale on as shear:
+  with the hips scaled (1.3, 1, 0.8) or the thigh stretched 1.5 along its length, the feet
+  and hands end 0.03 to 0.09 from their targets. Fix Shear, Aligned or None do not shear.
+- ``inherit_scale`` None keeps the limb at its own size when the rig is scaled: with the root
+  scaled 1.5 the targets move out of reach of the unscaled leg (0.28 to 0.46 short).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import bpy
+from mathutils import Matrix
+
+from ..core.finding import Finding, Severity
+from ..core.registry import Check, register
+from ..core.rig import IKChain, RigView
+
+NOT_SCALING = ("NONE", "NONE_LEGACY")
+
+
+def find_inheritance_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    reported: set[tuple[str, str]] = set()
+    for chain in rig.chains:
+        if chain.mute:
+            continue
+        for name in chain.bones:
+            for finding in _problems(rig, chain, name, options["scale_tolerance"]):
+                if (name, finding.fix_id or "") not in reported:
+                    reported.add((name, finding.fix_id or ""))
+                    yield finding
+
+
+def _problems(rig: RigView, chain: IKChain, name: str, tolerance: float) -> Iterator[Finding]:
+    bone = rig.raw_bone(name)
+    common = dict(
+        check_id="inherit",
+        armature=rig.name,
+        bone=name,
+        constraint=chain.constraint,
+        chain=chain.key,
+    )
+    if not bone.use_inherit_rotation and name != chain.root:
+        yield Finding(
+            **common,
+            severity=Severity.ERROR,
+            message=(
+                f"{name} does not inherit the rotation of {bone.parent.name}, so it ignores "
+                f"the bend above it in the chain of {chain.owner}."
+            ),
+            why=(
+                "Without inherited rotation the bone keeps its armature-space orientation "
+                "while the bones above it turn: the solver's bend lands on the wrong side and "
+                "the joint bends away from its pole."
+            ),
+            fix_id="inherit_rotation",
+            fix_label=f"Turn Inherit Rotation back on for {name}",
+        )
+    if bone.inherit_scale in NOT_SCALING and bone.parent is not None:
+        yield Finding(
+            **common,
+            severity=Severity.WARNING,
+            message=(
+                f"{name} does not inherit scale from {bone.parent.name}: scaling the rig "
+                "leaves this part of the limb at its old size."
+            ),
+            why=(
+                f"With Inherit Scale '{bone.inherit_scale.title()}' the limb keeps its length "
+                "while the controls move with the scaled rig, so targets drift out of reach."
+            ),
+            fix_id="inherit_scale",
+            fix_label=f"Set Inherit Scale of {name} to Full",
+            fix_args=(("mode", "FULL"),),
+        )
+    if bone.inherit_scale == "FULL":
+        scaled = _non_uniformly_scaled_ancestor(rig, name, tolerance)
+        if scaled is not None:
+            scale = tuple(round(v, 3) for v in rig.pose_bone(scaled).scale)
+            yield Finding(
+                **common,
+                severity=Severity.ERROR,
+                message=(
+                    f"{name} inherits the non-uniform scale {scale} of {scaled} in full, "
+                    "which shears it: the limb cannot reach its target."
+                ),
+                why=(
+                    "Inherit Scale 'Full' applies the parent's scale along the parent's axes; "
+                    "on a bone turned against its parent, unequal scale becomes shear, and the "
+                    "solver's rotations no longer move the tip where it expects."
+                ),
+                fix_id="fix_shear",
+                fix_label=f"Set Inherit Scale of {name} to Fix Shear",
+                fix_args=(("mode", "FIX_SHEAR"),),
+            )
+
+
+def _non_uniformly_scaled_ancestor(rig: RigView, name: str, tolerance: float) -> str | None:
+    """The nearest bone above ``name`` whose pose scale shears ``name`` at rest, if any.
+
+    Scale along an axis the child shares with the parent (a bend axis) does not shear, so the
+    parent's scale is taken into the child's rest frame and checked for off-diagonal terms.
+    """
+    child = rig.raw_bone(name).matrix_local.to_3x3()
+    for ancestor in rig.ancestors(name):
+        scale = rig.pose_bone(ancestor).scale
+        if max(scale) - min(scale) <= tolerance * max(abs(v) for v in scale):
+            continue
+        relative = rig.raw_bone(ancestor).matrix_local.to_3x3().inverted_safe() @ child
+        sheared = relative.transposed() @ Matrix.Diagonal(scale) @ relative
+        off_diagonal = max(abs(sheared[i][j]) for i in range(3) for j in range(3) if i != j)
+        if off_diagonal > tolerance * max(abs(v) for v in scale):
+            return ancestor
+    return None
+
+
+def restore_rotation_inheritance(obj: bpy.types.Object, finding: Finding) -> str:
+    bone = obj.data.bones[finding.bone or ""]
+    bone.use_inherit_rotation = True
+    return f"Turned Inherit Rotation on for {bone.name}: it now turns with {bone.parent.name}."
+
+
+def set_scale_inheritance(obj: bpy.types.Object, finding: Finding) -> str:
+    bone = obj.data.bones[finding.bone or ""]
+    before = bone.inherit_scale
+    bone.inherit_scale = str(finding.args["mode"])
+    return (
+        f"Set Inherit Scale of {bone.name} from '{before.title()}' to "
+        f"'{bone.inherit_scale.replace('_', ' ').title()}'."
+    )
+
+
+register(
+    Check(
+        id="inherit",
+        title="Inherited rotation and scale",
+        doc=__doc__ or "",
+        find=find_inheritance_problems,
+        fixes={
+            "inherit_rotation": restore_rotation_inheritance,
+            "inherit_scale": set_scale_inheritance,
+            "fix_shear": set_scale_inheritance,
+        },
+        options={"scale_tolerance": 1e-3},
+        order=40,
+    )
+)

@@ -1,0 +1,90 @@
+"""The inherit check: a chain bone that ignores its parent's rotation, or shears under scale."""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+from mathutils import Quaternion
+from solving import assert_ik_works, findings_of, pose_snapshot
+
+from ik_doctor import Severity, apply_fix, solve_within_reach
+
+
+def _solved(rig: bpy.types.Object, owner: str):
+    return next(s for s in solve_within_reach(rig) if s.owner == owner)
+
+
+def _fix_each(rig: bpy.types.Object, findings: list) -> None:
+    for finding in findings:
+        apply_fix(finding)
+    assert findings_of(rig, "inherit") == []
+    for finding in findings:
+        assert "Nothing to change" in apply_fix(finding)
+
+
+def test_shin_without_inherited_rotation_bends_away_from_its_pole(rig) -> None:
+    rig.data.bones["shin.L"].use_inherit_rotation = False
+    rig.pose.bones["hips"].rotation_quaternion = Quaternion((1, 0, 0), math.radians(20))
+    assert _solved(rig, "shin.L").bends_toward_pole is False
+    (finding,) = findings_of(rig, "inherit")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.ERROR)
+    before = pose_snapshot(rig)
+    _fix_each(rig, [finding])
+    assert rig.data.bones["shin.L"].use_inherit_rotation
+    assert pose_snapshot(rig) == before
+    assert_ik_works(rig, ["shin.L"])
+
+
+def test_chain_root_may_drop_its_parents_rotation(rig) -> None:
+    rig.data.bones["thigh.L"].use_inherit_rotation = False
+    rig.pose.bones["hips"].rotation_quaternion = Quaternion((1, 0, 0), math.radians(20))
+    assert findings_of(rig, "inherit") == []
+    assert_ik_works(rig, ["shin.L"])
+
+
+def test_full_inherit_scale_shears_the_legs_under_squashed_hips(rig) -> None:
+    rig.pose.bones["hips"].scale = (1.3, 1.0, 0.8)
+    assert _solved(rig, "shin.L").tip_error > 0.01
+    found = findings_of(rig, "inherit")
+    limbs = ("thigh", "shin", "upper_arm", "forearm")
+    assert {(f.bone, f.severity, f.fix_id) for f in found} == {
+        (f"{limb}.{side}", Severity.ERROR, "fix_shear") for limb in limbs for side in "LR"
+    }
+    _fix_each(rig, found)
+    assert rig.data.bones["shin.L"].inherit_scale == "FIX_SHEAR"
+    assert_ik_works(rig)
+
+
+def test_thigh_stretched_along_its_length_shears_the_shin(rig) -> None:
+    rig.pose.bones["thigh.L"].scale = (1.0, 1.5, 1.0)
+    assert _solved(rig, "shin.L").tip_error > 0.01
+    (finding,) = findings_of(rig, "inherit")
+    assert finding.bone == "shin.L" and "thigh.L" in finding.message
+    _fix_each(rig, [finding])
+    assert_ik_works(rig, ["shin.L"])
+
+
+def test_scale_along_the_bend_axis_does_not_shear(rig) -> None:
+    rig.pose.bones["thigh.L"].scale = (1.3, 1.0, 1.0)
+    assert findings_of(rig, "inherit") == []
+    assert_ik_works(rig, ["shin.L"])
+
+
+def test_leg_that_does_not_scale_with_the_rig_falls_short(rig) -> None:
+    for name in ("thigh.L", "shin.L"):
+        rig.data.bones[name].inherit_scale = "NONE"
+    rig.pose.bones["root"].scale = (1.5, 1.5, 1.5)
+    assert _solved(rig, "shin.L").tip_error > 0.05
+    found = findings_of(rig, "inherit")
+    assert {(f.bone, f.severity) for f in found} == {
+        ("thigh.L", Severity.WARNING),
+        ("shin.L", Severity.WARNING),
+    }
+    _fix_each(rig, found)
+    assert rig.data.bones["thigh.L"].inherit_scale == "FULL"
+    assert_ik_works(rig, ["shin.L"])
+
+
+def test_reference_rig_inherits_everything(rig) -> None:
+    assert findings_of(rig, "inherit") == []
