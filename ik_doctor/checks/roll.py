@@ -1,0 +1,223 @@
+"""Roll: the bones of a limb should all bend about the same local axis, the bend plane's normal.
+
+Blender's solver rotates freely rotating bones the same way whatever their roll (measured: a
+shin rolled 30° or 90° gives the same solved pose and mesh). Roll starts to matter as soon as a
+bone's IK rotation is restricted: IK locks, IK limits and IK stiffness act on the bone's own X,
+Y and Z, so a hinge on X bends the joint out of the limb's plane when X is not its bend axis
+(measured: a shin rolled 30° with Y and Z locked bends the knee 25° sideways). The chain root's
+X axis is also what the pole angle is measured from, so a roll fix recomputes the pole angle.
+A straight chain has no bend plane; the rest_pose check reports it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import bpy
+from mathutils import Vector
+
+from ..core.editing import edit_bones
+from ..core.finding import Finding, Severity
+from ..core.geometry import bend_normal, offset_from_line, rest_pole_angle
+from ..core.registry import Check, register
+from ..core.rig import IKChain, RigView
+
+STRAIGHT_RATIO = 1e-3
+"""A chain whose joints lie closer than this share of its reach to the root-tip line is
+straight. Measured: Blender's solver cannot fold a chain bent by less than about 0.06% of a bone
+length when the target comes straight toward the root; 0.1% of the reach keeps a margin."""
+
+PLANAR_RATIO = 0.01
+"""Joints further than this share of the reach from the bend plane: no single plane to align to."""
+
+
+def moving_bones(chain: IKChain) -> tuple[str, ...]:
+    """The bones the solver rotates, owner first; without ``use_tail`` the owner only follows."""
+    return chain.bones if chain.use_tail else chain.bones[1:]
+
+
+def chain_joints(rig: RigView, chain: IKChain) -> list[str]:
+    """Bones whose heads are the chain's inner joints (the knee, the elbow), root side first."""
+    return list(reversed(moving_bones(chain)[:-1]))
+
+
+def bend_offset(rig: RigView, chain: IKChain) -> float:
+    """How far the most bent joint lies off the root-tip line, as a share of the reach."""
+    root, tip = rig.bone(chain.root).head, rig.chain_tip(chain)
+    offsets = [
+        offset_from_line(rig.bone(n).head, root, tip).length for n in chain_joints(rig, chain)
+    ]
+    return max(offsets, default=0.0) / max(rig.chain_reach(chain), 1e-12)
+
+
+def bend_plane(rig: RigView, chain: IKChain) -> Vector | None:
+    """Unit normal of the plane through root head, most bent joint and tip; None if straight."""
+    joints = chain_joints(rig, chain)
+    if not joints or bend_offset(rig, chain) < STRAIGHT_RATIO:
+        return None
+    root, tip = rig.bone(chain.root).head, rig.chain_tip(chain)
+    joint = max(
+        (rig.bone(n).head for n in joints),
+        key=lambda head: offset_from_line(head, root, tip).length,
+    )
+    return bend_normal(root, joint, tip)
+
+
+def find_roll_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    seen: set[tuple[str, ...]] = set()
+    for chain in rig.chains:
+        bones = moving_bones(chain)
+        if bones in seen:
+            continue  # Rigify pairs a pole and a no-pole IK on the same bones
+        seen.add(bones)
+        normal = _planar_normal(rig, chain)
+        if normal is None:
+            continue
+        cosines = {name: rig.bone(name).x_axis.dot(normal) for name in bones}
+        sign = 1.0 if sum(cosines.values()) >= 0.0 else -1.0
+        angles = {name: math.degrees(math.acos(min(1.0, sign * c))) for name, c in cosines.items()}
+        off = [name for name in reversed(bones) if angles[name] > options["max_angle"]]
+        if off:
+            yield _finding(rig, chain, off, angles, sign, options["max_angle"])
+
+
+def _planar_normal(rig: RigView, chain: IKChain) -> Vector | None:
+    normal = bend_plane(rig, chain)
+    if normal is None:
+        return None
+    root, reach = rig.bone(chain.root).head, rig.chain_reach(chain)
+    points = [rig.bone(n).head for n in chain_joints(rig, chain)] + [rig.chain_tip(chain)]
+    if any(abs((p - root).dot(normal)) > PLANAR_RATIO * reach for p in points):
+        return None
+    return normal
+
+
+def _restricted(pose_bone: bpy.types.PoseBone) -> bool:
+    """IK locks, limits or stiffness on X or Z: the solver then bends the bone on its own axes.
+
+    A lock on Y alone only stops twisting; the bone still bends about any axis across it.
+    """
+    return any(
+        getattr(pose_bone, f"lock_ik_{axis}")
+        or getattr(pose_bone, f"use_ik_limit_{axis}")
+        or getattr(pose_bone, f"ik_stiffness_{axis}") > 0.0
+        for axis in "xz"
+    )
+
+
+def _finding(
+    rig: RigView,
+    chain: IKChain,
+    off: list[str],
+    angles: dict[str, float],
+    sign: float,
+    limit: float,
+) -> Finding:
+    joint = chain_joints(rig, chain)[0]
+    where = f"IK '{chain.constraint}' on {chain.owner}"
+    listed = ", ".join(f"{name} {angles[name]:.0f}°" for name in off)
+    axis = "X" if sign > 0 else "-X"
+    # A hinge turns about the axis line: X and -X bend the same way once a bone is restricted.
+    restricted = [
+        name
+        for name in off
+        if _restricted(rig.pose_bone(name)) and min(angles[name], 180.0 - angles[name]) > limit
+    ]
+    if restricted:
+        severity = Severity.WARNING
+        why = (
+            f"{', '.join(restricted)} has IK locks, limits or stiffness on X or Z, which act "
+            "on the bone's own axes: its X axis is not the axis the limb bends on, so the joint "
+            "bends out of the limb's plane and the limb twists."
+        )
+    else:
+        severity = Severity.INFO
+        why = (
+            "Blender's solver ignores roll while the bones rotate freely, so IK still works; but "
+            "an IK lock or limit on X would bend the joint out of the limb's plane, rotating the "
+            "bone on X in FK does not bend it cleanly, and the pole angle is measured from the "
+            "root's X axis."
+        )
+    return Finding(
+        check_id="roll",
+        severity=severity,
+        armature=rig.name,
+        bone=chain.owner,
+        constraint=chain.constraint,
+        chain=chain.key,
+        message=(
+            f"The bones of {where} disagree on their bend axis: the {axis} axis is off the "
+            f"normal of the plane bent at {joint} by {listed}."
+        ),
+        why=why,
+        fix_id="align_rolls",
+        fix_label=(
+            f"Roll the chain's bones so their {axis} axes are the bend plane's normal "
+            "(changes the rest pose)"
+        ),
+        fix_args=(("sign", sign),),
+        changes_rest_pose=True,
+    )
+
+
+def align_rolls(obj: bpy.types.Object, finding: Finding) -> str:
+    rig = RigView(obj)
+    chain = rig.chain(finding.bone or "", finding.constraint or "")
+    assert chain is not None  # apply_fix passes a finding diagnosed just now
+    normal = _planar_normal(rig, chain)
+    assert normal is not None
+    normal = normal * float(finding.args["sign"])
+    bones = moving_bones(chain)
+    with edit_bones(obj) as edit:
+        for name in bones:
+            bone = edit[name]
+            bone.align_roll(normal.cross(bone.vector.normalized()))
+    pole = keep_pole_at_rest(obj, chain.key)
+    return (
+        f"Rolled {', '.join(reversed(bones))} so every X axis is the bend plane's normal (rest "
+        "pose changed: only the bones' orientation about their length; meshes keep their rest "
+        f"shape).{pole}"
+    )
+
+
+def keep_pole_at_rest(obj: bpy.types.Object, chain_key: tuple[str, str]) -> str:
+    """Set the pole angle that leaves the chain where it is at rest; say so if it changed.
+
+    The pole angle is measured from the chain root's X axis, so any edit of the root's
+    orientation (roll, pre-bend) moves the chain at rest unless the angle follows.
+    """
+    rig = RigView(obj)
+    chain = rig.chain(*chain_key)
+    if chain is None:
+        return ""
+    pole = rig.joint_point(chain.pole, chain.pole_subtarget)
+    if pole is None or chain.pole_bone_missing:
+        return ""
+    root = rig.bone(chain.root)
+    angle = rest_pole_angle(root.head, root.x_axis, root.y_axis, rig.chain_tip(chain), pole)
+    before = chain.pole_angle
+    difference = math.remainder(angle - before, math.tau)
+    if abs(difference) < 1e-5:
+        return ""
+    constraint = obj.pose.bones[chain.owner].constraints[chain.constraint]
+    constraint.pole_angle = angle
+    return (
+        f" Recomputed the pole angle of IK '{chain.constraint}' from {math.degrees(before):.1f}° "
+        f"to {math.degrees(angle):.1f}° so the chain stays where it is at rest and bends toward "
+        "its pole."
+    )
+
+
+register(
+    Check(
+        id="roll",
+        title="Bone roll",
+        doc=__doc__ or "",
+        find=find_roll_problems,
+        fixes={"align_rolls": align_rolls},
+        options={"max_angle": 10.0},
+        order=48,
+    )
+)

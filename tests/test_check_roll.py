@@ -1,0 +1,156 @@
+"""The roll check: chain bones whose X axes are not the bend plane's normal."""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+from solving import assert_ik_works, findings_of, pose_snapshot
+
+from ik_doctor import Severity, apply_fix
+from ik_doctor.core.editing import edit_bones
+from ik_doctor.core.geometry import offset_from_line, rest_pole_angle
+from ik_doctor.core.solve import evaluate
+
+LEG = ("thigh.L", "shin.L")
+
+
+def _roll(rig, name: str, degrees: float) -> None:
+    with edit_bones(rig) as bones:
+        bones[name].roll += math.radians(degrees)
+
+
+def _fit_pole_angle(rig) -> None:
+    """Give the leg the pole angle that leaves it at rest with its current rolls."""
+    bones = rig.data.bones
+    thigh = bones["thigh.L"]
+    rig.pose.bones["shin.L"].constraints["IK"].pole_angle = rest_pole_angle(
+        thigh.head_local,
+        thigh.matrix_local.col[0].xyz,
+        thigh.matrix_local.col[1].xyz,
+        bones["shin.L"].tail_local,
+        bones["knee_pole.L"].head_local,
+    )
+
+
+def _hinge(rig, name: str) -> None:
+    """The classic knee set-up: the bone may only bend on its X axis."""
+    rig.pose.bones[name].lock_ik_y = True
+    rig.pose.bones[name].lock_ik_z = True
+
+
+def _x_off_plane(rig) -> dict[str, float]:
+    bones = rig.data.bones
+    root, joint, tip = (
+        bones[LEG[0]].head_local,
+        bones[LEG[1]].head_local,
+        bones[LEG[1]].tail_local,
+    )
+    normal = (joint - root).cross(tip - joint).normalized()
+    return {n: bones[n].matrix_local.col[0].xyz.angle(normal) for n in LEG}
+
+
+def _knee_sideways_degrees(rig) -> float:
+    """Raise the foot control; how far out of the rest bend plane does the knee swing?"""
+    control = rig.pose.bones["foot_ik.L"]
+    evaluate(rig)
+    matrix = control.matrix.copy()
+    matrix.translation.z += 0.3
+    control.matrix = matrix
+    evaluate(rig)
+    pose = rig.pose.bones
+    bent = offset_from_line(pose["shin.L"].head, pose["thigh.L"].head, pose["shin.L"].tail)
+    control.matrix_basis.identity()
+    evaluate(rig)
+    rest_side = offset_from_line(
+        *(rig.data.bones[n].head_local for n in ("shin.L", "thigh.L")),
+        rig.data.bones["shin.L"].tail_local,
+    )
+    return math.degrees(bent.angle(rest_side))
+
+
+def _mesh_at_rest(rig) -> list:
+    evaluate(rig)
+    body = bpy.data.objects["IKDoctorRig_body"]
+    evaluated = body.evaluated_get(bpy.context.evaluated_depsgraph_get())
+    return [body.matrix_world @ v.co for v in evaluated.data.vertices]
+
+
+def _at_rest(rig) -> bool:
+    evaluate(rig)
+    return all(
+        (pb.head - rig.data.bones[pb.name].head_local).length < 1e-4
+        and (pb.tail - rig.data.bones[pb.name].tail_local).length < 1e-4
+        for pb in rig.pose.bones
+    )
+
+
+def test_rolled_hinge_knee_bends_sideways_and_rolling_it_back_fixes_it(rig) -> None:
+    _hinge(rig, "shin.L")
+    _roll(rig, "shin.L", 30)
+    assert _knee_sideways_degrees(rig) > 10.0, "measured: the knee leaves the leg's plane"
+    mesh_before, snapshot = _mesh_at_rest(rig), pose_snapshot(rig)
+    (finding,) = findings_of(rig, "roll")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
+    assert "shin.L 30°" in finding.message and "thigh.L" not in finding.message
+    assert finding.changes_rest_pose and "changes the rest pose" in finding.fix_label
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode="POSE")
+    report = apply_fix(finding)
+    assert rig.mode == "POSE", "the user's mode is restored"
+    assert "rest pose changed" in report
+    assert max(_x_off_plane(rig).values()) < 1e-4
+    assert findings_of(rig, "roll") == []
+    assert _knee_sideways_degrees(rig) < 1.0
+    assert_ik_works(rig, ["shin.L"])
+    assert pose_snapshot(rig) == snapshot, "heads, tails and pose stay where they were"
+    assert all((a - b).length < 1e-4 for a, b in zip(_mesh_at_rest(rig), mesh_before, strict=True))
+    assert apply_fix(finding).startswith("Nothing to change")
+
+
+def test_free_bones_with_other_rolls_are_info_and_the_pole_angle_follows_the_fix(rig) -> None:
+    _roll(rig, "thigh.L", 40)
+    _fit_pole_angle(rig)  # a rig whose pole angle was set for the odd roll: works, sits at rest
+    assert _at_rest(rig)
+    (finding,) = findings_of(rig, "roll")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.INFO)
+    assert "thigh.L 40°" in finding.message
+    report = apply_fix(finding)
+    assert "Recomputed the pole angle" in report
+    assert max(_x_off_plane(rig).values()) < 1e-4
+    assert _at_rest(rig), "the leg still sits where it was modelled"
+    assert_ik_works(rig, ["shin.L"])
+    assert findings_of(rig, "roll") == []
+    assert apply_fix(finding).startswith("Nothing to change")
+
+
+def test_x_and_minus_x_agree_only_when_every_bone_shares_the_sign(rig) -> None:
+    _roll(rig, "shin.L", 180)
+    (finding,) = findings_of(rig, "roll")
+    assert "shin.L 180°" in finding.message
+    apply_fix(finding)
+    assert findings_of(rig, "roll") == []
+    assert_ik_works(rig, ["shin.L"])
+    for name in LEG:
+        _roll(rig, name, 180)
+    _fit_pole_angle(rig)
+    assert findings_of(rig, "roll") == [], "both bones bend on -X: they agree"
+    assert_ik_works(rig, ["shin.L"])
+
+
+def test_threshold_is_an_option(rig) -> None:
+    from ik_doctor import diagnose
+
+    _roll(rig, "shin.L", 8)
+    assert findings_of(rig, "roll") == []
+    (finding,) = diagnose(rig, checks=["roll"], options={"roll": {"max_angle": 5.0}})
+    assert finding.bone == "shin.L"
+
+
+def test_straight_chain_is_left_to_the_rest_pose_check(rig) -> None:
+    with edit_bones(rig) as bones:
+        thigh, shin = bones["thigh.L"], bones["shin.L"]
+        middle = (thigh.head + shin.tail) / 2
+        thigh.tail = shin.head = middle
+        shin.roll += 1.0
+    assert findings_of(rig, "roll") == []
