@@ -1,0 +1,345 @@
+"""Constraint order: what happens to an IK and to the other constraints of its chain.
+
+Blender solves an IK after every other constraint of the chain's bones, whatever their order in
+the stack (measured in 4.2 and 5.3). So a Copy Rotation, Copy Transforms or Damped Track on a
+chain bone is silently overridden, and a Limit Rotation does not limit the IK: only the bone's
+IK limits (``use_ik_limit_*``) do. A muted IK, or one at influence 0, does nothing; at a lower
+influence the tip stops short of the target. Two active IKs that share bones are solved as one
+tree and pull those bones toward different targets, so one of them misses.
+
+A muted IK that is half of a switch (a second IK on the same bone, as Rigify pairs a pole and a
+no-pole IK, or an IK whose mute or influence is driven or keyed) is off on purpose: that is
+information, not a fault.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import bpy
+
+from ..core.finding import Finding, Severity
+from ..core.registry import Check, register
+from ..core.rig import IKChain, RigView
+
+OVERRIDDEN = {
+    "COPY_ROTATION": "copies the rotation of {target}",
+    "COPY_TRANSFORMS": "copies the transforms of {target}",
+    "DAMPED_TRACK": "points the bone at {target}",
+    "TRACK_TO": "points the bone at {target}",
+    "LOCKED_TRACK": "turns the bone toward {target} about one axis",
+    "TRANSFORM": "maps the transforms of {target} to the bone's rotation",
+}
+"""Constraints whose effect on a chain bone is a rotation, which the IK solved after them
+replaces (measured: the chain ends where it would without them)."""
+
+FULL_INFLUENCE = 0.999
+"""Below this the tip visibly stops short: influence 0.99 leaves 0.004 of a 0.9 leg."""
+
+AXES = "xyz"
+
+
+def find_constraint_order_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    switched_paths = _switched_paths(rig.object)
+    reported: set[tuple[str, str]] = set()
+    for chain in rig.chains:
+        reason = _switch_reason(rig, chain, switched_paths)
+        off = chain.mute or chain.influence <= 0.0
+        if off or chain.influence < FULL_INFLUENCE:
+            yield _weak_ik(rig, chain, reason)
+        if off or reason is not None:
+            # The other constraints of the chain act whenever this IK is switched off.
+            continue
+        for bone in chain.bones:
+            for constraint in rig.pose_bone(bone).constraints:
+                if (bone, constraint.name) in reported or not _acts(constraint):
+                    continue
+                finding = _overridden(rig, chain, bone, constraint)
+                if finding is not None:
+                    reported.add((bone, constraint.name))
+                    yield finding
+    yield from _overlaps(rig)
+
+
+def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding:
+    where = f"IK '{chain.constraint}' on {chain.owner}"
+    state = "muted" if chain.mute else f"at influence {chain.influence:.3g}"
+    common = dict(
+        check_id="constraint_order",
+        armature=rig.name,
+        bone=chain.owner,
+        constraint=chain.constraint,
+        chain=chain.key,
+    )
+    if switch_reason is not None:
+        return Finding(
+            severity=Severity.INFO,
+            message=f"{where} is {state} on purpose: {switch_reason}.",
+            why="It is one half of an IK switch; the rig turns it on when it is needed.",
+            no_fix_reason="nothing to fix: the rig switches this IK itself",
+            **common,
+        )
+    if chain.mute or chain.influence <= 0.0:
+        message = f"{where} is {state}: the IK does nothing."
+        why = "A muted IK, or one at influence 0, is skipped: the chain stays in its FK pose."
+    else:
+        message = f"{where} is {state}: the tip stops short of the target."
+        why = (
+            "Influence blends the solved pose with the FK pose, so the chain moves only part "
+            "of the way to the target; nothing drives or keys the influence."
+        )
+    return Finding(
+        severity=Severity.ERROR,
+        message=message,
+        why=why,
+        fix_id="enable_ik",
+        fix_label="Unmute the IK and set its influence to 1",
+        **common,
+    )
+
+
+def _switch_reason(rig: RigView, chain: IKChain, switched: dict[str, str]) -> str | None:
+    """Why this IK's mute or influence is left to the rig, or None when nothing switches it."""
+    prefix = _constraint_path(chain.owner, chain.constraint)
+    for setting in ("mute", "influence"):
+        source = switched.get(f"{prefix}.{setting}")
+        if source is not None:
+            return f"its {setting} is {source}"
+    for other in rig.chains:
+        active = not other.mute and other.influence > 0.0
+        if other.owner == chain.owner and other is not chain and active:
+            return f"IK '{other.constraint}' on the same bone is active, its switch partner"
+    return None
+
+
+def _switched_paths(obj: bpy.types.Object) -> dict[str, str]:
+    """Data paths of this object that a driver or the active action sets, with which of them."""
+    animation = obj.animation_data
+    if animation is None:
+        return {}
+    paths = {curve.data_path: "keyed" for curve in _action_curves(animation)}
+    paths.update((driver.data_path, "driven") for driver in animation.drivers)
+    return paths
+
+
+def _action_curves(animation: bpy.types.AnimData) -> list[bpy.types.FCurve]:
+    """F-curves of the active action: layered channel bags (4.4+) or the flat list (4.2)."""
+    action = animation.action
+    if action is None:
+        return []
+    if getattr(action, "layers", None):
+        return [
+            curve
+            for layer in action.layers
+            for strip in layer.strips
+            for bag in strip.channelbags
+            if bag.slot == animation.action_slot
+            for curve in bag.fcurves
+        ]
+    return list(getattr(action, "fcurves", ()))
+
+
+def _constraint_path(bone: str, constraint: str) -> str:
+    return f'pose.bones["{bone}"].constraints["{constraint}"]'
+
+
+def _acts(constraint: bpy.types.Constraint) -> bool:
+    return (
+        constraint.type != "IK"
+        and not constraint.mute
+        and constraint.influence > 0.0
+        and constraint.is_valid
+    )
+
+
+def _overridden(
+    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
+) -> Finding | None:
+    common = dict(
+        check_id="constraint_order",
+        severity=Severity.WARNING,
+        armature=rig.name,
+        bone=bone,
+        constraint=constraint.name,
+        chain=chain.key,
+    )
+    ik = f"IK '{chain.constraint}' on {chain.owner}"
+    if constraint.type == "LIMIT_ROTATION":
+        axes = _limited_axes(constraint)
+        if not axes or _ik_limits_match(rig.pose_bone(bone), constraint, axes):
+            return None
+        convertible = constraint.owner_space == "LOCAL"
+        return Finding(
+            message=(
+                f"Limit Rotation '{constraint.name}' on {bone} does not limit {ik}: the "
+                f"chain turns past its {'/'.join(a.upper() for a in axes)} range."
+            ),
+            why=(
+                "Blender solves IK after the other constraints of the chain and ignores their "
+                "limits; only the bone's IK limits (use_ik_limit_*) bound the solver."
+            ),
+            fix_id="convert_limit" if convertible else None,
+            fix_label=(f"Copy its ranges to {bone}'s IK limits" if convertible else None),
+            no_fix_reason=(
+                None
+                if convertible
+                else f"its ranges are in {constraint.owner_space.replace('_', ' ').lower()} "
+                "space, and IK limits are angles from the rest pose in the bone's own axes: "
+                "set them by hand (Bone properties > Inverse Kinematics)"
+            ),
+            **common,
+        )
+    purpose = OVERRIDDEN.get(constraint.type)
+    if purpose is None or (constraint.type == "TRANSFORM" and constraint.map_to != "ROTATION"):
+        return None
+    kind = constraint.type.replace("_", " ").title()
+    what = purpose.format(target=_target_name(constraint))
+    moves_head = constraint.type == "COPY_TRANSFORMS" and not rig.bone(bone).use_connect
+    return Finding(
+        message=(
+            f"{kind} '{constraint.name}' on {bone} ({what}) is overridden by {ik}: "
+            + (
+                "only the location it copies still applies."
+                if moves_head
+                else "the rotation it sets never shows."
+            )
+        ),
+        why=(
+            "Blender solves IK after every other constraint of the chain's bones, whatever "
+            "the stack order, and the solver replaces their rotation with its own."
+        ),
+        fix_id=None if moves_head else "mute_overridden",
+        fix_label=None if moves_head else f"Mute '{constraint.name}' (it {what})",
+        fix_args=(("purpose", what),),
+        no_fix_reason=(
+            "muting it would also drop the location it copies, which still moves the chain: "
+            "use Copy Location instead if that is what it is for"
+            if moves_head
+            else None
+        ),
+        needs_confirmation=not moves_head,
+        **common,
+    )
+
+
+def _target_name(constraint: bpy.types.Constraint) -> str:
+    target = getattr(constraint, "target", None)
+    if target is None:
+        return "its target"
+    subtarget = getattr(constraint, "subtarget", "")
+    return f"'{subtarget}'" if subtarget else f"'{target.name}'"
+
+
+def _limited_axes(constraint: bpy.types.Constraint) -> list[str]:
+    return [axis for axis in AXES if getattr(constraint, f"use_limit_{axis}")]
+
+
+def _ik_range(constraint: bpy.types.Constraint, axis: str) -> tuple[float, float]:
+    """The Limit Rotation range on one axis, clamped to what IK limits can hold."""
+    low = getattr(constraint, f"min_{axis}")
+    high = getattr(constraint, f"max_{axis}")
+    return min(max(low, -math.pi), 0.0), max(min(high, math.pi), 0.0)
+
+
+def _ik_limits_match(
+    pose_bone: bpy.types.PoseBone, constraint: bpy.types.Constraint, axes: list[str]
+) -> bool:
+    for axis in axes:
+        low, high = _ik_range(constraint, axis)
+        if not (
+            getattr(pose_bone, f"use_ik_limit_{axis}")
+            and math.isclose(getattr(pose_bone, f"ik_min_{axis}"), low, abs_tol=1e-5)
+            and math.isclose(getattr(pose_bone, f"ik_max_{axis}"), high, abs_tol=1e-5)
+        ):
+            return False
+    return True
+
+
+def _overlaps(rig: RigView) -> Iterator[Finding]:
+    active = [c for c in rig.chains if not c.mute and c.influence > 0.0]
+    for index, first in enumerate(active):
+        for second in active[index + 1 :]:
+            shared = [b for b in second.bones if b in first.bones]
+            same_goal = (first.target, first.subtarget) == (second.target, second.subtarget)
+            if not shared or same_goal:
+                continue
+            yield Finding(
+                check_id="constraint_order",
+                severity=Severity.ERROR,
+                armature=rig.name,
+                bone=second.owner,
+                constraint=second.constraint,
+                chain=second.key,
+                message=(
+                    f"IK '{second.constraint}' on {second.owner} and IK '{first.constraint}' "
+                    f"on {first.owner} both move {', '.join(shared)}: one of them misses "
+                    "its target."
+                ),
+                why=(
+                    "Blender solves IKs that share bones as one tree; the shared bones are "
+                    "pulled toward both targets, so each chain ends between them."
+                ),
+                no_fix_reason=(
+                    "which IK should move the shared bones is a rigging decision: shorten one "
+                    "chain (its Chain Length) so they no longer overlap, or mute one"
+                ),
+            )
+
+
+def enable_ik(obj: bpy.types.Object, finding: Finding) -> str:
+    constraint = obj.pose.bones[finding.bone or ""].constraints[finding.constraint or ""]
+    was = "muted" if constraint.mute else f"at influence {constraint.influence:.3g}"
+    constraint.mute = False
+    constraint.influence = 1.0
+    return f"IK '{constraint.name}' on {finding.bone} was {was}; it is now on at influence 1."
+
+
+def mute_overridden(obj: bpy.types.Object, finding: Finding) -> str:
+    constraint = obj.pose.bones[finding.bone or ""].constraints[finding.constraint or ""]
+    constraint.mute = True
+    owner, ik = finding.chain or ("", "")
+    return (
+        f"Muted '{constraint.name}' on {finding.bone}, which {finding.args['purpose']} but "
+        f"was overridden by IK '{ik}' on {owner}."
+    )
+
+
+def convert_limit(obj: bpy.types.Object, finding: Finding) -> str:
+    pose_bone = obj.pose.bones[finding.bone or ""]
+    constraint = pose_bone.constraints[finding.constraint or ""]
+    ranges = []
+    for axis in _limited_axes(constraint):
+        low, high = _ik_range(constraint, axis)
+        setattr(pose_bone, f"use_ik_limit_{axis}", True)
+        setattr(pose_bone, f"ik_min_{axis}", low)
+        setattr(pose_bone, f"ik_max_{axis}", high)
+        clamped = (low, high) != (
+            getattr(constraint, f"min_{axis}"),
+            getattr(constraint, f"max_{axis}"),
+        )
+        ranges.append(
+            f"{axis.upper()} {math.degrees(low):.4g}° to {math.degrees(high):.4g}°"
+            + (" (clamped: IK limits run from -180° to 0° and 0° to 180°)" if clamped else "")
+        )
+    return (
+        f"Set the IK limits of {finding.bone} to the ranges of Limit Rotation "
+        f"'{constraint.name}': {', '.join(ranges)}."
+    )
+
+
+register(
+    Check(
+        id="constraint_order",
+        title="Constraint order",
+        doc=__doc__ or "",
+        find=find_constraint_order_problems,
+        fixes={
+            "enable_ik": enable_ik,
+            "mute_overridden": mute_overridden,
+            "convert_limit": convert_limit,
+        },
+        order=40,
+    )
+)

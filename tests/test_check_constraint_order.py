@@ -1,0 +1,197 @@
+"""The constraint order check: a switched-off IK, constraints IK overrides, overlapping chains."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import bpy
+import pytest
+from mathutils import Vector
+from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
+
+from ik_doctor import FixError, Severity, apply_fix, diagnose
+
+RIGIFY = Path(__file__).resolve().parents[2] / "shared" / "rigs" / "cheng_rigify_character.blend"
+
+
+def _ik(rig, owner="shin.L"):
+    return rig.pose.bones[owner].constraints["IK"]
+
+
+def _only(rig):
+    found = findings_of(rig, "constraint_order")
+    assert len(found) == 1, found
+    return found[0]
+
+
+def _fixed_once(rig, finding) -> None:
+    """The fix removes the finding, the IK works, and a second run changes nothing."""
+    apply_fix(finding)
+    assert findings_of(rig, "constraint_order") == []
+    assert_ik_works(rig)
+    before = pose_snapshot(rig)
+    assert "Nothing to change" in apply_fix(finding)
+    assert pose_snapshot(rig) == before
+
+
+def _knee_bend_degrees(rig, foot_height: float) -> float:
+    """Put the left foot control at ``foot_height`` under the hip, solve, return the knee bend."""
+    foot = rig.pose.bones["foot_ik.L"]
+    saved = foot.matrix_basis.copy()
+    bpy.context.view_layer.update()
+    matrix = foot.matrix.copy()
+    matrix.translation = Vector((0.1, -0.1, foot_height))
+    foot.matrix = matrix
+    bpy.context.view_layer.update()
+    thigh, shin = rig.pose.bones["thigh.L"], rig.pose.bones["shin.L"]
+    rest = thigh.bone.matrix_local.inverted() @ shin.bone.matrix_local
+    posed = thigh.matrix.inverted() @ shin.matrix
+    foot.matrix_basis = saved
+    bpy.context.view_layer.update()
+    return math.degrees((rest.inverted() @ posed).to_euler().x)
+
+
+@pytest.mark.parametrize("switch_off", ["mute", "influence"], ids=["muted", "influence_zero"])
+def test_muted_or_zero_influence_ik_does_nothing(rig, switch_off) -> None:
+    if switch_off == "mute":
+        _ik(rig).mute = True
+    else:
+        _ik(rig).influence = 0.0
+    assert tip_error(rig, "shin.L") > 0.2
+    finding = _only(rig)
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.ERROR)
+    assert "does nothing" in finding.message
+    _fixed_once(rig, finding)
+    assert not _ik(rig).mute and _ik(rig).influence == 1.0
+
+
+def test_partial_influence_stops_short_of_the_target(rig) -> None:
+    _ik(rig, "forearm.R").influence = 0.5
+    assert tip_error(rig, "forearm.R") > 0.05
+    finding = _only(rig)
+    assert (finding.bone, finding.severity) == ("forearm.R", Severity.ERROR)
+    assert "stops short" in finding.message
+    _fixed_once(rig, finding)
+
+
+def test_muted_half_of_a_switch_pair_is_only_info(rig) -> None:
+    partner = rig.pose.bones["shin.L"].constraints.new("IK")
+    partner.target, partner.subtarget, partner.chain_count = rig, "foot_ik.L", 2
+    _ik(rig).mute = True
+    finding = _only(rig)
+    assert (finding.constraint, finding.severity) == ("IK", Severity.INFO)
+    assert finding.fix_id is None and "switch partner" in finding.message
+    with pytest.raises(FixError):
+        apply_fix(finding)
+
+
+def test_driven_mute_is_only_info(rig) -> None:
+    _ik(rig).mute = True
+    driver = _ik(rig).driver_add("mute").driver
+    driver.expression = "1"
+    finding = _only(rig)
+    assert finding.severity == Severity.INFO and "its mute is driven" in finding.message
+
+
+def test_keyed_influence_is_only_info(rig) -> None:
+    _ik(rig).influence = 0.0
+    _ik(rig).keyframe_insert("influence", frame=1)
+    finding = _only(rig)
+    assert finding.severity == Severity.INFO and "its influence is keyed" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("kind", "bone"),
+    [("COPY_ROTATION", "thigh.L"), ("DAMPED_TRACK", "shin.L"), ("COPY_TRANSFORMS", "shin.L")],
+)
+def test_constraint_on_a_chain_bone_is_overridden_by_ik(rig, kind, bone) -> None:
+    other = rig.pose.bones[bone].constraints.new(kind)
+    other.target, other.subtarget = rig, "elbow_pole.L"
+    assert tip_error(rig, "shin.L") < 1e-3  # the IK wins: the constraint never shows
+    finding = _only(rig)
+    assert (finding.bone, finding.constraint) == (bone, other.name)
+    assert finding.severity == Severity.WARNING and finding.needs_confirmation
+    assert "overridden by IK 'IK' on shin.L" in finding.message
+    assert "elbow_pole.L" in finding.fix_label
+    report = apply_fix(finding)
+    assert other.mute and "elbow_pole.L" in report
+    assert findings_of(rig, "constraint_order") == []
+    assert_ik_works(rig)
+    assert "Nothing to change" in apply_fix(finding)
+
+
+def test_copy_transforms_on_the_chain_root_still_moves_it_and_is_not_muted(rig) -> None:
+    other = rig.pose.bones["thigh.L"].constraints.new("COPY_TRANSFORMS")
+    other.target, other.subtarget = rig, "elbow_pole.L"
+    finding = _only(rig)
+    assert finding.severity == Severity.WARNING and finding.fix_id is None
+    assert "location" in finding.message
+
+
+def test_limit_rotation_does_not_limit_ik_until_converted_to_ik_limits(rig) -> None:
+    limit = rig.pose.bones["shin.L"].constraints.new("LIMIT_ROTATION")
+    limit.owner_space = "LOCAL"
+    limit.use_limit_x = True
+    limit.min_x, limit.max_x = math.radians(-10), math.radians(100)
+    assert _knee_bend_degrees(rig, 0.8) > 130  # the knee folds far past 100°
+    finding = _only(rig)
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
+    assert finding.fix_id == "convert_limit" and not finding.needs_confirmation
+    report = apply_fix(finding)
+    assert "X -10° to 100°" in report
+    shin = rig.pose.bones["shin.L"]
+    assert shin.use_ik_limit_x and not shin.use_ik_limit_y and not shin.use_ik_limit_z
+    assert findings_of(rig, "constraint_order") == []
+    assert _knee_bend_degrees(rig, 0.8) < 100.5  # the IK limit now holds the knee
+    assert_ik_works(rig)
+    assert "Nothing to change" in apply_fix(finding)
+
+
+def test_limit_rotation_range_outside_ik_limits_is_clamped(rig) -> None:
+    limit = rig.pose.bones["shin.L"].constraints.new("LIMIT_ROTATION")
+    limit.owner_space = "LOCAL"
+    limit.use_limit_x = True
+    limit.min_x, limit.max_x = math.radians(5), math.radians(120)
+    report = apply_fix(_only(rig))
+    assert "clamped" in report
+    assert rig.pose.bones["shin.L"].ik_min_x == 0.0
+    assert findings_of(rig, "constraint_order") == []
+
+
+def test_limit_rotation_in_world_space_has_no_automatic_fix(rig) -> None:
+    limit = rig.pose.bones["thigh.L"].constraints.new("LIMIT_ROTATION")
+    limit.use_limit_z = True
+    finding = _only(rig)
+    assert finding.fix_id is None and "world space" in finding.no_fix_reason
+
+
+def test_two_iks_sharing_bones_make_one_miss(rig) -> None:
+    second = rig.pose.bones["thigh.L"].constraints.new("IK")
+    second.target, second.subtarget, second.chain_count = rig, "knee_pole.L", 1
+    assert tip_error(rig, "thigh.L") > 0.1
+    finding = _only(rig)
+    assert finding.severity == Severity.ERROR
+    assert "on thigh.L" in finding.message and "on shin.L" in finding.message
+    assert "both move thigh.L" in finding.message
+    with pytest.raises(FixError):
+        apply_fix(finding)
+
+
+def test_muted_constraints_and_muted_overlaps_are_not_reported(rig) -> None:
+    other = rig.pose.bones["thigh.L"].constraints.new("COPY_ROTATION")
+    other.target, other.subtarget, other.mute = rig, "elbow_pole.L", True
+    second = rig.pose.bones["thigh.L"].constraints.new("IK")
+    second.target, second.subtarget, second.chain_count = rig, "knee_pole.L", 1
+    second.influence = 0.0
+    second.keyframe_insert("influence", frame=1)
+    assert [f.severity for f in findings_of(rig, "constraint_order")] == [Severity.INFO]
+
+
+@pytest.mark.skipif(not RIGIFY.exists(), reason="the shared real rigs are not here")
+def test_rigify_switch_pairs_are_only_info() -> None:
+    bpy.ops.wm.open_mainfile(filepath=str(RIGIFY), load_ui=False)
+    found = diagnose(bpy.data.objects["rig"], checks=["constraint_order"])
+    assert len(found) == 4
+    assert {f.severity for f in found} == {Severity.INFO}
+    assert {f.constraint for f in found} == {"IK.001"}
