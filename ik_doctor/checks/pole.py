@@ -1,0 +1,401 @@
+"""Pole target: the control that decides which way a knee or elbow points.
+
+Blender turns the whole chain about the line from its root to the target until the root bone's
+X axis sits ``pole_angle`` away from the plane through root, target and pole. So the pole must
+name something that exists (a pole bone missing from the armature itself makes the constraint
+invalid: the IK does nothing), must stand clear of that line (near it, a small move of the
+target swings the plane around: the knee flips), must sit on the side the limb bends to (else
+the knee bends away from it), and the angle must be the one that leaves the chain where it was
+modelled (any other angle twists the limb at rest). A bending two-bone limb with no pole at all
+reaches its target, but its knee swings sideways as the target moves.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import bpy
+from mathutils import Quaternion, Vector
+
+from ..core.editing import edit_bones
+from ..core.finding import Finding, Severity
+from ..core.geometry import offset_from_line, rest_pole_angle
+from ..core.registry import Check, register
+from ..core.rig import IKChain, RigView
+
+POLE_DISTANCE = 0.5
+"""A new or moved pole stands this fraction of the chain's reach in front of the middle joint."""
+MIN_BEND = 1e-3
+"""Below this offset of the middle joint from the root-tip line (a fraction of the reach) the
+chain is straight: there is no bend side to aim a pole at (the rest_pose check reports it)."""
+
+
+@dataclass(frozen=True)
+class _Limb:
+    """The rest-pose geometry a pole works on, in armature space."""
+
+    root_head: Vector
+    root_x: Vector
+    root_y: Vector
+    tip: Vector
+    joint_bone: str | None
+    """The bone after the root; its head is the joint that bends (None for a one-bone chain)."""
+    joint: Vector | None
+    bend: Vector | None
+    """Offset of that joint from the root-tip line: the side the limb bends to; None if straight."""
+    reach: float
+
+    def rest_angle(self, pole: Vector) -> float:
+        return rest_pole_angle(self.root_head, self.root_x, self.root_y, self.tip, pole)
+
+    def side_of(self, point: Vector) -> Vector:
+        return offset_from_line(point, self.root_head, self.tip)
+
+    @property
+    def joint_label(self) -> str:
+        return f"the joint at the head of {self.joint_bone}"
+
+    def pole_spot(self) -> Vector:
+        """In front of the middle joint, on the side it bends to, half the reach away."""
+        assert self.joint is not None and self.bend is not None
+        return self.joint + self.bend.normalized() * (POLE_DISTANCE * self.reach)
+
+    def bend_at_rest(self, twist: float) -> Vector | None:
+        """The bend side once the solver has turned the chain ``twist`` radians at rest.
+
+        Measured: raising the pole angle by d turns the chain by +d about root→tip.
+        """
+        if self.bend is None:
+            return None
+        return Quaternion((self.tip - self.root_head).normalized(), twist) @ self.bend
+
+
+def _limb(rig: RigView, chain: IKChain) -> _Limb:
+    root = rig.bone(chain.root)
+    tip = rig.chain_tip(chain)
+    reach = max(rig.chain_reach(chain), 1e-9)
+    joint_bone = chain.bones[-2] if len(chain.bones) >= 2 else None
+    joint = rig.bone(joint_bone).head if joint_bone is not None else None
+    bend = None
+    if joint is not None:
+        offset = offset_from_line(joint, root.head, tip)
+        bend = offset if offset.length > MIN_BEND * reach else None
+    return _Limb(root.head, root.x_axis, root.y_axis, tip, joint_bone, joint, bend, reach)
+
+
+@dataclass(frozen=True)
+class _Problem:
+    severity: Severity
+    message: str
+    why: str
+    fix: str | None
+    """"set_angle", "move_pole", "create_pole", or None when no fix is safe."""
+
+
+def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    for chain in rig.chains:
+        limb = _limb(rig, chain)
+        problem = (
+            _unresolved_pole(rig, chain)
+            or _missing_pole(rig, chain, limb)
+            or _misplaced_pole(rig, chain, limb, options)
+        )
+        if problem is None:
+            continue
+        fix_label, no_fix_reason = _fix_label(rig, chain, limb, problem.fix)
+        yield Finding(
+            check_id="pole",
+            severity=problem.severity,
+            armature=rig.name,
+            bone=chain.owner,
+            constraint=chain.constraint,
+            chain=chain.key,
+            message=problem.message,
+            why=problem.why,
+            fix_id=problem.fix if fix_label else None,
+            fix_label=fix_label,
+            no_fix_reason=no_fix_reason,
+        )
+
+
+def _where(chain: IKChain) -> str:
+    return f"IK '{chain.constraint}' on {chain.owner}"
+
+
+def _unresolved_pole(rig: RigView, chain: IKChain) -> _Problem | None:
+    """A pole armature without a usable bone name."""
+    pole = chain.pole
+    if pole is None or pole.type != "ARMATURE":
+        return None
+    if chain.pole_subtarget and not chain.pole_bone_missing:
+        return None
+    what = (
+        f"names pole bone '{chain.pole_subtarget}', which does not exist in '{pole.name}'"
+        if chain.pole_subtarget
+        else f"has the armature '{pole.name}' as pole but names none of its bones"
+    )
+    if pole == rig.object:
+        return _Problem(
+            Severity.ERROR,
+            f"{_where(chain)} {what}.",
+            "A pole on the armature itself must name one of its bones: without one Blender "
+            "marks the constraint invalid (red in the constraint panel) and the IK does nothing.",
+            "create_pole",
+        )
+    return _Problem(
+        Severity.WARNING,
+        f"{_where(chain)} {what}.",
+        f"Blender then aims the chain at the origin of '{pole.name}', which no pole control "
+        "moves: the knee turns with that whole object instead.",
+        "create_pole",
+    )
+
+
+def _missing_pole(rig: RigView, chain: IKChain, limb: _Limb) -> _Problem | None:
+    """A bending two-bone limb with no pole, unless another IK on the bone supplies one."""
+    if chain.pole is not None or not _is_two_bone_limb(rig, chain) or limb.bend is None:
+        return None
+    if any(other.pole is not None for other in rig.chains if other.owner == chain.owner):
+        return None  # Rigify-style pairs: a pole and a no-pole IK, one of them muted
+    return _Problem(
+        Severity.WARNING,
+        f"{_where(chain)} has no pole: nothing decides which way {limb.joint_label} points.",
+        "Without a pole Blender swings the limb the shortest way toward the target, so the knee "
+        "turns sideways as the target moves sideways (measured: about three times as far as "
+        "with a pole).",
+        "create_pole",
+    )
+
+
+def _is_two_bone_limb(rig: RigView, chain: IKChain) -> bool:
+    """Two bones that both move, the second starting on the first's tail: a leg or an arm."""
+    if len(chain.bones) != 2 or not chain.use_tail:
+        return False
+    owner, parent = rig.bone(chain.owner), rig.bone(chain.bones[1])
+    return owner.use_connect or (owner.head - parent.tail).length <= 1e-3 * parent.length
+
+
+def _misplaced_pole(
+    rig: RigView, chain: IKChain, limb: _Limb, options: Mapping[str, Any]
+) -> _Problem | None:
+    pole = _pole_point(rig, chain)
+    if pole is None:
+        return None
+    name = chain.pole_subtarget or (chain.pole.name if chain.pole else "")
+    target = rig.joint_point(chain.target, chain.subtarget)
+    line_end = target if target is not None and not chain.target_bone_missing else limb.tip
+    distance = offset_from_line(pole, limb.root_head, line_end).length
+    if distance < options["min_pole_distance"] * limb.reach:
+        return _Problem(
+            Severity.WARNING,
+            f"Pole {name} of {_where(chain)} lies {distance:.3g} from the line from "
+            f"{chain.root} to the target ({distance / limb.reach:.0%} of the chain's reach): "
+            "the knee flips.",
+            "Blender aims the chain at the plane through root, target and pole; with the pole "
+            "near that line a small move of the target turns the plane a lot (measured: a pole "
+            "at 10% of the reach swings the knee 35° for a target moved 5% sideways).",
+            _relocation_fix(rig, chain),
+        )
+    rest = limb.rest_angle(pole)
+    twist = _wrapped(chain.pole_angle - rest)
+    twisted = abs(twist) > math.radians(options["max_rest_twist"])
+    side = limb.side_of(pole)
+    bend_at_rest = limb.bend_at_rest(twist)
+    behind = limb.bend is not None and limb.bend.dot(side) < 0.0
+    bends_away = bend_at_rest is not None and bend_at_rest.dot(side) < 0.0
+    if not (twisted or bends_away):
+        return None
+    turns = (
+        f"the pole angle {math.degrees(chain.pole_angle):.1f}° turns the chain "
+        f"{math.degrees(twist):+.1f}° about the {chain.root}→target line at rest "
+        f"({math.degrees(rest):.1f}° keeps the rest pose)"
+    )
+    why_twist = (
+        "Blender turns the chain until the root's X axis sits at the pole angle from the plane "
+        "through root, target and pole; only one angle leaves the limb where it was modelled "
+        "and skinned."
+    )
+    severity = Severity.ERROR if bends_away else Severity.WARNING
+    if behind:
+        what = f"Pole {name} of {_where(chain)} sits behind the bend at {limb.joint_bone}"
+        message = (
+            f"{what}: the joint bends away from it."
+            if bends_away
+            else f"{what}, and {turns} to face it."
+        )
+        return _Problem(
+            severity,
+            message,
+            "The pole marks the side the joint should point to, but the limb is modelled "
+            "bending the other way: keeping the rest pose means bending away from the pole, "
+            "facing the pole means turning the limb around. " + why_twist,
+            _relocation_fix(rig, chain),
+        )
+    consequence = f", so {limb.joint_bone} bends away from the pole." if bends_away else "."
+    return _Problem(
+        severity,
+        f"In {_where(chain)} {turns}{consequence}",
+        why_twist,
+        "set_angle",
+    )
+
+
+def _pole_point(rig: RigView, chain: IKChain) -> Vector | None:
+    if chain.pole is None or chain.pole_bone_missing:
+        return None
+    if chain.pole.type == "ARMATURE" and not chain.pole_subtarget:
+        return None
+    return rig.joint_point(chain.pole, chain.pole_subtarget)
+
+
+def _wrapped(angle: float) -> float:
+    return (angle + math.pi) % (2.0 * math.pi) - math.pi
+
+
+def _relocation_fix(rig: RigView, chain: IKChain) -> str:
+    return "move_pole" if _movable_pole(rig, chain) else "create_pole"
+
+
+def _movable_pole(rig: RigView, chain: IKChain) -> str | None:
+    """The pole bone, if moving it touches nothing else: no other chain, mesh or child uses it."""
+    name = chain.pole_subtarget
+    if chain.pole != rig.object or not rig.has_bone(name):
+        return None
+    bone = rig.bone(name)
+    users = [
+        other
+        for other in rig.chains
+        if name in other.bones
+        or (other.pole == rig.object and other.pole_subtarget == name)
+        or (other.target == rig.object and other.subtarget == name)
+    ]
+    if users != [chain] or bone.use_deform or bone.use_connect or rig.children(name):
+        return None
+    return name
+
+
+def _fix_label(
+    rig: RigView, chain: IKChain, limb: _Limb, fix: str | None
+) -> tuple[str | None, str | None]:
+    """The label of the fix (None if it cannot apply) and otherwise the reason why not."""
+    if fix == "set_angle":
+        pole = _pole_point(rig, chain)
+        assert pole is not None
+        angle = math.degrees(limb.rest_angle(pole))
+        return f"Set the pole angle to {angle:.1f}° (computed: the chain keeps its rest pose)", None
+    if limb.bend is None:
+        return None, (
+            "the chain is straight at rest (or has one bone), so there is no bend side to put "
+            "a pole on: give it a bend first"
+        )
+    angle = math.degrees(limb.rest_angle(limb.pole_spot()))
+    distance = POLE_DISTANCE * limb.reach
+    if fix == "move_pole":
+        return (
+            f"Move pole bone {chain.pole_subtarget} to {distance:.3g} in front of "
+            f"{limb.joint_label}, on the side it bends to, and set the pole angle to "
+            f"{angle:.1f}° (the limb keeps its rest pose)"
+        ), None
+    parent = _control_parent(rig, chain)
+    return (
+        f"Create a non-deforming pole bone {distance:.3g} in front of {limb.joint_label}, "
+        f"parented to {parent or 'nothing'}, and make it the pole with angle "
+        f"{angle:.1f}° (the limb keeps its rest pose)"
+    ), None
+
+
+def _control_parent(rig: RigView, chain: IKChain) -> str | None:
+    """The rig's top bone above the chain: the pole follows the rig, not the limb."""
+    above = rig.ancestors(chain.root)
+    return above[-1] if above else None
+
+
+def _current(obj: bpy.types.Object, finding: Finding) -> tuple[RigView, IKChain, _Limb]:
+    rig = RigView(obj)
+    chain = rig.chain(finding.bone or "", finding.constraint or "")
+    assert chain is not None  # apply_fix passes a finding diagnosed just now
+    return rig, chain, _limb(rig, chain)
+
+
+def _constraint(obj: bpy.types.Object, chain: IKChain) -> bpy.types.KinematicConstraint:
+    return obj.pose.bones[chain.owner].constraints[chain.constraint]
+
+
+def set_rest_pole_angle(obj: bpy.types.Object, finding: Finding) -> str:
+    rig, chain, limb = _current(obj, finding)
+    pole = _pole_point(rig, chain)
+    assert pole is not None
+    constraint = _constraint(obj, chain)
+    before = math.degrees(constraint.pole_angle)
+    constraint.pole_angle = limb.rest_angle(pole)
+    return (
+        f"Set the pole angle of IK '{chain.constraint}' on {chain.owner} from {before:.1f}° to "
+        f"{math.degrees(constraint.pole_angle):.1f}°, the angle that keeps its rest pose."
+    )
+
+
+def move_pole_bone(obj: bpy.types.Object, finding: Finding) -> str:
+    _rig, chain, limb = _current(obj, finding)
+    name = chain.pole_subtarget
+    spot = limb.pole_spot()
+    with edit_bones(obj) as bones:
+        bone = bones[name]
+        shift = spot - bone.head
+        bone.head += shift
+        bone.tail += shift
+    constraint = _constraint(obj, chain)
+    constraint.pole_angle = limb.rest_angle(spot)
+    return (
+        f"Moved pole bone {name} by {shift.length:.3g} to the front of {limb.joint_label} "
+        f"and set the pole angle of IK '{chain.constraint}' on {chain.owner} to "
+        f"{math.degrees(constraint.pole_angle):.1f}°; the limb keeps its rest pose."
+    )
+
+
+def create_pole_bone(obj: bpy.types.Object, finding: Finding) -> str:
+    """Add a non-deforming pole bone in front of the bend, outside the chain, and assign it."""
+    rig, chain, limb = _current(obj, finding)
+    assert limb.bend is not None
+    spot = limb.pole_spot()
+    parent = _control_parent(rig, chain)
+    length = max(rig.bone(chain.owner).length * 0.25, 1e-3)
+    with edit_bones(obj) as bones:
+        pole = bones.new(f"POLE-{chain.owner}")
+        pole.head = spot
+        pole.tail = spot + limb.bend.normalized() * length
+        pole.roll = 0.0
+        pole.use_deform = False
+        pole.parent = bones[parent] if parent else None
+        name = pole.name
+    constraint = _constraint(obj, chain)
+    previous = (chain.pole_subtarget or chain.pole.name) if chain.pole else None
+    constraint.pole_target = obj
+    constraint.pole_subtarget = name
+    constraint.pole_angle = limb.rest_angle(spot)
+    where = f"parented to {parent}" if parent else "with no parent"
+    instead = f" instead of {previous}" if previous else ""
+    return (
+        f"Created pole bone '{name}' in front of {limb.joint_label} ({where}) and made it "
+        f"the pole of IK '{chain.constraint}' on {chain.owner}{instead}, with pole angle "
+        f"{math.degrees(constraint.pole_angle):.1f}° so the limb keeps its rest pose."
+    )
+
+
+register(
+    Check(
+        id="pole",
+        title="Pole target",
+        doc=__doc__ or "",
+        find=find_pole_problems,
+        fixes={
+            "set_angle": set_rest_pole_angle,
+            "move_pole": move_pole_bone,
+            "create_pole": create_pole_bone,
+        },
+        options={"min_pole_distance": 0.2, "max_rest_twist": 15.0},
+        order=50,
+    )
+)

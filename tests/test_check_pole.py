@@ -1,0 +1,246 @@
+"""The pole check: a pole that is missing, near the line, behind the knee, or at the wrong angle."""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+import pytest
+from mathutils import Vector
+from solving import assert_ik_works, pose_snapshot, tip_error
+
+from ik_doctor import Severity, apply_fix, diagnose, solve_within_reach
+from ik_doctor.core.editing import edit_bones
+from ik_doctor.core.geometry import rest_pole_angle
+
+LEG = ("thigh.L", "shin.L")
+
+
+def _pole_findings(rig: bpy.types.Object) -> list:
+    return diagnose(rig, checks=["pole"])
+
+
+def _leg_ik(rig: bpy.types.Object) -> bpy.types.KinematicConstraint:
+    return rig.pose.bones["shin.L"].constraints["IK"]
+
+
+def _move_knee_pole(rig: bpy.types.Object, head: tuple[float, float, float]) -> None:
+    with edit_bones(rig) as bones:
+        pole = bones["knee_pole.L"]
+        shift = Vector(head) - pole.head
+        pole.head += shift
+        pole.tail += shift
+
+
+def _rest_angle(rig: bpy.types.Object, pole: Vector) -> float:
+    thigh, shin = rig.data.bones["thigh.L"], rig.data.bones["shin.L"]
+    axes = thigh.matrix_local.col
+    return rest_pole_angle(thigh.head_local, axes[0].xyz, axes[1].xyz, shin.tail_local, pole)
+
+
+def _rest_drift(rig: bpy.types.Object, bones: tuple[str, ...] = LEG) -> float:
+    """How far the chain's bones move from their rest pose with every control at rest."""
+    bpy.context.view_layer.update()
+    drift = 0.0
+    for name in bones:
+        posed, rest = rig.pose.bones[name], rig.data.bones[name]
+        drift = max(drift, (posed.head - rest.head_local).length)
+        drift = max(drift, (posed.tail - rest.tail_local).length)
+    return drift
+
+
+def _bends_toward_pole(rig: bpy.types.Object, owner: str = "shin.L") -> bool | None:
+    return next(s.bends_toward_pole for s in solve_within_reach(rig) if s.owner == owner)
+
+
+# --- the faults, one builder each, as a user would make them -------------------------------
+
+
+def _pole_bone_missing(rig):
+    _leg_ik(rig).pole_subtarget = "knee_pole.L.typo"
+
+
+def _pole_armature_without_bone(rig):
+    _leg_ik(rig).pole_subtarget = ""
+
+
+def _no_pole(rig):
+    _leg_ik(rig).pole_target = None
+
+
+def _pole_near_the_line(rig):
+    _move_knee_pole(rig, (0.1, -0.05, 0.55))  # 0.05 from the hip-ankle line, reach 0.9
+
+
+def _pole_behind_the_knee(rig):
+    """Pole moved behind the knee, angle set by eye so the leg still stands as modelled."""
+    _move_knee_pole(rig, (0.1, 0.6, 0.55))
+    _leg_ik(rig).pole_angle = _rest_angle(rig, Vector((0.1, 0.6, 0.55)))
+
+
+def _pole_behind_the_knee_turning_the_leg(rig):
+    """Pole moved behind the knee with its old angle: the leg turns around to face it."""
+    _move_knee_pole(rig, (0.1, 0.6, 0.55))
+
+
+def _empty_pole_behind_the_knee(rig):
+    empty = bpy.data.objects.new("KneeEmpty", None)
+    bpy.context.scene.collection.objects.link(empty)
+    empty.location = (0.1, 0.6, 0.55)
+    bpy.context.view_layer.update()  # matrix_world follows location on evaluation
+    _leg_ik(rig).pole_target, _leg_ik(rig).pole_subtarget = empty, ""
+    _leg_ik(rig).pole_angle = _rest_angle(rig, Vector((0.1, 0.6, 0.55)))
+
+
+def _pole_angle_twists_the_leg(rig):
+    _leg_ik(rig).pole_angle += math.radians(45.0)
+
+
+def _pole_angle_turns_the_knee_away(rig):
+    _leg_ik(rig).pole_angle += math.radians(135.0)
+
+
+# (builder, severity, fix id)
+FAULTS = [
+    (_pole_bone_missing, Severity.ERROR, "create_pole"),
+    (_pole_armature_without_bone, Severity.ERROR, "create_pole"),
+    (_no_pole, Severity.WARNING, "create_pole"),
+    (_pole_near_the_line, Severity.WARNING, "move_pole"),
+    (_pole_behind_the_knee, Severity.ERROR, "move_pole"),
+    (_pole_behind_the_knee_turning_the_leg, Severity.WARNING, "move_pole"),
+    (_empty_pole_behind_the_knee, Severity.ERROR, "create_pole"),
+    (_pole_angle_twists_the_leg, Severity.WARNING, "set_angle"),
+    (_pole_angle_turns_the_knee_away, Severity.ERROR, "set_angle"),
+]
+
+
+@pytest.mark.parametrize(
+    ("break_rig", "severity", "fix_id"),
+    [pytest.param(*fault, id=fault[0].__name__.strip("_")) for fault in FAULTS],
+)
+def test_pole_fault_is_found_and_fixed_keeping_the_rest_pose(
+    rig, break_rig, severity, fix_id
+) -> None:
+    break_rig(rig)
+    found = _pole_findings(rig)
+    assert [(f.bone, f.severity, f.fix_id) for f in found] == [("shin.L", severity, fix_id)]
+    finding = found[0]
+    assert not finding.changes_rest_pose and not finding.needs_confirmation
+    report = apply_fix(finding)
+    assert _pole_findings(rig) == []
+    assert _rest_drift(rig) < 1e-4, report
+    assert_ik_works(rig, ["shin.L"])
+    before = pose_snapshot(rig)
+    assert "Nothing to change" in apply_fix(finding)
+    assert pose_snapshot(rig) == before
+
+
+def test_missing_pole_bone_makes_the_ik_do_nothing(rig) -> None:
+    _pole_bone_missing(rig)
+    assert tip_error(rig, "shin.L") > 0.1
+    (finding,) = _pole_findings(rig)
+    assert "knee_pole.L.typo" in finding.message and "invalid" in finding.why
+    apply_fix(finding)
+    assert tip_error(rig, "shin.L") < 1e-3
+
+
+def test_created_pole_bone_sits_in_front_of_the_knee_outside_the_chain(rig) -> None:
+    _no_pole(rig)
+    before = pose_snapshot(rig)
+    (finding,) = _pole_findings(rig)
+    assert "in front of the joint at the head of shin.L" in finding.fix_label
+    report = apply_fix(finding)
+    assert "POLE-shin.L" in report
+    pole = rig.data.bones["POLE-shin.L"]
+    assert pole.parent.name == "root" and not pole.use_deform
+    knee = rig.data.bones["shin.L"].head_local
+    assert pole.head_local.y < knee.y - 0.3, "in front (-Y) of the knee"
+    assert abs(pole.head_local.x - knee.x) < 1e-6, "in the bend plane"
+    assert (_leg_ik(rig).pole_target, _leg_ik(rig).pole_subtarget) == (rig, "POLE-shin.L")
+    after = pose_snapshot(rig)
+    assert {name for name in after if before.get(name) != after[name]} == {"POLE-shin.L"}
+
+
+def test_pole_behind_the_knee_makes_the_knee_bend_away_until_moved(rig) -> None:
+    _pole_behind_the_knee(rig)
+    assert _rest_drift(rig) < 1e-4, "the angle keeps the rest pose..."
+    assert _bends_toward_pole(rig) is False, "...so the knee bends away from the pole"
+    before = pose_snapshot(rig)
+    (finding,) = _pole_findings(rig)
+    assert "Move pole bone knee_pole.L" in finding.fix_label
+    assert "keeps its rest pose" in finding.fix_label
+    apply_fix(finding)
+    assert rig.data.bones["knee_pole.L"].head_local.y < -0.3, "moved to the front"
+    after = pose_snapshot(rig)
+    assert {name for name in after if before[name] != after[name]} == {"knee_pole.L"}
+    assert _bends_toward_pole(rig) is True
+
+
+def test_pole_angle_off_turns_the_leg_at_rest_and_the_computed_angle_restores_it(rig) -> None:
+    _pole_angle_twists_the_leg(rig)
+    assert _rest_drift(rig) > 1e-2
+    (finding,) = _pole_findings(rig)
+    assert "+45.0°" in finding.message
+    assert (
+        finding.fix_label
+        == "Set the pole angle to -90.0° (computed: the chain keeps its rest pose)"
+    )
+    apply_fix(finding)
+    assert _rest_drift(rig) < 1e-4
+
+
+@pytest.mark.parametrize("owner", ["shin.L", "shin.R", "forearm.L", "forearm.R"])
+@pytest.mark.parametrize("twist", [-150.0, -60.0, 20.0, 100.0])
+def test_computed_angle_round_trips_the_rest_pose_on_every_limb(rig, owner, twist) -> None:
+    constraint = rig.pose.bones[owner].constraints["IK"]
+    constraint.pole_angle = math.remainder(constraint.pole_angle + math.radians(twist), math.tau)
+    chain = (rig.data.bones[owner].parent.name, owner)
+    assert _rest_drift(rig, chain) > 1e-3
+    (finding,) = _pole_findings(rig)
+    apply_fix(finding)
+    assert _rest_drift(rig, chain) < 1e-4
+
+
+def test_pole_beside_the_knee_with_its_computed_angle_is_fine(rig) -> None:
+    """Like the Spider's shared poles: off the bend plane, the angle keeps the rest pose."""
+    spot = Vector((0.5, -0.3, 0.55))
+    _move_knee_pole(rig, tuple(spot))
+    _leg_ik(rig).pole_angle = _rest_angle(rig, spot)
+    assert _rest_drift(rig) < 1e-4
+    assert _pole_findings(rig) == []
+
+
+def test_pole_angle_a_few_degrees_off_is_tolerated(rig) -> None:
+    _leg_ik(rig).pole_angle += math.radians(10.0)
+    assert _pole_findings(rig) == []
+
+
+def test_no_pole_is_fine_when_a_muted_twin_ik_has_one(rig) -> None:
+    """Rigify pairs a pole and a no-pole IK on the same bone and mutes one of them."""
+    twin = rig.pose.bones["shin.L"].constraints.new("IK")
+    twin.target, twin.subtarget, twin.chain_count = rig, "foot_ik.L", 2
+    _leg_ik(rig).mute = True
+    assert _pole_findings(rig) == []
+
+
+def test_no_pole_on_a_three_bone_chain_is_not_reported(rig) -> None:
+    """Fingers, spines and tails bend in more than one place: a single pole does not fit."""
+    ik = rig.pose.bones["chest"].constraints.new("IK")
+    ik.target, ik.subtarget, ik.chain_count = rig, "hand_ik.L", 3
+    assert _pole_findings(rig) == []
+
+
+def test_pole_bone_missing_from_another_armature_falls_back_to_its_origin(rig) -> None:
+    other = bpy.data.objects.new("OtherRig", bpy.data.armatures.new("OtherRig"))
+    bpy.context.scene.collection.objects.link(other)
+    _leg_ik(rig).pole_target, _leg_ik(rig).pole_subtarget = other, "knee"
+    (finding,) = _pole_findings(rig)
+    assert finding.severity == Severity.WARNING
+    assert "origin of 'OtherRig'" in finding.why
+    apply_fix(finding)
+    assert _pole_findings(rig) == []
+    assert_ik_works(rig, ["shin.L"])
+
+
+def test_reference_rig_has_no_pole_findings(rig) -> None:
+    assert _pole_findings(rig) == []
