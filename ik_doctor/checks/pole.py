@@ -91,8 +91,8 @@ class _Problem:
     severity: Severity
     message: str
     why: str
-    fix: str | None
-    """"set_angle", "move_pole", "create_pole", or None when no fix is safe."""
+    fix: str
+    """The fix id: ``set_angle``, ``move_pole`` or ``create_pole``."""
 
 
 def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -278,7 +278,7 @@ def _movable_pole(rig: RigView, chain: IKChain) -> str | None:
 
 
 def _fix_label(
-    rig: RigView, chain: IKChain, limb: _Limb, fix: str | None
+    rig: RigView, chain: IKChain, limb: _Limb, fix: str
 ) -> tuple[str | None, str | None]:
     """The label of the fix (None if it cannot apply) and otherwise the reason why not."""
     if fix == "set_angle":
