@@ -1,0 +1,124 @@
+"""Duplicates: two live IK constraints on one bone, or two overlapping chains on one control.
+
+Blender solves every IK that shares bones as one tree with several goals. Measured in 4.2 and
+5.3: a second IK on the shin aimed at another control leaves that control 0.24 to 0.64 away
+(the first wins); a three-bone IK on the foot aimed at the foot control pulls the foot's tail
+onto it and leaves the shin's IK 0.17 short. Two that agree (same control, same tip) solve,
+but only until one of them is edited.
+
+A Rigify-style IK/FK switch keeps two IKs on the same bone on purpose, one muted, with the mute
+or influence driven: such pairs are not reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from itertools import combinations
+from typing import Any
+
+import bpy
+
+from ..core.finding import Finding, Severity
+from ..core.registry import Check, register
+from ..core.rig import IKChain, RigView
+
+
+def find_duplicates(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    driven = _driven_constraints(rig.object)
+    live = [c for c in rig.chains if not c.mute and c.influence > 0.0 and c.key not in driven]
+    reported: set[tuple[str, str]] = set()
+    for first, later in combinations(live, 2):
+        problem = _problem(rig, first, later)
+        if problem is None or later.key in reported:
+            continue
+        reported.add(later.key)
+        severity, message, why = problem
+        yield Finding(
+            check_id="duplicates",
+            severity=severity,
+            armature=rig.name,
+            bone=later.owner,
+            constraint=later.constraint,
+            chain=later.key,
+            message=message,
+            why=why,
+            fix_id="mute",
+            fix_label=f"Mute IK '{later.constraint}' on {later.owner}",
+            needs_confirmation=True,
+        )
+
+
+def _problem(rig: RigView, first: IKChain, later: IKChain) -> tuple[Severity, str, str] | None:
+    same_owner = first.owner == later.owner
+    same_control = (first.target, first.subtarget) == (later.target, later.subtarget)
+    shared = [bone for bone in later.bones if bone in first.bones]
+    if not shared or not (same_owner or (same_control and first.target is not None)):
+        return None
+    agree = same_control and (rig.chain_tip(first) - rig.chain_tip(later)).length <= 1e-4 * max(
+        rig.chain_reach(first), 1e-6
+    )
+    this = f"IK '{later.constraint}' on {later.owner}"
+    other = f"IK '{first.constraint}' on {first.owner}"
+    message = f"{this} and {other} both move {', '.join(reversed(shared))}" + (
+        f", aimed at the same control {_control(first)}." if same_control else "."
+    )
+    if agree:
+        return (
+            Severity.WARNING,
+            message,
+            "Blender solves both as one tree; they agree now, but any difference in pole, "
+            "chain length or influence makes them pull the chain two ways.",
+        )
+    return (
+        Severity.ERROR,
+        message,
+        "Blender solves both as one tree with two goals that the chain cannot reach at once: "
+        "one of them wins and the other's tip stays short of its target.",
+    )
+
+
+def _control(chain: IKChain) -> str:
+    if chain.target is None:
+        return "none"
+    return chain.subtarget or f"'{chain.target.name}'"
+
+
+def _driven_constraints(obj: bpy.types.Object) -> set[tuple[str, str]]:
+    """(bone, constraint) pairs whose mute or influence a driver sets: an IK/FK switch."""
+    animation = obj.animation_data
+    if animation is None:
+        return set()
+    driven = set()
+    for fcurve in animation.drivers:
+        path = fcurve.data_path
+        if not path.startswith("pose.bones[") or not path.endswith(("].mute", "].influence")):
+            continue
+        try:
+            constraint = obj.path_resolve(path.rsplit(".", 1)[0])
+        except ValueError:
+            continue
+        if isinstance(constraint, bpy.types.Constraint):
+            owner = obj.path_resolve(path.split(".constraints[", 1)[0])
+            driven.add((owner.name, constraint.name))
+    return driven
+
+
+def mute_later_ik(obj: bpy.types.Object, finding: Finding) -> str:
+    constraint = obj.pose.bones[finding.bone or ""].constraints[finding.constraint or ""]
+    constraint.mute = True
+    return (
+        f"Muted IK '{constraint.name}' on {finding.bone}; unmute it in the Bone Constraints "
+        "tab to bring it back."
+    )
+
+
+register(
+    Check(
+        id="duplicates",
+        title="Duplicate IK",
+        doc=__doc__ or "",
+        find=find_duplicates,
+        fixes={"mute": mute_later_ik},
+        order=15,
+    )
+)

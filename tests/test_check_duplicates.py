@@ -1,0 +1,81 @@
+"""The duplicates check: two IKs on one bone, or overlapping chains aimed at one control."""
+
+from __future__ import annotations
+
+import bpy
+from solving import assert_ik_works, findings_of, pose_snapshot
+
+from ik_doctor import Severity, apply_fix, solve_within_reach
+
+
+def _add_ik(rig: bpy.types.Object, owner: str, target: str, count: int):
+    constraint = rig.pose.bones[owner].constraints.new("IK")
+    constraint.target, constraint.subtarget, constraint.chain_count = rig, target, count
+    return constraint
+
+
+def _tip_error(rig: bpy.types.Object, owner: str, constraint: str) -> float:
+    return next(
+        s.tip_error
+        for s in solve_within_reach(rig)
+        if (s.owner, s.constraint) == (owner, constraint)
+    )
+
+
+def _fix_and_prove(rig: bpy.types.Object, finding, owners: list[str]) -> None:
+    before = pose_snapshot(rig)
+    apply_fix(finding)
+    assert rig.pose.bones[finding.bone].constraints[finding.constraint].mute
+    assert pose_snapshot(rig) == before
+    assert findings_of(rig, "duplicates") == []
+    assert_ik_works(rig, owners)
+    assert "Nothing to change" in apply_fix(finding)
+
+
+def test_second_ik_on_the_shin_aimed_elsewhere_fights_the_first(rig) -> None:
+    second = _add_ik(rig, "shin.L", "hand_ik.L", 2)
+    assert _tip_error(rig, "shin.L", second.name) > 0.1
+    (finding,) = findings_of(rig, "duplicates")
+    assert (finding.bone, finding.constraint) == ("shin.L", second.name)
+    assert finding.severity == Severity.ERROR and finding.needs_confirmation
+    apply_fix(finding)
+    assert second.mute and not rig.pose.bones["shin.L"].constraints["IK"].mute
+    assert findings_of(rig, "duplicates") == []
+    assert _tip_error(rig, "shin.L", "IK") < 1e-3
+    assert "Nothing to change" in apply_fix(finding)
+
+
+def test_second_ik_on_the_shin_aimed_at_the_same_foot_is_redundant(rig) -> None:
+    second = _add_ik(rig, "shin.L", "foot_ik.L", 2)
+    (finding,) = findings_of(rig, "duplicates")
+    assert (finding.constraint, finding.severity) == (second.name, Severity.WARNING)
+    _fix_and_prove(rig, finding, ["shin.L"])
+
+
+def test_foot_ik_overlapping_the_leg_on_the_same_control_leaves_the_shin_short(rig) -> None:
+    _add_ik(rig, "foot.L", "foot_ik.L", 3)
+    assert _tip_error(rig, "shin.L", "IK") > 0.1
+    (finding,) = findings_of(rig, "duplicates")
+    assert (finding.bone, finding.severity) == ("foot.L", Severity.ERROR)
+    assert "foot_ik.L" in finding.message
+    _fix_and_prove(rig, finding, ["shin.L"])
+
+
+def test_switch_pair_with_a_muted_or_driven_ik_is_not_reported(rig) -> None:
+    second = _add_ik(rig, "shin.L", "foot_ik.L", 2)
+    second.mute = True
+    assert findings_of(rig, "duplicates") == []
+    second.mute = False
+    driver = rig.driver_add(f'pose.bones["shin.L"].constraints["{second.name}"].influence')
+    driver.driver.expression = "0"
+    assert findings_of(rig, "duplicates") == []
+
+
+def test_chains_sharing_only_a_pole_are_not_duplicates(rig) -> None:
+    ik = rig.pose.bones["forearm.L"].constraints["IK"]
+    ik.pole_subtarget = "knee_pole.L"
+    assert findings_of(rig, "duplicates") == []
+
+
+def test_reference_rig_has_one_ik_per_limb(rig) -> None:
+    assert findings_of(rig, "duplicates") == []
