@@ -74,7 +74,8 @@ class IK_DOCTOR_PT_panel(bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         layout = self.layout
         obj = context.active_object
-        if obj.mode == "OBJECT":
+        reason = read_only_reason(obj)
+        if obj.mode == "OBJECT" and reason is None:
             layout.label(text="IK Doctor works in Pose Mode.", icon="INFO")
             enter = layout.operator("object.mode_set", text="Enter Pose Mode", icon="POSE_HLT")
             enter.mode = "POSE"
@@ -92,8 +93,7 @@ class IK_DOCTOR_PT_panel(bpy.types.Panel):
             box.alert = True
             box.label(text="The rig changed since this check.", icon="FILE_REFRESH")
             box.operator(IK_DOCTOR_OT_check_rig.bl_idname, text="Check Again")
-        reason = read_only_reason(obj)
-        if reason is not None:
+        if reason is not None:  # a linked rig cannot even enter Pose Mode: check it from here
             box = layout.box()
             box.label(text="Fixes disabled:", icon="LIBRARY_DATA_DIRECT")
             _wrapped(box, reason, width)

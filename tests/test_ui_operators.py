@@ -1,0 +1,247 @@
+"""The buttons, as an animator presses them: Check Rig, Fix, Fix All, Select, Undo. Each runs
+through ``bpy.ops`` and is proven by what it does to the rig (solving it, not reading settings)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import bpy
+import pytest
+import test_ui_support
+from mathutils import Vector
+from solving import assert_ik_works, findings_of
+from test_ui_support import FakeLayout, draw_panel, in_3d_view
+
+from ik_doctor.ui import operators, report
+
+addon = test_ui_support.addon  # shared fixtures
+posed_rig = test_ui_support.posed_rig
+
+
+def stored_report(obj: bpy.types.Object):
+    return report.report_for(bpy.context, obj)
+
+
+def row_index(obj: bpy.types.Object, check_id: str, bone: str) -> int:
+    for index, row in enumerate(stored_report(obj).rows):
+        if row.kind == "FINDING" and row.check_id == check_id and row.bone == bone:
+            return index
+    raise AssertionError(f"no {check_id} finding on {bone} in the report")
+
+
+def checked(obj: bpy.types.Object):
+    with bpy.context.temp_override(active_object=obj, object=obj):
+        assert bpy.ops.ik_doctor.check_rig() == {"FINISHED"}
+    return stored_report(obj)
+
+
+def open_gap_at(obj: bpy.types.Object, bone: str) -> None:
+    """Disconnect ``bone`` and move its head off its parent's tail (a knee that pivots on air)."""
+    bpy.ops.object.mode_set(mode="EDIT")
+    edit_bone = obj.data.edit_bones[bone]
+    edit_bone.use_connect = False
+    edit_bone.head += Vector((0.0, 0.0, -0.05))
+    bpy.ops.object.mode_set(mode="POSE")
+
+
+def test_check_rig_lists_the_missing_target_under_its_chain(posed_rig) -> None:
+    stored = checked(posed_rig)
+    assert [(row.kind, row.check_id, row.bone, row.severity) for row in stored.rows] == [
+        ("CHAIN", "", "", "INFO"),
+        ("FINDING", "target", "shin.L", "ERROR"),
+    ]
+    assert report.summary(stored) == "1 error, 0 warnings, 0 info"
+    assert posed_rig.mode == "POSE"
+
+
+def test_fix_button_gives_the_leg_a_target_and_the_knee_bends_again(posed_rig, capfd) -> None:
+    checked(posed_rig)
+    index = row_index(posed_rig, "target", "shin.L")
+    with bpy.context.temp_override(active_object=posed_rig, object=posed_rig):
+        assert bpy.ops.ik_doctor.fix_finding(index=index) == {"FINISHED"}
+    constraint = posed_rig.pose.bones["shin.L"].constraints["IK"]
+    assert (constraint.target, constraint.subtarget) == (posed_rig, "IK-shin.L")
+    assert "Created control bone 'IK-shin.L'" in capfd.readouterr().out
+    assert posed_rig.mode == "POSE"
+    assert len(stored_report(posed_rig).rows) == 0, "the checks ran again after the fix"
+    assert not stored_report(posed_rig).stale
+    assert_ik_works(posed_rig)
+
+
+def test_fix_uses_the_selected_row_from_the_menu(posed_rig) -> None:
+    stored = checked(posed_rig)
+    stored.active_index = row_index(posed_rig, "target", "shin.L")
+    assert bpy.ops.ik_doctor.fix_finding() == {"FINISHED"}
+    assert posed_rig.pose.bones["shin.L"].constraints["IK"].subtarget == "IK-shin.L"
+
+
+def test_fix_on_a_chain_header_says_no_finding_was_chosen(posed_rig) -> None:
+    checked(posed_rig)
+    with pytest.raises(RuntimeError, match="No finding chosen"):
+        bpy.ops.ik_doctor.fix_finding(index=0)
+
+
+def test_fix_all_repairs_every_chain_structure_first(posed_rig) -> None:
+    posed_rig.pose.bones["forearm.R"].constraints["IK"].target = None
+    posed_rig.pose.bones["forearm.L"].constraints["IK"].chain_count = 1
+    stored = checked(posed_rig)
+    assert stored.errors == 3
+    assert bpy.ops.ik_doctor.fix_all() == {"FINISHED"}
+    assert len(stored_report(posed_rig).rows) == 0
+    assert_ik_works(posed_rig)
+
+
+def test_fix_all_keeps_the_bind_of_a_skinned_rig_unless_allowed(posed_rig) -> None:
+    posed_rig.pose.bones["shin.L"].constraints["IK"].target = posed_rig
+    posed_rig.pose.bones["shin.L"].constraints["IK"].subtarget = "foot_ik.L"
+    open_gap_at(posed_rig, "shin.R")
+    (gap,) = findings_of(posed_rig, "parenting")
+    assert gap.changes_rest_pose and operators.deforms_geometry(posed_rig)
+    checked(posed_rig)
+    bpy.ops.ik_doctor.fix_all()
+    assert [f.bone for f in findings_of(posed_rig, "parenting")] == ["shin.R"]
+    bpy.ops.ik_doctor.fix_all(allow_rest_pose_changes=True)
+    assert findings_of(posed_rig, "parenting") == []
+    assert_ik_works(posed_rig)
+
+
+class Confirmation:
+    """Stands in for the window manager's confirmation popup, which needs a real window."""
+
+    def __init__(self, window_manager: bpy.types.WindowManager) -> None:
+        self.ik_doctor = window_manager.ik_doctor
+        self.asked: list[dict[str, Any]] = []
+
+    def invoke_confirm(self, operator: Any, event: Any, **kwargs: Any) -> set[str]:
+        self.asked.append(kwargs)
+        return {"RUNNING_MODAL"}
+
+
+def invoke(operator_class: type, obj: bpy.types.Object, **properties: Any):
+    window_manager = Confirmation(bpy.context.window_manager)
+    context = SimpleNamespace(
+        active_object=obj, window_manager=window_manager, preferences=bpy.context.preferences
+    )
+    executed: list[bool] = []
+    operator = SimpleNamespace(
+        allow_rest_pose_changes=False,
+        allow_discarding=False,
+        execute=lambda _context: executed.append(True) or {"FINISHED"},
+        **properties,
+    )
+    result = operator_class.invoke(operator, context, None)
+    return result, window_manager.asked, executed, operator
+
+
+def test_fix_all_asks_before_changing_the_bind_of_a_skinned_rig(posed_rig) -> None:
+    open_gap_at(posed_rig, "shin.R")
+    checked(posed_rig)
+    result, asked, executed, operator = invoke(operators.IK_DOCTOR_OT_fix_all, posed_rig)
+    assert result == {"RUNNING_MODAL"} and not executed
+    assert "the skinned mesh's bind changes" in asked[0]["message"]
+    assert operator.allow_rest_pose_changes
+
+
+def test_fix_all_does_not_ask_when_every_fix_is_safe(posed_rig) -> None:
+    checked(posed_rig)
+    result, asked, executed, _ = invoke(operators.IK_DOCTOR_OT_fix_all, posed_rig)
+    assert result == {"FINISHED"} and executed and not asked
+
+
+def test_one_fix_that_moves_bones_asks_first(posed_rig) -> None:
+    open_gap_at(posed_rig, "shin.R")
+    checked(posed_rig)
+    index = row_index(posed_rig, "parenting", "shin.R")
+    result, asked, executed, _ = invoke(operators.IK_DOCTOR_OT_fix_finding, posed_rig, index=index)
+    assert result == {"RUNNING_MODAL"} and not executed
+    assert asked[0]["message"].startswith("1 fix moves bones in Edit Mode")
+
+
+def test_a_rig_without_a_mesh_changes_its_rest_pose_without_asking(addon, scene) -> None:
+    from ik_doctor.sample_rig import build_character_rig
+
+    rig = build_character_rig(with_mesh=False)
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode="POSE")
+    open_gap_at(rig, "shin.R")
+    checked(rig)
+    assert not operators.deforms_geometry(rig)
+    bpy.ops.ik_doctor.fix_all()
+    assert findings_of(rig, "parenting") == []
+
+
+def test_select_bone_selects_only_the_finding_s_bone_and_frames_it(posed_rig) -> None:
+    checked(posed_rig)
+    index = row_index(posed_rig, "target", "shin.L")
+    with in_3d_view():
+        assert bpy.ops.ik_doctor.select_bone(index=index) == {"FINISHED"}
+    assert posed_rig.data.bones.active.name == "shin.L"
+    selected = [
+        bone.name
+        for bone in posed_rig.pose.bones
+        if (bone.select if hasattr(bone, "select") else bone.bone.select)
+    ]
+    assert selected == ["shin.L"]
+
+
+def test_toggle_overlay_switches_the_overlay(addon) -> None:
+    state = bpy.context.window_manager.ik_doctor
+    assert not state.show_overlay
+    bpy.ops.ik_doctor.toggle_overlay()
+    assert state.show_overlay
+    bpy.ops.ik_doctor.toggle_overlay()
+    assert not state.show_overlay
+
+
+def test_undo_takes_a_fix_back_and_marks_the_report_stale(posed_rig) -> None:
+    window = bpy.context.window_manager.windows[0]
+    with bpy.context.temp_override(window=window):
+        bpy.ops.ed.undo_push(message="Broken leg")
+        checked(posed_rig)
+        index = row_index(posed_rig, "target", "shin.L")
+        # As a button does: the second argument asks for the undo step Python calls skip.
+        bpy.ops.ik_doctor.fix_finding("EXEC_DEFAULT", True, index=index)
+        assert "IK-shin.L" in posed_rig.data.bones
+        bpy.ops.ed.undo()
+    rig = bpy.data.objects["IKDoctorRig"]  # undo reloads the data: look it up again
+    assert rig.pose.bones["shin.L"].constraints["IK"].target is None
+    assert "IK-shin.L" not in rig.data.bones
+    assert stored_report(rig).stale
+    with bpy.context.temp_override(window=window):
+        bpy.ops.ed.redo()
+    rig = bpy.data.objects["IKDoctorRig"]
+    assert rig.pose.bones["shin.L"].constraints["IK"].subtarget == "IK-shin.L"
+
+
+def test_linked_rig_is_checked_in_object_mode_but_its_fixes_are_disabled_with_the_reason(
+    addon, rig, tmp_path
+) -> None:
+    rig.pose.bones["shin.L"].constraints["IK"].target = None
+    library = tmp_path / "library.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(library))
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(library), link=True) as (_, linked):
+        linked.objects = ["IKDoctorRig"]
+    obj = linked.objects[0]
+    bpy.context.scene.collection.objects.link(obj)
+    bpy.context.view_layer.objects.active = obj  # a linked rig cannot enter Pose Mode
+    stored = checked(obj)
+    assert stored.errors == 1
+    assert not bpy.ops.ik_doctor.fix_finding.poll()
+    assert not bpy.ops.ik_doctor.fix_all.poll()
+    with pytest.raises(RuntimeError, match="linked from"):
+        bpy.ops.ik_doctor.fix_finding(index=1)
+    layout = draw_panel(bpy.context)
+    texts = " ".join(layout.texts())
+    assert "Fixes disabled:" in texts and "linked from" in texts
+    row = FakeLayout()
+    item = stored.rows[1]
+    draw_row = test_ui_support.panel.IK_DOCTOR_UL_findings.draw_item
+    draw_row(None, bpy.context, row, stored, item, 0, stored, "active_index", 1)
+    fix_rows = [
+        kwargs["layout"]
+        for args, kwargs in row.calls("operator")
+        if args[0] == "ik_doctor.fix_finding"
+    ]
+    assert fix_rows and all(layout.enabled is False for layout in fix_rows)
