@@ -1,0 +1,289 @@
+"""Rest pose: the state the solver starts from must leave it a pose to solve and a side to bend.
+
+An armature in Rest Position shows the rest pose and evaluates no pose at all: IK is dead. A
+chain modelled perfectly straight gives the solver no bend direction (measured: with a pole it
+does not bend at all, tip error 0.22 on a 0.9 leg; without one it cannot fold when the target
+comes straight toward the root, and bends to whatever side the target leans). Blender's solver
+starts from the chain's posed rotations: a leftover rotation on a chain bone steers the bend of
+a chain without a pole, and one that bends a joint the other way makes a chain with a pole bend
+away from it; a leftover scale changes a bone's length, so the tip falls short.
+Bones whose transforms an action or NLA strip animates are left alone: that pose is animation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import bpy
+from mathutils import Matrix, Vector
+
+from ..core.editing import edit_bones
+from ..core.finding import Finding, Severity
+from ..core.geometry import offset_from_line
+from ..core.registry import Check, register
+from ..core.rig import IKChain, RigView
+from .roll import STRAIGHT_RATIO, bend_offset, chain_joints, keep_pole_at_rest, moving_bones
+
+PRE_BEND = 0.01
+"""The pre-bend moves each inner joint by this share of the length of the bone above it."""
+
+
+def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    live = [chain for chain in rig.chains if not chain.mute and chain.influence > 0.0]
+    if live and rig.object.data.pose_position == "REST":
+        yield _rest_position_finding(rig)
+    animated = animated_bones(rig.object)
+    seen: set[tuple[str, ...]] = set()
+    for chain in rig.chains:
+        bones = moving_bones(chain)
+        if len(bones) < 2 or bones in seen:
+            continue  # Rigify pairs a pole and a no-pole IK on the same bones
+        seen.add(bones)
+        if bend_offset(rig, chain) < STRAIGHT_RATIO:
+            yield _straight_finding(rig, chain)
+            continue
+        leftover = _leftover_pose(rig, chain, animated, options["pose_angle"])
+        if leftover is not None:
+            yield leftover
+
+
+def animated_bones(obj: bpy.types.Object) -> set[str]:
+    """Bones whose location, rotation or scale the object's action or NLA strips animate."""
+    animation = obj.animation_data
+    if animation is None:
+        return set()
+    sources = [(animation.action, getattr(animation, "action_slot", None))]
+    for track in animation.nla_tracks:
+        sources += [(strip.action, getattr(strip, "action_slot", None)) for strip in track.strips]
+    names = set()
+    for action, slot in sources:
+        for curve in _fcurves(action, slot):
+            path = curve.data_path
+            if path.startswith('pose.bones["') and path.rsplit(".", 1)[-1] in _TRANSFORMS:
+                names.add(path[len('pose.bones["') : path.index('"]')])
+    return names
+
+
+_TRANSFORMS = {
+    "location",
+    "rotation_quaternion",
+    "rotation_euler",
+    "rotation_axis_angle",
+    "scale",
+}
+
+
+def _fcurves(action: bpy.types.Action | None, slot: Any) -> Any:
+    if action is None:
+        return ()
+    if hasattr(action, "fcurves"):  # Blender before 5.0: one flat list per action
+        return action.fcurves
+    from bpy_extras.anim_utils import action_get_channelbag_for_slot
+
+    channelbag = action_get_channelbag_for_slot(action, slot)
+    return channelbag.fcurves if channelbag is not None else ()
+
+
+def _rest_position_finding(rig: RigView) -> Finding:
+    return Finding(
+        check_id="rest_pose",
+        severity=Severity.ERROR,
+        armature=rig.name,
+        message=f"'{rig.name}' is set to Rest Position: no pose is evaluated, so IK does nothing.",
+        why=(
+            "In Rest Position (Armature properties > Pose Position) Blender shows every bone at "
+            "its rest pose and skips constraints: moving an IK target moves nothing."
+        ),
+        fix_id="pose_position",
+        fix_label="Switch the armature to Pose Position",
+    )
+
+
+def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
+    where = f"IK '{chain.constraint}' on {chain.owner}"
+    joint = chain_joints(rig, chain)[0]
+    direction, side = _bend_direction(rig, chain)
+    if chain.pole is not None:
+        severity = Severity.ERROR
+        effect = "with its pole it does not bend at all and the tip stops short of the target."
+    else:
+        severity = Severity.WARNING
+        effect = (
+            "it cannot fold when the target comes straight toward the root, and bends to "
+            "whatever side the target leans."
+        )
+    return Finding(
+        check_id="rest_pose",
+        severity=severity,
+        armature=rig.name,
+        bone=chain.owner,
+        constraint=chain.constraint,
+        chain=chain.key,
+        message=f"{where} is perfectly straight in the rest pose: {effect}",
+        why=(
+            "The solver bends a chain the way its rest pose is already bent; a straight chain "
+            f"gives it no direction. A slight pre-bend of {joint} tells it which way to go."
+        ),
+        fix_id="pre_bend",
+        fix_label=f"Pre-bend {joint} slightly {side} (changes the rest pose)",
+        fix_args=(("direction", tuple(direction)), ("side", side)),
+        changes_rest_pose=True,
+    )
+
+
+def _bend_direction(rig: RigView, chain: IKChain) -> tuple[Vector, str]:
+    """Toward the pole when there is one, else the natural side: knees front, elbows back."""
+    root, tip = rig.bone(chain.root).head, rig.chain_tip(chain)
+    pole = rig.joint_point(chain.pole, chain.pole_subtarget)
+    if pole is not None and not chain.pole_bone_missing:
+        toward = offset_from_line(pole, root, tip)
+        if toward.length > STRAIGHT_RATIO * rig.chain_reach(chain):
+            return toward.normalized(), "toward its pole"
+    pointing_down = (tip - root).normalized().z < -0.5
+    choices = [(Vector((0.0, -1.0, 0.0)), "to the front (-Y)")] if pointing_down else []
+    choices += [(Vector((0.0, 1.0, 0.0)), "to the back (+Y)"), (Vector((0, 0, -1.0)), "down")]
+    for axis, side in choices:
+        toward = offset_from_line(root + axis, root, tip)
+        if toward.length > 0.1:
+            return toward.normalized(), side
+    raise AssertionError("a line is perpendicular to Y or to Z")
+
+
+def _leftover_pose(
+    rig: RigView, chain: IKChain, animated: set[str], max_angle: float
+) -> Finding | None:
+    bones = moving_bones(chain)
+    rotated, scaled = [], []
+    for name in bones:
+        if name in animated:
+            continue
+        basis = rig.pose_bone(name).matrix_basis
+        _location, rotation, scale = basis.decompose()
+        if math.degrees(rotation.angle) > max_angle:
+            rotated.append(name)
+        if any(abs(s - 1.0) > 1e-3 for s in scale):
+            scaled.append(name)
+    if not rotated and not scaled:
+        return None
+    where = f"IK '{chain.constraint}' on {chain.owner}"
+    flipped = chain.pole is not None and _pose_flips_bend(rig, chain)
+    if rotated and chain.pole is not None and not flipped and not scaled:
+        return None  # measured: the pole sets the plane and the solve is the same
+    effects = []
+    if scaled:
+        effects.append(
+            f"{', '.join(scaled)} {'is' if len(scaled) == 1 else 'are'} scaled, which changes "
+            "the bone's length, so the tip falls short of targets at the limb's full reach"
+        )
+    if flipped:
+        effects.append(
+            "the posed rotation bends the joint the other way, so the chain bends away from "
+            "its pole"
+        )
+    elif rotated and chain.pole is None:
+        effects.append(
+            f"the rotation of {', '.join(rotated)} steers which way the chain bends: the same "
+            "target gives a different pose"
+        )
+    severity = Severity.ERROR if flipped else Severity.WARNING
+    posed = sorted(set(rotated) | set(scaled), key=bones.index)
+    return Finding(
+        check_id="rest_pose",
+        severity=severity,
+        armature=rig.name,
+        bone=chain.owner,
+        constraint=chain.constraint,
+        chain=chain.key,
+        message=f"Chain bones of {where} keep a leftover pose: {'; '.join(effects)}.",
+        why=(
+            "Blender's solver starts from the chain's posed rotations and keeps its scale: a "
+            "pose left on the bones under IK changes the solution."
+        ),
+        fix_id="clear_pose",
+        fix_label=f"Clear the rotation and scale of {', '.join(reversed(posed))} (loses that pose)",
+        fix_args=(("bones", tuple(posed)),),
+        needs_confirmation=True,
+    )
+
+
+def _pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
+    """Whether the posed rotations (forward kinematics, before IK) bend a joint the other way."""
+    names = list(reversed(moving_bones(chain)))
+    posed: dict[str, Matrix] = {}
+    for name in names:
+        bone = rig.raw_bone(name)
+        basis = rig.pose_bone(name).matrix_basis.copy()
+        if bone.use_connect:
+            basis.translation = Vector()  # Blender ignores the location of connected bones
+        parent = bone.parent
+        if parent is not None and parent.name in posed:
+            relative = parent.matrix_local.inverted() @ bone.matrix_local
+            posed[name] = posed[parent.name] @ relative @ basis
+        else:
+            posed[name] = bone.matrix_local @ basis
+    owner = posed[chain.owner]
+    tail = Vector((0.0, rig.bone(chain.owner).length, 0.0))
+    tip = owner @ tail if chain.use_tail else owner.translation
+    root = posed[chain.root].translation
+    rest_root, rest_tip = rig.bone(chain.root).head, rig.chain_tip(chain)
+    for joint in chain_joints(rig, chain):
+        rest_side = offset_from_line(rig.bone(joint).head, rest_root, rest_tip)
+        if offset_from_line(posed[joint].translation, root, tip).dot(rest_side) < 0.0:
+            return True
+    return False
+
+
+def set_pose_position(obj: bpy.types.Object, finding: Finding) -> str:
+    obj.data.pose_position = "POSE"
+    return f"Switched '{obj.data.name}' to Pose Position: poses and IK are evaluated again."
+
+
+def pre_bend(obj: bpy.types.Object, finding: Finding) -> str:
+    rig = RigView(obj)
+    chain = rig.chain(finding.bone or "", finding.constraint or "")
+    assert chain is not None  # apply_fix passes a finding diagnosed just now
+    direction = Vector(finding.args["direction"])
+    joints = chain_joints(rig, chain)
+    moved = []
+    with edit_bones(obj) as bones:
+        for name in joints:
+            bone = bones[name]
+            shift = direction * (PRE_BEND * bone.parent.length)
+            head = bone.head + shift
+            if bone.use_connect or (bone.head - bone.parent.tail).length < 1e-6:
+                bone.parent.tail = head
+            bone.head = head
+            moved.append(f"{name} by {shift.length:.3g}")
+    pole = keep_pole_at_rest(obj, chain.key)
+    return (
+        f"Pre-bent IK '{chain.constraint}' on {chain.owner} {finding.args['side']}: moved the "
+        f"head of {', '.join(moved)} (rest pose changed; meshes bound to this rig keep their "
+        f"rest shape).{pole}"
+    )
+
+
+def clear_pose(obj: bpy.types.Object, finding: Finding) -> str:
+    names = list(finding.args["bones"])
+    for name in names:
+        pose_bone = obj.pose.bones[name]
+        pose_bone.matrix_basis = Matrix.Translation(pose_bone.matrix_basis.translation)
+    return f"Cleared the pose rotation and scale of {', '.join(reversed(names))}."
+
+
+register(
+    Check(
+        id="rest_pose",
+        title="Rest pose",
+        doc=__doc__ or "",
+        find=find_rest_pose_problems,
+        fixes={
+            "pose_position": set_pose_position,
+            "pre_bend": pre_bend,
+            "clear_pose": clear_pose,
+        },
+        options={"pose_angle": 1.0},
+        order=45,
+    )
+)

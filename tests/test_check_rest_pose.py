@@ -1,0 +1,157 @@
+"""The rest pose check: Rest Position, a straight chain, and a pose left under the IK."""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+from mathutils import Quaternion, Vector
+from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
+
+from ik_doctor import Severity, apply_fix, diagnose, solve_within_reach
+from ik_doctor.core.editing import edit_bones
+from ik_doctor.core.geometry import offset_from_line
+from ik_doctor.core.solve import evaluate
+
+
+def _shin_follows_the_foot_control(rig) -> bool:
+    """Raise the foot control and see whether the shin's tail moves with it."""
+    evaluate(rig)
+    before = rig.pose.bones["shin.L"].tail.copy()
+    rig.pose.bones["foot_ik.L"].location = (0.0, 0.0, 0.2)
+    evaluate(rig)
+    moved = (rig.pose.bones["shin.L"].tail - before).length > 1e-2
+    rig.pose.bones["foot_ik.L"].location = (0.0, 0.0, 0.0)
+    evaluate(rig)
+    return moved
+
+
+def _straighten_leg(rig) -> None:
+    with edit_bones(rig) as bones:
+        thigh, shin = bones["thigh.L"], bones["shin.L"]
+        thigh.tail = shin.head = (thigh.head + shin.tail) / 2
+
+
+def _mesh_world(rig) -> list:
+    evaluate(rig)
+    body = bpy.data.objects["IKDoctorRig_body"]
+    evaluated = body.evaluated_get(bpy.context.evaluated_depsgraph_get())
+    return [body.matrix_world @ v.co for v in evaluated.data.vertices]
+
+
+def _knee_offset(rig) -> Vector:
+    bones = rig.data.bones
+    return offset_from_line(
+        bones["shin.L"].head_local, bones["thigh.L"].head_local, bones["shin.L"].tail_local
+    )
+
+
+def test_rest_position_kills_ik_and_pose_position_brings_it_back(rig) -> None:
+    rig.data.pose_position = "REST"
+    assert not _shin_follows_the_foot_control(rig)
+    (finding,) = findings_of(rig, "rest_pose")
+    assert finding.severity == Severity.ERROR and finding.bone is None
+    assert "Rest Position" in finding.message
+    apply_fix(finding)
+    assert rig.data.pose_position == "POSE"
+    assert _shin_follows_the_foot_control(rig)
+    assert findings_of(rig, "rest_pose") == []
+    assert_ik_works(rig)
+    assert apply_fix(finding).startswith("Nothing to change")
+
+
+def test_straight_leg_with_a_pole_does_not_bend_and_a_pre_bend_toward_the_pole_fixes_it(
+    rig,
+) -> None:
+    _straighten_leg(rig)
+    assert tip_error(rig, "shin.L") > 0.1, "measured: a straight chain with a pole stays straight"
+    mesh_before, snapshot = _mesh_world(rig), pose_snapshot(rig)
+    (finding,) = findings_of(rig, "rest_pose")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.ERROR)
+    assert finding.changes_rest_pose and "toward its pole" in finding.fix_label
+    report = apply_fix(finding)
+    assert "rest pose changed" in report
+    offset = _knee_offset(rig)
+    assert math.isclose(offset.length, 0.01 * rig.data.bones["thigh.L"].length, rel_tol=1e-3)
+    assert offset.normalized().dot(Vector((0.0, -1.0, 0.0))) > 0.99, "toward the knee pole"
+    assert findings_of(rig, "rest_pose") == []
+    assert_ik_works(rig, ["shin.L"])
+    after = pose_snapshot(rig)
+    assert {n for n in snapshot if snapshot[n] != after[n]} == {"thigh.L", "shin.L"}
+    for a, b in zip(_mesh_world(rig), mesh_before, strict=True):
+        assert (a - b).length < 1e-4, "the mesh keeps its rest shape"
+    assert apply_fix(finding).startswith("Nothing to change")
+
+
+def test_straight_leg_without_a_pole_is_a_warning_and_bends_forward(rig) -> None:
+    rig.pose.bones["shin.L"].constraints["IK"].pole_target = None
+    _straighten_leg(rig)
+    (finding,) = findings_of(rig, "rest_pose")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
+    assert "front (-Y)" in finding.fix_label
+    apply_fix(finding)
+    assert _knee_offset(rig).normalized().dot(Vector((0.0, -1.0, 0.0))) > 0.99
+    assert findings_of(rig, "rest_pose") == []
+    assert_ik_works(rig, ["shin.L"])
+
+
+def test_straight_arm_without_a_pole_bends_its_elbow_back(rig) -> None:
+    rig.pose.bones["forearm.R"].constraints["IK"].pole_target = None
+    with edit_bones(rig) as bones:
+        upper, fore = bones["upper_arm.R"], bones["forearm.R"]
+        upper.tail = fore.head = (upper.head + fore.tail) / 2
+    (finding,) = findings_of(rig, "rest_pose")
+    assert "back (+Y)" in finding.fix_label
+    apply_fix(finding)
+    assert_ik_works(rig, ["forearm.R"])
+
+
+def test_leftover_rotation_that_unbends_the_knee_makes_it_bend_away_from_the_pole(rig) -> None:
+    rig.pose.bones["shin.L"].rotation_quaternion = Quaternion((1, 0, 0), math.radians(-60))
+    results = {s.owner: s for s in solve_within_reach(rig)}
+    assert results["shin.L"].bends_toward_pole is False, "measured"
+    (finding,) = findings_of(rig, "rest_pose")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.ERROR)
+    assert finding.needs_confirmation
+    apply_fix(finding)
+    assert rig.pose.bones["shin.L"].matrix_basis.to_quaternion().angle < 1e-6
+    assert findings_of(rig, "rest_pose") == []
+    assert_ik_works(rig, ["shin.L"])
+    assert apply_fix(finding).startswith("Nothing to change")
+
+
+def test_leftover_rotation_steers_a_chain_without_a_pole(rig) -> None:
+    rig.pose.bones["forearm.L"].constraints["IK"].pole_target = None
+    rig.pose.bones["upper_arm.L"].rotation_quaternion = Quaternion((0, 0, 1), math.radians(30))
+    rig.pose.bones["hand.L"].rotation_quaternion = Quaternion((0, 0, 1), math.radians(30))
+    (finding,) = findings_of(rig, "rest_pose")
+    assert (finding.bone, finding.severity) == ("forearm.L", Severity.WARNING)
+    assert "upper_arm.L" in finding.message
+    apply_fix(finding)
+    assert rig.pose.bones["upper_arm.L"].matrix_basis.to_quaternion().angle < 1e-6
+    assert rig.pose.bones["hand.L"].matrix_basis.to_quaternion().angle > 0.1, "not in the chain"
+    assert findings_of(rig, "rest_pose") == []
+    assert_ik_works(rig, ["forearm.L"])
+
+
+def test_rotation_under_a_pole_that_keeps_the_bend_side_is_not_reported(rig) -> None:
+    rig.pose.bones["thigh.L"].rotation_quaternion = Quaternion((0, 0, 1), math.radians(30))
+    assert findings_of(rig, "rest_pose") == []
+    assert_ik_works(rig, ["shin.L"])
+
+
+def test_leftover_scale_shortens_the_leg(rig) -> None:
+    rig.pose.bones["thigh.L"].scale = (1.0, 0.8, 1.0)
+    (finding,) = findings_of(rig, "rest_pose")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
+    apply_fix(finding)
+    assert tuple(rig.pose.bones["thigh.L"].scale) == (1.0, 1.0, 1.0)
+    assert_ik_works(rig, ["shin.L"])
+
+
+def test_animated_chain_bones_are_animation_not_leftovers(rig) -> None:
+    thigh = rig.pose.bones["thigh.L"]
+    rig.pose.bones["shin.L"].constraints["IK"].pole_target = None
+    thigh.rotation_quaternion = Quaternion((0, 0, 1), math.radians(30))
+    thigh.keyframe_insert("rotation_quaternion", frame=1)
+    assert diagnose(rig, checks=["rest_pose"]) == []
