@@ -1,0 +1,294 @@
+"""IK locks: the axes Blender's solver may turn each chain bone about.
+
+The solver turns a bone only about the axes its IK locks (``lock_ik_x/y/z``) leave free and
+within its IK limits; an IK limit whose minimum equals its maximum is a lock. Lock the axis a
+limb bends on and the chain cannot fold: the tip stops short. Locks on other axes are how
+hinges are built (a knee locked on Y and Z, an elbow on its twist) and are fine as long as the
+chain can still move its tip every way: that is what this check measures, from the rest pose,
+with the chain's Jacobian (how each free axis moves the tip). An IK stiffness near 1 on every
+axis of a bone barely turns it either. Transform locks (``lock_rotation``) are another matter:
+the solver ignores them, so they are reported as information only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import bpy
+import numpy as np
+from mathutils import Vector
+
+from ..core.finding import Finding, Severity
+from ..core.geometry import bend_normal, offset_from_line
+from ..core.registry import Check, register
+from ..core.rig import IKChain, RigView
+
+AXES = "xyz"
+BLOCKED_RATIO = 0.1
+"""A chain whose free axes move the tip less than this share of what all its axes could, in
+its weakest direction, cannot reach: 0 for every failing setup measured, 0.37 and more on every
+working real rig (hinged horse, frog and spider legs included)."""
+
+
+def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    reported: set[tuple[str | None, str | None, Severity]] = set()
+    for chain in rig.chains:
+        findings = [*_blocked_chain(rig, chain, options["stiffness"])]
+        findings += _transform_locks(rig, chain)
+        for finding in findings:
+            # Chains that share bones (a Rigify switch pair) would report a bone twice.
+            where = (finding.bone, finding.fix_id, finding.severity)
+            if where not in reported:
+                reported.add(where)
+                yield finding
+
+
+def _blocked(pose_bone: bpy.types.PoseBone, axis: str) -> bool:
+    """The solver cannot turn this bone about ``axis``: an IK lock or a zero-width IK limit."""
+    if getattr(pose_bone, f"lock_ik_{axis}"):
+        return True
+    return getattr(pose_bone, f"use_ik_limit_{axis}") and math.isclose(
+        getattr(pose_bone, f"ik_min_{axis}"), getattr(pose_bone, f"ik_max_{axis}"), abs_tol=1e-6
+    )
+
+
+def _is_stiff(pose_bone: bpy.types.PoseBone, threshold: float) -> bool:
+    """Stiff on every axis it may turn about: the solver barely moves it."""
+    free = [axis for axis in AXES if not _blocked(pose_bone, axis)]
+    return bool(free) and all(
+        getattr(pose_bone, f"ik_stiffness_{axis}") >= threshold for axis in free
+    )
+
+
+class _TipMotion:
+    """How each bone axis of a chain moves the tip at rest: one Jacobian column per axis."""
+
+    def __init__(self, rig: RigView, chain: IKChain) -> None:
+        tip = rig.chain_tip(chain)
+        self.columns: dict[tuple[str, str], Vector] = {}
+        for name in chain.bones:
+            bone = rig.bone(name)
+            for axis, direction in zip(AXES, (bone.x_axis, bone.y_axis, bone.z_axis), strict=True):
+                self.columns[(name, axis)] = direction.cross(tip - bone.head)
+        root = rig.bone(chain.root).head
+        joint = max(
+            (rig.bone(name).head for name in chain.bones[:-1]),
+            key=lambda point: offset_from_line(point, root, tip).length,
+        )
+        self.normal = bend_normal(root, joint, tip)
+
+    def weakest(self, usable: set[tuple[str, str]], in_plane: bool = False) -> float:
+        """Smallest singular value of the usable columns: how well the tip moves every way."""
+        columns = [list(self.columns[key]) for key in self.columns if key in usable]
+        size = 3
+        if in_plane and self.normal is not None:
+            first = self.normal.orthogonal().normalized()
+            second = self.normal.cross(first)
+            columns = [[Vector(c).dot(first), Vector(c).dot(second)] for c in columns]
+            size = 2
+        if len(columns) < size:
+            return 0.0
+        return float(np.linalg.svd(np.array(columns).T, compute_uv=False)[-1])
+
+    def cannot_reach(self, usable: set[tuple[str, str]], in_plane: bool = False) -> bool:
+        everything = self.weakest(set(self.columns), in_plane)
+        return self.weakest(usable, in_plane) < BLOCKED_RATIO * everything
+
+    def bend_axis(self, rig: RigView, name: str) -> str | None:
+        """The bone's local axis nearest the bend plane's normal: the axis it folds about."""
+        if self.normal is None:
+            return None
+        bone = rig.bone(name)
+        axes = (bone.x_axis, bone.y_axis, bone.z_axis)
+        return AXES[max(range(3), key=lambda i: abs(axes[i].dot(self.normal)))]
+
+
+def _blocked_chain(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[Finding]:
+    if len(chain.bones) < 2:
+        return
+    motion = _TipMotion(rig, chain)
+    if motion.weakest(set(motion.columns)) <= 1e-6 * rig.chain_reach(chain):
+        return  # a straight or degenerate chain: nothing to compare against
+    bones = {name: rig.pose_bone(name) for name in chain.bones}
+    free = {key for key in motion.columns if not _blocked(bones[key[0]], key[1])}
+    if motion.cannot_reach(free):
+        yield from _locked_findings(rig, chain, motion, free, bones)
+        return
+    stiff = {name for name, pose_bone in bones.items() if _is_stiff(pose_bone, stiffness)}
+    if stiff and motion.cannot_reach({key for key in free if key[0] not in stiff}):
+        for name in chain.bones:
+            if name in stiff:
+                yield _stiff_finding(rig, chain, bones[name])
+
+
+def _locked_findings(
+    rig: RigView,
+    chain: IKChain,
+    motion: _TipMotion,
+    free: set[tuple[str, str]],
+    bones: dict[str, bpy.types.PoseBone],
+) -> Iterator[Finding]:
+    where = f"the chain of IK '{chain.constraint}' on {chain.owner}"
+    if not motion.cannot_reach(free, in_plane=True):
+        if chain.pole is not None:
+            return  # the pole turns the chain's root toward the target whatever its locks
+        root = chain.root
+        axes = "".join(axis for axis in AXES if (root, axis) not in free)
+        yield Finding(
+            check_id="locks",
+            severity=Severity.WARNING,
+            armature=rig.name,
+            bone=root,
+            constraint=chain.constraint,
+            chain=chain.key,
+            message=(
+                f"The IK locks leave {where} free to move only in its bend plane: a target off "
+                "that plane is missed."
+            ),
+            why=(
+                "Every bone of the chain is locked to its bend axis, so nothing swings the "
+                f"limb sideways; the chain's root ({root}) is the joint that usually does."
+            ),
+            fix_id="free_axes",
+            fix_label=f"Free the {_axis_list(axes)} IK axes of {root}",
+            fix_args=(("axes", axes),),
+        )
+        return
+    findings = []
+    for name in chain.bones:
+        axis = motion.bend_axis(rig, name)
+        if axis is not None and (name, axis) not in free:
+            findings.append(_bend_finding(rig, chain, bones[name], axis, bend=True))
+    if not findings:
+        # No single bend axis is to blame (a twisted or straight chain): free every lock.
+        for name in chain.bones:
+            axes = "".join(axis for axis in AXES if (name, axis) not in free)
+            if axes:
+                findings.append(_bend_finding(rig, chain, bones[name], axes, bend=False))
+    yield from findings
+
+
+def _bend_finding(
+    rig: RigView, chain: IKChain, pose_bone: bpy.types.PoseBone, axes: str, bend: bool
+) -> Finding:
+    name = pose_bone.name
+    causes = []
+    for axis in axes:
+        if getattr(pose_bone, f"lock_ik_{axis}"):
+            causes.append(f"an IK lock on {axis.upper()}")
+        else:
+            angle = math.degrees(getattr(pose_bone, f"ik_min_{axis}"))
+            causes.append(f"an {axis.upper()} IK limit from {angle:.3g}° to {angle:.3g}°")
+    what = (
+        f"the axis the chain of IK '{chain.constraint}' bends on"
+        if bend
+        else f"so the chain of IK '{chain.constraint}' cannot move its tip every way"
+    )
+    return Finding(
+        check_id="locks",
+        severity=Severity.ERROR,
+        armature=rig.name,
+        bone=name,
+        constraint=chain.constraint,
+        chain=chain.key,
+        message=(
+            f"{name} cannot turn about {_axis_list(axes)} ({' and '.join(causes)}), {what}: "
+            "the tip stops short of the target."
+        ),
+        why=(
+            "Blender's solver turns a bone only about the axes its IK locks and IK limits leave "
+            "free; with the bend axis blocked the limb cannot fold to reach the target."
+        ),
+        fix_id="free_axes",
+        fix_label=f"Free the {_axis_list(axes)} IK axis of {name} (unlock, drop the zero limit)",
+        fix_args=(("axes", axes),),
+    )
+
+
+def _stiff_finding(rig: RigView, chain: IKChain, pose_bone: bpy.types.PoseBone) -> Finding:
+    values = [getattr(pose_bone, f"ik_stiffness_{axis}") for axis in AXES]
+    return Finding(
+        check_id="locks",
+        severity=Severity.ERROR,
+        armature=rig.name,
+        bone=pose_bone.name,
+        constraint=chain.constraint,
+        chain=chain.key,
+        message=(
+            f"{pose_bone.name} has IK stiffness {max(values):.3g} on every axis it can turn "
+            f"about: it barely moves, and the chain of IK '{chain.constraint}' stops short."
+        ),
+        why=(
+            "Stiffness weighs the solver against turning a bone; near 1 it all but locks it, "
+            "the other bones cannot reach alone, and the solver gives up millimetres short."
+        ),
+        fix_id="clear_stiffness",
+        fix_label=f"Set the IK stiffness of {pose_bone.name} to 0",
+    )
+
+
+def _transform_locks(rig: RigView, chain: IKChain) -> Iterator[Finding]:
+    for name in chain.bones:
+        pose_bone = rig.pose_bone(name)
+        axes = "".join(a for a, locked in zip(AXES, pose_bone.lock_rotation, strict=True) if locked)
+        if not axes:
+            continue
+        yield Finding(
+            check_id="locks",
+            severity=Severity.INFO,
+            armature=rig.name,
+            bone=name,
+            constraint=chain.constraint,
+            chain=chain.key,
+            message=(
+                f"The transform locks on {_axis_list(axes)} of {name} do not stop IK: the "
+                "solver ignores them."
+            ),
+            why=(
+                "Lock Rotation only stops rotating the bone by hand; IK still turns it. To keep "
+                "the solver off an axis, use the bone's IK locks (Lock IK X/Y/Z)."
+            ),
+            no_fix_reason="nothing to fix: transform locks do not affect IK",
+        )
+
+
+def _axis_list(axes: str) -> str:
+    return "/".join(axis.upper() for axis in axes)
+
+
+def free_axes(obj: bpy.types.Object, finding: Finding) -> str:
+    pose_bone = obj.pose.bones[finding.bone or ""]
+    changed = []
+    for axis in str(finding.args["axes"]):
+        if getattr(pose_bone, f"lock_ik_{axis}"):
+            setattr(pose_bone, f"lock_ik_{axis}", False)
+            changed.append(f"unlocked IK {axis.upper()}")
+        if _blocked(pose_bone, axis):
+            setattr(pose_bone, f"use_ik_limit_{axis}", False)
+            changed.append(f"turned off the zero-width {axis.upper()} IK limit")
+    return f"On {pose_bone.name}: {', '.join(changed)}."
+
+
+def clear_stiffness(obj: bpy.types.Object, finding: Finding) -> str:
+    pose_bone = obj.pose.bones[finding.bone or ""]
+    before = ", ".join(
+        f"{axis.upper()} {getattr(pose_bone, f'ik_stiffness_{axis}'):.3g}" for axis in AXES
+    )
+    for axis in AXES:
+        setattr(pose_bone, f"ik_stiffness_{axis}", 0.0)
+    return f"Set the IK stiffness of {pose_bone.name} to 0 on X, Y and Z (was {before})."
+
+
+register(
+    Check(
+        id="locks",
+        title="IK locks",
+        doc=__doc__ or "",
+        find=find_lock_problems,
+        fixes={"free_axes": free_axes, "clear_stiffness": clear_stiffness},
+        options={"stiffness": 0.95},
+        order=50,
+    )
+)

@@ -1,0 +1,234 @@
+"""The locks check: IK locks and zero-width limits on the bend axis, stiffness near 1, and
+transform locks, which IK ignores."""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+import pytest
+from mathutils import Vector
+from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
+
+from ik_doctor import FixError, Severity, apply_fix
+from ik_doctor.core.editing import edit_bones
+
+
+def _set(rig, bones, **settings) -> None:
+    for name in bones:
+        for key, value in settings.items():
+            setattr(rig.pose.bones[name], key, value)
+
+
+def _ik_settings(rig) -> dict[str, tuple]:
+    """Every IK lock, limit and stiffness, to prove a fix changed only what it said."""
+    return {
+        b.name: tuple(
+            getattr(b, f"{prefix}_{axis}")
+            for prefix in ("lock_ik", "use_ik_limit", "ik_min", "ik_max", "ik_stiffness")
+            for axis in "xyz"
+        )
+        for b in rig.pose.bones
+    }
+
+
+def _fixed(rig, finding) -> str:
+    """Apply the fix, prove it is gone and that a second run changes nothing."""
+    report = apply_fix(finding)
+    assert finding.key not in {f.key for f in findings_of(rig, "locks")}
+    before = (pose_snapshot(rig), _ik_settings(rig))
+    assert "Nothing to change" in apply_fix(finding)
+    assert (pose_snapshot(rig), _ik_settings(rig)) == before
+    return report
+
+
+def _fix_everything(rig) -> None:
+    for _ in range(10):
+        fixable = [f for f in findings_of(rig, "locks") if f.fix_id]
+        if not fixable:
+            return
+        _fixed(rig, fixable[0])
+    raise AssertionError("the locks findings never ran out")
+
+
+def _off_plane_tip_error(rig) -> float:
+    """Tip error of the left leg for a target beside the leg, outside its bend plane."""
+    foot = rig.pose.bones["foot_ik.L"]
+    saved = foot.matrix_basis.copy()
+    bpy.context.view_layer.update()
+    matrix = foot.matrix.copy()
+    matrix.translation = Vector((0.35, -0.1, 0.35))
+    foot.matrix = matrix
+    bpy.context.view_layer.update()
+    error = (rig.pose.bones["shin.L"].tail - foot.head).length
+    foot.matrix_basis = saved
+    bpy.context.view_layer.update()
+    return error
+
+
+@pytest.mark.parametrize(
+    ("bone", "owner"), [("shin.L", "shin.L"), ("thigh.L", "shin.L"), ("forearm.R", "forearm.R")]
+)
+def test_ik_lock_on_the_bend_axis_stops_the_limb_folding(rig, bone, owner) -> None:
+    _set(rig, [bone], lock_ik_x=True)
+    assert tip_error(rig, owner) > 0.1
+    (finding,) = findings_of(rig, "locks")
+    assert (finding.bone, finding.severity) == (bone, Severity.ERROR)
+    assert "about X" in finding.message and "bends on" in finding.message
+    before = _ik_settings(rig)
+    report = _fixed(rig, finding)
+    assert "unlocked IK X" in report
+    after = _ik_settings(rig)
+    assert {name for name in before if before[name] != after[name]} == {bone}
+    assert findings_of(rig, "locks") == []
+    assert_ik_works(rig)
+
+
+def test_both_leg_bones_locked_on_the_bend_axis_are_both_reported(rig) -> None:
+    _set(rig, ["thigh.L", "shin.L"], lock_ik_x=True)
+    found = findings_of(rig, "locks")
+    assert {(f.bone, f.severity) for f in found} == {
+        ("thigh.L", Severity.ERROR),
+        ("shin.L", Severity.ERROR),
+    }
+    _fix_everything(rig)
+    assert findings_of(rig, "locks") == []
+    assert_ik_works(rig)
+
+
+def test_every_axis_locked_is_freed_on_the_bend_axis_and_the_pole_swings_it(rig) -> None:
+    _set(rig, ["thigh.L", "shin.L"], lock_ik_x=True, lock_ik_y=True, lock_ik_z=True)
+    assert tip_error(rig, "shin.L") > 0.2
+    assert {f.severity for f in findings_of(rig, "locks")} == {Severity.ERROR}
+    _fix_everything(rig)
+    assert findings_of(rig, "locks") == []
+    assert_ik_works(rig)
+    assert _off_plane_tip_error(rig) < 1e-3  # with a pole, hinges still reach off the plane
+    for name in ("thigh.L", "shin.L"):
+        bone = rig.pose.bones[name]
+        assert bone.lock_ik_y and bone.lock_ik_z  # only the bend axis was freed
+
+
+def test_a_limb_without_pole_hinged_at_every_joint_only_moves_in_its_plane(rig) -> None:
+    rig.pose.bones["shin.L"].constraints["IK"].pole_target = None
+    _set(rig, ["thigh.L", "shin.L"], lock_ik_y=True, lock_ik_z=True)
+    assert tip_error(rig, "shin.L") < 1e-3  # in the plane it still reaches
+    assert _off_plane_tip_error(rig) > 0.05
+    (finding,) = findings_of(rig, "locks")
+    assert (finding.bone, finding.severity) == ("thigh.L", Severity.WARNING)
+    _fixed(rig, finding)
+    assert findings_of(rig, "locks") == []
+    assert _off_plane_tip_error(rig) < 1e-3
+    assert_ik_works(rig)
+
+
+@pytest.mark.parametrize(
+    "locks",
+    [
+        {"shin.L": ("y", "z"), "thigh.L": ("y",)},  # a hinge knee, as game rigs build it
+        {"forearm.R": ("y",)},  # an elbow that does not twist
+        {"thigh.L": ("y", "z")},
+    ],
+    ids=["hinge_knee", "elbow_twist", "thigh_swing"],
+)
+def test_locks_off_the_bend_axis_are_fine(rig, locks) -> None:
+    for bone, axes in locks.items():
+        _set(rig, [bone], **{f"lock_ik_{axis}": True for axis in axes})
+    assert findings_of(rig, "locks") == []
+    assert_ik_works(rig)
+
+
+def test_hinged_limb_with_a_pole_reaches_off_its_plane(rig) -> None:
+    _set(rig, ["thigh.L", "shin.L"], lock_ik_y=True, lock_ik_z=True)
+    assert _off_plane_tip_error(rig) < 1e-3
+    assert findings_of(rig, "locks") == []
+
+
+def test_ik_limit_with_min_equal_to_max_is_a_lock(rig) -> None:
+    _set(rig, ["shin.L"], use_ik_limit_x=True, ik_min_x=0.0, ik_max_x=0.0)
+    assert tip_error(rig, "shin.L") > 0.1
+    (finding,) = findings_of(rig, "locks")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.ERROR)
+    assert "IK limit" in finding.message
+    report = _fixed(rig, finding)
+    assert "zero-width X IK limit" in report
+    assert not rig.pose.bones["shin.L"].use_ik_limit_x
+    assert_ik_works(rig)
+
+
+def test_zero_width_limit_on_the_twist_axis_is_fine(rig) -> None:
+    _set(rig, ["shin.L"], use_ik_limit_y=True, ik_min_y=0.0, ik_max_y=0.0)
+    assert findings_of(rig, "locks") == []
+
+
+def test_stiffness_near_one_on_every_axis_stops_the_leg_short(rig) -> None:
+    _set(rig, ["shin.L"], ik_stiffness_x=0.99, ik_stiffness_y=0.99, ik_stiffness_z=0.99)
+    assert tip_error(rig, "shin.L") > 2e-3
+    (finding,) = findings_of(rig, "locks")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.ERROR)
+    assert "stiffness 0.99" in finding.message
+    _fixed(rig, finding)
+    assert rig.pose.bones["shin.L"].ik_stiffness_x == 0.0
+    assert findings_of(rig, "locks") == []
+    assert_ik_works(rig)
+
+
+def test_stiffness_on_one_axis_only_is_fine(rig) -> None:
+    _set(rig, ["thigh.L", "shin.L"], ik_stiffness_x=1.0)
+    assert findings_of(rig, "locks") == []
+    assert_ik_works(rig)
+
+
+def test_transform_locks_are_info_because_ik_ignores_them(rig) -> None:
+    _set(rig, ["thigh.L", "shin.L"], lock_rotation=(True, True, True))
+    found = findings_of(rig, "locks")
+    assert {(f.bone, f.severity) for f in found} == {
+        ("thigh.L", Severity.INFO),
+        ("shin.L", Severity.INFO),
+    }
+    assert all("ignores them" in f.message and f.fix_id is None for f in found)
+    assert_ik_works(rig)  # the truth: IK still reaches
+    with pytest.raises(FixError):
+        apply_fix(found[0])
+
+
+def _three_bone_chain(scene) -> bpy.types.Object:
+    data = bpy.data.armatures.new("tail")
+    obj = bpy.data.objects.new("tail", data)
+    scene.collection.objects.link(obj)
+    points = [Vector((0, 0, 1.2)), Vector((0, -0.03, 0.8)), Vector((0, 0.03, 0.4)), Vector()]
+    with edit_bones(obj) as bones:
+        parent = None
+        for index in range(3):
+            bone = bones.new(f"segment{index}")
+            bone.head, bone.tail = points[index], points[index + 1]
+            bone.align_roll(Vector((1, 0, 0)).cross(bone.vector.normalized()))
+            bone.parent, bone.use_connect = parent, parent is not None
+            parent = bone
+        goal = bones.new("goal")
+        goal.head, goal.tail = points[3], points[3] + Vector((0, 0.1, 0))
+    constraint = obj.pose.bones["segment2"].constraints.new("IK")
+    constraint.target, constraint.subtarget, constraint.chain_count = obj, "goal", 3
+    return obj
+
+
+def test_three_bone_chain_bends_around_one_locked_joint_but_not_two(scene) -> None:
+    obj = _three_bone_chain(scene)
+    _set(obj, ["segment1"], lock_ik_x=True)
+    assert tip_error(obj, "segment2") < 1e-3
+    assert findings_of(obj, "locks") == []
+    _set(obj, ["segment2"], lock_ik_x=True)
+    assert tip_error(obj, "segment2") > 0.1
+    found = findings_of(obj, "locks")
+    assert {(f.bone, f.severity) for f in found} == {
+        ("segment1", Severity.ERROR),
+        ("segment2", Severity.ERROR),
+    }
+    apply_fix(found[0])
+    assert findings_of(obj, "locks") == []  # one free joint more is enough
+    assert_ik_works(obj)
+
+
+def test_locks_check_stays_quiet_on_the_reference_rig(rig) -> None:
+    assert findings_of(rig, "locks") == []
+    assert math.isclose(rig.pose.bones["shin.L"].ik_stiffness_x, 0.0)
