@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from mathutils import Vector
 
-from ..core.geometry import bend_normal
+from ..core.geometry import bend_normal, offset_from_line
 from ..core.rig import IKChain, RigView
 from ..core.solve import _posed_point
 
@@ -32,6 +32,9 @@ COLORS: dict[str | None, Color] = {
 }
 NORMAL_SCALE = 0.25
 """The bend-plane normal is drawn this fraction of the chain's posed length."""
+STRAIGHT = 1e-4
+"""A joint closer than this fraction of the chain's length to the root-tip line is straight:
+its bend plane is float noise, so no normal is drawn."""
 
 
 @dataclass(frozen=True)
@@ -71,10 +74,10 @@ def _chain_segments(obj: bpy.types.Object, chain: IKChain, color: Color) -> list
     pole = _posed_point(chain.pole, chain.pole_subtarget, chain.pole_bone_missing)
     if pole is not None:
         segments.append(Segment("pole", joint, pole, color))
+    length = sum((b - a).length for a, b in pairwise(points))
     normal = bend_normal(root, joint, tip)
-    if normal is not None:
-        length = NORMAL_SCALE * sum((b - a).length for a, b in pairwise(points))
-        segments.append(Segment("normal", joint, joint + normal * length, color))
+    if normal is not None and offset_from_line(joint, root, tip).length > STRAIGHT * length:
+        segments.append(Segment("normal", joint, joint + normal * NORMAL_SCALE * length, color))
     return segments
 
 
