@@ -182,6 +182,20 @@ def align_rolls(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
+def pole_rest_angle(rig: RigView, chain: IKChain) -> float | None:
+    """The pole angle that leaves the chain where it is at rest; None without a usable pole."""
+    pole = rig.joint_point(chain.pole, chain.pole_subtarget)
+    if pole is None or chain.pole_bone_missing:
+        return None
+    root = rig.bone(chain.root)
+    return rest_pole_angle(root.head, root.x_axis, root.y_axis, rig.chain_tip(chain), pole)
+
+
+def pole_sits_at_rest(rig: RigView, chain: IKChain) -> bool:
+    angle = pole_rest_angle(rig, chain)
+    return angle is not None and abs(math.remainder(angle - chain.pole_angle, math.tau)) < 1e-5
+
+
 def keep_pole_at_rest(obj: bpy.types.Object, chain_key: tuple[str, str]) -> str:
     """Set the pole angle that leaves the chain where it is at rest; say so if it changed.
 
@@ -190,23 +204,14 @@ def keep_pole_at_rest(obj: bpy.types.Object, chain_key: tuple[str, str]) -> str:
     """
     rig = RigView(obj)
     chain = rig.chain(*chain_key)
-    if chain is None:
+    angle = None if chain is None else pole_rest_angle(rig, chain)
+    if chain is None or angle is None or pole_sits_at_rest(rig, chain):
         return ""
-    pole = rig.joint_point(chain.pole, chain.pole_subtarget)
-    if pole is None or chain.pole_bone_missing:
-        return ""
-    root = rig.bone(chain.root)
-    angle = rest_pole_angle(root.head, root.x_axis, root.y_axis, rig.chain_tip(chain), pole)
-    before = chain.pole_angle
-    difference = math.remainder(angle - before, math.tau)
-    if abs(difference) < 1e-5:
-        return ""
-    constraint = obj.pose.bones[chain.owner].constraints[chain.constraint]
-    constraint.pole_angle = angle
+    obj.pose.bones[chain.owner].constraints[chain.constraint].pole_angle = angle
     return (
-        f" Recomputed the pole angle of IK '{chain.constraint}' from {math.degrees(before):.1f}° "
-        f"to {math.degrees(angle):.1f}° so the chain stays where it is at rest and bends toward "
-        "its pole."
+        f" Recomputed the pole angle of IK '{chain.constraint}' from "
+        f"{math.degrees(chain.pole_angle):.1f}° to {math.degrees(angle):.1f}° so the chain stays "
+        "where it is at rest and bends toward its pole."
     )
 
 

@@ -1,0 +1,228 @@
+"""Object transforms: the armature, and the empties its IK reaches for, should be unrotated and
+unscaled.
+
+Blender solves IK in the armature's own space, so the tip still reaches (measured: tip error
+under 1e-4 with the armature rotated, scaled 2, scaled (1, 1, 2) or (-1, 1, 1)). But under a
+non-uniform scale a bone's length in the world changes as it rotates, so limbs stretch and the
+mesh shears while they bend; a negative scale mirrors the rig, so rolls, pole angles and rotation
+directions read mirrored and exporters often mis-handle it. Plain rotation or uniform scale only
+make every number in the armature's space differ from the world (bone lengths, locations,
+constraint distances). An empty used as target or pole gives the IK only its position (and its
+rotation when the IK follows rotation), so its transforms are information.
+The fix applies the transforms to the data so that nothing moves in the world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+import bpy
+from mathutils import Matrix
+
+from ..core.editing import FixError
+from ..core.finding import Finding, Severity
+from ..core.registry import Check, register
+from ..core.rig import RigView
+from .rest_pose import animated_bones
+from .roll import keep_pole_at_rest, pole_sits_at_rest
+
+TOLERANCE = 1e-4
+
+
+def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    if not rig.chains:
+        return
+    obj = rig.object
+    kind = _unapplied(obj.matrix_basis)
+    if kind is not None:
+        yield _armature_finding(rig, kind)
+    reported: set[str] = set()
+    for chain in rig.chains:
+        for role, target in (("target", chain.target), ("pole", chain.pole)):
+            if target is None or target.type != "EMPTY" or target.name in reported:
+                continue
+            kind = _unapplied(target.matrix_basis)
+            if kind is None:
+                continue
+            reported.add(target.name)
+            yield Finding(
+                check_id="transforms",
+                severity=Severity.INFO,
+                armature=rig.name,
+                bone=chain.owner,
+                constraint=chain.constraint,
+                chain=chain.key,
+                message=f"The {role} empty '{target.name}' of IK '{chain.constraint}' on "
+                f"{chain.owner} has {_describe(kind, target)}.",
+                why=(
+                    "IK reads only the empty's position (and its rotation when the IK follows "
+                    "rotation), so the solve is unaffected; but anything parented to the empty "
+                    "inherits the rotation and scale."
+                ),
+                fix_id=f"apply_{role}",
+                fix_label=f"Apply the rotation and scale of '{target.name}' (nothing moves)",
+                fix_args=(("object", target.name),),
+            )
+
+
+def _unapplied(basis: Matrix) -> dict[str, bool] | None:
+    """Which transforms a basis matrix holds beyond location, or None when it holds none."""
+    linear = basis.to_3x3()
+    scale = [column.length for column in linear.col]
+    kind = {
+        "negative": linear.determinant() < 0.0,
+        "non_uniform": max(scale) - min(scale) > TOLERANCE * max(scale),
+        "scaled": any(abs(s - 1.0) > TOLERANCE for s in scale),
+        "rotated": basis.to_quaternion().angle > TOLERANCE,
+    }
+    return kind if any(kind.values()) else None
+
+
+def _describe(kind: dict[str, bool], obj: bpy.types.Object) -> str:
+    scale = ", ".join(f"{s:.3g}" for s in obj.matrix_basis.to_scale())
+    parts = []
+    if kind["rotated"]:
+        parts.append("an unapplied rotation")
+    if kind["negative"]:
+        parts.append(f"a negative scale ({scale})")
+    elif kind["non_uniform"]:
+        parts.append(f"a non-uniform scale ({scale})")
+    elif kind["scaled"]:
+        parts.append(f"an unapplied scale ({scale})")
+    return " and ".join(parts)
+
+
+def _armature_finding(rig: RigView, kind: dict[str, bool]) -> Finding:
+    obj = rig.object
+    distorting = kind["negative"] or kind["non_uniform"]
+    if kind["negative"]:
+        why = (
+            "IK still reaches (it solves in the armature's space), but the rig is mirrored: "
+            "rolls, pole angles and rotation directions read mirrored in the world, and "
+            "exporters and mirror tools often mis-handle it."
+        )
+    elif kind["non_uniform"]:
+        why = (
+            "IK still reaches (it solves in the armature's space), but a bone's length in the "
+            "world changes as it rotates: limbs stretch and the mesh shears while they bend."
+        )
+    else:
+        why = (
+            "IK is unaffected, but every length and location in the armature's space differs "
+            "from the world (bone lengths, pose locations, constraint distances)."
+        )
+    reason = _no_fix_reason(obj, kind)
+    return Finding(
+        check_id="transforms",
+        severity=Severity.WARNING if distorting else Severity.INFO,
+        armature=rig.name,
+        message=f"The armature object '{obj.name}' has {_describe(kind, obj)}.",
+        why=why,
+        fix_id=None if reason else "apply_armature",
+        fix_label=None if reason else "Apply the armature's rotation and scale (nothing moves)",
+        no_fix_reason=reason,
+    )
+
+
+def _no_fix_reason(obj: bpy.types.Object, kind: dict[str, bool]) -> str | None:
+    """Why the transforms cannot be applied without moving something, or None."""
+    if kind["negative"] or kind["non_uniform"]:
+        posed = [b.name for b in obj.pose.bones if not _is_identity(b.matrix_basis)] or sorted(
+            animated_bones(obj)
+        )
+        if posed:
+            return (
+                f"The rig holds a pose ({', '.join(posed[:3])}…): bone rotations cannot keep "
+                "their world shape once a mirrored or non-uniform scale is applied. Clear or "
+                "bake the pose, then apply."
+            )
+    elif kind["scaled"]:
+        keyed = sorted(animated_bones(obj))
+        if keyed:
+            return (
+                f"Actions animate bones of '{obj.name}' ({', '.join(keyed[:3])}…) in the scaled "
+                "units: applying the scale would change the animation. Rescale the keys first."
+            )
+    return None
+
+
+def _is_identity(matrix: Matrix) -> bool:
+    return all(
+        abs(matrix[row][col] - (1.0 if row == col else 0.0)) < TOLERANCE
+        for row in range(4)
+        for col in range(4)
+    )
+
+
+def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:
+    if obj.mode == "EDIT":
+        raise FixError(f"'{obj.name}' is in Edit Mode: leave it, then apply its transforms.")
+    basis = obj.matrix_basis.copy()
+    linear = basis.to_3x3().to_4x4()
+    kind = _unapplied(basis) or {}
+    scale = basis.to_scale()
+    rig = RigView(obj)
+    at_rest = [chain.key for chain in rig.chains if pole_sits_at_rest(rig, chain)]
+    with _children_kept_in_place(obj):
+        obj.data.transform(linear)
+        obj.data.update_tag()  # the depsgraph does not see bones moved by transform() otherwise
+        obj.matrix_basis = Matrix.Translation(basis.translation)
+        if kind.get("scaled") and not kind.get("non_uniform"):
+            # Pose locations are in bone units, which the scale no longer enlarges.
+            for pose_bone in obj.pose.bones:
+                pose_bone.location = pose_bone.location * scale.x
+    poles = "".join(keep_pole_at_rest(obj, key) for key in at_rest)
+    return (
+        f"Applied the rotation and scale of '{obj.name}' to its bones; bones, children and "
+        f"targets keep their place in the world.{poles}"
+    )
+
+
+def apply_empty_transforms(obj: bpy.types.Object, finding: Finding) -> str:
+    empty = bpy.data.objects.get(str(finding.args["object"]))
+    if empty is None:
+        raise FixError(f"There is no object named '{finding.args['object']}' any more.")
+    basis = empty.matrix_basis.copy()
+    size = sum(abs(s) for s in basis.to_scale()) / 3.0
+    with _children_kept_in_place(empty):
+        empty.matrix_basis = Matrix.Translation(basis.translation)
+        empty.empty_display_size *= size
+    return (
+        f"Applied the rotation and scale of '{empty.name}': it stays where it was and is drawn "
+        "the same size."
+    )
+
+
+@contextmanager
+def _children_kept_in_place(parent: bpy.types.Object) -> Iterator[None]:
+    """Keep every child of ``parent`` where it is in the world while the parent changes."""
+    view_layer = bpy.context.view_layer
+    view_layer.update()
+    saved = {child: child.matrix_world.copy() for child in parent.children}
+    yield
+    view_layer.update()
+    for child, world in saved.items():
+        basis = child.matrix_basis
+        correction = child.matrix_world.inverted_safe() @ world
+        child.matrix_parent_inverse = (
+            child.matrix_parent_inverse @ basis @ correction @ basis.inverted_safe()
+        )
+    view_layer.update()
+
+
+register(
+    Check(
+        id="transforms",
+        title="Object transforms",
+        doc=__doc__ or "",
+        find=find_transform_problems,
+        fixes={
+            "apply_armature": apply_armature_transforms,
+            "apply_target": apply_empty_transforms,
+            "apply_pole": apply_empty_transforms,
+        },
+        order=35,
+    )
+)

@@ -1,0 +1,156 @@
+"""The transforms check: unapplied rotation and scale on the armature and on IK empties."""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+import pytest
+from mathutils import Matrix, Quaternion, Vector
+from solving import assert_ik_works, findings_of
+
+from ik_doctor import Severity, apply_fix, diagnose
+from ik_doctor.core.solve import evaluate
+
+
+def _pose(rig) -> None:
+    """A pose to keep: a moved foot control (the IK follows it) and a turned chest."""
+    rig.pose.bones["foot_ik.L"].location = (0.05, 0.1, 0.0)
+    rig.pose.bones["chest"].rotation_quaternion = Quaternion((0, 1, 0), math.radians(20))
+
+
+def _world_state(rig) -> list[Vector]:
+    """Everything that must not move: rest and posed bones, the skinned mesh, the IK targets."""
+    evaluate(rig)
+    world = rig.matrix_world
+    points = []
+    for bone in rig.data.bones:
+        pose_bone = rig.pose.bones[bone.name]
+        points += [world @ bone.head_local, world @ bone.tail_local]
+        points += [world @ pose_bone.head, world @ pose_bone.tail]
+    body = bpy.data.objects["IKDoctorRig_body"]
+    evaluated = body.evaluated_get(bpy.context.evaluated_depsgraph_get())
+    points += [body.matrix_world @ v.co for v in evaluated.data.vertices]
+    points += [o.matrix_world.translation.copy() for o in bpy.data.objects if o.type == "EMPTY"]
+    return points
+
+
+def _assert_nothing_moved(before: list[Vector], after: list[Vector]) -> None:
+    assert len(before) == len(after)
+    worst = max((a - b).length for a, b in zip(before, after, strict=True))
+    assert worst < 1e-4, f"moved by {worst}"
+
+
+def _at_rest_after_fix(rig) -> bool:
+    for pose_bone in rig.pose.bones:
+        pose_bone.matrix_basis = Matrix()
+    evaluate(rig)
+    return all(
+        (pb.head - rig.data.bones[pb.name].head_local).length < 1e-4 for pb in rig.pose.bones
+    )
+
+
+def _empty_targets(rig) -> tuple[bpy.types.Object, bpy.types.Object]:
+    """Replace the left leg's control bones by empties, as many rigs do."""
+    empties = []
+    for bone in ("foot_ik.L", "knee_pole.L"):
+        empty = bpy.data.objects.new(f"{bone}_empty", None)
+        bpy.context.scene.collection.objects.link(empty)
+        empty.matrix_world = rig.matrix_world @ Matrix.Translation(rig.data.bones[bone].head_local)
+        empties.append(empty)
+    ik = rig.pose.bones["shin.L"].constraints["IK"]
+    ik.target, ik.subtarget = empties[0], ""
+    ik.pole_target, ik.pole_subtarget = empties[1], ""
+    return empties[0], empties[1]
+
+
+@pytest.mark.parametrize(
+    ("transform", "severity", "words"),
+    [
+        (lambda rig: setattr(rig, "rotation_euler", (0.3, 0.2, 1.0)), Severity.INFO, "rotation"),
+        (lambda rig: setattr(rig, "scale", (2.0, 2.0, 2.0)), Severity.INFO, "unapplied scale"),
+    ],
+    ids=["rotation", "uniform_scale"],
+)
+def test_rotation_and_uniform_scale_are_info_and_applying_them_moves_nothing(
+    rig, transform, severity, words
+) -> None:
+    transform(rig)
+    rig.location = (1.0, 2.0, 0.5)
+    _pose(rig)
+    before = _world_state(rig)
+    (finding,) = findings_of(rig, "transforms")
+    assert (finding.bone, finding.severity) == (None, severity)
+    assert words in finding.message
+    apply_fix(finding)
+    assert _is_unit(rig.matrix_basis)
+    assert tuple(rig.location) == pytest.approx((1.0, 2.0, 0.5))
+    _assert_nothing_moved(before, _world_state(rig))
+    assert findings_of(rig, "transforms") == []
+    assert_ik_works(rig)
+    assert apply_fix(finding).startswith("Nothing to change")
+    assert _at_rest_after_fix(rig), "pole angles still leave every limb at rest"
+
+
+@pytest.mark.parametrize(
+    "scale", [(1.0, 1.0, 1.5), (-1.0, 1.0, 1.0)], ids=["non_uniform", "negative"]
+)
+def test_non_uniform_and_negative_scale_are_warnings_applied_without_moving(rig, scale) -> None:
+    rig.scale = scale
+    rig.rotation_euler = (0.0, 0.0, 0.4)
+    before = _world_state(rig)
+    (finding,) = findings_of(rig, "transforms")
+    assert finding.severity == Severity.WARNING
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode="POSE")
+    apply_fix(finding)
+    assert rig.mode == "POSE"
+    assert _is_unit(rig.matrix_basis)
+    _assert_nothing_moved(before, _world_state(rig))
+    assert findings_of(rig, "transforms") == []
+    assert_ik_works(rig)
+    assert _at_rest_after_fix(rig)
+
+
+def test_non_uniform_scale_with_a_pose_offers_no_fix(rig) -> None:
+    rig.scale = (1.0, 1.0, 1.5)
+    _pose(rig)
+    (finding,) = findings_of(rig, "transforms")
+    assert finding.fix_id is None and "pose" in finding.no_fix_reason
+
+
+def test_scaled_and_rotated_ik_empties_are_info_and_stay_where_they_are(rig) -> None:
+    target, pole = _empty_targets(rig)
+    target.rotation_euler = (0.5, 0.0, 0.0)
+    target.scale = (1.0, 3.0, 1.0)
+    pole.scale = (-2.0, 2.0, 2.0)
+    child = bpy.data.objects.new("marker", None)
+    bpy.context.scene.collection.objects.link(child)
+    child.parent = target
+    child.location = (0.1, 0.0, 0.0)
+    before = _world_state(rig)
+    found = findings_of(rig, "transforms")
+    assert sorted((f.fix_id, f.severity) for f in found) == [
+        ("apply_pole", Severity.INFO),
+        ("apply_target", Severity.INFO),
+    ]
+    for finding in found:
+        apply_fix(finding)
+    assert _is_unit(target.matrix_basis) and _is_unit(pole.matrix_basis)
+    _assert_nothing_moved(before, _world_state(rig))
+    assert findings_of(rig, "transforms") == []
+    assert_ik_works(rig, ["shin.L"])
+
+
+def test_reference_rig_and_rigs_without_ik_are_quiet(scene) -> None:
+    data = bpy.data.armatures.new("no_ik")
+    obj = bpy.data.objects.new("no_ik", data)
+    scene.collection.objects.link(obj)
+    obj.scale = (2.0, 1.0, 1.0)
+    bpy.context.view_layer.update()  # a new armature object has no pose until evaluated
+    assert diagnose(obj, checks=["transforms"]) == []
+
+
+def _is_unit(matrix: Matrix) -> bool:
+    linear = matrix.to_3x3()
+    return all(abs(linear[r][c] - (r == c)) < 1e-6 for r in range(3) for c in range(3))
