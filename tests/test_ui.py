@@ -336,3 +336,6 @@ def test_thresholds_from_the_preferences_reach_the_checks(posed_rig, addon, monk
     bpy.ops.ik_doctor.check_rig()
     assert seen["options"][check.id][name] == pytest.approx(0.5)
     assert check.id in seen["checks"]
+    setattr(addon, f"{check.id}__{name}", check.options[name])
+    bpy.ops.ik_doctor.check_rig()
+    assert seen["options"][check.id][name] == check.options[name], "float32 rounding leaked"

@@ -9,9 +9,12 @@ from pathlib import Path
 
 import bpy
 import pytest
+import test_ui_support
 
 from ik_doctor.ui import overlay_geometry
 from ik_doctor.ui.overlay_geometry import COLORS, chain_segments
+
+addon = test_ui_support.addon  # shared fixture
 
 CHAINS = [("shin.L", "IK"), ("shin.R", "IK"), ("forearm.L", "IK"), ("forearm.R", "IK")]
 
@@ -113,3 +116,23 @@ def test_the_geometry_module_needs_no_gpu() -> None:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             modules.add(node.module.split(".")[0])
     assert modules.isdisjoint({"gpu", "gpu_extras"})
+
+
+def test_the_draw_handler_draws_only_when_switched_on(addon, rig, monkeypatch) -> None:
+    from ik_doctor.ui import overlay
+
+    drawn: list[int] = []
+    monkeypatch.setattr(overlay, "chain_segments", lambda *args: drawn.append(1) or [])
+    bpy.context.view_layer.objects.active = rig
+    state = bpy.context.window_manager.ik_doctor
+    state.show_overlay = False
+    overlay.draw()
+    assert drawn == []
+    state.show_overlay = True
+    try:
+        overlay.draw()  # no segments: returns before touching the gpu, which needs a window
+    finally:
+        state.show_overlay = False
+    assert drawn == [1]
+    if bpy.app.background:
+        pytest.skip("drawing lines needs a window: the gpu module is unavailable in background")

@@ -6,6 +6,7 @@ added as a new module shows up here without this file knowing its name.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import bpy
@@ -38,10 +39,18 @@ def settings(context: bpy.types.Context) -> tuple[list[str], dict[str, dict[str,
         if getattr(prefs, enabled_name(check), True):
             enabled.append(check.id)
         options[check.id] = {
-            name: getattr(prefs, option_name(check, name), default)
+            name: _stored(getattr(prefs, option_name(check, name), default), default)
             for name, default in check.options.items()
         }
     return enabled, options
+
+
+def _stored(value: Any, default: Any) -> Any:
+    """The preference value, or the exact default when it only differs by float32 rounding
+    (Blender stores 0.01 as 0.0099999998), so untouched thresholds match the command line."""
+    if isinstance(default, float) and math.isclose(value, default, rel_tol=1e-6):
+        return default
+    return value
 
 
 def _option_property(check: Check, name: str, default: Any) -> Any:
@@ -51,7 +60,9 @@ def _option_property(check: Check, name: str, default: Any) -> Any:
         return BoolProperty(name=label, description=description, default=default)
     if isinstance(default, int):
         return IntProperty(name=label, description=description, default=default, min=0)
-    return FloatProperty(name=label, description=description, default=float(default), min=0.0)
+    return FloatProperty(
+        name=label, description=description, default=float(default), min=0.0, precision=4
+    )
 
 
 def _summary(check: Check) -> str:

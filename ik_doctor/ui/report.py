@@ -103,6 +103,7 @@ def report_for(context: bpy.types.Context, obj: bpy.types.Object | None):
 
 def store(context: bpy.types.Context, obj: bpy.types.Object, findings: Sequence[Finding]):
     """Replace the stored report of ``obj`` with ``findings`` (sorted by chain) and return it."""
+    _forget_deleted_armatures(context)
     report = report_for(context, obj)
     if report is None:
         report = state(context).reports.add()
@@ -228,6 +229,13 @@ def unregister() -> None:
     del bpy.types.WindowManager.ik_doctor
     for cls in reversed(CLASSES):
         bpy.utils.unregister_class(cls)
+
+
+def _forget_deleted_armatures(context: bpy.types.Context) -> None:
+    reports = state(context).reports
+    for index in reversed(range(len(reports))):
+        if reports[index].armature not in bpy.data.objects:
+            reports.remove(index)
 
 
 def _add_header(report, armature: str, chain: tuple[str, str] | None) -> None:
