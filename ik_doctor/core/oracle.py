@@ -3,8 +3,9 @@
 For each chain the target is pulled toward the chain root to a point clearly within reach
 (the tip of the limb posed by hand: folded, then folded less and swung sideways), the
 depsgraph is evaluated and the chain passes when its tip reaches the target (error under 1e-3
-of the chain's reach) and, with a pole, when it still bends to the side it was built to bend
-to. Everything moved is put back exactly (transform channels, not a decomposed matrix).
+of the chain's reach) and, with a pole, unless its joint bends away from the pole where the
+limb was not built to. Everything moved is put back exactly (transform channels, not a
+decomposed matrix).
 
 Real rigs need more than moving the target bone:
 
@@ -13,10 +14,12 @@ Real rigs need more than moving the target bone:
   keeps the first move that brings the target to the goal without moving the chain's root.
 - The goal is placed in the pose as evaluated, so an animated hip or spine does not push it out
   of reach, and scaled by the object's and the parents' scale.
-- A pole is judged against the rest pose: the pole angle is an offset by design (a frog's knee
-  may bend at 90° to its pole, a spider's legs share one pole), so the chain fails when its bend
-  turns more than 90° away from the bend it has at rest relative to the pole, as a knee that
-  flips backwards does.
+- A pole is judged against the pole and the rest pose together: the chain fails when its joint
+  bends away from the pole (more than 90° from the pole's side) *and* that is not how the limb
+  rests (its bend turned more than 90° from its rest bend relative to the pole), as a knee that
+  flips backwards does. A frog's knee built to bend at 93° to its pole keeps that bend and
+  passes; a leg that swings round 180° to face a pole placed behind it bends toward the pole
+  and passes too (twisted: a warning, not a failure).
 - A muted (or zero-influence) IK that is half of a switch pair (another active IK on the same
   bone, as Rigify's pole/no-pole pair) or whose mute or influence is driven is switched off on
   purpose: it is reported as ``off`` and judged through its active partner. A muted IK with no
@@ -42,8 +45,8 @@ from .solve import evaluate
 REACH_TOLERANCE = 1e-3
 """A chain reaches when its tip is closer to the target than this fraction of its reach."""
 MAX_BEND_TURN = 91.0
-"""Degrees the bend may turn from its rest side relative to the pole: past 90° (and a degree of
-rounding) the joint bends to the far side, as a knee that flips backwards does."""
+"""Past 90° (and a degree of rounding) a joint bends to the far side of the pole, or of the side
+it rests bent to."""
 FOLD_DEGREES = 30.0
 SWING_DEGREES = 20.0
 _TRANSFORM_CHANNELS = (
@@ -72,6 +75,8 @@ class ChainVerdict:
     """Worst world distance from tip to target over the goals; None when nothing could move."""
     bend_turn: float | None
     """Turn (degrees) of the bend away from its rest side relative to the pole."""
+    bend_from_pole: float | None
+    """Angle (degrees) between the joint's bend and the pole's side of the root-target line."""
     upstream: tuple[tuple[str, str], ...] = ()
     """Other active chains that move this chain's root or its target (a fault there shows here)."""
 
@@ -160,32 +165,43 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
 
     upstream = _upstream(rig, chain)
 
-    def verdict(state: str, reason: str, error: float | None, turn: float | None) -> ChainVerdict:
+    def verdict(
+        state: str, reason: str, error: float | None = None, bend: tuple = (None, None)
+    ) -> ChainVerdict:
+        turn, away = bend
         return ChainVerdict(
-            rig.name, chain.owner, chain.constraint, state, reason, reach, error, turn, upstream
+            rig.name,
+            chain.owner,
+            chain.constraint,
+            state,
+            reason,
+            reach,
+            error,
+            turn,
+            away,
+            upstream,
         )
 
     if chain.mute or chain.influence <= 0.0:
         partner = _switch_partner(obj, rig, chain)
         if partner is not None:
-            return verdict("off", f"switched off on purpose: {partner}", None, None)
+            return verdict("off", f"switched off on purpose: {partner}")
     if obj.data.pose_position == "REST":
-        return verdict("fail", "the armature shows its rest position: no pose, no IK", None, None)
+        return verdict("fail", "the armature shows its rest position: no pose, no IK")
     if chain.target is None or chain.target_bone_missing:
-        return verdict("fail", "it has no target Blender can resolve", None, None)
+        return verdict("fail", "it has no target Blender can resolve")
     errors: list[float] = []
-    turns: list[float | None] = []
+    bends: list[tuple[float | None, float | None]] = []
     for goal in _goals(obj, rig, chain):
         with _target_moved(obj, rig, chain, goal, reach) as moved:
             if not moved:
-                return verdict(
-                    "fail", "its target moves with the chain, so the tip never settles", None, None
-                )
+                return verdict("fail", "its target moves with the chain, so the tip never settles")
             errors.append(_tip_error(obj, chain))
-            turns.append(_bend_turn(obj, rig, chain))
+            bends.append(_bend(obj, rig, chain))
     error = max(errors)
     # The bend is judged on the folded goal, which stays in the plane the limb was built in.
-    turn = turns[0]
+    bend = bends[0]
+    turn, away = bend
     if error >= REACH_TOLERANCE * reach:
         muted = "it is muted or without influence and nothing switches it on: " * (
             chain.mute or chain.influence < 1.0
@@ -195,13 +211,16 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
             f"{muted}its tip stops {error:.3g} from a target within reach ({error / reach:.1%} "
             "of the reach)",
             error,
-            turn,
+            bend,
         )
-    if turn is not None and turn > MAX_BEND_TURN:
+    if turn is not None and away is not None and min(turn, away) > MAX_BEND_TURN:
         return verdict(
-            "fail", f"it bends {turn:.0f}° away from the side it rests bent to", error, turn
+            "fail",
+            f"its joint bends {away:.0f}° away from the pole, {turn:.0f}° from its rest bend",
+            error,
+            bend,
         )
-    return verdict("pass", "it reaches its target and bends as built", error, turn)
+    return verdict("pass", "it reaches its target and bends as built", error, bend)
 
 
 def _upstream(rig: RigView, chain: IKChain) -> tuple[tuple[str, str], ...]:
@@ -374,17 +393,17 @@ def _pole_point(chain: IKChain) -> Vector | None:
     return pole.matrix_world.translation.copy()
 
 
-def _bend_turn(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> float | None:
-    """Degrees the chain's bend turned away from its rest side relative to the pole.
+def _bend(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> tuple[float | None, float | None]:
+    """Degrees the bend turned from its rest side relative to the pole, and from the pole's side.
 
     The bend is the sum of the inner joints' offsets from the root-to-tip line, so a three-bone
-    leg counts both its joints. None without a pole, or when either pose is too straight to say.
+    leg counts both its joints. None without a pole, or when the pose is too straight to say.
     """
     pole = _pole_point(chain)
     rest_pole = rig.joint_point(chain.pole, chain.pole_subtarget)
     moving = chain.bones if chain.use_tail else chain.bones[1:]
     if pole is None or rest_pole is None or len(moving) < 2:
-        return None
+        return None, None
     pose_bones = obj.pose.bones
     world = obj.matrix_world
     posed = _bend_angle(
@@ -400,9 +419,13 @@ def _bend_turn(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> float | N
         rest_pole,
     )
     if posed is None:
-        return None
-    turn = abs(math.degrees(posed - (rest or 0.0)))
-    return min(turn % 360.0, 360.0 - turn % 360.0)
+        return None, None
+    return _degrees_apart(posed, rest or 0.0), _degrees_apart(posed, 0.0)
+
+
+def _degrees_apart(angle: float, other: float) -> float:
+    turn = abs(math.degrees(angle - other)) % 360.0
+    return min(turn, 360.0 - turn)
 
 
 def _bend_angle(joints: list[Vector], root: Vector, tip: Vector, pole: Vector) -> float | None:
