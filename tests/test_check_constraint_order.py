@@ -166,16 +166,24 @@ def test_limit_rotation_in_world_space_has_no_automatic_fix(rig) -> None:
     assert finding.fix_id is None and "world space" in finding.no_fix_reason
 
 
-def test_two_iks_sharing_bones_make_one_miss(rig) -> None:
-    second = rig.pose.bones["thigh.L"].constraints.new("IK")
-    second.target, second.subtarget, second.chain_count = rig, "knee_pole.L", 1
+def test_ik_nested_inside_a_longer_chain_misses_its_target(rig) -> None:
+    inner = rig.pose.bones["thigh.L"].constraints.new("IK")
+    inner.target, inner.subtarget, inner.chain_count = rig, "knee_pole.L", 1
     assert tip_error(rig, "thigh.L") > 0.1
+    assert tip_error(rig, "shin.L") < 1e-3
     finding = _only(rig)
+    assert (finding.bone, finding.constraint) == ("thigh.L", inner.name)
     assert finding.severity == Severity.ERROR
-    assert "on thigh.L" in finding.message and "on shin.L" in finding.message
-    assert "both move thigh.L" in finding.message
+    assert "inside the chain of IK 'IK' on shin.L" in finding.message
     with pytest.raises(FixError):
         apply_fix(finding)
+
+
+def test_chains_that_only_share_the_hips_both_reach(rig) -> None:
+    for side in "LR":
+        _ik(rig, f"shin.{side}").chain_count = 3
+    assert findings_of(rig, "constraint_order") == []
+    assert tip_error(rig, "shin.L") < 1e-3 and tip_error(rig, "shin.R") < 1e-3
 
 
 def test_muted_constraints_and_muted_overlaps_are_not_reported(rig) -> None:

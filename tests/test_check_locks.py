@@ -161,14 +161,22 @@ def test_zero_width_limit_on_the_twist_axis_is_fine(rig) -> None:
     assert findings_of(rig, "locks") == []
 
 
-def test_stiffness_near_one_on_every_axis_stops_the_leg_short(rig) -> None:
-    _set(rig, ["shin.L"], ik_stiffness_x=0.99, ik_stiffness_y=0.99, ik_stiffness_z=0.99)
-    assert tip_error(rig, "shin.L") > 2e-3
+@pytest.mark.parametrize(("bone", "stiffness"), [("shin.L", 0.99), ("thigh.L", 0.9)])
+def test_a_bone_much_stiffer_than_the_rest_stops_the_leg_short(rig, bone, stiffness) -> None:
+    _set(rig, [bone], **{f"ik_stiffness_{axis}": stiffness for axis in "xyz"})
+    assert tip_error(rig, "shin.L") > 1e-3
     (finding,) = findings_of(rig, "locks")
-    assert (finding.bone, finding.severity) == ("shin.L", Severity.ERROR)
-    assert "stiffness 0.99" in finding.message
+    assert (finding.bone, finding.severity) == (bone, Severity.ERROR)
+    assert f"stiffness {stiffness:g} or more" in finding.message
     _fixed(rig, finding)
-    assert rig.pose.bones["shin.L"].ik_stiffness_x == 0.0
+    assert rig.pose.bones[bone].ik_stiffness_x == 0.0
+    assert findings_of(rig, "locks") == []
+    assert_ik_works(rig)
+
+
+def test_the_same_stiffness_on_every_bone_is_fine(rig) -> None:
+    stiff = {f"ik_stiffness_{axis}": 0.8 for axis in "xyz"}
+    _set(rig, ["thigh.L", "shin.L"], **stiff)
     assert findings_of(rig, "locks") == []
     assert_ik_works(rig)
 

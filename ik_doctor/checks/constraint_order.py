@@ -4,8 +4,8 @@ Blender solves an IK after every other constraint of the chain's bones, whatever
 the stack (measured in 4.2 and 5.3). So a Copy Rotation, Copy Transforms or Damped Track on a
 chain bone is silently overridden, and a Limit Rotation does not limit the IK: only the bone's
 IK limits (``use_ik_limit_*``) do. A muted IK, or one at influence 0, does nothing; at a lower
-influence the tip stops short of the target. Two active IKs that share bones are solved as one
-tree and pull those bones toward different targets, so one of them misses.
+influence the tip stops short of the target. An IK whose owner lies inside another active IK's
+chain is solved in one tree with it, and the outer chain's target wins.
 
 A muted IK that is half of a switch (a second IK on the same bone, as Rigify pairs a pole and a
 no-pole IK, or an IK whose mute or influence is driven or keyed) is off on purpose: that is
@@ -258,34 +258,42 @@ def _ik_limits_match(
 
 
 def _overlaps(rig: RigView) -> Iterator[Finding]:
+    """IKs whose owner lies inside another active IK's chain: the outer chain wins.
+
+    Chains that only share their upper bones (two legs whose chains reach the hips) are solved
+    together and both reach (measured); an IK nested inside a longer chain toward another target
+    misses it (0.13 of a 0.45 thigh in the measured case).
+    """
     active = [c for c in rig.chains if not c.mute and c.influence > 0.0]
-    for index, first in enumerate(active):
-        for second in active[index + 1 :]:
-            shared = [b for b in second.bones if b in first.bones]
-            same_goal = (first.target, first.subtarget) == (second.target, second.subtarget)
-            if not shared or same_goal:
+    for inner in active:
+        for outer in active:
+            nested = inner is not outer and inner.owner in outer.bones[1:]
+            same_goal = (inner.target, inner.subtarget) == (outer.target, outer.subtarget)
+            if not nested or same_goal:
                 continue
             yield Finding(
                 check_id="constraint_order",
                 severity=Severity.ERROR,
                 armature=rig.name,
-                bone=second.owner,
-                constraint=second.constraint,
-                chain=second.key,
+                bone=inner.owner,
+                constraint=inner.constraint,
+                chain=inner.key,
                 message=(
-                    f"IK '{second.constraint}' on {second.owner} and IK '{first.constraint}' "
-                    f"on {first.owner} both move {', '.join(shared)}: one of them misses "
-                    "its target."
+                    f"IK '{inner.constraint}' on {inner.owner} sits inside the chain of IK "
+                    f"'{outer.constraint}' on {outer.owner}, which also moves "
+                    f"{', '.join(b for b in inner.bones if b in outer.bones)}: it misses its "
+                    "target."
                 ),
                 why=(
-                    "Blender solves IKs that share bones as one tree; the shared bones are "
-                    "pulled toward both targets, so each chain ends between them."
+                    "Blender solves IKs that share bones as one tree; the longer chain pulls the "
+                    "shared bones toward its own target, so the inner IK's target is not reached."
                 ),
                 no_fix_reason=(
                     "which IK should move the shared bones is a rigging decision: shorten one "
                     "chain (its Chain Length) so they no longer overlap, or mute one"
                 ),
             )
+            break
 
 
 def enable_ik(obj: bpy.types.Object, finding: Finding) -> str:

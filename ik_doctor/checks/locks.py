@@ -6,8 +6,9 @@ limb bends on and the chain cannot fold: the tip stops short. Locks on other axe
 hinges are built (a knee locked on Y and Z, an elbow on its twist) and are fine as long as the
 chain can still move its tip every way: that is what this check measures, from the rest pose,
 with the chain's Jacobian (how each free axis moves the tip). An IK stiffness near 1 on every
-axis of a bone barely turns it either. Transform locks (``lock_rotation``) are another matter:
-the solver ignores them, so they are reported as information only.
+axis of a bone, or far above the rest of its chain's, barely turns it either. Transform locks
+(``lock_rotation``) are another matter: the solver ignores them, so they are reported as
+information only.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ BLOCKED_RATIO = 0.1
 """A chain whose free axes move the tip less than this share of what all its axes could, in
 its weakest direction, cannot reach: 0 for every failing setup measured, 0.37 and more on every
 working real rig (hinged horse, frog and spider legs included)."""
+NEAR_FULL_STIFFNESS = 0.95
+"""From here a bone barely turns even when every bone of its chain is as stiff."""
 
 
 def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -54,12 +57,30 @@ def _blocked(pose_bone: bpy.types.PoseBone, axis: str) -> bool:
     )
 
 
-def _is_stiff(pose_bone: bpy.types.PoseBone, threshold: float) -> bool:
-    """Stiff on every axis it may turn about: the solver barely moves it."""
+def _stiff_bones(bones: dict[str, bpy.types.PoseBone], threshold: float) -> set[str]:
+    """Bones the solver barely turns: stiff on every axis they may turn about.
+
+    Stiffness weighs bones against each other: a leg stiff at 0.9 on both bones still reaches,
+    one stiff at 0.8 while the other is free stops short, and from 0.95 the solver all but stops
+    turning a bone whatever the others do (measured on the reference leg).
+    """
+    least = {name: _least_stiffness(pose_bone) for name, pose_bone in bones.items()}
+    mobility = max((1.0 - value for value in least.values() if value is not None), default=0.0)
+    return {
+        name
+        for name, value in least.items()
+        if value is not None
+        and value >= threshold - 1e-6
+        and (value >= NEAR_FULL_STIFFNESS - 1e-6 or 1.0 - value < mobility / 2.0)
+    }
+
+
+def _least_stiffness(pose_bone: bpy.types.PoseBone) -> float | None:
+    """The lowest stiffness over the axes the bone may turn about; None when none is free."""
     free = [axis for axis in AXES if not _blocked(pose_bone, axis)]
-    return bool(free) and all(
-        getattr(pose_bone, f"ik_stiffness_{axis}") >= threshold for axis in free
-    )
+    if not free:
+        return None
+    return min(getattr(pose_bone, f"ik_stiffness_{axis}") for axis in free)
 
 
 class _TipMotion:
@@ -116,7 +137,7 @@ def _blocked_chain(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[F
     if motion.cannot_reach(free):
         yield from _locked_findings(rig, chain, motion, free, bones)
         return
-    stiff = {name for name, pose_bone in bones.items() if _is_stiff(pose_bone, stiffness)}
+    stiff = _stiff_bones(bones, stiffness)
     if stiff and motion.cannot_reach({key for key in free if key[0] not in stiff}):
         for name in chain.bones:
             if name in stiff:
@@ -208,7 +229,6 @@ def _bend_finding(
 
 
 def _stiff_finding(rig: RigView, chain: IKChain, pose_bone: bpy.types.PoseBone) -> Finding:
-    values = [getattr(pose_bone, f"ik_stiffness_{axis}") for axis in AXES]
     return Finding(
         check_id="locks",
         severity=Severity.ERROR,
@@ -217,12 +237,14 @@ def _stiff_finding(rig: RigView, chain: IKChain, pose_bone: bpy.types.PoseBone) 
         constraint=chain.constraint,
         chain=chain.key,
         message=(
-            f"{pose_bone.name} has IK stiffness {max(values):.3g} on every axis it can turn "
-            f"about: it barely moves, and the chain of IK '{chain.constraint}' stops short."
+            f"{pose_bone.name} has IK stiffness {_least_stiffness(pose_bone):.3g} or more on "
+            f"every axis it can turn about: it barely moves, and the chain of IK "
+            f"'{chain.constraint}' stops short."
         ),
         why=(
-            "Stiffness weighs the solver against turning a bone; near 1 it all but locks it, "
-            "the other bones cannot reach alone, and the solver gives up millimetres short."
+            "Stiffness weighs the solver against turning a bone: one much stiffer than the rest "
+            "of its chain, or near 1, barely turns, the other bones cannot reach alone, and the "
+            "solver stops millimetres short."
         ),
         fix_id="clear_stiffness",
         fix_label=f"Set the IK stiffness of {pose_bone.name} to 0",
@@ -288,7 +310,7 @@ register(
         doc=__doc__ or "",
         find=find_lock_problems,
         fixes={"free_axes": free_axes, "clear_stiffness": clear_stiffness},
-        options={"stiffness": 0.95},
+        options={"stiffness": 0.8},
         order=50,
     )
 )
