@@ -1,0 +1,436 @@
+"""Random rigs for the property tests: Hypothesis strategies for a rig spec, and its builder.
+
+A ``RigSpec`` is plain data (so Hypothesis can shrink it and print it); ``build_rig`` turns it
+into Blender objects with the data API and ``edit_bones``. The specs cover what real files
+contain and what the checks must survive: broken hierarchies, gaps, zero-length bones (Blender
+deletes them on leaving Edit Mode and re-parents their children), negative and zero object
+scales, IK constraints aimed at anything, and other constraints mixed in. ``rig_state`` is a
+snapshot of everything a fix might touch, for "changed nothing" and "lost nothing" checks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import bpy
+from hypothesis import strategies as st
+
+from ik_doctor.core.editing import edit_bones
+
+# What an IK target or pole can point at.
+REFERENCE_KINDS = (
+    "none",
+    "bone",  # another bone of the rig
+    "owner",  # the constraint's own bone
+    "chain",  # a parent of the owner (inside its chain, for short chains)
+    "missing",  # a bone name that does not exist
+    "armature",  # the rig object itself, no bone
+    "empty",
+    "mesh",
+    "other_armature",  # a bone of a second armature
+)
+OTHER_CONSTRAINTS = (
+    "COPY_ROTATION",
+    "COPY_LOCATION",
+    "DAMPED_TRACK",
+    "LIMIT_ROTATION",
+    "STRETCH_TO",
+    "CHILD_OF",
+)
+NAME_STEMS = ("bone", "thigh", "shin", "forearm", "DEF-arm", "ORG-leg", "MCH-ik", "骨")
+NAME_SIDES = ("", ".L", ".R", "_l", ".001", " x")
+# Blender deletes edit bones shorter than 1e-6 when leaving Edit Mode; 1e-5 survives.
+LENGTHS = (0.0, 1e-7, 1e-5, 1e-3)
+SCALES = (
+    (1.0, 1.0, 1.0),
+    (2.0, 2.0, 2.0),
+    (0.01, 0.01, 0.01),
+    (-1.0, 1.0, 1.0),
+    (1.0, -1.0, -1.0),
+    (0.0, 1.0, 1.0),
+    (0.0, 0.0, 0.0),
+    (1.0, 3.0, 0.5),
+)
+
+
+@dataclass(frozen=True)
+class BoneSpec:
+    name: str
+    parent: int | None
+    """Index of an earlier bone, so the hierarchy has no cycles."""
+    connected: bool
+    offset: tuple[float, float, float]
+    """Head relative to the parent's tail (or the origin for roots)."""
+    direction: tuple[float, float, float]
+    length: float
+    roll: float
+    deform: bool
+
+
+@dataclass(frozen=True)
+class Reference:
+    kind: str
+    pick: int
+    """Chooses the bone for kinds "bone" and "chain"."""
+
+
+@dataclass(frozen=True)
+class ConstraintSpec:
+    bone: int
+    type: str
+    chain_count: int
+    use_tail: bool
+    target: Reference
+    pole: Reference
+    pole_angle: float
+    mute: bool
+    influence: float
+
+
+@dataclass(frozen=True)
+class RigSpec:
+    bones: tuple[BoneSpec, ...]
+    constraints: tuple[ConstraintSpec, ...]
+    scale: tuple[float, float, float]
+    rotation: tuple[float, float, float]
+    helper_scale: tuple[float, float, float]
+    """Scale of the empty, mesh and second armature used as targets."""
+    with_mesh: bool
+    with_keys: bool
+
+
+coordinates = st.floats(-2.0, 2.0, allow_nan=False, allow_infinity=False, width=32)
+small_offsets = st.one_of(
+    st.just((0.0, 0.0, 0.0)),
+    st.tuples(coordinates, coordinates, coordinates),
+    st.sampled_from(((1e-6, 0.0, 0.0), (0.0, 0.0, 1e-3))),
+)
+directions = st.one_of(
+    st.sampled_from(((0.0, 0.0, 1.0), (0.0, 0.0, -1.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0))),
+    st.tuples(coordinates, coordinates, coordinates),
+)
+lengths = st.one_of(st.sampled_from(LENGTHS), st.floats(0.01, 3.0))
+influences = st.one_of(st.sampled_from((0.0, 1.0)), st.floats(0.0, 1.0))
+references = st.builds(Reference, st.sampled_from(REFERENCE_KINDS), st.integers(0, 50))
+
+
+@st.composite
+def bone_specs(draw: st.DrawFn, count: int) -> tuple[BoneSpec, ...]:
+    bones = []
+    for index in range(count):
+        parent = draw(st.one_of(st.none(), st.integers(0, index - 1))) if index else None
+        name = f"{draw(st.sampled_from(NAME_STEMS))}{index}{draw(st.sampled_from(NAME_SIDES))}"
+        bones.append(
+            BoneSpec(
+                name=name,
+                parent=parent,
+                connected=parent is not None and draw(st.booleans()),
+                offset=draw(small_offsets),
+                direction=draw(directions),
+                length=draw(lengths),
+                roll=draw(st.floats(-math.pi, math.pi)),
+                deform=draw(st.booleans()),
+            )
+        )
+    return tuple(bones)
+
+
+@st.composite
+def constraint_specs(draw: st.DrawFn, bone_count: int) -> ConstraintSpec:
+    return ConstraintSpec(
+        bone=draw(st.integers(0, bone_count - 1)),
+        type=draw(st.one_of(st.just("IK"), st.just("IK"), st.sampled_from(OTHER_CONSTRAINTS))),
+        chain_count=draw(st.one_of(st.integers(0, 3), st.integers(0, 255))),
+        use_tail=draw(st.booleans()),
+        target=draw(references),
+        pole=draw(st.one_of(st.just(Reference("none", 0)), references)),
+        pole_angle=draw(st.floats(-math.pi, math.pi)),
+        mute=draw(st.booleans()),
+        influence=draw(influences),
+    )
+
+
+@st.composite
+def rig_specs(draw: st.DrawFn, max_bones: int = 12, max_constraints: int = 6) -> RigSpec:
+    """A random rig: hierarchy, geometry, constraints, object scale, mesh and keys."""
+    count = draw(st.integers(1, max_bones))
+    return RigSpec(
+        bones=draw(bone_specs(count)),
+        constraints=tuple(
+            draw(st.lists(constraint_specs(count), max_size=max_constraints)),
+        ),
+        scale=draw(st.sampled_from(SCALES)),
+        rotation=draw(
+            st.one_of(st.just((0.0, 0.0, 0.0)), st.tuples(coordinates, coordinates, coordinates))
+        ),
+        helper_scale=draw(st.sampled_from(SCALES)),
+        with_mesh=draw(st.booleans()),
+        with_keys=draw(st.booleans()),
+    )
+
+
+# --- building ---------------------------------------------------------------------------------
+
+
+def build_rig(spec: RigSpec, name: str = "Rig") -> bpy.types.Object:
+    """Build the spec in the current scene and return the armature object (in Object Mode)."""
+    collection = bpy.context.scene.collection
+    obj = bpy.data.objects.new(name, bpy.data.armatures.new(f"{name}Data"))
+    collection.objects.link(obj)
+    with edit_bones(obj) as bones:
+        made = []
+        for bone_spec in spec.bones:
+            bone = bones.new(bone_spec.name)
+            parent = made[bone_spec.parent] if bone_spec.parent is not None else None
+            start = parent.tail if parent is not None else (0.0, 0.0, 0.0)
+            bone.head = [a + b for a, b in zip(start, bone_spec.offset, strict=True)]
+            bone.tail = [
+                h + d * bone_spec.length
+                for h, d in zip(bone.head, _unit(bone_spec.direction), strict=True)
+            ]
+            bone.roll = bone_spec.roll
+            bone.use_deform = bone_spec.deform
+            bone.parent = parent
+            bone.use_connect = bone_spec.connected
+            made.append(bone)
+    # Zero-length bones are gone now; constraints and references skip them.
+    for index, bone in enumerate(obj.data.bones):
+        bone["ik_doctor_test"] = index
+        obj.pose.bones[bone.name]["ik_doctor_pose_prop"] = float(index)
+    obj["ik_doctor_object_prop"] = "kept"
+    helpers = _helpers(spec, collection)
+    for constraint_spec in spec.constraints:
+        _add_constraint(obj, spec, constraint_spec, helpers)
+    obj.scale = spec.scale
+    obj.rotation_euler = spec.rotation
+    if spec.with_mesh:
+        _add_skinned_mesh(obj, collection)
+    if spec.with_keys and obj.pose.bones:
+        for frame in (1, 10):
+            obj.pose.bones[0].keyframe_insert("location", frame=frame)
+            obj.pose.bones[-1].keyframe_insert("rotation_quaternion", frame=frame)
+    return obj
+
+
+def _unit(direction: tuple[float, float, float]) -> tuple[float, float, float]:
+    length = math.sqrt(sum(c * c for c in direction))
+    if length < 1e-6:
+        return (0.0, 0.0, 1.0)
+    return tuple(c / length for c in direction)  # type: ignore[return-value]
+
+
+def _helpers(spec: RigSpec, collection: bpy.types.Collection) -> dict[str, bpy.types.Object]:
+    kinds = {c.target.kind for c in spec.constraints} | {c.pole.kind for c in spec.constraints}
+    helpers = {}
+    if "empty" in kinds:
+        helpers["empty"] = bpy.data.objects.new("TargetEmpty", None)
+    if "mesh" in kinds:
+        mesh = bpy.data.meshes.new("TargetMesh")
+        mesh.from_pydata([(0.0, 0.0, 0.0), (0.1, 0.0, 0.0), (0.0, 0.1, 0.0)], [], [(0, 1, 2)])
+        helpers["mesh"] = bpy.data.objects.new("TargetMesh", mesh)
+    if "other_armature" in kinds:
+        other = bpy.data.objects.new("OtherRig", bpy.data.armatures.new("OtherRigData"))
+        collection.objects.link(other)
+        with edit_bones(other) as bones:
+            control = bones.new("control")
+            control.head, control.tail = (1.0, 0.0, 0.0), (1.0, 0.0, 0.5)
+        helpers["other_armature"] = other
+    for kind, helper in helpers.items():
+        if kind != "other_armature":
+            collection.objects.link(helper)
+        helper.location = (0.5, -0.5, 1.0)
+        helper.scale = spec.helper_scale
+    return helpers
+
+
+def _add_constraint(
+    obj: bpy.types.Object,
+    spec: RigSpec,
+    constraint_spec: ConstraintSpec,
+    helpers: dict[str, bpy.types.Object],
+) -> None:
+    owner_name = spec.bones[constraint_spec.bone].name
+    pose_bone = obj.pose.bones.get(owner_name)
+    if pose_bone is None:  # a zero-length bone Blender deleted
+        return
+    constraint = pose_bone.constraints.new(constraint_spec.type)
+    constraint.mute = constraint_spec.mute
+    constraint.influence = constraint_spec.influence
+    target, subtarget = _resolve(obj, pose_bone, constraint_spec.target, helpers)
+    if hasattr(constraint, "target"):
+        constraint.target = target
+        if subtarget is not None:
+            constraint.subtarget = subtarget
+    if constraint_spec.type != "IK":
+        return
+    constraint.chain_count = constraint_spec.chain_count
+    constraint.use_tail = constraint_spec.use_tail
+    pole, pole_subtarget = _resolve(obj, pose_bone, constraint_spec.pole, helpers)
+    constraint.pole_target = pole
+    if pole_subtarget is not None:
+        constraint.pole_subtarget = pole_subtarget
+    constraint.pole_angle = constraint_spec.pole_angle
+
+
+def _resolve(
+    obj: bpy.types.Object,
+    pose_bone: bpy.types.PoseBone,
+    reference: Reference,
+    helpers: dict[str, bpy.types.Object],
+) -> tuple[bpy.types.Object | None, str | None]:
+    names = [bone.name for bone in obj.data.bones]
+    kind = reference.kind
+    if kind == "none":
+        return None, None
+    if kind == "bone":
+        return obj, names[reference.pick % len(names)]
+    if kind == "owner":
+        return obj, pose_bone.name
+    if kind == "chain":
+        parents = [bone.name for bone in pose_bone.bone.parent_recursive] or [pose_bone.name]
+        return obj, parents[reference.pick % len(parents)]
+    if kind == "missing":
+        return obj, "no such bone"
+    if kind == "armature":
+        return obj, None
+    if kind == "other_armature":
+        return helpers[kind], "control"
+    return helpers[kind], None
+
+
+def _add_skinned_mesh(obj: bpy.types.Object, collection: bpy.types.Collection) -> None:
+    """A mesh parented to the rig with one vertex group per deform bone and keyed weights."""
+    mesh = bpy.data.meshes.new("BodyMesh")
+    mesh.from_pydata([(0.0, 0.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.2, 0.5)], [], [(0, 1, 2)])
+    body = bpy.data.objects.new("Body", mesh)
+    collection.objects.link(body)
+    body.parent = obj
+    modifier = body.modifiers.new("Armature", "ARMATURE")
+    modifier.object = obj
+    for bone in obj.data.bones:
+        if bone.use_deform:
+            body.vertex_groups.new(name=bone.name).add([0, 1, 2], 0.5, "REPLACE")
+
+
+# --- snapshots --------------------------------------------------------------------------------
+
+SKIPPED_PROPERTIES = {"rna_type", "is_valid", "active", "error_location", "error_rotation"}
+EVALUATED_POSE = {"matrix", "matrix_channel", "head", "tail", "length"}
+"""Pose-bone values the depsgraph writes: a fix may evaluate the rig and refresh them."""
+EVALUATED_BONE: set[str] = set()
+
+
+def rig_state(obj: bpy.types.Object) -> dict[str, Any]:
+    """Everything about a rig and its users a fix could change, as plain comparable values.
+
+    Rest bones, pose bones, every constraint property, custom properties, keyframes, the
+    vertex groups of meshes it deforms, the object's mode, selection, visibility and the
+    view layer's active object.
+    """
+    view_layer = bpy.context.view_layer
+    armature = obj.data
+    return {
+        "mode": obj.mode,
+        "active": view_layer.objects.active.name if view_layer.objects.active else None,
+        "selected": sorted(o.name for o in view_layer.objects if o.select_get()),
+        "hidden": (obj.hide_get() if obj.name in view_layer.objects else None, obj.hide_viewport),
+        "object": (_plain(obj.matrix_world), _custom(obj)),
+        "objects": sorted(o.name for o in bpy.data.objects),
+        "bones": {bone.name: _rna_values(bone, EVALUATED_BONE) for bone in armature.bones},
+        "pose": {
+            pose_bone.name: {
+                **_rna_values(pose_bone, EVALUATED_POSE),
+                "constraints": [_rna_values(c) for c in pose_bone.constraints],
+            }
+            for pose_bone in obj.pose.bones
+        },
+        "keys": _keyframes(obj),
+        "vertex_groups": {
+            child.name: sorted(group.name for group in child.vertex_groups)
+            for child in bpy.data.objects
+            if child.type == "MESH" and child.parent == obj
+        },
+    }
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "__len__") and not isinstance(value, str):
+        return tuple(_plain(item) for item in value)
+    return value
+
+
+def _custom(block: Any) -> dict[str, Any]:
+    try:
+        keys = block.keys()
+    except TypeError:  # structs without custom properties (constraints)
+        return {}
+    return {key: _plain(block[key]) for key in keys}
+
+
+def _rna_values(struct: Any, skipped: set[str] = frozenset()) -> dict[str, Any]:
+    values: dict[str, Any] = {"custom": _custom(struct)}
+    for prop in struct.bl_rna.properties:
+        name = prop.identifier
+        if name in SKIPPED_PROPERTIES or name in skipped:
+            continue
+        value = getattr(struct, name)
+        if prop.type == "POINTER":
+            value = getattr(value, "name", None) if value is not None else None
+        elif prop.type == "COLLECTION":
+            continue
+        values[name] = _plain(value)
+    return values
+
+
+def _keyframes(obj: bpy.types.Object) -> dict[str, tuple]:
+    animation = obj.animation_data
+    if animation is None or animation.action is None:
+        return {}
+    return {
+        f"{curve.data_path}[{curve.array_index}]": tuple(
+            tuple(point.co) for point in curve.keyframe_points
+        )
+        for curve in action_fcurves(animation.action)
+    }
+
+
+def action_fcurves(action: bpy.types.Action) -> Iterator[bpy.types.FCurve]:
+    """F-curves of an action, legacy (4.2) or layered (4.4+, the only kind from 5.0)."""
+    layers = getattr(action, "layers", None)
+    if layers:
+        for layer in layers:
+            for strip in layer.strips:
+                for bag in strip.channelbags:
+                    yield from bag.fcurves
+    else:
+        yield from action.fcurves
+
+
+def state_differences(
+    before: Any, after: Any, path: str = "", tolerance: float = 1e-5
+) -> list[str]:
+    """Where two ``rig_state`` snapshots differ (floats within ``tolerance`` count as equal)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        diffs = []
+        for key in before.keys() | after.keys():
+            if key not in after or key not in before:
+                diffs.append(f"{path}/{key}: {before.get(key)!r} -> {after.get(key)!r}")
+            else:
+                diffs.extend(state_differences(before[key], after[key], f"{path}/{key}", tolerance))
+        return diffs
+    if isinstance(before, (tuple, list)) and isinstance(after, (tuple, list)):
+        if len(before) != len(after):
+            return [f"{path}: {before!r} -> {after!r}"]
+        diffs = []
+        for index, (a, b) in enumerate(zip(before, after, strict=True)):
+            diffs.extend(state_differences(a, b, f"{path}[{index}]", tolerance))
+        return diffs
+    if isinstance(before, float) and isinstance(after, float):
+        same = math.isclose(before, after, rel_tol=tolerance, abs_tol=tolerance) or (
+            math.isnan(before) and math.isnan(after)
+        )
+        return [] if same else [f"{path}: {before!r} -> {after!r}"]
+    return [] if before == after else [f"{path}: {before!r} -> {after!r}"]

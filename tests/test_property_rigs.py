@@ -1,0 +1,130 @@
+"""Generated rigs: diagnosis never crashes, fixes apply cleanly or refuse cleanly, nothing is lost.
+
+Every example is a random armature (see ``rig_generation``) built in a fresh empty file. The
+examples run under the "ci" Hypothesis profile unless another is chosen; see
+``hypothesis_profiles`` for the long run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+import bpy
+import hypothesis_profiles  # noqa: F401  (registers and loads the profiles)
+import pytest
+from hypothesis import event, given, settings
+from rig_generation import RigSpec, build_rig, rig_specs, rig_state, state_differences
+
+from ik_doctor import Finding, FixError, apply_all_fixes, apply_fix, diagnose
+
+pytestmark = pytest.mark.slow
+
+# IK_DOCTOR_CHECKS=target,parenting narrows a hunt to some checks; all of them by default.
+CHECKS = [c for c in os.environ.get("IK_DOCTOR_CHECKS", "").split(",") if c] or None
+
+
+def _examples(share: float) -> settings:
+    """A share of the profile's examples, so the long profile scales every test alike."""
+    return settings(max_examples=max(1, int(settings.default.max_examples * share)))
+
+
+def _fresh_rig(spec: RigSpec) -> bpy.types.Object:
+    bpy.ops.wm.read_homefile(use_empty=True)
+    return build_rig(spec)
+
+
+@_examples(1.0)
+@given(spec=rig_specs())
+def test_diagnose_never_raises_and_gives_the_same_findings_twice(spec: RigSpec) -> None:
+    obj = _fresh_rig(spec)
+    before = rig_state(obj)
+    first = diagnose(obj, checks=CHECKS)
+    assert first == diagnose(obj, checks=CHECKS)
+    assert all(isinstance(finding, Finding) for finding in first)
+    keys = [finding.key for finding in first]
+    assert len(keys) == len(set(keys)), "two findings share a key"
+    assert not state_differences(before, rig_state(obj)), "diagnose changed the rig"
+
+
+@_examples(1.0)
+@given(spec=rig_specs())
+def test_every_fix_applies_or_refuses_and_loses_nothing(spec: RigSpec) -> None:
+    obj = _fresh_rig(spec)
+    for finding in diagnose(obj, checks=CHECKS):
+        if finding.fix_id is not None:
+            _apply_fix_checked(obj, finding)
+
+
+@_examples(0.25)
+@given(spec=rig_specs())
+def test_a_fixed_rig_saved_and_reopened_gives_the_same_findings(
+    spec: RigSpec, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    obj = _fresh_rig(spec)
+    name = obj.name
+    apply_all_fixes(obj, checks=CHECKS, allow_confirmed=True)
+    findings = [finding.to_dict() for finding in diagnose(obj, checks=CHECKS)]
+    path = tmp_path_factory.mktemp("reopened") / "fixed.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(path), check_existing=False)
+    bpy.ops.wm.open_mainfile(filepath=str(path), load_ui=False)
+    reopened = bpy.data.objects[name]
+    assert [finding.to_dict() for finding in diagnose(reopened, checks=CHECKS)] == findings
+
+
+def _apply_fix_checked(obj: bpy.types.Object, finding: Finding) -> None:
+    """Apply one fix and hold it to the contract in ``apply_fix``'s docstring."""
+    before = rig_state(obj)
+    try:
+        sentence = apply_fix(finding)
+    except FixError as refusal:
+        event(f"{finding.check_id}.{finding.fix_id} refused")
+        assert str(refusal), "a refusal must say why"
+        assert not state_differences(before, rig_state(obj)), f"refused {finding} yet changed"
+        return
+    event(f"{finding.check_id}.{finding.fix_id} applied")
+    assert isinstance(sentence, str) and sentence
+    remaining = {fresh.key for fresh in diagnose(obj, checks=CHECKS)}
+    assert finding.key not in remaining, f"{finding.key} is still found after: {sentence}"
+    after = rig_state(obj)
+    lost = _lost(before, after, finding)
+    assert not lost, f"{finding.check_id}.{finding.fix_id} lost: {lost}"
+    with contextlib.suppress(FixError):
+        apply_fix(finding)
+    again = state_differences(after, rig_state(obj))
+    assert not again, f"a second {finding.fix_id} changed: {again}"
+
+
+REST_FIELDS = ("head_local", "tail_local", "matrix_local")
+
+
+def _lost(before: dict, after: dict, finding: Finding) -> list[str]:
+    """What a fix changed that it had no business changing (empty when it kept to its word)."""
+    problems = []
+    for key in ("mode", "active", "selected", "hidden", "vertex_groups"):
+        problems += state_differences(before[key], after[key], key)
+    problems += state_differences(before["object"][1], after["object"][1], "object custom")
+    missing = before["bones"].keys() - after["bones"].keys()
+    if missing:
+        problems.append(f"bones {sorted(missing)}")
+    for name, bone in before["bones"].items():
+        if name not in after["bones"]:
+            continue
+        kept = after["bones"][name]
+        problems += state_differences(bone["custom"], kept["custom"], f"{name} custom")
+        if name != finding.bone:
+            problems += state_differences(bone["parent"], kept["parent"], f"{name} parent")
+        if not finding.changes_rest_pose:
+            # Its own bone may snap onto a parent's tail it already touched (1e-3 of a length).
+            own = name == finding.bone
+            for field in ("head_local", "tail_local") if own else REST_FIELDS:
+                problems += state_differences(
+                    bone[field], kept[field], f"{name} {field}", 1e-3 if own else 1e-4
+                )
+        pose, kept_pose = before["pose"][name], after["pose"][name]
+        problems += state_differences(pose["custom"], kept_pose["custom"], f"{name} pose custom")
+        if name != finding.bone and len(pose["constraints"]) != len(kept_pose["constraints"]):
+            problems.append(f"{name} constraint count")
+    if not finding.needs_confirmation:
+        problems += state_differences(before["keys"], after["keys"], "keys")
+    return problems
