@@ -175,7 +175,7 @@ def test_a_rig_without_a_mesh_changes_its_rest_pose_without_asking(addon, scene)
 def test_select_bone_selects_only_the_finding_s_bone_and_frames_it(posed_rig) -> None:
     checked(posed_rig)
     index = row_index(posed_rig, "target", "shin.L")
-    with in_3d_view():
+    with in_3d_view("UI"):  # pressed in the sidebar
         assert bpy.ops.ik_doctor.select_bone(index=index) == {"FINISHED"}
     assert posed_rig.data.bones.active.name == "shin.L"
     selected = [

@@ -101,7 +101,7 @@ class IK_DOCTOR_OT_fix_finding(bpy.types.Operator):
         name="Row",
         description="Report row to fix; -1 fixes the row selected in the list",
         default=-1,
-        options={"SKIP_SAVE"},
+        options={"SKIP_SAVE", "HIDDEN"},
     )
 
     @classmethod
@@ -205,7 +205,7 @@ class IK_DOCTOR_OT_select_bone(bpy.types.Operator):
         name="Row",
         description="Report row whose bone to select; -1 uses the row selected in the list",
         default=-1,
-        options={"SKIP_SAVE"},
+        options={"SKIP_SAVE", "HIDDEN"},
     )
 
     @classmethod
@@ -223,8 +223,8 @@ class IK_DOCTOR_OT_select_bone(bpy.types.Operator):
             self.report({"ERROR"}, f"'{obj.name}' has no bone named '{name}' (any more).")
             return {"CANCELLED"}
         _select_only(obj, name)
-        if context.area is not None and context.area.type == "VIEW_3D" and obj.mode == "POSE":
-            bpy.ops.view3d.view_selected()
+        if obj.mode == "POSE":
+            _frame_selected(context)
         return {"FINISHED"}
 
 
@@ -270,6 +270,19 @@ def _warning_for(findings: list[Finding]) -> str:
 
 def _fixes(number: int, verb: str) -> str:
     return f"1 fix {verb}s" if number == 1 else f"{number} fixes {verb}"
+
+
+def _frame_selected(context: bpy.types.Context) -> None:
+    """Frame the selection in the 3D View the button was pressed in, if there is one.
+
+    A sidebar button runs in the sidebar region; framing needs the view's main region.
+    """
+    area = context.area
+    if area is None or area.type != "VIEW_3D":
+        return
+    region = next((r for r in area.regions if r.type == "WINDOW"), None)
+    with context.temp_override(area=area, region=region):
+        bpy.ops.view3d.view_selected()
 
 
 def _select_only(obj: bpy.types.Object, name: str) -> None:
