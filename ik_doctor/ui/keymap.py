@@ -1,7 +1,7 @@
 """The Check Rig shortcut: Ctrl+Shift+D in the Pose keymap of the add-on keyconfig.
 
 Ctrl+Shift+D is bound in no keymap of Blender's default keyconfig that is active in Pose Mode
-or the 3D View (tests/test_ui_keymap.py checks this against the default keymap data).
+or the 3D View (tests/test_ui.py checks this against the default keymap data).
 """
 
 from __future__ import annotations

@@ -143,10 +143,8 @@ def unregister() -> None:
 
 def _draw_summary(layout: bpy.types.UILayout, stored: report.IK_DOCTOR_PG_report) -> None:
     row = layout.row(align=True)
-    row.label(text=str(stored.errors), icon=SEVERITY_ICONS["ERROR"])
-    row.label(text=str(stored.warnings), icon=SEVERITY_ICONS["WARNING"])
-    row.label(text=str(stored.infos), icon=SEVERITY_ICONS["INFO"])
-    row.label(text=report.summary(stored))
+    for part, severity in zip(report.summary(stored).split(", "), SEVERITY_ICONS, strict=True):
+        row.label(text=part, icon=SEVERITY_ICONS[severity])
 
 
 def _draw_active_finding(
