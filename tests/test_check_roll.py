@@ -154,3 +154,37 @@ def test_straight_chain_is_left_to_the_rest_pose_check(rig) -> None:
         thigh.tail = shin.head = middle
         shin.roll += 1.0
     assert findings_of(rig, "roll") == []
+
+
+def test_rolling_keeps_a_held_pose_where_it_is(rig) -> None:
+    ik = rig.pose.bones["shin.L"].constraints["IK"]
+    ik.pole_target = None  # without a pole the held pose steers the IK
+    _roll(rig, "thigh.L", 40)
+    rig.pose.bones["thigh.L"].rotation_quaternion = (0.9, 0.3, 0.1, 0.2)
+    rig.pose.bones["shin.L"].rotation_quaternion = (0.95, 0.3, 0.0, 0.0)
+    rig.pose.bones["foot_ik.L"].location = (0.05, 0.1, 0.05)
+    solved = _posed_points(rig)
+    ik.mute = True
+    held = _posed_points(rig)
+    ik.mute = False
+    (finding,) = findings_of(rig, "roll")
+    apply_fix(finding)
+    assert _largest_move(solved, _posed_points(rig)) < 1e-3, "the solver's own tolerance"
+    ik.mute = True
+    assert _largest_move(held, _posed_points(rig)) < 1e-5, "the pose turned with the axes"
+
+
+def test_animated_chain_bones_get_no_roll_fix(rig) -> None:
+    _roll(rig, "shin.L", 30)
+    rig.pose.bones["shin.L"].keyframe_insert("rotation_quaternion", frame=1)
+    (finding,) = findings_of(rig, "roll")
+    assert finding.fix_id is None and "shin.L" in finding.no_fix_reason
+
+
+def _largest_move(before: list, after: list) -> float:
+    return max((a - b).length for a, b in zip(before, after, strict=True))
+
+
+def _posed_points(rig) -> list:
+    evaluate(rig)
+    return [p for pb in rig.pose.bones for p in (pb.head.copy(), pb.tail.copy())]

@@ -24,7 +24,14 @@ from ..core.finding import Finding, Severity
 from ..core.geometry import offset_from_line
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
-from .roll import STRAIGHT_RATIO, bend_offset, chain_joints, keep_pole_at_rest, moving_bones
+from ._limb import (
+    STRAIGHT_RATIO,
+    animated_bones,
+    bend_offset,
+    chain_joints,
+    keep_pole_at_rest,
+    moving_bones,
+)
 
 PRE_BEND = 0.01
 """The pre-bend moves each inner joint by this share of the length of the bone above it."""
@@ -47,43 +54,6 @@ def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
         leftover = _leftover_pose(rig, chain, animated, options["pose_angle"])
         if leftover is not None:
             yield leftover
-
-
-def animated_bones(obj: bpy.types.Object) -> set[str]:
-    """Bones whose location, rotation or scale the object's action or NLA strips animate."""
-    animation = obj.animation_data
-    if animation is None:
-        return set()
-    sources = [(animation.action, getattr(animation, "action_slot", None))]
-    for track in animation.nla_tracks:
-        sources += [(strip.action, getattr(strip, "action_slot", None)) for strip in track.strips]
-    names = set()
-    for action, slot in sources:
-        for curve in _fcurves(action, slot):
-            path = curve.data_path
-            if path.startswith('pose.bones["') and path.rsplit(".", 1)[-1] in _TRANSFORMS:
-                names.add(path[len('pose.bones["') : path.index('"]')])
-    return names
-
-
-_TRANSFORMS = {
-    "location",
-    "rotation_quaternion",
-    "rotation_euler",
-    "rotation_axis_angle",
-    "scale",
-}
-
-
-def _fcurves(action: bpy.types.Action | None, slot: Any) -> Any:
-    if action is None:
-        return ()
-    if hasattr(action, "fcurves"):  # Blender before 5.0: one flat list per action
-        return action.fcurves
-    from bpy_extras.anim_utils import action_get_channelbag_for_slot
-
-    channelbag = action_get_channelbag_for_slot(action, slot)
-    return channelbag.fcurves if channelbag is not None else ()
 
 
 def _rest_position_finding(rig: RigView) -> Finding:

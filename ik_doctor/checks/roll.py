@@ -20,53 +20,17 @@ from mathutils import Vector
 
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity
-from ..core.geometry import bend_normal, offset_from_line, rest_pole_angle
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
-
-STRAIGHT_RATIO = 1e-3
-"""A chain whose joints lie closer than this share of its reach to the root-tip line is
-straight. Measured: Blender's solver cannot fold a chain bent by less than about 0.06% of a bone
-length when the target comes straight toward the root; 0.1% of the reach keeps a margin."""
+from ._limb import animated_bones, bend_plane, chain_joints, keep_pole_at_rest, moving_bones
 
 PLANAR_RATIO = 0.01
 """Joints further than this share of the reach from the bend plane: no single plane to align to."""
 
 
-def moving_bones(chain: IKChain) -> tuple[str, ...]:
-    """The bones the solver rotates, owner first; without ``use_tail`` the owner only follows."""
-    return chain.bones if chain.use_tail else chain.bones[1:]
-
-
-def chain_joints(rig: RigView, chain: IKChain) -> list[str]:
-    """Bones whose heads are the chain's inner joints (the knee, the elbow), root side first."""
-    return list(reversed(moving_bones(chain)[:-1]))
-
-
-def bend_offset(rig: RigView, chain: IKChain) -> float:
-    """How far the most bent joint lies off the root-tip line, as a share of the reach."""
-    root, tip = rig.bone(chain.root).head, rig.chain_tip(chain)
-    offsets = [
-        offset_from_line(rig.bone(n).head, root, tip).length for n in chain_joints(rig, chain)
-    ]
-    return max(offsets, default=0.0) / max(rig.chain_reach(chain), 1e-12)
-
-
-def bend_plane(rig: RigView, chain: IKChain) -> Vector | None:
-    """Unit normal of the plane through root head, most bent joint and tip; None if straight."""
-    joints = chain_joints(rig, chain)
-    if not joints or bend_offset(rig, chain) < STRAIGHT_RATIO:
-        return None
-    root, tip = rig.bone(chain.root).head, rig.chain_tip(chain)
-    joint = max(
-        (rig.bone(n).head for n in joints),
-        key=lambda head: offset_from_line(head, root, tip).length,
-    )
-    return bend_normal(root, joint, tip)
-
-
 def find_roll_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     seen: set[tuple[str, ...]] = set()
+    animated = animated_bones(rig.object) if rig.chains else set()
     for chain in rig.chains:
         bones = moving_bones(chain)
         if bones in seen:
@@ -80,7 +44,8 @@ def find_roll_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         angles = {name: math.degrees(math.acos(min(1.0, sign * c))) for name, c in cosines.items()}
         off = [name for name in reversed(bones) if angles[name] > options["max_angle"]]
         if off:
-            yield _finding(rig, chain, off, angles, sign, options["max_angle"])
+            keyed = [name for name in bones if name in animated]
+            yield _finding(rig, chain, off, angles, sign, options["max_angle"], keyed)
 
 
 def _planar_normal(rig: RigView, chain: IKChain) -> Vector | None:
@@ -114,6 +79,7 @@ def _finding(
     angles: dict[str, float],
     sign: float,
     limit: float,
+    keyed: list[str],
 ) -> Finding:
     joint = chain_joints(rig, chain)[0]
     where = f"IK '{chain.constraint}' on {chain.owner}"
@@ -152,12 +118,20 @@ def _finding(
             f"normal of the plane bent at {joint} by {listed}."
         ),
         why=why,
-        fix_id="align_rolls",
-        fix_label=(
+        fix_id=None if keyed else "align_rolls",
+        fix_label=None
+        if keyed
+        else (
             f"Roll the chain's bones so their {axis} axes are the bend plane's normal "
             "(changes the rest pose)"
         ),
         fix_args=(("sign", sign),),
+        no_fix_reason=(
+            f"Actions animate {', '.join(keyed)} in the current bone axes: a new roll would "
+            "change what every key does. Fix the roll before animating, or re-key after."
+        )
+        if keyed
+        else None,
         changes_rest_pose=True,
     )
 
@@ -170,48 +144,21 @@ def align_rolls(obj: bpy.types.Object, finding: Finding) -> str:
     assert normal is not None
     normal = normal * float(finding.args["sign"])
     bones = moving_bones(chain)
+    old_axes = {name: obj.data.bones[name].matrix_local.to_3x3() for name in bones}
     with edit_bones(obj) as edit:
         for name in bones:
             bone = edit[name]
             bone.align_roll(normal.cross(bone.vector.normalized()))
+    for name in bones:
+        # A pose is stored in the bone's own axes: turn it with them so it stays the same pose.
+        turn = (old_axes[name].inverted() @ obj.data.bones[name].matrix_local.to_3x3()).to_4x4()
+        pose_bone = obj.pose.bones[name]
+        pose_bone.matrix_basis = turn.inverted() @ pose_bone.matrix_basis @ turn
     pole = keep_pole_at_rest(obj, chain.key)
     return (
         f"Rolled {', '.join(reversed(bones))} so every X axis is the bend plane's normal (rest "
         "pose changed: only the bones' orientation about their length; meshes keep their rest "
         f"shape).{pole}"
-    )
-
-
-def pole_rest_angle(rig: RigView, chain: IKChain) -> float | None:
-    """The pole angle that leaves the chain where it is at rest; None without a usable pole."""
-    pole = rig.joint_point(chain.pole, chain.pole_subtarget)
-    if pole is None or chain.pole_bone_missing:
-        return None
-    root = rig.bone(chain.root)
-    return rest_pole_angle(root.head, root.x_axis, root.y_axis, rig.chain_tip(chain), pole)
-
-
-def pole_sits_at_rest(rig: RigView, chain: IKChain) -> bool:
-    angle = pole_rest_angle(rig, chain)
-    return angle is not None and abs(math.remainder(angle - chain.pole_angle, math.tau)) < 1e-5
-
-
-def keep_pole_at_rest(obj: bpy.types.Object, chain_key: tuple[str, str]) -> str:
-    """Set the pole angle that leaves the chain where it is at rest; say so if it changed.
-
-    The pole angle is measured from the chain root's X axis, so any edit of the root's
-    orientation (roll, pre-bend) moves the chain at rest unless the angle follows.
-    """
-    rig = RigView(obj)
-    chain = rig.chain(*chain_key)
-    angle = None if chain is None else pole_rest_angle(rig, chain)
-    if chain is None or angle is None or pole_sits_at_rest(rig, chain):
-        return ""
-    obj.pose.bones[chain.owner].constraints[chain.constraint].pole_angle = angle
-    return (
-        f" Recomputed the pole angle of IK '{chain.constraint}' from "
-        f"{math.degrees(chain.pole_angle):.1f}° to {math.degrees(angle):.1f}° so the chain stays "
-        "where it is at rest and bends toward its pole."
     )
 
 

@@ -25,8 +25,7 @@ from ..core.editing import FixError
 from ..core.finding import Finding, Severity
 from ..core.registry import Check, register
 from ..core.rig import RigView
-from .rest_pose import animated_bones
-from .roll import keep_pole_at_rest, pole_sits_at_rest
+from ._limb import animated_bones, keep_pole_at_rest, pole_sits_at_rest
 
 TOLERANCE = 1e-4
 

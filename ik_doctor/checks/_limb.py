@@ -1,0 +1,123 @@
+"""What the checks of a limb's shape share: its bend, its pole angle at rest, its animation.
+
+The roll, rest_pose and transforms checks all judge a chain by the plane its rest pose bends in
+and all edit bones in ways that must keep the chain at rest under its pole.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import bpy
+from mathutils import Vector
+
+from ..core.geometry import bend_normal, offset_from_line, rest_pole_angle
+from ..core.rig import IKChain, RigView
+
+STRAIGHT_RATIO = 1e-3
+"""A chain whose joints lie closer than this share of its reach to the root-tip line is
+straight. Measured: Blender's solver cannot fold a chain bent by less than about 0.06% of a bone
+length when the target comes straight toward the root; 0.1% of the reach keeps a margin."""
+
+
+def moving_bones(chain: IKChain) -> tuple[str, ...]:
+    """The bones the solver rotates, owner first; without ``use_tail`` the owner only follows."""
+    return chain.bones if chain.use_tail else chain.bones[1:]
+
+
+def chain_joints(rig: RigView, chain: IKChain) -> list[str]:
+    """Bones whose heads are the chain's inner joints (the knee, the elbow), root side first."""
+    return list(reversed(moving_bones(chain)[:-1]))
+
+
+def bend_offset(rig: RigView, chain: IKChain) -> float:
+    """How far the most bent joint lies off the root-tip line, as a share of the reach."""
+    root, tip = rig.bone(chain.root).head, rig.chain_tip(chain)
+    offsets = [
+        offset_from_line(rig.bone(n).head, root, tip).length for n in chain_joints(rig, chain)
+    ]
+    return max(offsets, default=0.0) / max(rig.chain_reach(chain), 1e-12)
+
+
+def bend_plane(rig: RigView, chain: IKChain) -> Vector | None:
+    """Unit normal of the plane through root head, most bent joint and tip; None if straight."""
+    joints = chain_joints(rig, chain)
+    if not joints or bend_offset(rig, chain) < STRAIGHT_RATIO:
+        return None
+    root, tip = rig.bone(chain.root).head, rig.chain_tip(chain)
+    joint = max(
+        (rig.bone(n).head for n in joints),
+        key=lambda head: offset_from_line(head, root, tip).length,
+    )
+    return bend_normal(root, joint, tip)
+
+
+def pole_rest_angle(rig: RigView, chain: IKChain) -> float | None:
+    """The pole angle that leaves the chain where it is at rest; None without a usable pole."""
+    pole = rig.joint_point(chain.pole, chain.pole_subtarget)
+    if pole is None or chain.pole_bone_missing:
+        return None
+    root = rig.bone(chain.root)
+    return rest_pole_angle(root.head, root.x_axis, root.y_axis, rig.chain_tip(chain), pole)
+
+
+def pole_sits_at_rest(rig: RigView, chain: IKChain) -> bool:
+    angle = pole_rest_angle(rig, chain)
+    return angle is not None and abs(math.remainder(angle - chain.pole_angle, math.tau)) < 1e-5
+
+
+def keep_pole_at_rest(obj: bpy.types.Object, chain_key: tuple[str, str]) -> str:
+    """Set the pole angle that leaves the chain where it is at rest; say so if it changed.
+
+    The pole angle is measured from the chain root's X axis, so any edit of the root's
+    orientation (roll, pre-bend) moves the chain at rest unless the angle follows.
+    """
+    rig = RigView(obj)
+    chain = rig.chain(*chain_key)
+    angle = None if chain is None else pole_rest_angle(rig, chain)
+    if chain is None or angle is None or pole_sits_at_rest(rig, chain):
+        return ""
+    obj.pose.bones[chain.owner].constraints[chain.constraint].pole_angle = angle
+    return (
+        f" Recomputed the pole angle of IK '{chain.constraint}' from "
+        f"{math.degrees(chain.pole_angle):.1f}° to {math.degrees(angle):.1f}° so the chain stays "
+        "where it is at rest and bends toward its pole."
+    )
+
+
+def animated_bones(obj: bpy.types.Object) -> set[str]:
+    """Bones whose location, rotation or scale the object's action or NLA strips animate."""
+    animation = obj.animation_data
+    if animation is None:
+        return set()
+    sources = [(animation.action, getattr(animation, "action_slot", None))]
+    for track in animation.nla_tracks:
+        sources += [(strip.action, getattr(strip, "action_slot", None)) for strip in track.strips]
+    names = set()
+    for action, slot in sources:
+        for curve in _fcurves(action, slot):
+            path = curve.data_path
+            if path.startswith('pose.bones["') and path.rsplit(".", 1)[-1] in _TRANSFORMS:
+                names.add(path[len('pose.bones["') : path.index('"]')])
+    return names
+
+
+_TRANSFORMS = {
+    "location",
+    "rotation_quaternion",
+    "rotation_euler",
+    "rotation_axis_angle",
+    "scale",
+}
+
+
+def _fcurves(action: bpy.types.Action | None, slot: Any) -> Any:
+    if action is None:
+        return ()
+    if hasattr(action, "fcurves"):  # Blender before 5.0: one flat list per action
+        return action.fcurves
+    from bpy_extras.anim_utils import action_get_channelbag_for_slot
+
+    channelbag = action_get_channelbag_for_slot(action, slot)
+    return channelbag.fcurves if channelbag is not None else ()
