@@ -173,7 +173,7 @@ def test_rig_wide_findings_come_last_and_rows_give_back_the_same_findings(posed_
         no_fix_reason="nothing safe",
         needs_confirmation=True,
     )
-    stored = report.store(bpy.context, posed_rig, [on_chain, rig_wide])
+    stored = report.store(bpy.context, posed_rig, [rig_wide, on_chain])
     assert [row.kind for row in stored.rows] == ["CHAIN", "FINDING", "RIG", "FINDING"]
     assert report.findings_of(stored) == [on_chain, rig_wide]
     assert (stored.errors, stored.warnings, stored.infos) == (1, 0, 1)

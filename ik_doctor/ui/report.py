@@ -25,7 +25,7 @@ from bpy.props import (
     StringProperty,
 )
 
-from ..core.finding import Finding, Severity
+from ..core.finding import Finding, Severity, sort_findings
 
 ROW_KINDS = (
     ("CHAIN", "Chain", "Header of the findings on one IK chain"),
@@ -102,7 +102,8 @@ def report_for(context: bpy.types.Context, obj: bpy.types.Object | None):
 
 
 def store(context: bpy.types.Context, obj: bpy.types.Object, findings: Sequence[Finding]):
-    """Replace the stored report of ``obj`` with ``findings`` (sorted by chain) and return it."""
+    """Replace the stored report of ``obj`` with ``findings``, grouped by chain, and return it."""
+    findings = sort_findings(list(findings))
     _forget_deleted_armatures(context)
     report = report_for(context, obj)
     if report is None:
@@ -116,9 +117,9 @@ def store(context: bpy.types.Context, obj: bpy.types.Object, findings: Sequence[
             chain = finding.chain
             _add_header(report, obj.name, chain)
         _copy_into(report.rows.add(), finding)
-    report.errors = sum(f.severity is Severity.ERROR for f in findings)
-    report.warnings = sum(f.severity is Severity.WARNING for f in findings)
-    report.infos = sum(f.severity is Severity.INFO for f in findings)
+    report.errors = sum(f.severity == Severity.ERROR for f in findings)
+    report.warnings = sum(f.severity == Severity.WARNING for f in findings)
+    report.infos = sum(f.severity == Severity.INFO for f in findings)
     report.active_index = _first_finding_from(report, previous)
     report.stale = False
     return report
@@ -255,7 +256,7 @@ def _copy_into(row: IK_DOCTOR_PG_finding, finding: Finding) -> None:
     row.kind = "FINDING"
     row.name = f"{finding.bone or ''} {finding.message}"  # what the list's filter searches
     row.check_id = finding.check_id
-    row.severity = finding.severity.value.upper()
+    row.severity = Severity(finding.severity).value.upper()
     row.armature = finding.armature
     row.message = finding.message
     row.why = finding.why
