@@ -1,0 +1,194 @@
+"""FK/IK mix: rotation keys on bones an IK moves, and an IK/FK switch left half way.
+
+Blender's solver does not replace a chain's rotations, it starts from them. Measured in 4.2 and
+5.3 on the reference leg: with a pole, a keyed thigh swing is overridden (the knee lands where
+it would unkeyed), but a keyed twist of the shin stays and a key that bends the knee backwards
+flips it away from the pole; without a pole a 0.5 radian key on the thigh moves the knee by
+0.55, so the keys decide which way the limb bends. The animator sees keys that do not do what
+they say and an IK that poses differently on every frame. An IK whose influence a switch
+property or driver leaves between 0 and 1 blends the FK pose and the IK solution, so the tip
+stops between them, short of the target.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import bpy
+from mathutils import Matrix
+
+from ..core.finding import Finding, Severity
+from ..core.registry import Check, register
+from ..core.rig import IKChain, RigView
+from ._limb import _fcurves, moving_bones
+
+ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
+
+
+def find_fk_ik_mix(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    curves = _rotation_curves(rig.object)
+    switched = _switched_influences(rig.object)
+    tolerance = math.radians(options["key_angle"])
+    for chain in rig.chains:
+        if chain.mute or chain.influence <= 0.0:
+            continue
+        if chain.key in switched and chain.influence < 1.0 - 1e-3:
+            yield _half_switch(rig, chain, switched[chain.key])
+            continue
+        if chain.influence < 1.0 - 1e-3:
+            continue  # a partial influence nothing switches is the constraint_order finding
+        keyed = [
+            name
+            for name in moving_bones(chain)
+            if any(_turns(curve, tolerance) for curve in curves.get(name, ()))
+        ]
+        if keyed:
+            yield _keyed(rig, chain, keyed)
+
+
+def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
+    where = f"IK '{chain.constraint}' on {chain.owner}"
+    bones = ", ".join(reversed(keyed))
+    action = rig.object.animation_data.action
+    if chain.pole is None:
+        severity = Severity.WARNING
+        effect = "with no pole, the keys decide which way the limb bends and how it twists"
+    else:
+        severity = Severity.INFO
+        effect = (
+            "the pole overrides their swing, but keyed twist stays and a key that bends a "
+            "joint backwards flips it away from the pole"
+        )
+    return Finding(
+        check_id="fk_ik_mix",
+        severity=severity,
+        armature=rig.name,
+        bone=chain.owner,
+        constraint=chain.constraint,
+        chain=chain.key,
+        message=(
+            f"{bones} {'is' if len(keyed) == 1 else 'are'} keyed in rotation in action "
+            f"'{action.name}' while {where} is at full influence: {effect}."
+        ),
+        why=(
+            "Blender's IK starts from the bones' keyed rotations instead of replacing them: FK "
+            "keys under a live IK do not pose the limb, they only steer the solve."
+        ),
+        fix_id="clear_keys",
+        fix_label=f"Delete the rotation keys of {bones} in '{action.name}' (loses those keys)",
+        fix_args=(("bones", tuple(keyed)),),
+        needs_confirmation=True,
+    )
+
+
+def _half_switch(rig: RigView, chain: IKChain, source: str) -> Finding:
+    where = f"IK '{chain.constraint}' on {chain.owner}"
+    return Finding(
+        check_id="fk_ik_mix",
+        severity=Severity.ERROR,
+        armature=rig.name,
+        bone=chain.owner,
+        constraint=chain.constraint,
+        chain=chain.key,
+        message=(
+            f"The influence of {where} is {source} and now {chain.influence:.3g}: FK and IK are "
+            "both active, so the limb stops between its FK pose and the target."
+        ),
+        why=(
+            "A constraint's influence blends its result with the pose before it: below 1 the "
+            "IK solution is mixed with the FK rotations and the tip falls short."
+        ),
+        no_fix_reason=(
+            "Set the IK/FK switch to 0 or 1 on this frame: which system should win is the "
+            "animator's choice."
+        ),
+    )
+
+
+def _rotation_curves(obj: bpy.types.Object) -> dict[str, list[bpy.types.FCurve]]:
+    """Rotation f-curves of the active action, by bone name."""
+    animation = obj.animation_data
+    if animation is None or animation.action is None:
+        return {}
+    curves: dict[str, list[bpy.types.FCurve]] = {}
+    slot = getattr(animation, "action_slot", None)
+    for curve in _fcurves(animation.action, slot):
+        bone = _bone_of(curve.data_path, ROTATIONS)
+        if bone is not None:
+            curves.setdefault(bone, []).append(curve)
+    return curves
+
+
+def _switched_influences(obj: bpy.types.Object) -> dict[tuple[str, str], str]:
+    """(bone, constraint) of constraints whose influence a driver or the active action sets."""
+    animation = obj.animation_data
+    if animation is None:
+        return {}
+    sources = [(curve, "driven") for curve in animation.drivers]
+    slot = getattr(animation, "action_slot", None)
+    sources += [(curve, "keyed") for curve in _fcurves(animation.action, slot)]
+    switched = {}
+    for curve, how in sources:
+        path = curve.data_path
+        if path.startswith('pose.bones["') and path.endswith("].influence"):
+            bone = path[len('pose.bones["') : path.index('"]')]
+            constraint = path.split('.constraints["', 1)[-1].split('"]', 1)[0]
+            switched[(bone, constraint)] = how
+    return switched
+
+
+def _bone_of(path: str, properties: tuple[str, ...]) -> str | None:
+    if not path.startswith('pose.bones["') or path.rsplit(".", 1)[-1] not in properties:
+        return None
+    return path[len('pose.bones["') : path.index('"]')]
+
+
+def _turns(curve: bpy.types.FCurve, tolerance: float) -> bool:
+    """Whether any key of this rotation channel turns the bone away from rest."""
+    prop, index = curve.data_path.rsplit(".", 1)[-1], curve.array_index
+    for key in curve.keyframe_points:
+        value = key.co[1]
+        if prop == "rotation_quaternion":
+            if index == 0 and abs(value) < math.cos(tolerance / 2.0):
+                return True
+            if index > 0 and abs(value) > math.sin(tolerance / 2.0):
+                return True
+        elif (prop == "rotation_euler" or index == 0) and abs(value) > tolerance:
+            return True
+    return False
+
+
+def clear_rotation_keys(obj: bpy.types.Object, finding: Finding) -> str:
+    """Delete the chain's rotation f-curves from the current action and return it to rest."""
+    names = set(finding.args["bones"])
+    animation = obj.animation_data
+    action = animation.action
+    curves = _fcurves(action, getattr(animation, "action_slot", None))
+    doomed = [c for c in curves if _bone_of(c.data_path, ROTATIONS) in names]
+    for curve in doomed:
+        curves.remove(curve)
+    for name in names:
+        pose_bone = obj.pose.bones[name]
+        pose_bone.matrix_basis = Matrix.LocRotScale(
+            pose_bone.location.copy(), None, pose_bone.scale.copy()
+        )
+    listed = ", ".join(sorted(names))
+    return (
+        f"Deleted {len(doomed)} rotation f-curves of {listed} from '{action.name}' and set "
+        "their rotation back to rest: the IK alone poses them now."
+    )
+
+
+register(
+    Check(
+        id="fk_ik_mix",
+        title="FK keys under IK",
+        doc=__doc__ or "",
+        find=find_fk_ik_mix,
+        fixes={"clear_keys": clear_rotation_keys},
+        options={"key_angle": 1.0},
+        order=80,
+    )
+)

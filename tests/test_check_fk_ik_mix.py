@@ -1,0 +1,84 @@
+"""The fk_ik_mix check: rotation keys under a live IK, and an IK/FK switch left half way."""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+import pytest
+from mathutils import Quaternion
+from solving import assert_ik_works, findings_of, tip_error
+
+from ik_doctor import FixError, Severity, apply_fix
+from ik_doctor.checks._limb import animated_bones
+
+
+def _key_rotation(rig: bpy.types.Object, bone: str, axis: tuple, angles: list[float]) -> None:
+    pose_bone = rig.pose.bones[bone]
+    for frame, angle in enumerate(angles, start=1):
+        pose_bone.rotation_quaternion = Quaternion(axis, angle)
+        pose_bone.keyframe_insert("rotation_quaternion", frame=frame)
+    bpy.context.scene.frame_set(1)
+
+
+def _knee(rig: bpy.types.Object) -> tuple[float, ...]:
+    rig.pose.bones["foot_ik.L"].location = (0.0, 0.1, 0.2)
+    bpy.context.view_layer.update()
+    knee = tuple(rig.pose.bones["shin.L"].head)
+    rig.pose.bones["foot_ik.L"].location = (0.0, 0.0, 0.0)
+    return knee
+
+
+def test_thigh_keys_steer_a_leg_without_pole_and_clearing_them_asks_first(rig) -> None:
+    rig.pose.bones["shin.L"].constraints["IK"].pole_target = None
+    unkeyed = _knee(rig)
+    _key_rotation(rig, "thigh.L", (1, 0, 0), [0.5, 0.4])
+    assert math.dist(_knee(rig), unkeyed) > 0.1, "the keys move the knee"
+    (finding,) = findings_of(rig, "fk_ik_mix")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
+    assert finding.needs_confirmation and "thigh.L" in finding.message
+    report = apply_fix(finding)
+    assert "thigh.L" in report
+    assert "thigh.L" not in animated_bones(rig)
+    assert findings_of(rig, "fk_ik_mix") == []
+    assert math.dist(_knee(rig), unkeyed) < 1e-4
+    assert_ik_works(rig, ["shin.L"])
+    assert "Nothing to change" in apply_fix(finding)
+
+
+def test_shin_twist_keys_under_a_pole_are_information(rig) -> None:
+    _key_rotation(rig, "shin.L", (0, 1, 0), [0.7, 0.6])
+    (finding,) = findings_of(rig, "fk_ik_mix")
+    assert finding.severity == Severity.INFO
+    apply_fix(finding)
+    assert findings_of(rig, "fk_ik_mix") == []
+    assert_ik_works(rig, ["shin.L"])
+
+
+def test_keys_at_rest_change_nothing_and_are_not_reported(rig) -> None:
+    _key_rotation(rig, "thigh.L", (1, 0, 0), [0.0, 0.0])
+    assert findings_of(rig, "fk_ik_mix") == []
+
+
+def test_switch_driver_left_half_way_blends_fk_and_ik(rig) -> None:
+    rig.pose.bones["shin.L"]["ik_fk"] = 0.5
+    curve = rig.driver_add('pose.bones["shin.L"].constraints["IK"].influence')
+    variable = curve.driver.variables.new()
+    variable.targets[0].id = rig
+    variable.targets[0].data_path = 'pose.bones["shin.L"]["ik_fk"]'
+    curve.driver.expression = variable.name
+    bpy.context.view_layer.update()
+    assert tip_error(rig, "shin.L") > 1e-2
+    (finding,) = findings_of(rig, "fk_ik_mix")
+    assert (finding.severity, finding.fix_id) == (Severity.ERROR, None)
+    assert "driven" in finding.message
+    with pytest.raises(FixError, match="switch"):
+        apply_fix(finding)
+    rig.pose.bones["shin.L"]["ik_fk"] = 1.0
+    rig.update_tag()
+    bpy.context.view_layer.update()
+    assert findings_of(rig, "fk_ik_mix") == []
+
+
+def test_reference_rig_has_no_keys(rig) -> None:
+    assert findings_of(rig, "fk_ik_mix") == []
