@@ -155,3 +155,15 @@ def test_animated_chain_bones_are_animation_not_leftovers(rig) -> None:
     thigh.rotation_quaternion = Quaternion((0, 0, 1), math.radians(30))
     thigh.keyframe_insert("rotation_quaternion", frame=1)
     assert diagnose(rig, checks=["rest_pose"]) == []
+
+
+def test_pre_bend_from_edit_mode(rig) -> None:
+    _straighten_leg(rig)
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode="EDIT")
+    (finding,) = findings_of(rig, "rest_pose")
+    apply_fix(finding)
+    assert rig.mode == "EDIT"
+    bpy.ops.object.mode_set(mode="OBJECT")
+    assert findings_of(rig, "rest_pose") == []
+    assert_ik_works(rig, ["shin.L"])

@@ -188,3 +188,16 @@ def _largest_move(before: list, after: list) -> float:
 def _posed_points(rig) -> list:
     evaluate(rig)
     return [p for pb in rig.pose.bones for p in (pb.head.copy(), pb.tail.copy())]
+
+
+def test_fixing_from_edit_mode_still_recomputes_the_pole_angle(rig) -> None:
+    _roll(rig, "thigh.L", 40)
+    _fit_pole_angle(rig)
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode="EDIT")
+    (finding,) = findings_of(rig, "roll")
+    assert "Recomputed the pole angle" in apply_fix(finding)
+    assert rig.mode == "EDIT"
+    bpy.ops.object.mode_set(mode="OBJECT")
+    assert _at_rest(rig)
+    assert findings_of(rig, "roll") == []

@@ -226,6 +226,8 @@ def pre_bend(obj: bpy.types.Object, finding: Finding) -> str:
                 bone.parent.tail = head
             bone.head = head
             moved.append(f"{name} by {shift.length:.3g}")
+    if obj.mode == "EDIT":
+        obj.update_from_editmode()  # the bones the pole angle is computed from
     pole = keep_pole_at_rest(obj, chain.key)
     return (
         f"Pre-bent IK '{chain.constraint}' on {chain.owner} {finding.args['side']}: moved the "

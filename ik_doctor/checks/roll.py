@@ -149,6 +149,8 @@ def align_rolls(obj: bpy.types.Object, finding: Finding) -> str:
         for name in bones:
             bone = edit[name]
             bone.align_roll(normal.cross(bone.vector.normalized()))
+    if obj.mode == "EDIT":
+        obj.update_from_editmode()  # the bones the pole angle is computed from
     for name in bones:
         # A pose is stored in the bone's own axes: turn it with them so it stays the same pose.
         turn = (old_axes[name].inverted() @ obj.data.bones[name].matrix_local.to_3x3()).to_4x4()
