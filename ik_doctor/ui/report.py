@@ -76,7 +76,7 @@ class IK_DOCTOR_PG_state(bpy.types.PropertyGroup):
     reports: CollectionProperty(type=IK_DOCTOR_PG_report)
     show_overlay: BoolProperty(
         name="Show IK Overlay",
-        update=lambda _self, context: _redraw_3d_views(context),
+        update=lambda _self, _context: redraw_3d_views(),
         description=(
             "Draw each IK chain's line to its target and pole and its bend-plane normal in the "
             "3D View: red for chains with errors, yellow for warnings"
@@ -172,6 +172,15 @@ def chain_severities(report) -> dict[tuple[str, str], str]:
     return worst
 
 
+def redraw_3d_views() -> None:
+    """Ask every 3D View (and its sidebar) to redraw."""
+    for window_manager in bpy.data.window_managers:
+        for window in window_manager.windows:
+            for area in window.screen.areas:
+                if area.type == "VIEW_3D":
+                    area.tag_redraw()
+
+
 @persistent
 def flag_changed_rigs(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) -> None:
     """After each depsgraph update, flag reports whose armature data changed; only flags.
@@ -194,10 +203,13 @@ def flag_changed_rigs(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) ->
     }
     if not changed:
         return
+    flagged = False
     for report in reports:
         obj = bpy.data.objects.get(report.armature)
         if obj is None or obj.data in changed:
-            report.stale = True
+            report.stale = flagged = True
+    if flagged:
+        redraw_3d_views()  # the sidebar says so now, not at the next mouse move
 
 
 @persistent
@@ -273,13 +285,6 @@ def _copy_into(row: IK_DOCTOR_PG_finding, finding: Finding) -> None:
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" + ("" if number == 1 else "s")
-
-
-def _redraw_3d_views(context: bpy.types.Context) -> None:
-    for window in context.window_manager.windows:
-        for area in window.screen.areas:
-            if area.type == "VIEW_3D":
-                area.tag_redraw()
 
 
 def _frozen(value: Any) -> Any:
