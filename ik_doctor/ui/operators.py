@@ -141,8 +141,7 @@ class IK_DOCTOR_OT_fix_finding(bpy.types.Operator):
 
 
 class IK_DOCTOR_OT_fix_all(bpy.types.Operator):
-    """Apply every safe fix, structure first (parents, targets, then lengths and angles), then
-    check the rig again"""
+    """Apply every safe fix, structure first, report each one, then check the rig again"""
 
     bl_idname = "ik_doctor.fix_all"
     bl_label = "Fix All"
