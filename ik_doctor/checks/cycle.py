@@ -45,6 +45,8 @@ def find_cycles(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
         ):
             if obj is None or (obj == rig.object and (not bone or bone in chain.bones)):
                 continue  # no control, or the target check's own case
+            if obj.type == "ARMATURE" and bone and obj.data.bones.get(bone) is None:
+                continue  # a missing bone is the target and pole checks' finding
             link = _link_to_chain(rig, chain, obj, bone)
             if link is not None:
                 yield _finding(rig, chain, role, obj, bone, link)
@@ -109,8 +111,8 @@ def _link_to_chain(
     rig: RigView, chain: IKChain, obj: bpy.types.Object, bone: str
 ) -> ChainLink | None:
     """The first step of a path from a control to a bone of ``chain``, or None if none leads."""
-    for first_constraint, start in _first_steps(rig, obj, bone):
-        found = _reaches_chain(rig, chain, start, set())
+    for first_constraint, start in _first_steps(obj, bone):
+        found = _reaches_chain(rig, chain, start)
         if found is not None:
             return ChainLink(chain_bone=found, constraint=first_constraint)
     return None
@@ -119,11 +121,9 @@ def _link_to_chain(
 Node = tuple[bpy.types.Object, str]
 
 
-def _first_steps(
-    rig: RigView, obj: bpy.types.Object, bone: str
-) -> Iterator[tuple[str | None, Node]]:
+def _first_steps(obj: bpy.types.Object, bone: str) -> Iterator[tuple[str | None, Node]]:
     """The nodes a control depends on directly: its parent (None), then each constraint target."""
-    parent = _parent_node(rig, obj, bone)
+    parent = _parent_node(obj, bone)
     if parent is not None:
         yield None, parent
     for constraint in _constraints(obj, bone):
@@ -131,25 +131,25 @@ def _first_steps(
             yield constraint.name, target
 
 
-def _reaches_chain(rig: RigView, chain: IKChain, node: Node, seen: set[Node]) -> str | None:
+def _reaches_chain(rig: RigView, chain: IKChain, start: Node) -> str | None:
     """The chain bone this node is, or depends on through parents and constraints."""
-    if node in seen:
-        return None
-    seen.add(node)
-    obj, bone = node
-    if obj == rig.object and bone in chain.bones:
-        return bone
-    for _constraint, step in _first_steps(rig, obj, bone):
-        found = _reaches_chain(rig, chain, step, seen)
-        if found is not None:
-            return found
+    seen: set[Node] = set()
+    stack = [start]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        obj, bone = node
+        if obj == rig.object and bone in chain.bones:
+            return bone
+        stack.extend(step for _constraint, step in _first_steps(obj, bone))
     return None
 
 
-def _parent_node(rig: RigView, obj: bpy.types.Object, bone: str) -> Node | None:
+def _parent_node(obj: bpy.types.Object, bone: str) -> Node | None:
     if obj.type == "ARMATURE" and bone:
-        bones = obj.data.bones if obj != rig.object else None
-        raw = rig.raw_bone(bone) if bones is None else bones.get(bone)
+        raw = obj.data.bones.get(bone)
         if raw is not None and raw.parent is not None:
             return obj, raw.parent.name
         return None

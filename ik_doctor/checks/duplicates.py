@@ -95,10 +95,10 @@ def _driven_constraints(obj: bpy.types.Object) -> set[tuple[str, str]]:
             continue
         try:
             constraint = obj.path_resolve(path.rsplit(".", 1)[0])
+            owner = obj.path_resolve(path.split(".constraints[", 1)[0])
         except ValueError:
             continue
         if isinstance(constraint, bpy.types.Constraint):
-            owner = obj.path_resolve(path.split(".constraints[", 1)[0])
             driven.add((owner.name, constraint.name))
     return driven
 
