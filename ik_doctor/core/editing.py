@@ -61,15 +61,41 @@ def edit_bones(obj: bpy.types.Object) -> Iterator[bpy.types.ArmatureEditBones]:
     """
     if obj.mode == "EDIT":
         yield obj.data.edit_bones
+        # Constraints naming a new bone are validated against the data bones: sync them now,
+        # or an IK aimed at a bone made here stays invalid after the user leaves Edit Mode.
+        obj.update_from_editmode()
         return
     view_layer = bpy.context.view_layer
+    with _in_view_layer(obj, view_layer), _edit_mode_borrowed(obj, view_layer) as bones:
+        yield bones
+
+
+@contextmanager
+def _in_view_layer(obj: bpy.types.Object, view_layer: bpy.types.ViewLayer) -> Iterator[None]:
+    """Make sure the object is in the view layer for the duration (Edit Mode needs a base).
+
+    An object in an excluded collection, or in no scene at all, is linked to the scene's own
+    collection while its bones are edited, then unlinked: its collections stay as they were.
+    """
     if view_layer.objects.get(obj.name) != obj:
         view_layer.update()  # objects linked since the last update are listed only after it
-    if view_layer.objects.get(obj.name) != obj:
-        raise FixError(
-            f"'{obj.name}' is not in the current view layer: Blender can only edit bones of an "
-            "object in the view layer. Include its collection and try again."
-        )
+    if view_layer.objects.get(obj.name) == obj:
+        yield
+        return
+    scene_collection = bpy.context.scene.collection
+    scene_collection.objects.link(obj)
+    view_layer.update()
+    try:
+        yield
+    finally:
+        scene_collection.objects.unlink(obj)
+        view_layer.update()
+
+
+@contextmanager
+def _edit_mode_borrowed(
+    obj: bpy.types.Object, view_layer: bpy.types.ViewLayer
+) -> Iterator[bpy.types.ArmatureEditBones]:
     previous_active = view_layer.objects.active
     previous_mode = obj.mode
     hidden, hidden_viewport = obj.hide_get(), obj.hide_viewport
