@@ -246,3 +246,32 @@ def test_linked_rig_is_checked_in_object_mode_but_its_fixes_are_disabled_with_th
         if args[0] == "ik_doctor.fix_finding"
     ]
     assert fix_rows and all(layout.enabled is False for layout in fix_rows)
+
+
+def test_overridden_rig_is_checked_in_pose_mode_but_its_fixes_are_disabled(
+    addon, rig, tmp_path
+) -> None:
+    rig.pose.bones["shin.L"].constraints["IK"].target = None
+    characters = bpy.data.collections.new("Characters")
+    bpy.context.scene.collection.children.link(characters)
+    for obj in list(bpy.context.scene.collection.objects):
+        characters.objects.link(obj)
+        bpy.context.scene.collection.objects.unlink(obj)
+    library = tmp_path / "library.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(library))
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(library), link=True) as (_, linked):
+        linked.collections = ["Characters"]
+    bpy.context.scene.collection.children.link(linked.collections[0])
+    overridden = linked.collections[0].override_hierarchy_create(
+        bpy.context.scene, bpy.context.view_layer, do_fully_editable=True
+    )
+    obj = next(o for o in overridden.all_objects if o.type == "ARMATURE")
+    assert obj.override_library is not None
+    bpy.context.view_layer.objects.active = obj
+    bpy.ops.object.mode_set(mode="POSE")
+    assert checked(obj).errors == 1
+    assert not bpy.ops.ik_doctor.fix_finding.poll()
+    with pytest.raises(RuntimeError, match="library override"):
+        bpy.ops.ik_doctor.fix_all()
+    assert "Fixes disabled:" in draw_panel(bpy.context).texts()
