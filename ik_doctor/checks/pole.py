@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import bpy
-from mathutils import Quaternion, Vector
+from mathutils import Matrix, Quaternion, Vector
 
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity
@@ -118,6 +118,8 @@ def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             fix_id=problem.fix if fix_label else None,
             fix_label=fix_label,
             no_fix_reason=no_fix_reason,
+            # Moving the pole edits its rest position; it deforms nothing (see _movable_pole).
+            changes_rest_pose=fix_label is not None and problem.fix == "move_pole",
         )
 
 
@@ -185,8 +187,8 @@ def _misplaced_pole(
     if pole is None:
         return None
     name = chain.pole_subtarget or (chain.pole.name if chain.pole else "")
-    target = rig.joint_point(chain.target, chain.subtarget)
-    line_end = target if target is not None and not chain.target_bone_missing else limb.tip
+    target = _control_point(rig, chain.target, chain.subtarget)
+    line_end = target if target is not None else limb.tip
     distance = offset_from_line(pole, limb.root_head, line_end).length
     if distance < options["min_pole_distance"] * limb.reach:
         return _Problem(
@@ -244,11 +246,42 @@ def _misplaced_pole(
 
 
 def _pole_point(rig: RigView, chain: IKChain) -> Vector | None:
-    if chain.pole is None or chain.pole_bone_missing:
+    return _control_point(rig, chain.pole, chain.pole_subtarget)
+
+
+def _control_point(rig: RigView, obj: bpy.types.Object | None, bone: str) -> Vector | None:
+    """Where a target or pole is, in armature space: a bone's rest head, an object's origin.
+
+    Objects are placed from their own channels and parents: ``matrix_world`` is only as fresh
+    as the last depsgraph evaluation, which a check must not trigger, so an empty moved by a
+    script would otherwise be seen where it was before.
+    """
+    if obj is None:
         return None
-    if chain.pole.type == "ARMATURE" and not chain.pole_subtarget:
-        return None
-    return rig.joint_point(chain.pole, chain.pole_subtarget)
+    if obj.type == "ARMATURE":
+        if not bone:
+            return None  # the armature's origin: reported as a fault, not used as a point
+        if obj == rig.object:
+            return rig.joint_point(obj, bone)
+        source = obj.data.bones.get(bone)
+        if source is None:
+            return None
+        world = _placement(obj) @ source.head_local
+    else:
+        world = _placement(obj).translation
+    return _placement(rig.object).inverted_safe() @ world
+
+
+def _placement(obj: bpy.types.Object) -> Matrix:
+    """An object's world matrix from its channels and object parents.
+
+    Constraints and bone or vertex parents need the depsgraph: then the last evaluation it is.
+    """
+    if obj.constraints or (obj.parent is not None and obj.parent_type != "OBJECT"):
+        return obj.matrix_world.copy()
+    if obj.parent is None:
+        return obj.matrix_basis.copy()
+    return _placement(obj.parent) @ obj.matrix_parent_inverse @ obj.matrix_basis
 
 
 def _wrapped(angle: float) -> float:
@@ -297,7 +330,8 @@ def _fix_label(
         return (
             f"Move pole bone {chain.pole_subtarget} to {distance:.3g} in front of "
             f"{limb.joint_label}, on the side it bends to, and set the pole angle to "
-            f"{angle:.1f}° (the limb keeps its rest pose)"
+            f"{angle:.1f}° (edits the pole bone's rest position, which deforms nothing; the "
+            "limb keeps its rest pose)"
         ), None
     parent = _control_parent(rig, chain)
     return (
@@ -351,7 +385,8 @@ def move_pole_bone(obj: bpy.types.Object, finding: Finding) -> str:
     return (
         f"Moved pole bone {name} by {shift.length:.3g} to the front of {limb.joint_label} "
         f"and set the pole angle of IK '{chain.constraint}' on {chain.owner} to "
-        f"{math.degrees(constraint.pole_angle):.1f}°; the limb keeps its rest pose."
+        f"{math.degrees(constraint.pole_angle):.1f}° (rest position of {name} changed; it "
+        "deforms nothing and the limb keeps its rest pose)."
     )
 
 
