@@ -1,15 +1,21 @@
-"""``ik-doctor demo``: the built-in rig with a fault on each limb, diagnosed, fixed, verified."""
+"""``ik-doctor demo``: the built-in rig with a fault on each limb, diagnosed, fixed, verified.
+
+It saves the fixed rig and an HTML report with each chain's diagram before and after.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import bpy
 
 from .. import apply_all_fixes, diagnose, solve_within_reach
+from ..core.rig import RigView
 from ..sample_rig import build_character_rig
+from .diagram import rig_geometry
+from .report_html import render_html
 
 
 def _missing_foot_target(obj: bpy.types.Object) -> None:
@@ -42,18 +48,21 @@ def build_demo_rig() -> bpy.types.Object:
     return obj
 
 
-def run_demo(output: str, out: TextIO) -> int:
+def run_demo(output: str, out: TextIO, report: str | None = None) -> int:
     bpy.ops.wm.read_homefile(use_empty=True)
     obj = build_demo_rig()
     out.write("IK Doctor demo: a character rig with these faults:\n")
     for description in DEMO_FAULTS:
         out.write(f"  - {description}\n")
     before = {(s.owner, s.constraint): s for s in solve_within_reach(obj)}
+    found = diagnose(obj)
+    chains_before = _geometry(obj)
     out.write("\nFindings:\n")
-    for finding in diagnose(obj):
+    for finding in found:
         out.write(f"  [{finding.severity.value}] {finding.check_id}: {finding.message}\n")
     out.write("\nFixes:\n")
-    for finding, result in apply_all_fixes(obj):
+    fixes = apply_all_fixes(obj)
+    for finding, result in fixes:
         out.write(f"  {finding.check_id}: {result}\n")
     after = {(s.owner, s.constraint): s for s in solve_within_reach(obj)}
     out.write("\nTip error for a target within reach (before -> after):\n")
@@ -63,12 +72,47 @@ def run_demo(output: str, out: TextIO) -> int:
             f"  {key[0]:<10} {_distance(was.tip_error if was else None)} -> "
             f"{_distance(solved.tip_error)}\n"
         )
-    remaining = [f for f in diagnose(obj) if f.severity.value == "error"]
+    left = diagnose(obj)
+    remaining = [f for f in left if f.severity.value == "error"]
     path = Path(output).resolve()
     bpy.ops.wm.save_as_mainfile(filepath=str(path))
     out.write(f"\nSaved the fixed rig to {path}\n")
+    report_path = Path(report).resolve() if report else path.with_suffix(".html")
+    result = {
+        "path": "built-in demo rig",
+        "status": "ok",
+        "problem": None,
+        "output": str(path),
+        "backup": None,
+        "armatures": [
+            {
+                "name": obj.name,
+                "library": None,
+                "override": False,
+                "problem": None,
+                "findings": [f.to_dict() for f in found],
+                "chains": chains_before,
+                "fix": {
+                    "skipped": None,
+                    "applied": [
+                        {"finding": f.to_dict(), "result": text, "changed": True}
+                        for f, text in fixes
+                    ],
+                    "not_applied": [],
+                    "after": [f.to_dict() for f in left],
+                    "chains_after": _geometry(obj),
+                },
+            }
+        ],
+    }
+    report_path.write_text(render_html([result], "fix"), encoding="utf-8")
+    out.write(f"Report with before/after diagrams: {report_path}\n")
     out.write(f"Errors left: {len(remaining)}\n")
     return 1 if remaining else 0
+
+
+def _geometry(obj: bpy.types.Object) -> list[dict[str, Any]]:
+    return [geometry.to_dict() for geometry in rig_geometry(RigView(obj))]
 
 
 def _distance(value: float | None) -> str:

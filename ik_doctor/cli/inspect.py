@@ -1,0 +1,283 @@
+"""What a worker does with one file: open it safely, diagnose it, or fix a copy of it.
+
+Files come from anywhere, so they are opened with Python auto-execution off: a registered text
+block or a Python driver expression in an untrusted file never runs. Results are plain dicts
+(JSON-ready) because they travel back to the main process over a pipe.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import bpy
+
+from .. import apply_all_fixes, diagnose
+from ..core.editing import read_only_reason
+from ..core.finding import Finding
+from ..core.rig import RigView
+from .diagram import rig_geometry
+
+ALLOW_REST_POSE_FLAG = "--allow-rest-pose-changes"
+ALLOW_DISCARD_FLAG = "--allow-discard"
+BACKUP_SUFFIX = ".ik-doctor-backup"
+NOT_CHANGED_PREFIXES = ("Nothing to change", "Not fixed")
+"""How ``apply_fix``/``apply_all_fixes`` begin a result sentence when nothing was changed."""
+
+
+class UnreadableFile(Exception):
+    """Blender refused the file; the message is its reason, in one line."""
+
+
+def open_untrusted(path: str) -> None:
+    """Open a .blend with Python auto-execution off, whatever the preferences say."""
+    bpy.context.preferences.filepaths.use_scripts_auto_execute = False
+    try:
+        bpy.ops.wm.open_mainfile(filepath=path, load_ui=False, use_scripts=False)
+    except RuntimeError as error:
+        raise UnreadableFile(_blender_reason(error, path)) from None
+
+
+def check_file(job: dict[str, Any]) -> dict[str, Any]:
+    """Diagnose every armature of one file (or the named one)."""
+    result = _file_result(job)
+    try:
+        open_untrusted(job["path"])
+    except UnreadableFile as error:
+        return _unreadable(result, str(error))
+    armatures, missing = _armatures(job.get("armature"))
+    if missing:
+        return {**result, "status": "no_armature", "problem": missing}
+    failed = False
+    for obj in armatures:
+        entry = _armature_entry(obj)
+        try:
+            findings = diagnose(obj, checks=job.get("checks"))
+            entry["findings"] = _dicts(findings)
+            if job.get("geometry"):
+                entry["chains"] = [g.to_dict() for g in rig_geometry(RigView(obj))]
+        except Exception as error:  # a check that breaks on one rig must not hide the others
+            entry["problem"] = f"the checks failed on this armature: {error!r}"
+            failed = True
+        result["armatures"].append(entry)
+    return {**result, "status": "failed" if failed else "ok"}
+
+
+def fix_file(job: dict[str, Any]) -> dict[str, Any]:
+    """Fix a copy of one file: diagnose, apply the allowed fixes, save, reopen and recheck.
+
+    The input is read, never written, unless ``in_place`` is set; then a byte copy of it is
+    kept as a backup before the fixed file replaces it (only when a fix changed something).
+    """
+    result = {**_file_result(job), "output": None, "backup": None}
+    source, output = Path(job["path"]), Path(job["output"])
+    try:
+        open_untrusted(str(source))
+    except UnreadableFile as error:
+        return _unreadable(result, str(error))
+    armatures, missing = _armatures(job.get("armature"))
+    if missing:
+        result["status"], result["problem"] = "no_armature", missing
+    changed = False
+    failed = False
+    for obj in armatures:
+        entry = _armature_entry(obj)
+        try:
+            entry["findings"] = _dicts(diagnose(obj, checks=job.get("checks")))
+            if job.get("geometry"):
+                entry["chains"] = [g.to_dict() for g in rig_geometry(RigView(obj))]
+            entry["fix"] = _fix_armature(obj, job)
+        except Exception as error:
+            entry["problem"] = f"fixing this armature failed: {error!r}"
+            failed = True
+        changed = changed or any(a["changed"] for a in entry.get("fix", {}).get("applied", []))
+        result["armatures"].append(entry)
+    try:
+        written = _write(source, output, changed, bool(job.get("in_place")))
+    except OSError as error:
+        return {**result, "status": "failed", "problem": f"could not write: {error}"}
+    result.update(written)
+    try:
+        _recheck(result, job)
+    except UnreadableFile as error:
+        problem = f"the fixed file does not read back: {error}"
+        return {**result, "status": "failed", "problem": problem}
+    if failed:
+        result["status"] = "failed"
+    return result
+
+
+def _fix_armature(obj: bpy.types.Object, job: dict[str, Any]) -> dict[str, Any]:
+    reason = read_only_reason(obj)
+    if reason is not None:
+        return {"skipped": reason, "applied": [], "not_applied": []}
+    allow_rest_pose = bool(job.get("allow_rest_pose_changes"))
+    allow_discard = bool(job.get("allow_discard"))
+    applied = [
+        {
+            "finding": finding.to_dict(),
+            "result": sentence,
+            "changed": not sentence.startswith(NOT_CHANGED_PREFIXES),
+        }
+        for finding, sentence in apply_all_fixes(
+            obj,
+            checks=job.get("checks"),
+            allow_rest_pose_changes=allow_rest_pose,
+            allow_confirmed=allow_discard,
+        )
+    ]
+    not_applied = []
+    for finding in diagnose(obj, checks=job.get("checks")):
+        why_not = _held_back(finding, allow_rest_pose, allow_discard)
+        if why_not:
+            not_applied.append({"finding": finding.to_dict(), "reason": why_not})
+    return {"skipped": None, "applied": _json_safe(applied), "not_applied": _json_safe(not_applied)}
+
+
+def _held_back(finding: Finding, allow_rest_pose: bool, allow_discard: bool) -> str | None:
+    """Why the command line left this fix for a person to choose, or None."""
+    if finding.fix_id is None:
+        return None
+    if finding.changes_rest_pose and not allow_rest_pose:
+        return (
+            "changes the rest pose, so the mesh this rig deforms gets a new bind; "
+            f"run with {ALLOW_REST_POSE_FLAG} to apply it"
+        )
+    if finding.needs_confirmation and not allow_discard:
+        return f"throws something away; run with {ALLOW_DISCARD_FLAG} to apply it"
+    return None
+
+
+def _write(source: Path, output: Path, changed: bool, in_place: bool) -> dict[str, Any]:
+    """Save the fixed rig; in place only when a fix changed something, after a backup."""
+    if in_place:
+        if not changed:
+            return {"output": str(source), "backup": None}
+        backup = _free_backup_path(source)
+        shutil.copy2(source, backup)
+        temporary = source.with_name(f".{source.name}.ik-doctor-tmp.blend")
+        _save_copy(temporary)
+        temporary.replace(source)
+        return {"output": str(source), "backup": str(backup)}
+    output.parent.mkdir(parents=True, exist_ok=True)
+    _save_copy(output)  # also unchanged: Blender remaps relative paths to the new folder
+    return {"output": str(output), "backup": None}
+
+
+def _save_copy(path: Path) -> None:
+    # No numbered .blend1 next to a file we write: the backup policy is ours, not Blender's.
+    bpy.context.preferences.filepaths.save_version = 0
+    bpy.ops.wm.save_as_mainfile(filepath=str(path), copy=True, check_existing=False)
+
+
+def _free_backup_path(source: Path) -> Path:
+    """``rig.blend.ik-doctor-backup``, numbered when a backup is already there: never overwrite."""
+    candidate = source.with_name(source.name + BACKUP_SUFFIX)
+    number = 1
+    while candidate.exists():
+        number += 1
+        candidate = source.with_name(f"{source.name}{BACKUP_SUFFIX}-{number}")
+    return candidate
+
+
+def _recheck(result: dict[str, Any], job: dict[str, Any]) -> None:
+    """Open the written file again and diagnose it: the report's "after" is what was saved."""
+    open_untrusted(result["output"])
+    fresh = {_identity(obj): obj for obj in _all_armatures()}
+    for entry in result["armatures"]:
+        if "fix" not in entry:
+            continue
+        obj = fresh.get((entry["name"], entry["library"]))
+        if obj is None:
+            entry["problem"] = f"the armature is missing from {result['output']} when read back"
+            result["status"] = "failed"
+            continue
+        entry["fix"]["after"] = _dicts(diagnose(obj, checks=job.get("checks")))
+        if job.get("geometry"):
+            entry["fix"]["chains_after"] = [g.to_dict() for g in rig_geometry(RigView(obj))]
+
+
+def _file_result(job: dict[str, Any]) -> dict[str, Any]:
+    return {"path": job["path"], "status": "ok", "problem": None, "armatures": []}
+
+
+def _unreadable(result: dict[str, Any], problem: str) -> dict[str, Any]:
+    return {**result, "status": "unreadable", "problem": problem}
+
+
+def _all_armatures() -> list[bpy.types.Object]:
+    return [obj for obj in bpy.data.objects if obj.type == "ARMATURE"]
+
+
+def _armatures(name: str | None) -> tuple[list[bpy.types.Object], str | None]:
+    """The armatures to check, or why there are none."""
+    found = _all_armatures()
+    if not found:
+        return [], "no armature in this file"
+    if name is None:
+        return found, None
+    named = [obj for obj in found if obj.name == name]
+    if not named:
+        names = ", ".join(sorted(obj.name for obj in found))
+        return [], f"no armature named '{name}' (this file has: {names})"
+    return named, None
+
+
+def _armature_entry(obj: bpy.types.Object) -> dict[str, Any]:
+    name, library = _identity(obj)
+    return {
+        "name": name,
+        "library": library,
+        "override": obj.override_library is not None,
+        "problem": None,
+        "findings": [],
+    }
+
+
+def _identity(obj: bpy.types.Object) -> tuple[str, str | None]:
+    """Name and absolute library path: a linked armature may share its name with a local one.
+
+    Absolute, because saving elsewhere rewrites a relative library path.
+    """
+    if obj.library is None:
+        return obj.name, None
+    return obj.name, os.path.normpath(bpy.path.abspath(obj.library.filepath))
+
+
+def _dicts(findings: Iterable[Finding]) -> list[dict[str, Any]]:
+    return _json_safe([finding.to_dict() for finding in findings])
+
+
+def _json_safe(value: Any) -> Any:
+    """Fix arguments may hold vectors or tuples: make everything a JSON type."""
+    if isinstance(value, dict):
+        return {str(key): _json_safe(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(item) for item in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    try:
+        return [_json_safe(item) for item in value]
+    except TypeError:
+        return str(value)
+
+
+def _blender_reason(error: RuntimeError, path: str) -> str:
+    """Blender's own error in one line, without the path the reader already sees."""
+    text = " ".join(str(error).split()).removeprefix("Error:").strip()
+    if "not a blend file" in text:
+        # The header said .blend (checked before): a newer file format or a damaged file.
+        return (
+            f"Blender {bpy.app.version_string} cannot read this .blend "
+            "(saved by a newer Blender, or damaged)"
+        )
+    for symptom in ("Missing DNA block", "File format is not supported"):
+        if symptom in text:  # the header looked right: what follows it is cut off or broken
+            return f"the file is truncated or damaged (Blender: {symptom})"
+    for noise in (f'Loading "{path}" failed:', f'in file "{path}"', f"'{path}'", f'"{path}"'):
+        text = text.replace(noise, "")
+    text = " ".join(text.split()).replace(" :", ":").replace(" ,", ",")
+    return text.strip(" :,") or "Blender could not read it"

@@ -1,0 +1,168 @@
+"""One self-contained HTML page: per chain a front and side diagram with the faults in red.
+
+No scripts, no external files: the page can be attached to a CI run or mailed to a TD.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import bpy
+
+from .diagram import ChainGeometry, chain_svg, faulty_parts
+from .results import current_findings, plural, summary
+
+STYLE = """
+body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
+h3{font-size:1.05em}.chain{border:1px solid #ddd;border-radius:6px;padding:.6em;margin:.6em 0}
+.views svg{background:#fafafa;border:1px solid #eee;margin-right:.5em}
+.error{color:#d62828}.warning{color:#b7791f}.info{color:#1d6fa5}.ok{color:#2a9d5a}
+.sev{font-weight:600;text-transform:uppercase;font-size:.8em}.why{color:#555;margin-left:1em}
+.legend span{margin-right:1.2em}.pair{display:flex;gap:1.5em;flex-wrap:wrap}
+li{margin:.3em 0}
+"""
+LEGEND = (
+    '<p class="legend"><span>&#9644; bone</span><span>&#9633; target</span>'
+    "<span>&#9675; pole</span><span>shaded: bend plane</span>"
+    '<span class="error">red: what is wrong</span> (front view looks along +Y, side view '
+    "along -X, as Blender's Front and Right views)</p>"
+)
+
+
+def render_html(files: list[dict[str, Any]], command: str) -> str:
+    totals = summary(files)
+    counts = ", ".join(plural(totals[s], s) for s in ("error", "warning", "info"))
+    body = [
+        f"<h1>IK Doctor {escape(command)} report</h1>",
+        f"<p>Blender {escape(bpy.app.version_string)}: {plural(totals['files'], 'file')}, "
+        f"{plural(totals['armatures'], 'armature')}, {counts}"
+        f"{' left after fixing' if command == 'fix' else ''}.</p>",
+        LEGEND,
+    ]
+    for file in files:
+        body.extend(_file_section(file, command))
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>IK Doctor report</title><style>{STYLE}</style></head><body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
+
+
+def _file_section(file: dict[str, Any], command: str) -> list[str]:
+    title = escape(file["path"])
+    if command == "fix" and file.get("output"):
+        title += f" &rarr; {escape(file['output'])}"
+    parts = [f"<h2>{title}</h2>"]
+    if file["problem"]:
+        css = "info" if file["status"] == "no_armature" else "error"
+        parts.append(f'<p class="{css}">{escape(file["problem"])}</p>')
+    for armature in file["armatures"]:
+        parts.extend(_armature_section(armature, command))
+    return parts
+
+
+def _armature_section(armature: dict[str, Any], command: str) -> list[str]:
+    title = escape(armature["name"])
+    if armature["library"]:
+        title += f" <small>(linked from {escape(armature['library'])})</small>"
+    parts = [f"<h3>{title}</h3>"]
+    if armature["problem"]:
+        return [*parts, f'<p class="error">{escape(armature["problem"])}</p>']
+    fix = armature.get("fix")
+    if command == "fix" and fix is not None:
+        parts.append(_fix_list(fix))
+    chains = [ChainGeometry.from_dict(c) for c in armature.get("chains", [])]
+    after = [ChainGeometry.from_dict(c) for c in (fix or {}).get("chains_after", [])]
+    before_findings = armature["findings"]
+    now_findings = current_findings(armature)
+    troubled, healthy = [], []
+    for geometry in chains:
+        mine = _chain_findings(geometry, before_findings)
+        (troubled if mine else healthy).append(geometry)
+    for geometry in troubled:
+        parts.append(_chain_card(geometry, before_findings, after, now_findings, command))
+    rig_wide = [f for f in now_findings if f.get("chain") is None]
+    if rig_wide:
+        parts.append("<p>Rig-wide:</p>" + _finding_list(rig_wide))
+    if healthy:
+        cards = "".join(_chain_card(g, [], after, now_findings, command) for g in healthy)
+        parts.append(
+            f"<details><summary>{plural(len(healthy), 'chain')} without findings</summary>"
+            f"{cards}</details>"
+        )
+    if not chains and not now_findings:
+        parts.append('<p class="ok">No IK chains and no findings.</p>')
+    return parts
+
+
+def _chain_card(
+    geometry: ChainGeometry,
+    before: list[dict[str, Any]],
+    after: list[ChainGeometry],
+    now: list[dict[str, Any]],
+    command: str,
+) -> str:
+    mine = _chain_findings(geometry, before)
+    title = f"{escape(geometry.owner)} ({escape(geometry.constraint)})"
+    views = _views(geometry, mine)
+    if command != "fix":
+        return f'<div class="chain"><b>{title}</b>{views}{_finding_list(mine)}</div>'
+    fixed = next(
+        (g for g in after if (g.owner, g.constraint) == (geometry.owner, geometry.constraint)), None
+    )
+    left = _chain_findings(fixed or geometry, now)
+    after_views = _views(fixed, left) if fixed is not None else "<p>(chain gone)</p>"
+    return (
+        f'<div class="chain"><b>{title}</b><div class="pair">'
+        f"<div>before{views}{_finding_list(mine)}</div>"
+        f"<div>after{after_views}{_finding_list(left) or '<p class=ok>no findings</p>'}</div>"
+        "</div></div>"
+    )
+
+
+def _views(geometry: ChainGeometry, findings: list[dict[str, Any]]) -> str:
+    faulty = faulty_parts(geometry, findings)
+    return (
+        '<div class="views">'
+        + chain_svg(geometry, faulty, "front")
+        + chain_svg(geometry, faulty, "side")
+        + "</div>"
+    )
+
+
+def _chain_findings(geometry: ChainGeometry, findings: list[dict[str, Any]]) -> list[dict]:
+    key = {"owner": geometry.owner, "constraint": geometry.constraint}
+    return [f for f in findings if f.get("chain") == key]
+
+
+def _finding_list(findings: list[dict[str, Any]]) -> str:
+    if not findings:
+        return ""
+    items = []
+    for finding in findings:
+        severity = finding["severity"]
+        fix = finding["fix_label"] or finding["no_fix_reason"] or ""
+        items.append(
+            f'<li><span class="sev {severity}">{severity}</span> '
+            f"<code>{escape(finding['check_id'])}</code> {escape(finding['message'])}"
+            f'<div class="why">{escape(finding["why"])}</div>'
+            + (f'<div class="why">fix: {escape(fix)}</div>' if fix else "")
+            + "</li>"
+        )
+    return "<ul>" + "".join(items) + "</ul>"
+
+
+def _fix_list(fix: dict[str, Any]) -> str:
+    items = []
+    if fix["skipped"]:
+        items.append(f'<li class="warning">not fixed: {escape(fix["skipped"])}</li>')
+    for applied in fix["applied"]:
+        css = "ok" if applied["changed"] else "warning"
+        items.append(f'<li class="{css}">{escape(applied["result"])}</li>')
+    for held in fix["not_applied"]:
+        label = held["finding"]["fix_label"] or ""
+        items.append(f'<li class="warning">left: {escape(label)} ({escape(held["reason"])})</li>')
+    return "<ul>" + "".join(items) + "</ul>" if items else "<p>Nothing to fix.</p>"

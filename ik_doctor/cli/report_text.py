@@ -1,0 +1,134 @@
+"""The readable report: grouped by file, armature and chain, coloured only on a terminal."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+from .results import SEVERITIES, by_chain, current_findings, plural, severity_counts, summary
+
+COLOURS = {"error": "31", "warning": "33", "info": "36", "bold": "1", "dim": "2", "ok": "32"}
+INDENT = "      "
+
+
+def render_text(files: list[dict[str, Any]], command: str, colour: bool) -> str:
+    paint = _painter(colour)
+    lines: list[str] = []
+    for file in files:
+        lines.extend(_file_lines(file, command, paint))
+    lines.append("")
+    lines.append(_footer(files, command))
+    return "\n".join(lines) + "\n"
+
+
+def _file_lines(file: dict[str, Any], command: str, paint: Callable[[str, str], str]) -> list[str]:
+    path = paint("bold", file["path"])
+    if file["status"] == "unreadable":
+        return [f"{path}: {paint('error', 'cannot read')}: {file['problem']}"]
+    if file["status"] == "failed" and not file["armatures"]:
+        return [f"{path}: {paint('error', 'failed')}: {file['problem']}"]
+    if command == "fix" and file.get("output"):
+        path += f" -> {file['output']}" + (
+            f" (backup: {file['backup']})" if file.get("backup") else ""
+        )
+    if file["status"] == "no_armature":
+        return [f"{path}: {file['problem']}"]
+    lines = [path]
+    if file["status"] == "failed" and file["problem"]:
+        lines.append(f"  {paint('error', 'failed')}: {file['problem']}")
+    for armature in file["armatures"]:
+        lines.extend(_armature_lines(armature, command, paint))
+    return lines
+
+
+def _armature_lines(
+    armature: dict[str, Any], command: str, paint: Callable[[str, str], str]
+) -> list[str]:
+    title = f"  {armature['name']}"
+    if armature["library"]:
+        title += f" (linked from {armature['library']})"
+    elif armature["override"]:
+        title += " (library override)"
+    if armature["problem"]:
+        return [f"{title}: {paint('error', armature['problem'])}"]
+    lines = [title]
+    fix = armature.get("fix")
+    if command == "fix" and fix is not None:
+        lines.extend(_fix_lines(armature, fix, paint))
+    findings = current_findings(armature)
+    if not findings:
+        lines.append(f"    {paint('ok', 'no findings')}")
+    for chain, group in by_chain(findings):
+        lines.append(f"    {'chain ' + chain[0] + ' (' + chain[1] + ')' if chain else 'rig'}")
+        for finding in group:
+            lines.extend(_finding_lines(finding, paint))
+    return lines
+
+
+def _fix_lines(
+    armature: dict[str, Any], fix: dict[str, Any], paint: Callable[[str, str], str]
+) -> list[str]:
+    before = _summary_of(armature["findings"])
+    lines = [f"    before: {before}"]
+    if fix["skipped"]:
+        lines.append(f"    {paint('warning', 'not fixed')}: {fix['skipped']}")
+    for applied in fix["applied"]:
+        label = paint("ok", "fixed") if applied["changed"] else paint("warning", "unchanged")
+        lines.append(f"    {label} {applied['finding']['check_id']}: {applied['result']}")
+    for held in fix["not_applied"]:
+        finding = held["finding"]
+        lines.append(
+            f"    {paint('warning', 'left')} {finding['check_id']} "
+            f"({finding['fix_label']}): {held['reason']}"
+        )
+    if "after" in fix:
+        lines.append(f"    after: {_summary_of(fix['after'])}")
+    return lines
+
+
+def _summary_of(findings: list[dict[str, Any]]) -> str:
+    return ", ".join(plural(n, s) for s, n in severity_counts(findings).items())
+
+
+def _finding_lines(finding: dict[str, Any], paint: Callable[[str, str], str]) -> list[str]:
+    severity = finding["severity"]
+    head = f"      {paint(severity, severity.upper().ljust(7))} {finding['check_id']}: "
+    lines = [head + finding["message"]]
+    lines.extend(_wrapped("why: " + finding["why"], paint))
+    if finding["fix_label"]:
+        lines.extend(_wrapped("fix: " + finding["fix_label"], paint))
+    elif finding["no_fix_reason"]:
+        lines.extend(_wrapped("no automatic fix: " + finding["no_fix_reason"], paint))
+    return lines
+
+
+def _wrapped(text: str, paint: Callable[[str, str], str]) -> list[str]:
+    indent = INDENT + " " * 8
+    return [
+        paint("dim", line)
+        for line in textwrap.wrap(text, width=100, initial_indent=indent, subsequent_indent=indent)
+    ]
+
+
+def _footer(files: list[dict[str, Any]], command: str) -> str:
+    totals = summary(files)
+    verb = "Checked" if command == "check" else "Fixed"
+    text = (
+        f"{verb} {plural(totals['files'], 'file')}, {plural(totals['armatures'], 'armature')}: "
+        + ", ".join(plural(totals[s], s) for s in SEVERITIES)
+        + (" left" if command == "fix" else "")
+        + "."
+    )
+    if totals["without_armature"]:
+        text += f" {plural(totals['without_armature'], 'file')} without an armature."
+    if totals["unreadable"]:
+        text += f" {plural(totals['unreadable'], 'file')} could not be read or checked."
+    return text
+
+
+def _painter(colour: bool) -> Callable[[str, str], str]:
+    def paint(style: str, text: str) -> str:
+        return f"\033[{COLOURS[style]}m{text}\033[0m" if colour else text
+
+    return paint

@@ -1,0 +1,78 @@
+"""Reading the per-file results the workers send back: counts, what fails a run, exit codes.
+
+Every report format (text, JSON, JUnit, HTML) and the exit code read the results through
+these functions, so they agree on what "an error left" means.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+SEVERITIES = ("error", "warning", "info")
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE = 0, 1, 2
+TROUBLE = ("unreadable", "failed")
+"""File statuses that mean the tool could not do its job on that file: exit code 2."""
+
+
+def current_findings(armature: dict[str, Any]) -> list[dict[str, Any]]:
+    """The findings the rig has now: after fixing for ``fix``, as found for ``check``."""
+    fix = armature.get("fix")
+    if fix is not None and "after" in fix:
+        return fix["after"]
+    return armature["findings"]
+
+
+def all_current_findings(files: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for file in files:
+        for armature in file["armatures"]:
+            yield from current_findings(armature)
+
+
+def at_or_above(severity: str, threshold: str) -> bool:
+    return SEVERITIES.index(severity) <= SEVERITIES.index(threshold)
+
+
+def severity_counts(findings: Iterable[dict[str, Any]]) -> dict[str, int]:
+    counts = dict.fromkeys(SEVERITIES, 0)
+    for finding in findings:
+        counts[finding["severity"]] += 1
+    return counts
+
+
+def summary(files: list[dict[str, Any]]) -> dict[str, int]:
+    """Totals for the report footer and the JSON ``summary``."""
+    return {
+        "files": len(files),
+        "unreadable": sum(f["status"] in TROUBLE for f in files),
+        "without_armature": sum(f["status"] == "no_armature" for f in files),
+        "armatures": sum(len(f["armatures"]) for f in files),
+        **severity_counts(all_current_findings(files)),
+    }
+
+
+def exit_code(files: list[dict[str, Any]], fail_on: str) -> int:
+    """2 when a file could not be read or checked, else 1 when a finding reaches ``fail_on``."""
+    if any(f["status"] in TROUBLE for f in files):
+        return EXIT_TROUBLE
+    if any(at_or_above(f["severity"], fail_on) for f in all_current_findings(files)):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def by_chain(
+    findings: Iterable[dict[str, Any]],
+) -> list[tuple[tuple[str, str] | None, list[dict[str, Any]]]]:
+    """Group findings by chain (owner, constraint), keeping the order they came in."""
+    groups: dict[tuple[str, str] | None, list[dict[str, Any]]] = {}
+    for finding in findings:
+        chain = finding.get("chain")
+        key = (chain["owner"], chain["constraint"]) if chain else None
+        groups.setdefault(key, []).append(finding)
+    return list(groups.items())
+
+
+def plural(count: int, word: str) -> str:
+    if word == "info":
+        return f"{count} info"
+    return f"{count} {word}" + ("" if count == 1 else "s")
