@@ -86,14 +86,16 @@ def apply_all_fixes(
     checks: Iterable[str] | None = None,
     allow_rest_pose_changes: bool = True,
     allow_confirmed: bool = False,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
     max_rounds: int = 50,
 ) -> list[tuple[Finding, str]]:
     """Apply every safe fix, structure first, re-diagnosing after each one.
 
     A fix can make another finding disappear or appear (a new control bone gets a pole), so
     the rig is diagnosed again after every fix. Fixes that change the rest pose or throw
-    something away run only when the caller allows them. Returns (finding, what changed or
-    why it failed) in the order applied.
+    something away run only when the caller allows them. ``options`` are the same threshold
+    overrides ``diagnose`` takes. Returns (finding, what changed or why it failed) in the order
+    applied.
     """
     require_armature(obj)
     done: list[tuple[Finding, str]] = []
@@ -101,7 +103,7 @@ def apply_all_fixes(
     for _ in range(max_rounds):
         candidates = [
             f
-            for f in diagnose(obj, checks=checks)
+            for f in diagnose(obj, checks=checks, options=options)
             if f.fix_id is not None
             and f.key not in skipped
             and (allow_rest_pose_changes or not f.changes_rest_pose)
@@ -112,7 +114,7 @@ def apply_all_fixes(
         order = {check.id: check.order for check in all_checks()}
         finding = min(candidates, key=lambda f: (order[f.check_id], f.severity.rank))
         try:
-            done.append((finding, apply_fix(finding)))
+            done.append((finding, apply_fix(finding, (options or {}).get(finding.check_id))))
         except FixError as error:
             done.append((finding, f"Not fixed: {error}"))
         skipped.add(finding.key)

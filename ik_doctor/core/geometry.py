@@ -8,9 +8,14 @@ from mathutils import Vector
 
 
 def bend_normal(root: Vector, joint: Vector, tip: Vector) -> Vector | None:
-    """Unit normal of the plane through root, middle joint and tip; None for a straight chain."""
-    normal = (joint - root).cross(tip - joint)
-    if normal.length < 1e-9 * max((tip - root).length_squared, 1e-12):
+    """Unit normal of the plane through root, middle joint and tip; None for a straight chain.
+
+    Straight means a bend under 1e-5 radians: bone positions are stored as 32-bit floats, so a
+    chain drawn straight still bends by about 1e-7 in the numbers.
+    """
+    upper, lower = joint - root, tip - joint
+    normal = upper.cross(lower)
+    if normal.length <= 1e-5 * upper.length * lower.length:
         return None
     return normal.normalized()
 

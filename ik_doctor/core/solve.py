@@ -48,8 +48,8 @@ def measure_chain(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainS
     owner = pose_bones[chain.owner]
     tip = world @ (owner.tail if chain.use_tail else owner.head)
     root_head = world @ pose_bones[chain.root].head
-    target = _posed_point(chain.target, chain.subtarget, chain.target_bone_missing)
-    pole = _posed_point(chain.pole, chain.pole_subtarget, chain.pole_bone_missing)
+    target = posed_point(chain.target, chain.subtarget, chain.target_bone_missing)
+    pole = posed_point(chain.pole, chain.pole_subtarget, chain.pole_bone_missing)
     bends = None
     if pole is not None and len(chain.bones) >= 2:
         joint = world @ pose_bones[chain.bones[-2]].head
@@ -136,7 +136,8 @@ def _target_moved_to(obj: bpy.types.Object, chain: IKChain, goal: Vector) -> Ite
         target.matrix_basis = saved_basis
 
 
-def _posed_point(obj: bpy.types.Object | None, bone: str, missing: bool) -> Vector | None:
+def posed_point(obj: bpy.types.Object | None, bone: str, missing: bool) -> Vector | None:
+    """World position of a target or pole in the pose as last evaluated; None if unresolved."""
     if obj is None or missing:
         return None
     if obj.type == "ARMATURE" and bone:

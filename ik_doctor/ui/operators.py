@@ -179,10 +179,11 @@ class IK_DOCTOR_OT_fix_all(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         obj = _armature(context)
-        enabled, _ = preferences.settings(context)
+        enabled, options = preferences.settings(context)
         done = apply_all_fixes(
             obj,
             checks=enabled,
+            options=options,
             allow_rest_pose_changes=self.allow_rest_pose_changes or not deforms_geometry(obj),
             allow_confirmed=self.allow_discarding,
         )

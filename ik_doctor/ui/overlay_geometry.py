@@ -17,7 +17,7 @@ from mathutils import Vector
 
 from ..core.geometry import bend_normal, offset_from_line
 from ..core.rig import IKChain, RigView
-from ..core.solve import _posed_point
+from ..core.solve import posed_point
 
 if TYPE_CHECKING:
     import bpy
@@ -65,13 +65,13 @@ def _chain_segments(obj: bpy.types.Object, chain: IKChain, color: Color) -> list
     points = _posed_chain_points(obj, chain)
     segments = [Segment("chain", a, b, color) for a, b in pairwise(points)]
     root, tip = points[0], points[-1]
-    target = _posed_point(chain.target, chain.subtarget, chain.target_bone_missing)
+    target = posed_point(chain.target, chain.subtarget, chain.target_bone_missing)
     if target is not None:
         segments.append(Segment("target", tip, target, color))
     if len(points) < 3:
         return segments
     joint = points[1]
-    pole = _posed_point(chain.pole, chain.pole_subtarget, chain.pole_bone_missing)
+    pole = posed_point(chain.pole, chain.pole_subtarget, chain.pole_bone_missing)
     if pole is not None:
         segments.append(Segment("pole", joint, pole, color))
     length = sum((b - a).length for a, b in pairwise(points))
