@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pty
 import re
 import shutil
 import subprocess
@@ -245,6 +246,30 @@ def test_fix_in_place_keeps_a_byte_copy_of_the_original_first(files, tmp_path) -
     assert digest(backup) == original and digest(rig) != original
     assert "after: 0 errors, 0 warnings, 0 info" in result.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == [rig.name, backup.name]
+
+
+def test_on_a_terminal_the_report_is_coloured_and_progress_shows(files) -> None:
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ik_doctor", "check", files["good"], files["broken"],
+         "--checks", SEED_CHECKS, "--jobs", "1"],
+        cwd=files["root"], env=dict(os.environ), stdout=follower, stderr=follower,
+    )  # fmt: skip
+    os.close(follower)
+    output = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closes when the command ends
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.close(leader)
+    assert process.wait(timeout=300) == 1
+    text = output.decode("utf-8", "replace")
+    assert "\x1b[31mERROR" in text  # errors in red
+    assert "1/2 good.blend" in text and "2/2 broken.blend" in text  # the progress bar
 
 
 @pytest.mark.parametrize(

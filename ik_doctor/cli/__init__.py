@@ -32,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     fix = commands.add_parser(
         "fix", help="apply every safe fix to a copy of each file, recheck, report before/after"
     )
-    fix.add_argument("paths", nargs="+", metavar="FILE")
+    fix.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
     where = fix.add_mutually_exclusive_group(required=True)
     where.add_argument("--output-dir", type=Path, help="write the fixed copies here")
     where.add_argument(
