@@ -157,6 +157,8 @@ def _locked_findings(
             return  # the pole turns the chain's root toward the target whatever its locks
         root = chain.root
         axes = "".join(axis for axis in AXES if (root, axis) not in free)
+        if not axes:
+            return  # the root swings freely already: nothing here to unlock
         yield Finding(
             check_id="locks",
             severity=Severity.WARNING,
