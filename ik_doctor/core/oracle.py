@@ -17,9 +17,10 @@ Real rigs need more than moving the target bone:
 - A pole is judged against the pole and the rest pose together: the chain fails when its joint
   bends away from the pole (more than 90° from the pole's side) *and* that is not how the limb
   rests (its bend turned more than 90° from its rest bend relative to the pole), as a knee that
-  flips backwards does. A frog's knee built to bend at 93° to its pole keeps that bend and
-  passes; a leg that swings round 180° to face a pole placed behind it bends toward the pole
-  and passes too (twisted: a warning, not a failure).
+  flips backwards does. A frog's front leg modelled bending away from its pole (158° at rest,
+  with a pole angle that keeps it there) keeps that bend and passes; a leg that swings round
+  180° to face a pole placed behind it bends toward the pole and passes too (twisted: a
+  warning, not a failure).
 - A muted (or zero-influence) IK that is half of a switch pair (another active IK on the same
   bone, as Rigify's pole/no-pole pair) or whose mute or influence is driven is switched off on
   purpose: it is reported as ``off`` and judged through its active partner. A muted IK with no
