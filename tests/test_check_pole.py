@@ -12,6 +12,7 @@ from solving import assert_ik_works, pose_snapshot, tip_error
 from ik_doctor import Severity, apply_fix, diagnose, solve_within_reach
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.geometry import rest_pole_angle
+from ik_doctor.core.oracle import judge_chains
 
 LEG = ("thigh.L", "shin.L")
 
@@ -95,6 +96,10 @@ def _pole_angle_twists_the_leg(rig):
     _leg_ik(rig).pole_angle += math.radians(45.0)
 
 
+def _pole_angle_quarter_turn(rig):
+    _leg_ik(rig).pole_angle += math.radians(90.0)
+
+
 def _pole_angle_turns_the_knee_away(rig):
     _leg_ik(rig).pole_angle += math.radians(135.0)
 
@@ -105,10 +110,11 @@ FAULTS = [
     (_pole_armature_without_bone, Severity.ERROR, "create_pole"),
     (_no_pole, Severity.WARNING, "create_pole"),
     (_pole_near_the_line, Severity.WARNING, "move_pole"),
-    (_pole_behind_the_knee, Severity.ERROR, "move_pole"),
+    (_pole_behind_the_knee, Severity.WARNING, "move_pole"),
     (_pole_behind_the_knee_turning_the_leg, Severity.WARNING, "move_pole"),
-    (_empty_pole_behind_the_knee, Severity.ERROR, "create_pole"),
+    (_empty_pole_behind_the_knee, Severity.WARNING, "create_pole"),
     (_pole_angle_twists_the_leg, Severity.WARNING, "set_angle"),
+    (_pole_angle_quarter_turn, Severity.WARNING, "set_angle"),
     (_pole_angle_turns_the_knee_away, Severity.ERROR, "set_angle"),
 ]
 
@@ -244,3 +250,14 @@ def test_pole_bone_missing_from_another_armature_falls_back_to_its_origin(rig) -
 
 def test_reference_rig_has_no_pole_findings(rig) -> None:
     assert _pole_findings(rig) == []
+
+
+@pytest.mark.parametrize(
+    ("break_rig", "severity"),
+    [pytest.param(*fault[:2], id=fault[0].__name__.strip("_")) for fault in FAULTS],
+)
+def test_pole_errors_are_exactly_the_legs_the_solver_fails(rig, break_rig, severity) -> None:
+    """Severity follows Blender: an error only where the oracle sees the leg fail."""
+    break_rig(rig)
+    verdict = next(v for v in judge_chains(rig) if v.key == ("shin.L", "IK"))
+    assert verdict.fails == (severity == Severity.ERROR), verdict.reason

@@ -23,14 +23,13 @@ from mathutils import Matrix, Quaternion, Vector
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity
 from ..core.geometry import offset_from_line, rest_pole_angle
+from ..core.oracle import MAX_BEND_TURN
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
+from ._limb import STRAIGHT_RATIO, chain_joints
 
 POLE_DISTANCE = 0.5
-"""A new or moved pole stands this fraction of the chain's reach in front of the middle joint."""
-MIN_BEND = 1e-3
-"""Below this offset of the middle joint from the root-tip line (a fraction of the reach) the
-chain is straight: there is no bend side to aim a pole at (the rest_pose check reports it)."""
+"""A new or moved pole stands this fraction of the chain's reach in front of the bend."""
 
 
 @dataclass(frozen=True)
@@ -42,10 +41,11 @@ class _Limb:
     root_y: Vector
     tip: Vector
     joint_bone: str | None
-    """The bone after the root; its head is the joint that bends (None for a one-bone chain)."""
+    """The bone whose head is the most bent joint (the knee); None without inner joints."""
     joint: Vector | None
     bend: Vector | None
-    """Offset of that joint from the root-tip line: the side the limb bends to; None if straight."""
+    """The inner joints' offsets from the root-tip line, summed (as the oracle judges a bend):
+    the side the limb bends to; None for a straight or one-bone chain."""
     reach: float
 
     def rest_angle(self, pole: Vector) -> float:
@@ -59,7 +59,7 @@ class _Limb:
         return f"the joint at the head of {self.joint_bone}"
 
     def pole_spot(self) -> Vector:
-        """In front of the middle joint, on the side it bends to, half the reach away."""
+        """In front of the most bent joint, on the side the limb bends to, half the reach away."""
         assert self.joint is not None and self.bend is not None
         return self.joint + self.bend.normalized() * (POLE_DISTANCE * self.reach)
 
@@ -77,12 +77,15 @@ def _limb(rig: RigView, chain: IKChain) -> _Limb:
     root = rig.bone(chain.root)
     tip = rig.chain_tip(chain)
     reach = max(rig.chain_reach(chain), 1e-9)
-    joint_bone = chain.bones[-2] if len(chain.bones) >= 2 else None
+    offsets = {
+        name: offset_from_line(rig.bone(name).head, root.head, tip)
+        for name in chain_joints(rig, chain)
+    }
+    joint_bone = max(offsets, key=lambda name: offsets[name].length, default=None)
     joint = rig.bone(joint_bone).head if joint_bone is not None else None
     bend = None
-    if joint is not None:
-        offset = offset_from_line(joint, root.head, tip)
-        bend = offset if offset.length > MIN_BEND * reach else None
+    if joint_bone is not None and offsets[joint_bone].length >= STRAIGHT_RATIO * reach:
+        bend = sum(offsets.values(), Vector())
     return _Limb(root.head, root.x_axis, root.y_axis, tip, joint_bone, joint, bend, reach)
 
 
@@ -165,9 +168,10 @@ def _missing_pole(rig: RigView, chain: IKChain, limb: _Limb) -> _Problem | None:
     return _Problem(
         Severity.WARNING,
         f"{_where(chain)} has no pole: nothing decides which way {limb.joint_label} points.",
-        "Without a pole Blender swings the limb the shortest way toward the target, so the knee "
-        "turns sideways as the target moves sideways (measured: about three times as far as "
-        "with a pole).",
+        "Without a pole Blender swings the limb the shortest way from its rest pose, so the "
+        "knee turns with the target and no control can aim it (measured on the reference leg: "
+        "with the foot moved out and forward the knee turns about 60° inward of where a pole "
+        "keeps it).",
         "create_pole",
     )
 
@@ -195,7 +199,7 @@ def _misplaced_pole(
             Severity.WARNING,
             f"Pole {name} of {_where(chain)} lies {distance:.3g} from the line from "
             f"{chain.root} to the target ({distance / limb.reach:.0%} of the chain's reach): "
-            "the knee flips.",
+            "the bend can flip from side to side.",
             "Blender aims the chain at the plane through root, target and pole; with the pole "
             "near that line a small move of the target turns the plane a lot (measured: a pole "
             "at 10% of the reach swings the knee 35° for a target moved 5% sideways).",
@@ -203,13 +207,18 @@ def _misplaced_pole(
         )
     rest = limb.rest_angle(pole)
     twist = _wrapped(chain.pole_angle - rest)
-    twisted = abs(twist) > math.radians(options["max_rest_twist"])
+    turned = abs(math.degrees(twist))
     side = limb.side_of(pole)
-    bend_at_rest = limb.bend_at_rest(twist)
     behind = limb.bend is not None and limb.bend.dot(side) < 0.0
-    bends_away = bend_at_rest is not None and bend_at_rest.dot(side) < 0.0
-    if not (twisted or bends_away):
+    bend_at_rest = limb.bend_at_rest(twist)
+    away = None if bend_at_rest is None else math.degrees(bend_at_rest.angle(side, 0.0))
+    # Blender fails a chain whose joint bends away from its pole where it was not built to
+    # (the oracle's verdict); bending away as modelled, or turning to face the pole, works.
+    fails = away is not None and min(turned, away) > MAX_BEND_TURN
+    twisted = turned > options["max_rest_twist"]
+    if not (twisted or behind):
         return None
+    severity = Severity.ERROR if fails else Severity.WARNING
     turns = (
         f"the pole angle {math.degrees(chain.pole_angle):.1f}° turns the chain "
         f"{math.degrees(twist):+.1f}° about the {chain.root}→target line at rest "
@@ -220,28 +229,31 @@ def _misplaced_pole(
         "through root, target and pole; only one angle leaves the limb where it was modelled "
         "and skinned."
     )
-    severity = Severity.ERROR if bends_away else Severity.WARNING
-    if behind:
-        what = f"Pole {name} of {_where(chain)} sits behind the bend at {limb.joint_bone}"
-        message = (
-            f"{what}: the joint bends away from it."
-            if bends_away
-            else f"{what}, and {turns} to face it."
-        )
+    if not behind:
+        consequence = f", so {limb.joint_label} bends away from the pole." if fails else "."
         return _Problem(
-            severity,
-            message,
-            "The pole marks the side the joint should point to, but the limb is modelled "
-            "bending the other way: keeping the rest pose means bending away from the pole, "
-            "facing the pole means turning the limb around. " + why_twist,
-            _relocation_fix(rig, chain),
+            severity, f"In {_where(chain)} {turns}{consequence}", why_twist, "set_angle"
         )
-    consequence = f", so {limb.joint_bone} bends away from the pole." if bends_away else "."
+    what = f"Pole {name} of {_where(chain)} sits behind the bend at {limb.joint_label}"
+    if fails:
+        message = f"{what}, and {turns}: the joint bends away from it."
+    elif away is not None and away <= 90.0:
+        message = f"{what}, and {turns} to face it."
+    elif twisted:
+        message = f"{what}: the joint points away from it, and {turns}."
+    else:
+        message = (
+            f"{what}: the joint points away from it, so moving the pole swings it the other way."
+        )
     return _Problem(
         severity,
-        f"In {_where(chain)} {turns}{consequence}",
-        why_twist,
-        "set_angle",
+        message,
+        "The pole marks the side the joint should point to, but the limb is modelled bending "
+        "the other way. With the angle that keeps the rest pose Blender keeps that bend (the "
+        "IK reaches) and the joint points away from the pole, so moving the pole turns the "
+        "joint the opposite way; an angle that makes it face the pole turns the limb around. "
+        + why_twist,
+        _relocation_fix(rig, chain),
     )
 
 
