@@ -12,6 +12,7 @@ or influence driven: such pairs are not reported.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from itertools import combinations
 from typing import Any
@@ -27,7 +28,7 @@ def find_duplicates(rig: RigView, options: Mapping[str, Any]) -> Iterator[Findin
     driven = _driven_constraints(rig.object)
     live = [c for c in rig.chains if not c.mute and c.influence > 0.0 and c.key not in driven]
     reported: set[tuple[str, str]] = set()
-    for first, later in combinations(live, 2):
+    for first, later in _candidate_pairs(live):
         problem = _problem(rig, first, later)
         if problem is None or later.key in reported:
             continue
@@ -46,6 +47,17 @@ def find_duplicates(rig: RigView, options: Mapping[str, Any]) -> Iterator[Findin
             fix_label=f"Mute IK '{later.constraint}' on {later.owner}",
             needs_confirmation=True,
         )
+
+
+def _candidate_pairs(live: list[IKChain]) -> list[tuple[IKChain, IKChain]]:
+    """Pairs of chains on the same owner or aimed at the same control, in rig order."""
+    groups: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    for index, chain in enumerate(live):
+        groups[("owner", chain.owner)].append(index)
+        if chain.target is not None:
+            groups[("control", chain.target.name, chain.subtarget)].append(index)
+    pairs = {pair for members in groups.values() for pair in combinations(members, 2)}
+    return [(live[first], live[later]) for first, later in sorted(pairs)]
 
 
 def _problem(rig: RigView, first: IKChain, later: IKChain) -> tuple[Severity, str, str] | None:

@@ -19,7 +19,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import bpy
-from mathutils import Matrix
+import numpy as np
+from mathutils import Matrix, Vector
 
 from ..core.finding import Finding, Severity
 from ..core.registry import Check, register
@@ -30,17 +31,21 @@ NOT_SCALING = ("NONE", "NONE_LEGACY")
 
 def find_inheritance_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     reported: set[tuple[str, str]] = set()
+    tolerance = options["scale_tolerance"]
+    uneven = _non_uniform_scales(rig, tolerance)
     for chain in rig.chains:
         if chain.mute:
             continue
         for name in chain.bones:
-            for finding in _problems(rig, chain, name, options["scale_tolerance"]):
+            for finding in _problems(rig, chain, name, uneven, tolerance):
                 if (name, finding.fix_id or "") not in reported:
                     reported.add((name, finding.fix_id or ""))
                     yield finding
 
 
-def _problems(rig: RigView, chain: IKChain, name: str, tolerance: float) -> Iterator[Finding]:
+def _problems(
+    rig: RigView, chain: IKChain, name: str, uneven: dict[str, Vector], tolerance: float
+) -> Iterator[Finding]:
     bone = rig.raw_bone(name)
     common = dict(
         check_id="inherit",
@@ -82,9 +87,9 @@ def _problems(rig: RigView, chain: IKChain, name: str, tolerance: float) -> Iter
             fix_args=(("mode", "FULL"),),
         )
     if bone.inherit_scale == "FULL":
-        scaled = _non_uniformly_scaled_ancestor(rig, name, tolerance)
+        scaled = _shearing_ancestor(rig, name, uneven, tolerance) if uneven else None
         if scaled is not None:
-            scale = tuple(round(v, 3) for v in rig.pose_bone(scaled).scale)
+            scale = tuple(round(v, 3) for v in uneven[scaled])
             yield Finding(
                 **common,
                 severity=Severity.ERROR,
@@ -103,7 +108,20 @@ def _problems(rig: RigView, chain: IKChain, name: str, tolerance: float) -> Iter
             )
 
 
-def _non_uniformly_scaled_ancestor(rig: RigView, name: str, tolerance: float) -> str | None:
+def _non_uniform_scales(rig: RigView, tolerance: float) -> dict[str, Vector]:
+    """Pose scales of the bones scaled unevenly, read in one call (most rigs have none)."""
+    pose_bones = rig.object.pose.bones
+    scales = np.empty(len(pose_bones) * 3, dtype=np.float32)
+    pose_bones.foreach_get("scale", scales)
+    scales = scales.reshape(-1, 3).astype(np.float64)
+    spread = scales.max(axis=1) - scales.min(axis=1)
+    uneven = np.nonzero(spread > tolerance * np.abs(scales).max(axis=1))[0]
+    return {pose_bones[int(i)].name: Vector(scales[i]) for i in uneven}
+
+
+def _shearing_ancestor(
+    rig: RigView, name: str, uneven: dict[str, Vector], tolerance: float
+) -> str | None:
     """The nearest bone above ``name`` whose pose scale shears ``name`` at rest, if any.
 
     Scale along an axis the child shares with the parent (a bend axis) does not shear, so the
@@ -111,8 +129,8 @@ def _non_uniformly_scaled_ancestor(rig: RigView, name: str, tolerance: float) ->
     """
     child = rig.raw_bone(name).matrix_local.to_3x3()
     for ancestor in rig.ancestors(name):
-        scale = rig.pose_bone(ancestor).scale
-        if max(scale) - min(scale) <= tolerance * max(abs(v) for v in scale):
+        scale = uneven.get(ancestor)
+        if scale is None:
             continue
         relative = rig.raw_bone(ancestor).matrix_local.to_3x3().inverted_safe() @ child
         sheared = relative.transposed() @ Matrix.Diagonal(scale) @ relative
