@@ -14,6 +14,7 @@ from ik_doctor.cli.diagram import (
     chain_geometry,
     chain_svg,
     faulty_parts,
+    views_for,
 )
 from ik_doctor.core.rig import RigView
 
@@ -50,6 +51,13 @@ def test_side_view_shows_the_knee_pole_in_front_of_the_leg(rig) -> None:
     )
     assert float(pole.get("cx")) < float(knee.get("x1"))
     assert MARK_RED not in ElementTree.tostring(side, encoding="unicode")
+
+
+def test_an_arm_seen_end_on_from_the_side_also_gets_a_top_view(rig) -> None:
+    view = RigView(rig)
+    arm = chain_geometry(view, view.chain("forearm.L", "IK"))
+    assert views_for(_leg(rig)) == ["front", "side"]
+    assert views_for(arm) == ["front", "side", "top"]
 
 
 def test_missing_target_is_drawn_in_red(rig) -> None:

@@ -18,8 +18,10 @@ from ..core.rig import IKChain, RigView
 
 Point = tuple[float, float, float]
 
-# (screen right, screen up) axes of Blender's Front (numpad 1) and Right (numpad 3) views.
-VIEWS: dict[str, tuple[int, int]] = {"front": (0, 2), "side": (1, 2)}
+# (screen right, screen up) axes of Blender's Front (numpad 1), Right (3) and Top (7) views.
+VIEWS: dict[str, tuple[int, int]] = {"front": (0, 2), "side": (1, 2), "top": (0, 1)}
+FLAT_VIEW = 0.25
+"""A view in which the chain spans less than this share of its size shows little: add Top."""
 
 MARK_RED = "#d62828"
 
@@ -116,8 +118,23 @@ def faulty_parts(geometry: ChainGeometry, findings: Iterable[Mapping[str, Any]])
     return parts
 
 
+def views_for(geometry: ChainGeometry) -> list[str]:
+    """Front and side, plus top when the chain points at the viewer in one of them (an arm
+    seen from the side is a dot)."""
+    points = [p for _name, head, tail in geometry.bones for p in (head, tail)]
+    size = max(_span(points, axis) for axis in range(3))
+    views = ["front", "side"]
+    if any(max(_span(points, a) for a in VIEWS[v]) < FLAT_VIEW * size for v in views):
+        views.append("top")
+    return views
+
+
+def _span(points: list[Point], axis: int) -> float:
+    return max(p[axis] for p in points) - min(p[axis] for p in points)
+
+
 def chain_svg(geometry: ChainGeometry, faulty: set[str], view: str, size: int = 180) -> str:
-    """One view ("front" or "side") of a chain as an inline SVG element."""
+    """One view ("front", "side" or "top") of a chain as an inline SVG element."""
     right, up = VIEWS[view]
     points = [p for _name, head, tail in geometry.bones for p in (head, tail)]
     if geometry.parent is not None:

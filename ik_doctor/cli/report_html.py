@@ -10,7 +10,7 @@ from typing import Any
 
 import bpy
 
-from .diagram import ChainGeometry, chain_svg, faulty_parts
+from .diagram import ChainGeometry, chain_svg, faulty_parts, views_for
 from .results import current_findings, plural, summary
 
 STYLE = """
@@ -25,9 +25,9 @@ li{margin:.3em 0}
 """
 LEGEND = (
     '<p class="legend"><span>&#9644; bone</span><span>&#9633; target</span>'
-    "<span>&#9675; pole</span><span>shaded: bend plane</span>"
-    '<span class="error">red: what is wrong</span> (front view looks along +Y, side view '
-    "along -X, as Blender's Front and Right views)</p>"
+    "<span>&#9675; pole</span><span>shaded: bend plane</span><span>grey: the chain's parent</span>"
+    '<span class="error">red: what is wrong</span> (as Blender\'s Front, Right and Top views; '
+    "top only for a chain that points at the viewer in one of the others)</p>"
 )
 
 
@@ -125,12 +125,8 @@ def _chain_card(
 
 def _views(geometry: ChainGeometry, findings: list[dict[str, Any]]) -> str:
     faulty = faulty_parts(geometry, findings)
-    return (
-        '<div class="views">'
-        + chain_svg(geometry, faulty, "front")
-        + chain_svg(geometry, faulty, "side")
-        + "</div>"
-    )
+    svgs = "".join(chain_svg(geometry, faulty, view) for view in views_for(geometry))
+    return f'<div class="views">{svgs}</div>'
 
 
 def _chain_findings(geometry: ChainGeometry, findings: list[dict[str, Any]]) -> list[dict]:
