@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bpy
 from mathutils import Matrix
-from solving import assert_ik_works, findings_of, pose_snapshot
+from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
 from ik_doctor import Severity, apply_fix
 from ik_doctor.core.editing import edit_bones
@@ -39,10 +39,10 @@ def test_knee_pole_parented_to_the_thigh_is_a_cycle(rig) -> None:
     assert {n for n in before if before[n] != after[n]} == {"knee_pole.L"}
 
 
-def test_foot_control_below_the_foot_follows_the_chain(rig) -> None:
+def test_foot_control_below_the_foot_is_a_cycle_that_misses(rig) -> None:
     _reparent(rig, "foot_ik.L", "foot.L")  # further down: foot.L is the shin's child
     (finding,) = findings_of(rig, "cycle")
-    assert finding.fix_id == "reparent_target"
+    assert (finding.fix_id, finding.severity) == ("reparent_target", Severity.ERROR)
     assert "shin.L" in finding.message
     _fix_and_prove(rig, finding)
     assert rig.data.bones["foot_ik.L"].parent.name == "root"
@@ -65,6 +65,7 @@ def test_child_of_constraint_to_the_thigh_is_a_cycle_and_muting_asks_first(rig) 
     held = rig.pose.bones["foot_ik.L"].matrix.copy()
     (finding,) = findings_of(rig, "cycle")
     assert finding.fix_id == "mute_target_link" and finding.needs_confirmation
+    assert finding.severity == Severity.WARNING, "Blender reads it before the solve: no cycle"
     assert child_of.name in finding.message
     _fix_and_prove(rig, finding)
     assert child_of.mute
@@ -81,13 +82,29 @@ def test_empty_target_parented_to_the_shin_is_reparented_in_place(rig) -> None:
     ik = rig.pose.bones["shin.L"].constraints["IK"]
     ik.target, ik.subtarget = goal, ""
     bpy.context.view_layer.update()
+    assert tip_error(rig, "shin.L") > 0.1
+    bpy.context.view_layer.update()
     where = goal.matrix_world.translation.copy()
     (finding,) = findings_of(rig, "cycle")
-    assert "FootGoal" in finding.message
+    assert "FootGoal" in finding.message and finding.severity == Severity.ERROR
     _fix_and_prove(rig, finding)
     bpy.context.view_layer.update()
     assert goal.parent_bone == "root"
     assert (goal.matrix_world.translation - where).length < 1e-5
+
+
+def test_helper_bone_with_child_of_the_shin_drags_the_foot_control(rig) -> None:
+    with edit_bones(rig) as bones:
+        helper = bones.new("foot_space.L")
+        helper.head, helper.tail = bones["foot_ik.L"].head, bones["foot_ik.L"].tail
+        helper.parent, helper.use_deform = bones["root"], False
+        bones["foot_ik.L"].parent = helper
+    child_of = rig.pose.bones["foot_space.L"].constraints.new("CHILD_OF")
+    child_of.target, child_of.subtarget = rig, "shin.L"
+    assert tip_error(rig, "shin.L") > 0.1
+    (finding,) = findings_of(rig, "cycle")
+    assert (finding.fix_id, finding.severity) == ("reparent_target", Severity.ERROR)
+    _fix_and_prove(rig, finding)
 
 
 def test_target_that_is_a_chain_bone_is_left_to_the_target_check(rig) -> None:
