@@ -31,6 +31,13 @@ def chain_joints(rig: RigView, chain: IKChain) -> list[str]:
     return list(reversed(moving_bones(chain)[:-1]))
 
 
+def has_degenerate_bone(rig: RigView, chain: IKChain) -> bool:
+    """A bone with (almost) no length has no direction: no bend to judge (the degenerate
+    check reports it)."""
+    reach = rig.chain_reach(chain)
+    return reach < 1e-6 or any(rig.bone(n).length < 1e-3 * reach for n in moving_bones(chain))
+
+
 def bend_offset(rig: RigView, chain: IKChain) -> float:
     """How far the most bent joint lies off the root-tip line, as a share of the reach."""
     root, tip = rig.bone(chain.root).head, rig.chain_tip(chain)
@@ -43,7 +50,7 @@ def bend_offset(rig: RigView, chain: IKChain) -> float:
 def bend_plane(rig: RigView, chain: IKChain) -> Vector | None:
     """Unit normal of the plane through root head, most bent joint and tip; None if straight."""
     joints = chain_joints(rig, chain)
-    if not joints or bend_offset(rig, chain) < STRAIGHT_RATIO:
+    if not joints or has_degenerate_bone(rig, chain) or bend_offset(rig, chain) < STRAIGHT_RATIO:
         return None
     root, tip = rig.bone(chain.root).head, rig.chain_tip(chain)
     joint = max(

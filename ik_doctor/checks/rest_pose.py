@@ -29,12 +29,14 @@ from ._limb import (
     animated_bones,
     bend_offset,
     chain_joints,
+    has_degenerate_bone,
     keep_pole_at_rest,
     moving_bones,
 )
 
 PRE_BEND = 0.01
-"""The pre-bend moves each inner joint by this share of the length of the bone above it."""
+"""The pre-bend moves each inner joint by this share of the length of the bone above it (or of
+the chain's average bone, if that is longer, so a short bone still gives a clear bend)."""
 
 
 def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -48,6 +50,8 @@ def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
         if len(bones) < 2 or bones in seen:
             continue  # Rigify pairs a pole and a no-pole IK on the same bones
         seen.add(bones)
+        if has_degenerate_bone(rig, chain):
+            continue
         if bend_offset(rig, chain) < STRAIGHT_RATIO:
             yield _straight_finding(rig, chain)
             continue
@@ -216,11 +220,12 @@ def pre_bend(obj: bpy.types.Object, finding: Finding) -> str:
     assert chain is not None  # apply_fix passes a finding diagnosed just now
     direction = Vector(finding.args["direction"])
     joints = chain_joints(rig, chain)
+    typical = rig.chain_reach(chain) / len(moving_bones(chain))
     moved = []
     with edit_bones(obj) as bones:
         for name in joints:
             bone = bones[name]
-            shift = direction * (PRE_BEND * bone.parent.length)
+            shift = direction * (PRE_BEND * max(bone.parent.length, typical))
             head = bone.head + shift
             if bone.use_connect or (bone.head - bone.parent.tail).length < 1e-6:
                 bone.parent.tail = head

@@ -120,8 +120,14 @@ def _armature_finding(rig: RigView, kind: dict[str, bool]) -> Finding:
         message=f"The armature object '{obj.name}' has {_describe(kind, obj)}.",
         why=why,
         fix_id=None if reason else "apply_armature",
-        fix_label=None if reason else "Apply the armature's rotation and scale (nothing moves)",
+        fix_label=None
+        if reason
+        else (
+            "Apply the armature's rotation and scale (changes the bones' rest coordinates; "
+            "nothing moves in the world)"
+        ),
         no_fix_reason=reason,
+        changes_rest_pose=reason is None,
     )
 
 
@@ -174,8 +180,9 @@ def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:
                 pose_bone.location = pose_bone.location * scale.x
     poles = "".join(keep_pole_at_rest(obj, key) for key in at_rest)
     return (
-        f"Applied the rotation and scale of '{obj.name}' to its bones; bones, children and "
-        f"targets keep their place in the world.{poles}"
+        f"Applied the rotation and scale of '{obj.name}' to its bones (rest pose coordinates "
+        "changed); bones, children, skinned meshes and targets keep their place in the world."
+        f"{poles}"
     )
 
 
