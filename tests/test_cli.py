@@ -131,6 +131,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     bpy.ops.wm.read_homefile(use_empty=True)
     paths["text"].write_text("not a blend file\n")
     paths["truncated"].write_bytes(paths["good"].read_bytes()[:4000])
+    paths["moved"] = root / "moved" / "linked.blend"  # its relative library path now misses
+    paths["moved"].parent.mkdir()
+    shutil.copy(paths["linked"], paths["moved"])
     return {**paths, **{f"marker_{k}": v for k, v in markers.items()}, "root": root}
 
 
@@ -156,6 +159,7 @@ def test_check_reports_every_file_in_order_and_exits_2_for_the_unreadable(files)
         files["text"],
         files["truncated"],
         files["trap"],
+        files["moved"],
     ]
     html = files["root"] / "report.html"
     common = ["--checks", SEED_CHECKS, "--fail-on", "warning"]
@@ -166,14 +170,15 @@ def test_check_reports_every_file_in_order_and_exits_2_for_the_unreadable(files)
     report = valid_report(parallel)
     assert parallel.returncode == serial.returncode == 2
     by_name = {Path(f["path"]).name: f for f in report["files"]}
-    order = ["broken", "good", "cube", "missing", "text", "truncated", "trap"]
+    order = ["broken", "good", "cube", "missing", "text", "truncated", "trap", "moved"]
     assert list(by_name) == [files[name].name for name in order]
     assert [by_name[files[n].name]["status"] for n in order] == [
-        "ok", "ok", "no_armature", "unreadable", "unreadable", "unreadable", "ok",
+        "ok", "ok", "no_armature", "unreadable", "unreadable", "unreadable", "ok", "unreadable",
     ]  # fmt: skip
     assert by_name["missing.blend"]["problem"] == "no such file"
     assert "not a .blend file" in by_name["notes.blend"]["problem"]
     assert "truncated or damaged" in by_name["truncated.blend"]["problem"]
+    assert "missing" in by_name["linked.blend"]["problem"]  # its library is not where it says
     broken = by_name["broken.blend"]["armatures"][0]["findings"]
     assert {(f["check_id"], f["bone"], f["severity"]) for f in broken} == {
         ("target", "shin.L", "error"),
@@ -189,7 +194,7 @@ def test_check_reports_every_file_in_order_and_exits_2_for_the_unreadable(files)
     assert "cube.blend: no armature in this file" in serial.stdout
     assert f"{files['missing']}: cannot read: no such file" in serial.stdout
     assert not ANSI.search(serial.stdout)
-    assert headlines[-1].startswith("Checked 7 files, 3 armatures: 4 errors")
+    assert headlines[-1].startswith("Checked 8 files, 3 armatures: 4 errors")
     assert serial.stderr == ""  # no progress bar when stderr is not a terminal
 
     page = html.read_text("utf-8")
@@ -216,8 +221,9 @@ def test_fix_writes_fixed_copies_rechecks_them_and_never_touches_the_inputs(file
     inputs = [files["broken"], files["trap"], files["linked"]]
     before = {path: digest(path) for path in inputs}
     out = files["root"] / "fixed"
+    html = files["root"] / "fixed.html"
     result = ik_doctor("fix", *inputs, "--output-dir", out, "--checks", SEED_CHECKS,
-                       "--format", "json", cwd=files["root"])  # fmt: skip
+                       "--format", "json", "--html", html, cwd=files["root"])  # fmt: skip
 
     report = valid_report(result)
     assert {path: digest(path) for path in inputs} == before
@@ -234,6 +240,8 @@ def test_fix_writes_fixed_copies_rechecks_them_and_never_touches_the_inputs(file
     assert "linked from" in linked_rig["fix"]["skipped"]
     assert {f["check_id"] for f in linked_rig["fix"]["after"]} == {"target", "chain_length"}
     assert result.returncode == 1  # the linked rig still has its errors
+    page = html.read_text("utf-8")
+    assert page.count(">before<") == page.count(">after<") >= 4  # each faulty chain, twice
 
 
 def test_fix_in_place_keeps_a_byte_copy_of_the_original_first(files, tmp_path) -> None:
@@ -287,11 +295,24 @@ def test_usage_errors_exit_with_2(files, args, complaint) -> None:
 
 
 @pytest.mark.skipif(not REAL_RIG.exists(), reason="the shared real rigs are not here")
-def test_check_reads_a_real_rig_with_every_check(tmp_path) -> None:
-    report = valid_report(ik_doctor("check", REAL_RIG, "--format", "json", cwd=tmp_path))
-    (file,) = report["files"]
-    assert file["status"] == "ok", file["problem"]
-    assert file["armatures"] and all(a["problem"] is None for a in file["armatures"])
+def test_check_reads_real_rigs_with_every_check_and_picks_the_named_armature(tmp_path) -> None:
+    three = REAL_RIG.with_name("gltfio_32_weights_influence_all.blend")  # three armatures
+    report = valid_report(ik_doctor("check", REAL_RIG, three, "--format", "json", cwd=tmp_path))
+    robot, other = report["files"]
+    assert robot["status"] == other["status"] == "ok", robot["problem"] or other["problem"]
+    assert [a["name"] for a in robot["armatures"]] == ["RobotArmature"]
+    assert len(other["armatures"]) == 3
+    assert all(a["problem"] is None for f in (robot, other) for a in f["armatures"])
+
+    one = valid_report(
+        ik_doctor("check", three, REAL_RIG, "--armature", "Armature.001", "--format", "json",
+                  cwd=tmp_path)
+    )  # fmt: skip
+    named, without = one["files"]
+    assert [a["name"] for a in named["armatures"]] == ["Armature.001"]
+    assert without["status"] == "no_armature"
+    assert without["problem"] == "no armature named 'Armature.001' (this file has: RobotArmature)"
+    assert one["exit_code"] == 0
 
 
 def test_demo_saves_the_fixed_rig_and_an_html_report(tmp_path) -> None:

@@ -50,7 +50,7 @@ def check_file(job: dict[str, Any]) -> dict[str, Any]:
         return _unreadable(result, str(error))
     armatures, missing = _armatures(job.get("armature"))
     if missing:
-        return {**result, "status": "no_armature", "problem": missing}
+        return _without_armature(result, missing)
     failed = False
     for obj in armatures:
         entry = _armature_entry(obj)
@@ -80,7 +80,9 @@ def fix_file(job: dict[str, Any]) -> dict[str, Any]:
         return _unreadable(result, str(error))
     armatures, missing = _armatures(job.get("armature"))
     if missing:
-        result["status"], result["problem"] = "no_armature", missing
+        result = _without_armature(result, missing)
+        if result["status"] == "unreadable":
+            return result
     changed = False
     failed = False
     for obj in armatures:
@@ -202,6 +204,29 @@ def _recheck(result: dict[str, Any], job: dict[str, Any]) -> None:
 
 def _file_result(job: dict[str, Any]) -> dict[str, Any]:
     return {"path": job["path"], "status": "ok", "problem": None, "armatures": []}
+
+
+def _missing_libraries() -> list[str]:
+    """Absolute paths of the libraries the open file links from that are not there."""
+    return sorted(
+        {
+            os.path.normpath(bpy.path.abspath(library.filepath))
+            for library in bpy.data.libraries
+            if library.is_missing
+        }
+    )
+
+
+def _without_armature(result: dict[str, Any], reason: str) -> dict[str, Any]:
+    """No armature to check: a plain fact, unless it may sit in a library that is missing."""
+    missing = _missing_libraries()
+    if not missing:
+        return {**result, "status": "no_armature", "problem": reason}
+    return {
+        **result,
+        "status": "unreadable",
+        "problem": f"{reason}, and linked data cannot be read: missing {', '.join(missing)}",
+    }
 
 
 def _unreadable(result: dict[str, Any], problem: str) -> dict[str, Any]:
