@@ -155,3 +155,27 @@ def test_reference_rig_and_rigs_without_ik_are_quiet(scene) -> None:
 def _is_unit(matrix: Matrix) -> bool:
     linear = matrix.to_3x3()
     return all(abs(linear[r][c] - (r == c)) < 1e-6 for r in range(3) for c in range(3))
+
+
+def test_animated_rotation_or_scale_gets_no_fix(rig) -> None:
+    target, _pole = _empty_targets(rig)
+    target.scale = (2.0, 2.0, 2.0)
+    target.keyframe_insert("scale", frame=1)
+    target.keyframe_insert("location", frame=1)
+    rig.rotation_euler = (0.0, 0.0, 0.5)
+    rig.keyframe_insert("rotation_euler", frame=1)
+    found = findings_of(rig, "transforms")
+    assert len(found) == 2
+    assert all(f.fix_id is None and "animated" in f.no_fix_reason for f in found)
+
+
+def test_keyed_target_location_is_kept_by_the_fix(rig) -> None:
+    target, _pole = _empty_targets(rig)
+    target.rotation_euler = (0.4, 0.0, 0.0)
+    target.keyframe_insert("location", frame=1)
+    (finding,) = findings_of(rig, "transforms")
+    before = target.matrix_world.translation.copy()
+    apply_fix(finding)
+    bpy.context.scene.frame_set(1)
+    assert (target.matrix_world.translation - before).length < 1e-6
+    assert findings_of(rig, "transforms") == []

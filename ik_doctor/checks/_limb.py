@@ -93,30 +93,35 @@ def keep_pole_at_rest(obj: bpy.types.Object, chain_key: tuple[str, str]) -> str:
     )
 
 
-def animated_bones(obj: bpy.types.Object) -> set[str]:
-    """Bones whose location, rotation or scale the object's action or NLA strips animate."""
+def animated_paths(obj: bpy.types.Object) -> set[str]:
+    """Data paths the object's action or NLA strips animate (they win on every frame change)."""
     animation = obj.animation_data
     if animation is None:
         return set()
     sources = [(animation.action, getattr(animation, "action_slot", None))]
     for track in animation.nla_tracks:
         sources += [(strip.action, getattr(strip, "action_slot", None)) for strip in track.strips]
-    names = set()
-    for action, slot in sources:
-        for curve in _fcurves(action, slot):
-            path = curve.data_path
-            if path.startswith('pose.bones["') and path.rsplit(".", 1)[-1] in _TRANSFORMS:
-                names.add(path[len('pose.bones["') : path.index('"]')])
-    return names
+    return {curve.data_path for action, slot in sources for curve in _fcurves(action, slot)}
 
 
-_TRANSFORMS = {
+def animated_bones(obj: bpy.types.Object) -> set[str]:
+    """Bones whose location, rotation or scale the object's action or NLA strips animate."""
+    prefix = 'pose.bones["'
+    return {
+        path[len(prefix) : path.index('"]')]
+        for path in animated_paths(obj)
+        if path.startswith(prefix) and path.rsplit(".", 1)[-1] in TRANSFORMS
+    }
+
+
+TRANSFORMS = {
     "location",
     "rotation_quaternion",
     "rotation_euler",
     "rotation_axis_angle",
     "scale",
 }
+"""The data paths of an object's or pose bone's own transform."""
 
 
 def _fcurves(action: bpy.types.Action | None, slot: Any) -> Any:

@@ -25,7 +25,7 @@ from ..core.editing import FixError
 from ..core.finding import Finding, Severity
 from ..core.registry import Check, register
 from ..core.rig import RigView
-from ._limb import animated_bones, keep_pole_at_rest, pole_sits_at_rest
+from ._limb import TRANSFORMS, animated_bones, animated_paths, keep_pole_at_rest, pole_sits_at_rest
 
 TOLERANCE = 1e-4
 
@@ -46,6 +46,7 @@ def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
             if kind is None:
                 continue
             reported.add(target.name)
+            animated = _transforms_animated(target)
             yield Finding(
                 check_id="transforms",
                 severity=Severity.INFO,
@@ -60,9 +61,12 @@ def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                     "rotation), so the solve is unaffected; but anything parented to the empty "
                     "inherits the rotation and scale."
                 ),
-                fix_id=f"apply_{role}",
-                fix_label=f"Apply the rotation and scale of '{target.name}' (nothing moves)",
+                fix_id=None if animated else f"apply_{role}",
+                fix_label=None
+                if animated
+                else f"Apply the rotation and scale of '{target.name}' (nothing moves)",
                 fix_args=(("object", target.name),),
+                no_fix_reason=_ANIMATED.format(name=target.name) if animated else None,
             )
 
 
@@ -133,6 +137,8 @@ def _armature_finding(rig: RigView, kind: dict[str, bool]) -> Finding:
 
 def _no_fix_reason(obj: bpy.types.Object, kind: dict[str, bool]) -> str | None:
     """Why the transforms cannot be applied without moving something, or None."""
+    if _transforms_animated(obj):
+        return _ANIMATED.format(name=obj.name)
     if kind["negative"] or kind["non_uniform"]:
         posed = [b.name for b in obj.pose.bones if not _is_identity(b.matrix_basis)] or sorted(
             animated_bones(obj)
@@ -151,6 +157,17 @@ def _no_fix_reason(obj: bpy.types.Object, kind: dict[str, bool]) -> str | None:
                 "units: applying the scale would change the animation. Rescale the keys first."
             )
     return None
+
+
+_ANIMATED = (
+    "The rotation or scale of '{name}' is animated: the action would put it back on the next "
+    "frame. Apply it in the animation (or bake), not here."
+)
+
+
+def _transforms_animated(obj: bpy.types.Object) -> bool:
+    """Whether an action keys the rotation or scale (keyed locations are kept by the fix)."""
+    return any(path in TRANSFORMS - {"location"} for path in animated_paths(obj))
 
 
 def _is_identity(matrix: Matrix) -> bool:
