@@ -261,3 +261,17 @@ def test_pole_errors_are_exactly_the_legs_the_solver_fails(rig, break_rig, sever
     break_rig(rig)
     verdict = next(v for v in judge_chains(rig) if v.key == ("shin.L", "IK"))
     assert verdict.fails == (severity == Severity.ERROR), verdict.reason
+
+
+@pytest.mark.parametrize("mode", ["OBJECT", "POSE", "EDIT"])
+@pytest.mark.parametrize("break_rig", [_pole_near_the_line, _no_pole], ids=["move", "create"])
+def test_pole_bone_fixes_leave_the_mode_as_found(rig, mode, break_rig) -> None:
+    break_rig(rig)
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode=mode)
+    apply_fix(_pole_findings(rig)[0])
+    assert rig.mode == mode
+    assert _pole_findings(rig) == []
+    bpy.ops.object.mode_set(mode="OBJECT")
+    assert _rest_drift(rig) < 1e-4
+    assert_ik_works(rig, ["shin.L"])

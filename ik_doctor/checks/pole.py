@@ -5,9 +5,10 @@ X axis sits ``pole_angle`` away from the plane through root, target and pole. So
 name something that exists (a pole bone missing from the armature itself makes the constraint
 invalid: the IK does nothing), must stand clear of that line (near it, a small move of the
 target swings the plane around: the knee flips), must sit on the side the limb bends to (else
-the knee bends away from it), and the angle must be the one that leaves the chain where it was
-modelled (any other angle twists the limb at rest). A bending two-bone limb with no pole at all
-reaches its target, but its knee swings sideways as the target moves.
+the knee points away from it and turns the wrong way when the pole moves), and the angle must be
+the one that leaves the chain where it was modelled (any other angle twists the limb at rest;
+past 90° the knee bends away from its pole: the chain fails). A bending two-bone limb with no
+pole at all reaches its target, but nothing aims its knee: it turns as the target moves.
 """
 
 from __future__ import annotations
@@ -99,11 +100,13 @@ class _Problem:
 
 
 def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    # Rigify pairs a pole and a no-pole IK on one bone and mutes one: the pair has a pole.
+    owners_with_pole = {chain.owner for chain in rig.chains if chain.pole is not None}
     for chain in rig.chains:
         limb = _limb(rig, chain)
         problem = (
             _unresolved_pole(rig, chain)
-            or _missing_pole(rig, chain, limb)
+            or _missing_pole(rig, chain, limb, owners_with_pole)
             or _misplaced_pole(rig, chain, limb, options)
         )
         if problem is None:
@@ -121,7 +124,7 @@ def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             fix_id=problem.fix if fix_label else None,
             fix_label=fix_label,
             no_fix_reason=no_fix_reason,
-            # Moving the pole edits its rest position; it deforms nothing (see _movable_pole).
+            # Moving the pole edits its rest position; it deforms nothing (_pole_bone_is_movable).
             changes_rest_pose=fix_label is not None and problem.fix == "move_pole",
         )
 
@@ -159,12 +162,12 @@ def _unresolved_pole(rig: RigView, chain: IKChain) -> _Problem | None:
     )
 
 
-def _missing_pole(rig: RigView, chain: IKChain, limb: _Limb) -> _Problem | None:
+def _missing_pole(
+    rig: RigView, chain: IKChain, limb: _Limb, owners_with_pole: set[str]
+) -> _Problem | None:
     """A bending two-bone limb with no pole, unless another IK on the bone supplies one."""
-    if chain.pole is not None or not _is_two_bone_limb(rig, chain) or limb.bend is None:
+    if chain.owner in owners_with_pole or limb.bend is None or not _is_two_bone_limb(rig, chain):
         return None
-    if any(other.pole is not None for other in rig.chains if other.owner == chain.owner):
-        return None  # Rigify-style pairs: a pole and a no-pole IK, one of them muted
     return _Problem(
         Severity.WARNING,
         f"{_where(chain)} has no pole: nothing decides which way {limb.joint_label} points.",
@@ -206,7 +209,7 @@ def _misplaced_pole(
             _relocation_fix(rig, chain),
         )
     rest = limb.rest_angle(pole)
-    twist = _wrapped(chain.pole_angle - rest)
+    twist = math.remainder(chain.pole_angle - rest, math.tau)
     turned = abs(math.degrees(twist))
     side = limb.side_of(pole)
     behind = limb.bend is not None and limb.bend.dot(side) < 0.0
@@ -296,19 +299,15 @@ def _placement(obj: bpy.types.Object) -> Matrix:
     return _placement(obj.parent) @ obj.matrix_parent_inverse @ obj.matrix_basis
 
 
-def _wrapped(angle: float) -> float:
-    return (angle + math.pi) % (2.0 * math.pi) - math.pi
-
-
 def _relocation_fix(rig: RigView, chain: IKChain) -> str:
-    return "move_pole" if _movable_pole(rig, chain) else "create_pole"
+    return "move_pole" if _pole_bone_is_movable(rig, chain) else "create_pole"
 
 
-def _movable_pole(rig: RigView, chain: IKChain) -> str | None:
-    """The pole bone, if moving it touches nothing else: no other chain, mesh or child uses it."""
+def _pole_bone_is_movable(rig: RigView, chain: IKChain) -> bool:
+    """A pole bone of this armature that nothing else uses: no other chain, mesh or child."""
     name = chain.pole_subtarget
     if chain.pole != rig.object or not rig.has_bone(name):
-        return None
+        return False
     bone = rig.bone(name)
     users = [
         other
@@ -317,9 +316,7 @@ def _movable_pole(rig: RigView, chain: IKChain) -> str | None:
         or (other.pole == rig.object and other.pole_subtarget == name)
         or (other.target == rig.object and other.subtarget == name)
     ]
-    if users != [chain] or bone.use_deform or bone.use_connect or rig.children(name):
-        return None
-    return name
+    return users == [chain] and not (bone.use_deform or bone.use_connect or rig.children(name))
 
 
 def _fix_label(
@@ -346,10 +343,10 @@ def _fix_label(
             "limb keeps its rest pose)"
         ), None
     parent = _control_parent(rig, chain)
+    where = f"parented to {parent}" if parent else "with no parent"
     return (
         f"Create a non-deforming pole bone {distance:.3g} in front of {limb.joint_label}, "
-        f"parented to {parent or 'nothing'}, and make it the pole with angle "
-        f"{angle:.1f}° (the limb keeps its rest pose)"
+        f"{where}, and make it the pole with angle {angle:.1f}° (the limb keeps its rest pose)"
     ), None
 
 
