@@ -4,7 +4,8 @@ Blender's solver rotates freely rotating bones the same way whatever their roll 
 shin rolled 30° or 90° gives the same solved pose and mesh). Roll starts to matter as soon as a
 bone's IK rotation is restricted: IK locks, IK limits and IK stiffness act on the bone's own X,
 Y and Z, so a hinge on X bends the joint out of the limb's plane when X is not its bend axis
-(measured: a shin rolled 30° with Y and Z locked bends the knee 25° sideways). The chain root's
+(measured: a shin rolled 30° with Y and Z locked bends the knee 25° sideways); in longer chains
+the free joints take the bend instead (measured on a spider's hinged legs). The chain root's
 X axis is also what the pole angle is measured from, so a roll fix recomputes the pole angle.
 A straight chain has no bend plane; the rest_pose check reports it.
 """
@@ -86,10 +87,15 @@ def _finding(
     listed = ", ".join(f"{name} {angles[name]:.0f}°" for name in off)
     axis = "X" if sign > 0 else "-X"
     # A hinge turns about the axis line: X and -X bend the same way once a bone is restricted.
+    # With more than two bones the free joints take the bend (measured on quaternius' spider:
+    # rolling its hinged third bones changes neither the bend nor the tip).
+    two_bones = len(moving_bones(chain)) == 2
     restricted = [
         name
         for name in off
-        if _restricted(rig.pose_bone(name)) and min(angles[name], 180.0 - angles[name]) > limit
+        if two_bones
+        and _restricted(rig.pose_bone(name))
+        and min(angles[name], 180.0 - angles[name]) > limit
     ]
     if restricted:
         severity = Severity.WARNING
