@@ -65,6 +65,18 @@ def _pole_armature_without_bone(rig):
     _leg_ik(rig).pole_subtarget = ""
 
 
+def _pole_on_the_root(rig):
+    _move_knee_pole(rig, (0.1, 0.0, 1.0))  # thigh.L's head
+
+
+def _pole_is_the_chain_root(rig):
+    _leg_ik(rig).pole_subtarget = "thigh.L"
+
+
+def _pole_is_the_shin_itself(rig):
+    _leg_ik(rig).pole_subtarget = "shin.L"
+
+
 def _no_pole(rig):
     _leg_ik(rig).pole_target = None
 
@@ -108,6 +120,9 @@ def _pole_angle_turns_the_knee_away(rig):
 FAULTS = [
     (_pole_bone_missing, Severity.ERROR, "create_pole"),
     (_pole_armature_without_bone, Severity.ERROR, "create_pole"),
+    (_pole_on_the_root, Severity.ERROR, "move_pole"),
+    (_pole_is_the_chain_root, Severity.ERROR, "create_pole"),
+    (_pole_is_the_shin_itself, Severity.WARNING, "create_pole"),
     (_no_pole, Severity.WARNING, "create_pole"),
     (_pole_near_the_line, Severity.WARNING, "move_pole"),
     (_pole_behind_the_knee, Severity.WARNING, "move_pole"),

@@ -31,6 +31,10 @@ from ._limb import STRAIGHT_RATIO, chain_joints
 
 POLE_DISTANCE = 0.5
 """A new or moved pole stands this fraction of the chain's reach in front of the bend."""
+ON_ROOT = 1e-6
+"""A pole closer than this share of the reach to the root's head gives the solver no direction.
+Measured: exactly on it the tip stops 5% of the reach short; a thousandth of the reach off, the
+chain works."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +110,7 @@ def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         limb = _limb(rig, chain)
         problem = (
             _unresolved_pole(rig, chain)
+            or _pole_on_the_chain(rig, chain, limb)
             or _missing_pole(rig, chain, limb, owners_with_pole)
             or _misplaced_pole(rig, chain, limb, options)
         )
@@ -162,6 +167,37 @@ def _unresolved_pole(rig: RigView, chain: IKChain) -> _Problem | None:
     )
 
 
+def _pole_on_the_chain(rig: RigView, chain: IKChain, limb: _Limb) -> _Problem | None:
+    """A pole on the root's head (no direction to aim at) or a bone of the chain itself."""
+    pole = _pole_point(rig, chain)
+    if pole is None:
+        return None
+    name = _pole_name(chain)
+    if (pole - limb.root_head).length <= ON_ROOT * limb.reach:
+        return _Problem(
+            Severity.ERROR,
+            f"Pole {name} of {_where(chain)} sits on the head of {chain.root}, the chain's root.",
+            "Blender aims the chain from its root toward the pole; with no distance between "
+            "them there is no direction, and the solve falls short of the target (measured: "
+            "5% of the reach).",
+            _relocation_fix(rig, chain),
+        )
+    if chain.pole == rig.object and chain.pole_subtarget in chain.bones:
+        return _Problem(
+            Severity.WARNING,
+            f"{_where(chain)} uses {name}, a bone of its own chain, as its pole.",
+            "The pole moves whenever the solver moves the chain, so the chain aims at a point "
+            "it drags along (Blender reports a dependency cycle): no control decides where the "
+            "joint points.",
+            "create_pole",
+        )
+    return None
+
+
+def _pole_name(chain: IKChain) -> str:
+    return chain.pole_subtarget or (chain.pole.name if chain.pole else "")
+
+
 def _missing_pole(
     rig: RigView, chain: IKChain, limb: _Limb, owners_with_pole: set[str]
 ) -> _Problem | None:
@@ -193,7 +229,7 @@ def _misplaced_pole(
     pole = _pole_point(rig, chain)
     if pole is None:
         return None
-    name = chain.pole_subtarget or (chain.pole.name if chain.pole else "")
+    name = _pole_name(chain)
     target = _control_point(rig, chain.target, chain.subtarget)
     line_end = target if target is not None else limb.tip
     distance = offset_from_line(pole, limb.root_head, line_end).length
@@ -309,6 +345,8 @@ def _pole_bone_is_movable(rig: RigView, chain: IKChain) -> bool:
     if chain.pole != rig.object or not rig.has_bone(name):
         return False
     bone = rig.bone(name)
+    if bone.use_deform or bone.use_connect or rig.children(name):
+        return False
     users = [
         other
         for other in rig.chains
@@ -316,7 +354,7 @@ def _pole_bone_is_movable(rig: RigView, chain: IKChain) -> bool:
         or (other.pole == rig.object and other.pole_subtarget == name)
         or (other.target == rig.object and other.subtarget == name)
     ]
-    return users == [chain] and not (bone.use_deform or bone.use_connect or rig.children(name))
+    return users == [chain] and name not in chain.bones
 
 
 def _fix_label(
