@@ -99,7 +99,7 @@ def fix_file(job: dict[str, Any]) -> dict[str, Any]:
         result["armatures"].append(entry)
     try:
         written = _write(source, output, changed, bool(job.get("in_place")))
-    except OSError as error:
+    except (OSError, RuntimeError) as error:  # RuntimeError: Blender refused to save
         return {**result, "status": "failed", "problem": f"could not write: {error}"}
     result.update(written)
     try:

@@ -79,7 +79,11 @@ def _drive(
             except queue.Empty:
                 return
             if worker is None:
-                worker = _Worker(command)
+                try:
+                    worker = _Worker(command)
+                except OSError as error:
+                    record(index, _failed(jobs[index], f"could not start a worker: {error}"))
+                    continue
             answer = worker.ask(jobs[index])
             if answer is None:
                 answer = _crashed(jobs[index], worker.close())
@@ -145,9 +149,9 @@ class _Worker:
 
 
 def _crashed(job: Job, how: str) -> Answer:
-    return {
-        "path": job["path"],
-        "status": "unreadable",
-        "problem": f"Blender crashed while reading this file ({how or 'no answer'})",
-        "armatures": [],
-    }
+    problem = f"Blender crashed while reading this file ({how or 'no answer'})"
+    return {"path": job["path"], "status": "unreadable", "problem": problem, "armatures": []}
+
+
+def _failed(job: Job, problem: str) -> Answer:
+    return {"path": job["path"], "status": "failed", "problem": problem, "armatures": []}

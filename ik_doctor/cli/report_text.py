@@ -60,7 +60,7 @@ def _armature_lines(
     if not findings:
         lines.append(f"    {paint('ok', 'no findings')}")
     for chain, group in by_chain(findings):
-        lines.append(f"    {'chain ' + chain[0] + ' (' + chain[1] + ')' if chain else 'rig'}")
+        lines.append(f"    chain {chain[0]} ({chain[1]})" if chain else "    whole rig")
         for finding in group:
             lines.extend(_finding_lines(finding, paint))
     return lines
