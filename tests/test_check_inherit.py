@@ -36,6 +36,19 @@ def test_shin_without_inherited_rotation_bends_away_from_its_pole(rig) -> None:
     assert_ik_works(rig, ["shin.L"])
 
 
+def test_shin_without_inherited_rotation_at_rest_fails_once_the_body_turns(rig) -> None:
+    rig.data.bones["shin.L"].use_inherit_rotation = False
+    (finding,) = findings_of(rig, "inherit")
+    assert finding.severity == Severity.ERROR and "as soon as" in finding.message
+
+
+def test_limb_that_does_not_scale_is_a_warning_while_the_rig_is_unscaled(rig) -> None:
+    rig.data.bones["thigh.L"].inherit_scale = "NONE"
+    (finding,) = findings_of(rig, "inherit")
+    assert (finding.bone, finding.severity) == ("thigh.L", Severity.WARNING)
+    assert_ik_works(rig, ["shin.L"])
+
+
 def test_chain_root_may_drop_its_parents_rotation(rig) -> None:
     rig.data.bones["thigh.L"].use_inherit_rotation = False
     rig.pose.bones["hips"].rotation_quaternion = Quaternion((1, 0, 0), math.radians(20))
@@ -78,8 +91,8 @@ def test_leg_that_does_not_scale_with_the_rig_falls_short(rig) -> None:
     assert _solved(rig, "shin.L").tip_error > 0.05
     found = findings_of(rig, "inherit")
     assert {(f.bone, f.severity) for f in found} == {
-        ("thigh.L", Severity.WARNING),
-        ("shin.L", Severity.WARNING),
+        ("thigh.L", Severity.ERROR),
+        ("shin.L", Severity.ERROR),
     }
     _fix_each(rig, found)
     assert rig.data.bones["thigh.L"].inherit_scale == "FULL"

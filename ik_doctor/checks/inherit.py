@@ -3,19 +3,22 @@
 Measured in 4.2 and 5.3 on the reference leg and arm:
 
 - A chain bone below the chain root with ``use_inherit_rotation`` off keeps its armature-space
-  rotation when the bones above it turn: with the hips turned 20 degrees, or the thigh 30,
-  the knee bends away from its pole (the foot still reaches).
+  rotation when the bones above it turn: with the root, hips or thigh turned 20 degrees about
+  any axis the knee bends away from its pole (the foot still reaches). Only a rig that never
+  moves above the limb escapes it, so this is an error even at rest.
   (The chain root itself may drop its parent's rotation; the solve is unaffected.)
 - ``inherit_scale`` Full (Blender's default) passes a parent's non-uniform scale on as shear:
   with the hips scaled (1.3, 1, 0.8) or the thigh stretched 1.5 along its length, the feet
   and hands end 0.03 to 0.09 from their targets. Fix Shear, Aligned or None do not shear.
 - ``inherit_scale`` None keeps the limb at its own size when the rig is scaled: with the root
-  scaled 1.5 the targets move out of reach of the unscaled leg (0.28 to 0.46 short).
+  scaled 1.5, or the hips 1.2, the targets move out of reach of the unscaled leg (0.06 to 0.31
+  of its reach short); scaled down they stay within reach. An error only while scaled up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import math
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import bpy
@@ -55,12 +58,19 @@ def _problems(
         chain=chain.key,
     )
     if not bone.use_inherit_rotation and name != chain.root:
+        turned = _posed_ancestor(rig, name, _is_turned)
+        effect = (
+            f"with {turned} turned, the joint bends away from its pole"
+            if turned
+            else "it works at rest, but as soon as a bone above it turns the joint bends "
+            "away from its pole"
+        )
         yield Finding(
             **common,
             severity=Severity.ERROR,
             message=(
                 f"{name} does not inherit the rotation of {bone.parent.name}, so it ignores "
-                f"the bend above it in the chain of {chain.owner}."
+                f"the bend above it in the chain of {chain.owner}: {effect}."
             ),
             why=(
                 "Without inherited rotation the bone keeps its armature-space orientation "
@@ -71,13 +81,16 @@ def _problems(
             fix_label=f"Turn Inherit Rotation back on for {name}",
         )
     if bone.inherit_scale in NOT_SCALING and bone.parent is not None:
+        grown = _posed_ancestor(rig, name, _is_grown)
+        effect = (
+            f"{grown} is scaled up, so the targets are out of its reach now"
+            if grown
+            else "scaling the rig up leaves this part of the limb at its old size"
+        )
         yield Finding(
             **common,
-            severity=Severity.WARNING,
-            message=(
-                f"{name} does not inherit scale from {bone.parent.name}: scaling the rig "
-                "leaves this part of the limb at its old size."
-            ),
+            severity=Severity.ERROR if grown else Severity.WARNING,
+            message=f"{name} does not inherit scale from {bone.parent.name}: {effect}.",
             why=(
                 f"With Inherit Scale '{bone.inherit_scale.title()}' the limb keeps its length "
                 "while the controls move with the scaled rig, so targets drift out of reach."
@@ -106,6 +119,22 @@ def _problems(
                 fix_label=f"Set Inherit Scale of {name} to Fix Shear",
                 fix_args=(("mode", "FIX_SHEAR"),),
             )
+
+
+def _posed_ancestor(rig: RigView, name: str, posed: Callable[[Matrix], bool]) -> str | None:
+    """The nearest bone above ``name`` whose pose (``matrix_basis``) matches ``posed``."""
+    for ancestor in rig.ancestors(name):
+        if posed(rig.pose_bone(ancestor).matrix_basis):
+            return ancestor
+    return None
+
+
+def _is_turned(basis: Matrix) -> bool:
+    return basis.to_quaternion().angle > math.radians(1.0)
+
+
+def _is_grown(basis: Matrix) -> bool:
+    return max(basis.to_scale()) > 1.0 + 1e-3
 
 
 def _non_uniform_scales(rig: RigView, tolerance: float) -> dict[str, Vector]:
