@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import bpy
@@ -290,3 +291,35 @@ def test_pole_bone_fixes_leave_the_mode_as_found(rig, mode, break_rig) -> None:
     bpy.ops.object.mode_set(mode="OBJECT")
     assert _rest_drift(rig) < 1e-4
     assert_ik_works(rig, ["shin.L"])
+
+
+def test_an_s_curved_chain_has_no_side_to_be_behind(scene) -> None:
+    """Like the Quaternius snake's neck: one joint bends toward the pole, the next away."""
+    obj = bpy.data.objects.new("Snake", bpy.data.armatures.new("Snake"))
+    scene.collection.objects.link(obj)
+    points = [(0, 0, 0), (0, 0.1, 1), (0, -0.3, 2), (0, 0, 3)]
+    with edit_bones(obj) as bones:
+        parent = None
+        for index, (head, tail) in enumerate(itertools.pairwise(points)):
+            bone = bones.new(f"neck{index}")
+            bone.head, bone.tail, bone.parent, bone.use_connect = (
+                head,
+                tail,
+                parent,
+                parent is not None,
+            )
+            parent = bone
+        for name, head in (("goal", (0, 0, 3)), ("pole", (0, 2, 1.5))):
+            control = bones.new(name)
+            control.head, control.tail = head, (head[0], head[1], head[2] + 0.2)
+    pose_bones = obj.pose.bones
+    ik = pose_bones["neck2"].constraints.new("IK")
+    ik.target, ik.subtarget, ik.chain_count = obj, "goal", 3
+    ik.pole_target, ik.pole_subtarget = obj, "pole"
+    root = obj.data.bones["neck0"]
+    axes = root.matrix_local.col
+    ik.pole_angle = rest_pole_angle(
+        root.head_local, axes[0].xyz, axes[1].xyz, Vector((0, 0, 3)), Vector((0, 2, 1.5))
+    )
+    assert _rest_drift(obj, ("neck0", "neck1", "neck2")) < 1e-4
+    assert _pole_findings(obj) == []

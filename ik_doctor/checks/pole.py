@@ -51,6 +51,8 @@ class _Limb:
     bend: Vector | None
     """The inner joints' offsets from the root-tip line, summed (as the oracle judges a bend):
     the side the limb bends to; None for a straight or one-bone chain."""
+    one_way: bool
+    """Every inner joint bends to that side (a knee, a spider's leg; not a snake's S-curve)."""
     reach: float
 
     def rest_angle(self, pole: Vector) -> float:
@@ -91,7 +93,8 @@ def _limb(rig: RigView, chain: IKChain) -> _Limb:
     bend = None
     if joint_bone is not None and offsets[joint_bone].length >= STRAIGHT_RATIO * reach:
         bend = sum(offsets.values(), Vector())
-    return _Limb(root.head, root.x_axis, root.y_axis, tip, joint_bone, joint, bend, reach)
+    one_way = bend is not None and all(offset.dot(bend) >= 0.0 for offset in offsets.values())
+    return _Limb(root.head, root.x_axis, root.y_axis, tip, joint_bone, joint, bend, one_way, reach)
 
 
 @dataclass(frozen=True)
@@ -248,7 +251,8 @@ def _misplaced_pole(
     twist = math.remainder(chain.pole_angle - rest, math.tau)
     turned = abs(math.degrees(twist))
     side = limb.side_of(pole)
-    behind = limb.bend is not None and limb.bend.dot(side) < 0.0
+    # An S-curve bends both ways: no side of it is "behind".
+    behind = limb.bend is not None and limb.one_way and limb.bend.dot(side) < 0.0
     bend_at_rest = limb.bend_at_rest(twist)
     away = None if bend_at_rest is None else math.degrees(bend_at_rest.angle(side, 0.0))
     # Blender fails a chain whose joint bends away from its pole where it was not built to
