@@ -5,7 +5,7 @@ from __future__ import annotations
 import bpy
 from solving import assert_ik_works, findings_of, pose_snapshot
 
-from ik_doctor import Severity, apply_fix, solve_within_reach
+from ik_doctor import Severity, apply_fix, diagnose, solve_within_reach
 
 
 def _add_ik(rig: bpy.types.Object, owner: str, target: str, count: int):
@@ -25,9 +25,13 @@ def _tip_error(rig: bpy.types.Object, owner: str, constraint: str) -> float:
 def _fix_and_prove(rig: bpy.types.Object, finding, owners: list[str]) -> None:
     before = pose_snapshot(rig)
     apply_fix(finding)
-    assert rig.pose.bones[finding.bone].constraints[finding.constraint].mute
+    constraint = rig.pose.bones[finding.bone].constraints.get(finding.constraint)
+    assert constraint is None if finding.fix_id == "remove" else constraint.mute
     assert pose_snapshot(rig) == before
     assert findings_of(rig, "duplicates") == []
+    assert [f for f in diagnose(rig) if f.severity == Severity.ERROR] == [], (
+        "no other check objects"
+    )
     assert_ik_works(rig, owners)
     assert "Nothing to change" in apply_fix(finding)
 
@@ -36,9 +40,10 @@ def test_second_ik_on_the_shin_aimed_elsewhere_fights_the_first(rig) -> None:
     second = _add_ik(rig, "shin.L", "hand_ik.L", 2)
     assert _tip_error(rig, "shin.L", second.name) > 0.1
     (finding,) = findings_of(rig, "duplicates")
-    assert (finding.bone, finding.constraint) == ("shin.L", second.name)
+    assert (finding.bone, finding.constraint, finding.fix_id) == ("shin.L", second.name, "mute")
     assert finding.severity == Severity.ERROR and finding.needs_confirmation
     apply_fix(finding)
+    assert [f for f in diagnose(rig) if f.severity == Severity.ERROR] == [], "a muted twin is fine"
     assert second.mute and not rig.pose.bones["shin.L"].constraints["IK"].mute
     assert findings_of(rig, "duplicates") == []
     assert _tip_error(rig, "shin.L", "IK") < 1e-3
@@ -56,7 +61,8 @@ def test_foot_ik_overlapping_the_leg_on_the_same_control_leaves_the_shin_short(r
     _add_ik(rig, "foot.L", "foot_ik.L", 3)
     assert _tip_error(rig, "shin.L", "IK") > 0.1
     (finding,) = findings_of(rig, "duplicates")
-    assert (finding.bone, finding.severity) == ("foot.L", Severity.ERROR)
+    assert (finding.bone, finding.severity, finding.fix_id) == ("foot.L", Severity.ERROR, "remove")
+    assert finding.chain == ("shin.L", "IK"), "the shin's IK is the one that misses"
     assert "foot_ik.L" in finding.message
     _fix_and_prove(rig, finding, ["shin.L"])
 
