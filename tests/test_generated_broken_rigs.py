@@ -154,6 +154,124 @@ def driven_mute(rig):
     curve.driver.expression = "1"
 
 
+def inherit_rotation_off(rig):
+    rig.data.bones["shin.L"].use_inherit_rotation = False
+
+
+def thigh_scaled_along_its_length(rig):
+    rig.pose.bones["thigh.L"].scale = (1.0, 1.0, 2.0)
+
+
+def thigh_scaled_across(rig):
+    rig.pose.bones["thigh.L"].scale = (2.0, 1.0, 1.0)
+
+
+def too_few_iterations(rig):
+    _ik(rig).iterations = 10
+
+
+def itasc_too_coarse(rig):
+    rig.pose.ik_solver = "ITASC"
+    rig.pose.ik_param.precision = 0.02
+
+
+def copy_rotation_on_shin(rig):
+    copy = rig.pose.bones["shin.L"].constraints.new("COPY_ROTATION")
+    copy.target, copy.subtarget = rig, "hips"
+
+
+def limit_rotation_on_shin(rig):
+    limit = rig.pose.bones["shin.L"].constraints.new("LIMIT_ROTATION")
+    limit.use_limit_x, limit.min_x, limit.max_x, limit.owner_space = True, 0.0, 0.1, "LOCAL"
+
+
+def ik_nested_in_a_longer_chain(rig):
+    outer = rig.pose.bones["foot.L"].constraints.new("IK")
+    outer.target, outer.subtarget, outer.chain_count = rig, "knee_pole.L", 3
+
+
+def shin_scaled_to_zero(rig):
+    rig.pose.bones["shin.L"].scale = (1.0, 0.0, 1.0)
+
+
+def uneven_stretch(rig):
+    rig.pose.bones["shin.L"].ik_stretch = 0.5
+    rig.pose.bones["thigh.L"].ik_stretch = 0.05
+
+
+def negative_object_scale(rig):
+    rig.scale = (-1.0, 1.0, 1.0)
+
+
+def rotated_object(rig):
+    rig.rotation_euler = (0.3, 0.5, 0.2)
+
+
+def pole_under_the_thigh(rig):
+    _edit(rig, lambda bones: setattr(bones["knee_pole.L"], "parent", bones["thigh.L"]))
+
+
+def straight_leg(rig):
+    def straighten(bones):
+        thigh, shin = bones["thigh.L"], bones["shin.L"]
+        thigh.tail = (thigh.head + shin.tail) / 2
+
+    _edit(rig, straighten)
+
+
+def straight_leg_without_pole(rig):
+    straight_leg(rig)
+    _ik(rig).pole_target = None
+
+
+def shin_posed_backwards(rig):
+    shin = rig.pose.bones["shin.L"]
+    shin.rotation_mode = "XYZ"
+    shin.rotation_euler = (-1.2, 0.0, 0.0)
+
+
+def influence_driven_half_way(rig):
+    curve = _ik(rig).driver_add("influence")
+    curve.driver.type = "SCRIPTED"
+    curve.driver.expression = "0.5"
+
+
+def fk_keys_under_a_pole(rig):
+    thigh = rig.pose.bones["thigh.L"]
+    thigh.rotation_quaternion = (0.9, 0.3, 0.2, 0.1)
+    thigh.keyframe_insert("rotation_quaternion")
+
+
+def knee_ik_limit_zero(rig):
+    shin = rig.pose.bones["shin.L"]
+    shin.use_ik_limit_x, shin.ik_min_x, shin.ik_max_x = True, 0.0, 0.0
+
+
+def knee_ik_limit_narrow(rig):
+    shin = rig.pose.bones["shin.L"]
+    shin.use_ik_limit_x, shin.ik_min_x, shin.ik_max_x = True, -0.1, 0.1
+
+
+def twin_ik_same_goal(rig):
+    twin = rig.pose.bones["shin.L"].constraints.new("IK")
+    twin.target, twin.subtarget, twin.chain_count = rig, "foot_ik.L", 2
+    twin.pole_target, twin.pole_subtarget = rig, "knee_pole.L"
+    twin.pole_angle = _ik(rig).pole_angle
+
+
+def empty_as_target(rig):
+    empty = bpy.data.objects.new("FootControl", None)
+    bpy.context.scene.collection.objects.link(empty)
+    empty.location = rig.matrix_world @ rig.data.bones["foot_ik.L"].head_local
+    _ik(rig).target, _ik(rig).subtarget = empty, ""
+    return empty
+
+
+def empty_target_tied_to_the_thigh(rig):
+    child_of = empty_as_target(rig).constraints.new("CHILD_OF")
+    child_of.target, child_of.subtarget = rig, "thigh.L"
+
+
 FAULTS = {
     # fault: (chain it breaks, what the solver says about that chain)
     healthy: (LEG, "pass"),
@@ -180,10 +298,45 @@ FAULTS = {
     second_ik_fights: (("shin.L", "IK.001"), "fail"),
     switch_pair_with_pole_off: (("shin.L", "IK.001"), "off"),
     driven_mute: (LEG, "off"),
+    inherit_rotation_off: (LEG, "fail"),  # the knee flips once the hips turn
+    thigh_scaled_along_its_length: (LEG, "fail"),
+    thigh_scaled_across: (LEG, "pass"),
+    too_few_iterations: (LEG, "fail"),
+    itasc_too_coarse: (LEG, "fail"),
+    copy_rotation_on_shin: (LEG, "fail"),
+    limit_rotation_on_shin: (LEG, "pass"),
+    ik_nested_in_a_longer_chain: (LEG, "fail"),
+    shin_scaled_to_zero: (LEG, "fail"),
+    uneven_stretch: (LEG, "pass"),
+    negative_object_scale: (LEG, "pass"),
+    rotated_object: (LEG, "pass"),
+    pole_under_the_thigh: (LEG, "pass"),
+    straight_leg: (LEG, "fail"),
+    straight_leg_without_pole: (LEG, "pass"),
+    shin_posed_backwards: (LEG, "fail"),
+    influence_driven_half_way: (LEG, "fail"),
+    fk_keys_under_a_pole: (LEG, "pass"),
+    knee_ik_limit_zero: (LEG, "fail"),
+    knee_ik_limit_narrow: (LEG, "fail"),
+    twin_ik_same_goal: (LEG, "pass"),
+    empty_as_target: (LEG, "pass"),
+    empty_target_tied_to_the_thigh: (LEG, "fail"),
 }
 
-KNOWN_DISAGREEMENTS: dict[str, set[tuple[str, str]]] = {
-    # fault: {(owner, why)} the lead has not resolved yet. Remove an entry once a check agrees.
+KNOWN_DISAGREEMENTS: dict[str, dict[str, str]] = {
+    # fault: {owner: why} measured and reported, not resolved yet. Remove once a check agrees.
+    "copy_rotation_on_shin": {
+        "shin.L": "constraint_order calls it a warning (overridden), but the copied rotation is "
+        "where the solver starts: the knee ends 180° from its pole"
+    },
+    "knee_ik_limit_narrow": {
+        "shin.L": "locks reports zero-width limits only; ±6° on the knee leaves the tip 4.7% of "
+        "the reach short of a 30° fold"
+    },
+    "thigh_scaled_across": {
+        "shin.L": "rest_pose calls a leftover (2, 1, 1) scale an error, but scale across the "
+        "bone keeps its length: the tip reaches"
+    },
 }
 
 
@@ -195,9 +348,9 @@ def test_findings_agree_with_the_solver(rig, break_rig) -> None:
     assert {v.key: v.state for v in verdicts}[chain] == state, [
         (v.key, v.reason) for v in verdicts if v.key == chain
     ]
-    found = {(d.owner or "", d.problem) for d in disagreements(verdicts, diagnose(rig))}
-    known = KNOWN_DISAGREEMENTS.get(break_rig.__name__, set())
-    assert {owner for owner, _ in found} == {owner for owner, _ in known}, found
+    found = {d.owner or "": d.problem for d in disagreements(verdicts, diagnose(rig))}
+    known = KNOWN_DISAGREEMENTS.get(break_rig.__name__, {})
+    assert set(found) == set(known), found
 
 
 def test_healthy_rig_passes_every_chain(rig) -> None:

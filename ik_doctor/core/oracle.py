@@ -1,7 +1,8 @@
 """The oracle: judge every IK chain of a rig by letting Blender solve it, never by its settings.
 
 For each chain the target is pulled toward the chain root to a point clearly within reach
-(the tip of the limb posed by hand: folded, then folded less and swung sideways), the
+(the tip of the limb posed by hand: folded, then folded less and swung sideways, then folded
+with the bone the limb hangs from turned 40° either way, as an animator turns the hips), the
 depsgraph is evaluated and the chain passes when its tip reaches the target (error under 1e-3
 of the chain's reach) and, with a pole, unless its joint bends away from the pole where the
 limb was not built to. Everything moved is put back exactly (transform channels, not a
@@ -10,8 +11,10 @@ decomposed matrix).
 Real rigs need more than moving the target bone:
 
 - The target may be held by a constraint (Rigify's ``MCH-…_ik_target`` copies a stretch bone's
-  location): the oracle then moves whatever drives it (a constraint's subtarget, a parent) and
-  keeps the first move that brings the target to the goal without moving the chain's root.
+  location): the oracle then moves whatever drives it (a constraint's subtarget, a parent, never
+  the chain's bones or their parents) and keeps the first move that lands the target on the
+  goal. A target that cannot be made to stay there (the chain it moves carries it: parented or
+  constrained to the chain) fails: the animator cannot place it.
 - The goal is placed in the pose as evaluated, so an animated hip or spine does not push it out
   of reach, and scaled by the object's and the parents' scale.
 - A pole is judged against the pole and the rest pose together: the chain fails when its joint
@@ -50,6 +53,8 @@ MAX_BEND_TURN = 91.0
 it rests bent to."""
 FOLD_DEGREES = 30.0
 SWING_DEGREES = 20.0
+BODY_TURN = 40.0
+"""Degrees the limb's parent is turned either way about its X axis for the last two goals."""
 _TRANSFORM_CHANNELS = (
     "location",
     "rotation_quaternion",
@@ -167,7 +172,7 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
     upstream = _upstream(rig, chain)
 
     def verdict(
-        state: str, reason: str, error: float | None = None, bend: tuple = (None, None)
+        state: str, reason: str, error: float | None = None, bend: tuple[Any, Any] = (None, None)
     ) -> ChainVerdict:
         turn, away = bend
         return ChainVerdict(
@@ -191,18 +196,31 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
         return verdict("fail", "the armature shows its rest position: no pose, no IK")
     if chain.target is None or chain.target_bone_missing:
         return verdict("fail", "it has no target Blender can resolve")
-    errors: list[float] = []
-    bends: list[tuple[float | None, float | None]] = []
-    for goal in _goals(obj, rig, chain):
-        with _target_moved(obj, rig, chain, goal, reach) as moved:
-            if not moved:
-                return verdict("fail", "its target moves with the chain, so the tip never settles")
-            errors.append(_tip_error(obj, chain))
-            bends.append(_bend(obj, rig, chain))
-    error = max(errors)
-    # The bend is judged on the folded goal, which stays in the plane the limb was built in.
-    bend = bends[0]
-    turn, away = bend
+    errors: list[tuple[float, str]] = []
+    bends: list[tuple[float | None, float | None, str]] = []
+    for body_turn in (0.0, BODY_TURN, -BODY_TURN):
+        when = f" with the body turned {body_turn:+.0f}°" if body_turn else ""
+        with _body_turned(obj, rig, chain, body_turn) as turned:
+            if not turned:
+                continue
+            goals = _goals(obj, rig, chain)
+            for index, goal in enumerate(goals if not body_turn else goals[:1]):
+                with _target_moved(obj, rig, chain, goal, reach) as miss:
+                    if miss is None:
+                        return verdict(
+                            "fail", "nothing but the armature carrying it moves its target"
+                        )
+                    if miss > REACH_TOLERANCE * reach:
+                        return verdict(
+                            "fail",
+                            "its target does not stay where it is put: the chain it moves carries "
+                            f"it {miss:.3g} off ({miss / reach:.1%} of the reach){when}",
+                        )
+                    errors.append((_tip_error(obj, chain), when))
+                    if index == 0:
+                        # The bend is judged on folded goals: they stay in the limb's own plane.
+                        bends.append((*_bend(obj, rig, chain), when))
+    error, error_when = max(errors)
     if error >= REACH_TOLERANCE * reach:
         muted = "it is muted or without influence and nothing switches it on: " * (
             chain.mute or chain.influence < 1.0
@@ -210,18 +228,49 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
         return verdict(
             "fail",
             f"{muted}its tip stops {error:.3g} from a target within reach ({error / reach:.1%} "
-            "of the reach)",
+            f"of the reach){error_when}",
             error,
-            bend,
         )
-    if turn is not None and away is not None and min(turn, away) > MAX_BEND_TURN:
+    judged = [
+        (turn, away, when) for turn, away, when in bends if turn is not None and away is not None
+    ]
+    flipped = [b for b in judged if min(b[0], b[1]) > MAX_BEND_TURN]
+    worst = max(judged, key=lambda b: min(b[0], b[1]), default=(None, None, ""))
+    if flipped:
+        turn, away, when = flipped[0]
         return verdict(
             "fail",
-            f"its joint bends {away:.0f}° away from the pole, {turn:.0f}° from its rest bend",
+            f"its joint bends {away:.0f}° away from the pole, {turn:.0f}° from its rest bend{when}",
             error,
-            bend,
+            (turn, away),
         )
-    return verdict("pass", "it reaches its target and bends as built", error, bend)
+    return verdict("pass", "it reaches its target and bends as built", error, worst[:2])
+
+
+@contextmanager
+def _body_turned(
+    obj: bpy.types.Object, rig: RigView, chain: IKChain, degrees: float
+) -> Iterator[bool]:
+    """Turn the bone the limb hangs from (a leg's hips) about its X axis, as an animator does.
+
+    A chain bone that does not inherit rotation only shows its fault then: the knee flips once
+    the hips turn. Yields False when there is nothing to turn (the limb hangs from no bone).
+    """
+    if not degrees:
+        yield True
+        return
+    parent = obj.pose.bones[_limb(rig, chain)[-1]].parent
+    if parent is None:
+        yield False
+        return
+    saved = _channels(parent)
+    try:
+        parent.matrix = parent.matrix @ Matrix.Rotation(math.radians(degrees), 4, "X")
+        evaluate(obj)
+        yield True
+    finally:
+        _set_channels(parent, saved)
+        evaluate(obj)
 
 
 def _upstream(rig: RigView, chain: IKChain) -> tuple[tuple[str, str], ...]:
@@ -276,23 +325,32 @@ def _goals(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Vector]:
     root; the second folds them less and swings the root sideways.
     """
     limb = _limb(rig, chain)
-    rest_tip = rig.chain_tip(chain)
-    goals = [
-        _posed_tip(obj, rig, chain, FOLD_DEGREES, 0.0, True),
-        _posed_tip(obj, rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, True),
-    ]
-    if all((goal - rest_tip).length < 0.05 * rig.chain_reach(chain) for goal in goals):
-        # The IK locks leave no joint free: then nothing is within reach but the rest pose,
-        # and the chain is judged on what it could reach unlocked (it does nothing).
-        goals = [
-            _posed_tip(obj, rig, chain, FOLD_DEGREES, 0.0, False),
-            _posed_tip(obj, rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, False),
+    free, held = (
+        [
+            _posed_tip(obj, rig, chain, FOLD_DEGREES, 0.0, locks),
+            _posed_tip(obj, rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, locks),
         ]
+        for locks in (False, True)
+    )
+    # Locks and limits that leave the limb less than half its free fold (a single bone less
+    # than half its swing) stop it doing what a limb is for: it is judged on the free goals.
+    goals = (
+        held if _motion(rig, chain, limb, held) >= 0.5 * _motion(rig, chain, limb, free) else free
+    )
     limb_root = limb[-1]
     world = obj.matrix_world @ _parent_motion(obj, limb_root)
     root_rest = rig.bone(limb_root).head
     root = obj.matrix_world @ obj.pose.bones[limb_root].head
     return [root + world.to_3x3() @ (tip - root_rest) for tip in goals]
+
+
+def _motion(rig: RigView, chain: IKChain, limb: tuple[str, ...], goals: list[Vector]) -> float:
+    """How far the goals pull the tip toward the root (for a single bone: swing it sideways)."""
+    rest_tip = rig.chain_tip(chain)
+    if len(limb if chain.use_tail else limb[1:]) < 2:
+        return (goals[1] - rest_tip).length
+    root = rig.bone(limb[-1]).head
+    return (rest_tip - root).length - (goals[0] - root).length
 
 
 def _posed_tip(
@@ -342,13 +400,16 @@ def _limb(rig: RigView, chain: IKChain) -> tuple[str, ...]:
 def _turn(
     pose_bone: bpy.types.PoseBone, degrees: float, axes: str, sign: float | None, locks: bool
 ) -> Matrix:
-    """A local rotation about the first axis in ``axes`` that IK may turn, within its limits."""
+    """A local rotation about the first axis in ``axes`` that IK may turn, within its limits.
+
+    With ``locks`` False the bone's IK locks and limits are ignored.
+    """
     for axis in axes:
         letter = axis.lower()
         if locks and getattr(pose_bone, f"lock_ik_{letter}"):
             continue
         angle = math.radians(degrees)
-        if getattr(pose_bone, f"use_ik_limit_{letter}"):
+        if locks and getattr(pose_bone, f"use_ik_limit_{letter}"):
             low = getattr(pose_bone, f"ik_min_{letter}")
             high = getattr(pose_bone, f"ik_max_{letter}")
             angle = min(max(angle, low), high)
@@ -446,29 +507,39 @@ def _bend_angle(joints: list[Vector], root: Vector, tip: Vector, pole: Vector) -
 @contextmanager
 def _target_moved(
     obj: bpy.types.Object, rig: RigView, chain: IKChain, goal: Vector, reach: float
-) -> Iterator[bool]:
-    """Bring the chain's target to ``goal`` (world) and evaluate; yield whether it got there.
+) -> Iterator[float | None]:
+    """Bring the chain's target to ``goal`` (world), evaluate, and yield how far it landed off.
 
     Tries the target, then what drives it (constraint subtargets, parents), keeping the first
-    move that lands the target on the goal without moving the chain's root.
+    move that lands the target on the goal, else the nearest miss: a target the chain carries
+    along (parented or constrained to it) never lands. None when nothing can move the target.
     """
-    tolerance = 1e-4 * reach
-    root_before = obj.matrix_world @ obj.pose.bones[chain.root].head
+    misses: list[tuple[float, Any]] = []
     for mover in _movers(rig, chain):
-        saved = _channels(mover)
-        try:
-            _shift(mover, goal - _target_point(chain))
-            evaluate(obj)
-            root_now = obj.matrix_world @ obj.pose.bones[chain.root].head
-            if (_target_point(chain) - goal).length <= tolerance and (
-                root_now - root_before
-            ).length <= tolerance:
-                yield True
+        with _shifted(obj, chain, mover, goal) as miss:
+            if miss <= REACH_TOLERANCE * reach:
+                yield miss
                 return
-        finally:
-            _set_channels(mover, saved)
-            evaluate(obj)
-    yield False
+        misses.append((miss, mover))
+    if not misses:
+        yield None
+        return
+    nearest = min(misses, key=lambda pair: pair[0])[1]
+    with _shifted(obj, chain, nearest, goal) as miss:
+        yield miss
+
+
+@contextmanager
+def _shifted(obj: bpy.types.Object, chain: IKChain, mover: Any, goal: Vector) -> Iterator[float]:
+    """Shift ``mover`` so the target should land on ``goal``, evaluate, yield the miss, undo."""
+    saved = _channels(mover)
+    try:
+        _shift(mover, goal - _target_point(chain))
+        evaluate(obj)
+        yield (_target_point(chain) - goal).length
+    finally:
+        _set_channels(mover, saved)
+        evaluate(obj)
 
 
 def _movers(rig: RigView, chain: IKChain) -> Iterator[Any]:
@@ -476,7 +547,8 @@ def _movers(rig: RigView, chain: IKChain) -> Iterator[Any]:
     target = chain.target
     assert target is not None
     if target.type != "ARMATURE" or not chain.subtarget:
-        yield target
+        if target != rig.object:  # moving the armature itself moves the chain along
+            yield target
         return
     frozen = set(chain.bones)
     if target == rig.object:
