@@ -91,3 +91,10 @@ def test_linked_armature_is_diagnosed_but_not_fixed(rig, tmp_path) -> None:
     (finding,) = findings_of(obj, "target")
     with pytest.raises(FixError, match="linked from"):
         apply_fix(finding)
+
+
+def test_a_brand_new_armature_without_a_pose_has_nothing_to_report(scene) -> None:
+    obj = bpy.data.objects.new("fresh", bpy.data.armatures.new("fresh"))
+    scene.collection.objects.link(obj)
+    assert obj.pose is None
+    assert diagnose(obj) == []

@@ -31,6 +31,9 @@ def diagnose(
     if obj.mode == "EDIT":
         # Edit bones reach ``obj.data.bones`` only on leaving Edit Mode; read what the user sees.
         obj.update_from_editmode()
+    if obj.pose is None:
+        # A new armature has no pose until its first evaluation, so no IK constraint yet.
+        return []
     rig = RigView(obj)
     findings: list[Finding] = []
     for check in all_checks():
