@@ -58,14 +58,14 @@ def test_posed_control_keeps_its_world_position_when_reparented(rig) -> None:
     assert (rig.matrix_world @ rig.pose.bones["knee_pole.L"].head - posed).length < 1e-5
 
 
-def test_child_of_constraint_to_the_thigh_is_a_cycle_and_muting_asks_first(rig) -> None:
+def test_child_of_constraint_to_the_thigh_carries_the_target_and_muting_asks_first(rig) -> None:
     child_of = rig.pose.bones["foot_ik.L"].constraints.new("CHILD_OF")
     child_of.target, child_of.subtarget = rig, "thigh.L"
     bpy.context.view_layer.update()
     held = rig.pose.bones["foot_ik.L"].matrix.copy()
     (finding,) = findings_of(rig, "cycle")
     assert finding.fix_id == "mute_target_link" and finding.needs_confirmation
-    assert finding.severity == Severity.WARNING, "Blender reads it before the solve: no cycle"
+    assert finding.severity == Severity.ERROR, "the thigh carries the control away"
     assert child_of.name in finding.message
     _fix_and_prove(rig, finding)
     assert child_of.mute

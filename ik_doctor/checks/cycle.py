@@ -7,9 +7,11 @@ meant to steer the limb is steered by it. Measured in 4.2 and 5.3 on the referen
   through another bone (a child of the foot, a helper with Child Of the shin): Blender prints
   "Dependency cycle detected" and the foot ends 0.24 to 1.1 from a target within reach (a
   target below the foot still reaches in 4.2, by evaluation order, and misses by 0.64 in 5.3).
-- A target bone whose own parent or constraint target is a chain bone: Blender reads it before
-  the solve, so there is no cycle and the chain reaches, but the target follows the chain's FK
-  pose instead of staying where the animator put it.
+- A target bone with a constraint (Child Of, Copy Location) on a chain bone: no cycle, but the
+  chain carries the target away from wherever the animator puts it (0.58 in the oracle).
+- A target bone parented straight to a chain bone: Blender reads it before the solve, so there
+  is no cycle and the chain reaches, but the target follows the chain's FK pose instead of
+  staying where the animator put it.
 - A pole parented or constrained to a chain bone: a dependency cycle; the chain still reaches
   and bends toward the pole in a still pose.
 
@@ -70,7 +72,8 @@ def _finding(
         else f"follows {link.chain_bone} through its constraint '{link.constraint}'"
     )
     is_bone = obj == rig.object and bool(bone)
-    severity, why = _effect(role, is_bone and link.direct)
+    parented_to_chain = is_bone and link.direct and link.constraint is None
+    severity, why = _effect(role, parented_to_chain)
     common = dict(
         check_id="cycle",
         severity=severity,
@@ -103,18 +106,20 @@ def _finding(
     )
 
 
-def _effect(role: str, handled: bool) -> tuple[Severity, str]:
+def _effect(role: str, parented_to_chain: bool) -> tuple[Severity, str]:
     """Severity and why, as measured in 4.2 and 5.3 (see the module docstring)."""
-    if role == "target" and handled:
+    if role == "target" and parented_to_chain:
         return Severity.WARNING, (
-            "Blender reads a target bone tied straight to a chain bone before the solve, so "
-            "there is no cycle, but the target moves with the chain's FK pose: rotating or "
+            "Blender reads a target bone parented straight to a chain bone before the solve, "
+            "so there is no cycle, but the target moves with the chain's FK pose: rotating or "
             "keying the chain drags the control that should pin it."
         )
     if role == "target":
         return Severity.ERROR, (
-            "Blender reports a dependency cycle: the target is evaluated from the chain's "
-            "result, so it moves away as the chain reaches for it and the tip ends short of it."
+            "The target is evaluated from the chain's result: it moves away as the chain "
+            "reaches for it (Blender reports a dependency cycle when the path runs through "
+            "another bone or an object), so the animator cannot place it and the tip ends "
+            "short of it."
         )
     return Severity.WARNING, (
         "The pole depends on the chain's result and the solve depends on the pole: Blender "
