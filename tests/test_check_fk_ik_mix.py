@@ -9,7 +9,7 @@ import pytest
 from mathutils import Quaternion
 from solving import assert_ik_works, findings_of, tip_error
 
-from ik_doctor import FixError, Severity, apply_fix
+from ik_doctor import FixError, Severity, apply_fix, solve_within_reach
 from ik_doctor.checks._limb import animated_bones
 
 
@@ -53,6 +53,18 @@ def test_shin_twist_keys_under_a_pole_are_information(rig) -> None:
     apply_fix(finding)
     assert findings_of(rig, "fk_ik_mix") == []
     assert_ik_works(rig, ["shin.L"])
+
+
+def test_shin_keyed_bending_backwards_flips_the_knee_away_from_its_pole(rig) -> None:
+    _key_rotation(rig, "shin.L", (1, 0, 0), [-0.8, -0.7])
+    solved = next(s for s in solve_within_reach(rig) if s.owner == "shin.L")
+    assert solved.bends_toward_pole is False
+    (finding,) = findings_of(rig, "fk_ik_mix")
+    assert finding.severity == Severity.ERROR and "flips" in finding.message
+    apply_fix(finding)
+    assert findings_of(rig, "fk_ik_mix") == []
+    assert_ik_works(rig, ["shin.L"])
+    assert "Nothing to change" in apply_fix(finding)
 
 
 def test_keys_at_rest_change_nothing_and_are_not_reported(rig) -> None:

@@ -1,13 +1,13 @@
 """FK/IK mix: rotation keys on bones an IK moves, and an IK/FK switch left half way.
 
-Blender's solver does not replace a chain's rotations, it starts from them. Measured in 4.2 and
-5.3 on the reference leg: with a pole, a keyed thigh swing is overridden (the knee lands where
-it would unkeyed), but a keyed twist of the shin stays and a key that bends the knee backwards
-flips it away from the pole; without a pole a 0.5 radian key on the thigh moves the knee by
-0.55, so the keys decide which way the limb bends. The animator sees keys that do not do what
-they say and an IK that poses differently on every frame. An IK whose influence a switch
-property or driver leaves between 0 and 1 blends the FK pose and the IK solution, so the tip
-stops between them, short of the target.
+Blender's solver does not replace a chain's rotations, it starts from them. Measured in 4.2 and 5.3
+on the reference leg: with a pole, a keyed thigh swing is overridden (the knee lands where it would
+unkeyed), but a keyed twist of the shin stays and a key that bends the knee backwards flips it away
+from the pole (an error on the frames where it does); without a pole a 0.5 radian key on the thigh
+moves the knee by 0.55, so the keys decide which way the limb bends. The animator sees keys that do
+not do what they say and an IK that poses differently on every frame. An IK whose influence a switch
+property or driver leaves between 0 and 1 blends the FK pose and the IK solution, so the tip stops
+between them, short of the target.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from ..core.finding import Finding, Severity
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 from ._limb import _fcurves, moving_bones
+from .rest_pose import _pose_flips_bend as pose_flips_bend
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
 
@@ -55,6 +56,9 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
     if chain.pole is None:
         severity = Severity.WARNING
         effect = "with no pole, the keys decide which way the limb bends and how it twists"
+    elif pose_flips_bend(rig, chain):
+        severity = Severity.ERROR
+        effect = "on this frame they bend a joint backwards, so it flips away from its pole"
     else:
         severity = Severity.INFO
         effect = (
