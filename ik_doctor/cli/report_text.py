@@ -9,7 +9,10 @@ from typing import Any
 from .results import SEVERITIES, by_chain, current_findings, plural, severity_counts, summary
 
 COLOURS = {"error": "31", "warning": "33", "info": "36", "bold": "1", "dim": "2", "ok": "32"}
+WIDTH = 100
 INDENT = "      "
+DETAIL_INDENT = INDENT + " " * 8
+"""Details line up under the check id, after the severity column."""
 
 
 def render_text(files: list[dict[str, Any]], command: str, colour: bool) -> str:
@@ -69,21 +72,28 @@ def _armature_lines(
 def _fix_lines(
     armature: dict[str, Any], fix: dict[str, Any], paint: Callable[[str, str], str]
 ) -> list[str]:
-    before = _summary_of(armature["findings"])
-    lines = [f"    before: {before}"]
+    lines = [f"    before: {_summary_of(armature['findings'])}"]
     if fix["skipped"]:
-        lines.append(f"    {paint('warning', 'not fixed')}: {fix['skipped']}")
+        lines.extend(_labelled("not fixed", "warning", fix["skipped"], paint))
     for applied in fix["applied"]:
-        label = paint("ok", "fixed") if applied["changed"] else paint("warning", "unchanged")
-        lines.append(f"    {label} {applied['finding']['check_id']}: {applied['result']}")
+        label, style = ("fixed", "ok") if applied["changed"] else ("unchanged", "warning")
+        text = f"{applied['finding']['check_id']}: {applied['result']}"
+        lines.extend(_labelled(label, style, text, paint))
     for held in fix["not_applied"]:
         finding = held["finding"]
-        lines.append(
-            f"    {paint('warning', 'left')} {finding['check_id']} "
-            f"({finding['fix_label']}): {held['reason']}"
-        )
+        text = f"{finding['check_id']} ({finding['fix_label']}): {held['reason']}"
+        lines.extend(_labelled("left", "warning", text, paint))
     if "after" in fix:
         lines.append(f"    after: {_summary_of(fix['after'])}")
+    return lines
+
+
+def _labelled(label: str, style: str, text: str, paint: Callable[[str, str], str]) -> list[str]:
+    """``label text`` wrapped to the report's width, the label painted, the rest hanging."""
+    lines = textwrap.wrap(
+        f"{label} {text}", width=WIDTH, initial_indent="    ", subsequent_indent="      "
+    )
+    lines[0] = lines[0].replace(label, paint(style, label), 1)
     return lines
 
 
@@ -93,21 +103,28 @@ def _summary_of(findings: list[dict[str, Any]]) -> str:
 
 def _finding_lines(finding: dict[str, Any], paint: Callable[[str, str], str]) -> list[str]:
     severity = finding["severity"]
-    head = f"      {paint(severity, severity.upper().ljust(7))} {finding['check_id']}: "
-    lines = [head + finding["message"]]
-    lines.extend(_wrapped("why: " + finding["why"], paint))
+    label = severity.upper().ljust(7)
+    lines = textwrap.wrap(
+        f"{label} {finding['check_id']}: {finding['message']}",
+        width=WIDTH,
+        initial_indent=INDENT,
+        subsequent_indent=DETAIL_INDENT,
+    )
+    lines[0] = lines[0].replace(label, paint(severity, label), 1)
+    lines.extend(_details("why: " + finding["why"], paint))
     if finding["fix_label"]:
-        lines.extend(_wrapped("fix: " + finding["fix_label"], paint))
+        lines.extend(_details("fix: " + finding["fix_label"], paint))
     elif finding["no_fix_reason"]:
-        lines.extend(_wrapped("no automatic fix: " + finding["no_fix_reason"], paint))
+        lines.extend(_details("no automatic fix: " + finding["no_fix_reason"], paint))
     return lines
 
 
-def _wrapped(text: str, paint: Callable[[str, str], str]) -> list[str]:
-    indent = INDENT + " " * 8
+def _details(text: str, paint: Callable[[str, str], str]) -> list[str]:
     return [
         paint("dim", line)
-        for line in textwrap.wrap(text, width=100, initial_indent=indent, subsequent_indent=indent)
+        for line in textwrap.wrap(
+            text, width=WIDTH, initial_indent=DETAIL_INDENT, subsequent_indent=DETAIL_INDENT
+        )
     ]
 
 
