@@ -18,6 +18,8 @@ for line in sys.stdin:
     job = json.loads(line)
     if job["path"].startswith("crash"):
         os.kill(os.getpid(), signal.SIGSEGV)
+    if job["path"] == "hang":
+        signal.pause()
     answer = {{"path": job["path"], "status": "ok", "problem": None, "armatures": [],
                "pid": os.getpid()}}
     print({ANSWER_PREFIX!r} + json.dumps(answer), flush=True)
@@ -43,3 +45,14 @@ def test_a_crash_on_one_file_is_reported_and_the_others_are_still_checked() -> N
             assert answer["status"] == "ok"
     workers = {answer["pid"] for answer in answers if "pid" in answer}
     assert 2 <= len(workers) <= 4  # two workers, each replaced once at most
+
+
+def test_a_file_that_hangs_blender_is_given_up_after_the_timeout() -> None:
+    answers = run_jobs(
+        [{"command": "check", "path": path} for path in ("a", "hang", "b")],
+        workers=1,
+        command=[sys.executable, "-c", FAKE_WORKER],
+        timeout=2,
+    )
+    assert [answer["status"] for answer in answers] == ["ok", "failed", "ok"]
+    assert answers[1]["problem"] == "stopped: no answer after 2 s"

@@ -76,6 +76,12 @@ def _add_common_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--html", metavar="PATH", help="also write an HTML page with diagrams")
     parser.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="give up on a file Blender has not finished after this long (default: never)",
+    )
+    parser.add_argument(
         "--jobs",
         type=_positive,
         metavar="N",
@@ -108,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     if not inputs:
         parser.error("no .blend files to " + args.command)
     jobs = _jobs(parser, args, inputs)
-    files = _run(jobs, inputs, args.jobs)
+    files = _run(jobs, inputs, args.jobs, args.timeout)
     _write_reports(args, files)
     return exit_code(files, args.fail_on)
 
@@ -167,7 +173,9 @@ def _fix_outputs(
     return [str(output) for output in outputs]
 
 
-def _run(jobs: list[dict[str, Any]], inputs: list[Input], workers: int | None) -> list[dict]:
+def _run(
+    jobs: list[dict[str, Any]], inputs: list[Input], workers: int | None, timeout: float | None
+) -> list[dict[str, Any]]:
     """Answers for every input in order; files that fail the first look never reach Blender."""
     from .pool import run_jobs
 
@@ -182,6 +190,7 @@ def _run(jobs: list[dict[str, Any]], inputs: list[Input], workers: int | None) -
             [jobs[index] for index in readable],
             workers or min(os.cpu_count() or 1, len(readable)),
             on_answer=progress.advance,
+            timeout=timeout,
         )
     finally:
         progress.close()

@@ -38,8 +38,13 @@ def run_jobs(
     workers: int,
     on_answer: Callable[[int, Answer], None] | None = None,
     command: Sequence[str] | None = None,
+    timeout: float | None = None,
 ) -> list[Answer]:
-    """Answer every job, in input order, using up to ``workers`` processes."""
+    """Answer every job, in input order, using up to ``workers`` processes.
+
+    A worker that has not answered one job after ``timeout`` seconds is stopped and the job
+    reported as failed, so one file that hangs Blender cannot hang a CI run.
+    """
     answers: list[Answer | None] = [None] * len(jobs)
     todo: queue.Queue[int] = queue.Queue()
     for index in range(len(jobs)):
@@ -54,7 +59,7 @@ def run_jobs(
 
     argv = list(command or worker_command())
     threads = [
-        threading.Thread(target=_drive, args=(jobs, todo, record, argv))
+        threading.Thread(target=_drive, args=(jobs, todo, record, argv, timeout))
         for _ in range(max(1, min(workers, len(jobs))))
     ]
     for thread in threads:
@@ -69,6 +74,7 @@ def _drive(
     todo: queue.Queue[int],
     record: Callable[[int, Answer], None],
     command: list[str],
+    timeout: float | None,
 ) -> None:
     """Feed one worker until no job is left; replace it when it dies."""
     worker: _Worker | None = None
@@ -84,8 +90,12 @@ def _drive(
                 except OSError as error:
                     record(index, _failed(jobs[index], f"could not start a worker: {error}"))
                     continue
-            answer = worker.ask(jobs[index])
-            if answer is None:
+            answer = worker.ask(jobs[index], timeout)
+            if answer is None and worker.timed_out:
+                worker.close()
+                answer = _failed(jobs[index], f"stopped: no answer after {timeout:g} s")
+                worker = None
+            elif answer is None:
                 answer = _crashed(jobs[index], worker.close())
                 worker = None
             record(index, answer)
@@ -102,6 +112,7 @@ class _Worker:
         self.log: TextIO = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [PACKAGE_PARENT, env.get("PYTHONPATH")]))
+        self.timed_out = False
         self.process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
@@ -112,8 +123,23 @@ class _Worker:
             encoding="utf-8",
         )
 
-    def ask(self, job: Job) -> Answer | None:
-        """Send one job and wait for its answer; None when the worker died on it."""
+    def ask(self, job: Job, timeout: float | None = None) -> Answer | None:
+        """Send one job and wait for its answer; None when the worker died or was stopped."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        timer = threading.Timer(timeout, self._stop) if timeout else None
+        if timer is not None:
+            timer.start()
+        try:
+            return self._answer(job)
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _stop(self) -> None:
+        self.timed_out = True
+        self.process.kill()
+
+    def _answer(self, job: Job) -> Answer | None:
         assert self.process.stdin is not None and self.process.stdout is not None
         try:
             self.process.stdin.write(json.dumps(job) + "\n")
