@@ -109,8 +109,20 @@ def finding_row(report: ArmatureReport, finding: Finding) -> tuple[str, ...]:
 
 
 def print_table(reports: list[ArmatureReport]) -> None:
-    header = ("file", "armature", "chains", "pass", "fail", "off", "error", "warn", "info", "dis")
-    widths = (38, 16, 6, 4, 4, 3, 5, 4, 4, 3)
+    header = (
+        "file",
+        "armature",
+        "chains",
+        "pass",
+        "fail",
+        "off",
+        "untested",
+        "error",
+        "warn",
+        "info",
+        "dis",
+    )
+    widths = (38, 16, 6, 4, 4, 3, 8, 5, 4, 4, 3)
     print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
     totals: Counter[str] = Counter()
     for report in reports:
@@ -122,6 +134,7 @@ def print_table(reports: list[ArmatureReport]) -> None:
             states["pass"],
             states["fail"],
             states["off"],
+            states["untested"],
             severities["error"],
             severities["warning"],
             severities["info"],

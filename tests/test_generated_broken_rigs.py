@@ -272,6 +272,14 @@ def empty_target_tied_to_the_thigh(rig):
     child_of.target, child_of.subtarget = rig, "thigh.L"
 
 
+def target_is_the_other_foot(rig):
+    _ik(rig).subtarget = "foot.R"  # a deforming bone, not an IK control
+
+
+def target_held_by_the_arm_ik(rig):
+    _ik(rig).subtarget = "forearm.R"  # the arm's IK places it: no goal can be set for the leg
+
+
 FAULTS = {
     # fault: (chain it breaks, what the solver says about that chain)
     healthy: (LEG, "pass"),
@@ -321,6 +329,8 @@ FAULTS = {
     twin_ik_same_goal: (LEG, "pass"),
     empty_as_target: (LEG, "pass"),
     empty_target_tied_to_the_thigh: (LEG, "fail"),
+    target_is_the_other_foot: (LEG, "pass"),
+    target_held_by_the_arm_ik: (LEG, "untested"),
 }
 
 KNOWN_DISAGREEMENTS: dict[str, dict[str, str]] = {

@@ -72,7 +72,8 @@ class ChainVerdict:
     owner: str
     constraint: str
     state: str
-    """``pass``, ``fail`` or ``off`` (switched off on purpose, judged through its partner)."""
+    """``pass``; ``fail``; ``off`` (switched off on purpose, judged through its partner); or
+    ``untested`` (its target is held by something else, so no goal could be set)."""
     reason: str
     """One sentence: why it fails, why it is off, or what it did when it passes."""
     reach: float
@@ -119,9 +120,9 @@ def disagreements(
     """Chains that fail with no error finding, and error findings on chains that work.
 
     An error finding belongs to a chain by its ``chain`` key, or, without one, when its bone is
-    the chain's owner; an error that belongs to no failing chain is a false alarm. A chain that
-    fails is explained by an error of its own or of an upstream chain (one that moves its root
-    or its target: a leg with chain length 0 swings the arms' targets too).
+    the chain's owner; an error that belongs to no failing (or untested) chain is a false
+    alarm. A chain that fails is explained by an error of its own or of an upstream chain (one
+    that moves its root or its target: a leg with chain length 0 swings the arms' targets too).
     """
     verdicts = list(verdicts)
     errors = [f for f in findings if f.severity == Severity.ERROR]
@@ -131,6 +132,8 @@ def disagreements(
     for verdict in verdicts:
         causes = [verdict, *(by_key[key] for key in verdict.upstream if key in by_key)]
         owned = [f for f in errors if any(_belongs_to(f, cause) for cause in causes)]
+        if verdict.state == "untested":
+            failing.add(verdict.key)  # no goal could be set: an error there is not contradicted
         if verdict.fails:
             failing.add(verdict.key)
             if not owned:
@@ -205,21 +208,13 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
                 continue
             goals = _goals(obj, rig, chain)
             for index, goal in enumerate(goals if not body_turn else goals[:1]):
-                with _target_moved(obj, rig, chain, goal, reach) as miss:
-                    if miss is None:
-                        return verdict(
-                            "fail", "nothing but the armature carrying it moves its target"
-                        )
-                    if miss > REACH_TOLERANCE * reach:
-                        return verdict(
-                            "fail",
-                            "its target does not stay where it is put: the chain it moves carries "
-                            f"it {miss:.3g} off ({miss / reach:.1%} of the reach){when}",
-                        )
-                    errors.append((_tip_error(obj, chain), when))
-                    if index == 0:
-                        # The bend is judged on folded goals: they stay in the limb's own plane.
-                        bends.append((*_bend(obj, rig, chain), when))
+                solved = _solve_toward(obj, rig, chain, goal, reach)
+                if isinstance(solved, _Unsettable):
+                    return verdict(solved.state, solved.reason + when)
+                errors.append((solved[0], when))
+                if index == 0:
+                    # The bend is judged on folded goals: they stay in the limb's own plane.
+                    bends.append((*solved[1], when))
     error, error_when = max(errors)
     if error >= REACH_TOLERANCE * reach:
         muted = "it is muted or without influence and nothing switches it on: " * (
@@ -245,6 +240,34 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
             (turn, away),
         )
     return verdict("pass", "it reaches its target and bends as built", error, worst[:2])
+
+
+@dataclass(frozen=True)
+class _Unsettable:
+    """The target could not be put on a goal: why, and what that says about the chain."""
+
+    state: str
+    reason: str
+
+
+def _solve_toward(
+    obj: bpy.types.Object, rig: RigView, chain: IKChain, goal: Vector, reach: float
+) -> tuple[float, tuple[float | None, float | None]] | _Unsettable:
+    """Put the target on ``goal``, solve, and measure the tip error and the bend."""
+    with _target_moved(obj, rig, chain, goal, reach) as miss:
+        if miss is None:
+            return _Unsettable("fail", "nothing but the armature carrying it moves its target")
+        if miss <= REACH_TOLERANCE * reach:
+            return _tip_error(obj, chain), _bend(obj, rig, chain)
+    if _lands_without(obj, rig, chain, goal, reach):
+        return _Unsettable(
+            "fail",
+            f"its target does not stay where it is put: the chain it moves carries it "
+            f"{miss:.3g} off ({miss / reach:.1%} of the reach)",
+        )
+    return _Unsettable(
+        "untested", "something else holds its target (another IK, a constraint): no goal was set"
+    )
 
 
 @contextmanager
@@ -527,6 +550,25 @@ def _target_moved(
     nearest = min(misses, key=lambda pair: pair[0])[1]
     with _shifted(obj, chain, nearest, goal) as miss:
         yield miss
+
+
+def _lands_without(
+    obj: bpy.types.Object, rig: RigView, chain: IKChain, goal: Vector, reach: float
+) -> bool:
+    """Whether the target would land on ``goal`` if this chain's IK were muted.
+
+    Then the chain itself carries its target away (a control parented or constrained inside
+    it): the animator cannot place the target. Otherwise something else holds it.
+    """
+    constraint = obj.pose.bones[chain.owner].constraints[chain.constraint]
+    muted = constraint.mute
+    constraint.mute = True
+    try:
+        with _target_moved(obj, rig, chain, goal, reach) as miss:
+            return miss is not None and miss <= REACH_TOLERANCE * reach
+    finally:
+        constraint.mute = muted
+        evaluate(obj)
 
 
 @contextmanager
