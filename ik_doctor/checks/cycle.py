@@ -93,16 +93,15 @@ def _finding(
             needs_confirmation=True,
         )
     parent = _control_parent(rig, chain)
+    if parent:
+        label = f"Parent {control} to {parent}"
+    else:
+        label = f"Unparent {control}" if is_bone else f"Parent {control} to the armature object"
     return Finding(
         **common,
         fix_id=f"reparent_{role}",
-        fix_label=(
-            f"Parent {control} to {parent}, keeping where it is"
-            if parent
-            else f"Unparent {control}, keeping where it is"
-        ),
+        fix_label=f"{label}, keeping where it is",
         fix_args=(("parent", parent),),
-        changes_rest_pose=is_bone and rig.bone(bone).use_deform,
     )
 
 
@@ -243,8 +242,13 @@ def reparent_control(obj: bpy.types.Object, finding: Finding) -> str:
             control.parent_type = "OBJECT"
         control.matrix_world = world
         name = f"object '{control.name}'"
-    where = f"to {parent}" if parent else "to the armature"
-    return f"Parented {name} {where}; it stays where it was and no longer moves with the chain."
+    if parent:
+        done = f"Parented {name} to {parent}"
+    else:
+        done = (
+            f"Unparented {name}" if control == obj and bone else f"Parented {name} to the armature"
+        )
+    return f"{done}; it stays where it was and no longer moves with the chain."
 
 
 def mute_control_link(obj: bpy.types.Object, finding: Finding) -> str:
