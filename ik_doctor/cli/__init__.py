@@ -13,7 +13,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .. import all_checks
+from .demo import run_demo
 from .inputs import Input, collect_inputs
+from .pool import run_jobs
+from .report_html import render_html
+from .report_json import render_json
+from .report_junit import render_junit
+from .report_text import render_text
 from .results import EXIT_TROUBLE, SEVERITIES, exit_code
 
 FORMATS = ("text", "json", "junit")
@@ -21,7 +28,10 @@ FORMATS = ("text", "json", "junit")
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="ik-doctor", description="Find out why a rig's IK does not work, and fix it."
+        prog="ik-doctor",
+        description="Find out why a rig's IK does not work, and fix it.",
+        epilog="Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 a usage error "
+        "or a file that could not be read or checked.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
@@ -34,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fix.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
     where = fix.add_mutually_exclusive_group(required=True)
-    where.add_argument("--output-dir", type=Path, help="write the fixed copies here")
+    where.add_argument("--output-dir", type=Path, metavar="DIR", help="write the fixed copies here")
     where.add_argument(
         "--in-place",
         action="store_true",
@@ -104,8 +114,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "demo":
-        from .demo import run_demo
-
         return run_demo(args.output, out=sys.stdout, report=args.report)
     _validate_checks(parser, args.checks)
     inputs, notes = collect_inputs(args.paths)
@@ -122,8 +130,6 @@ def main(argv: list[str] | None = None) -> int:
 def _validate_checks(parser: argparse.ArgumentParser, checks: list[str] | None) -> None:
     if checks is None:
         return
-    from .. import all_checks
-
     known = [check.id for check in all_checks()]
     unknown = [check_id for check_id in checks if check_id not in known]
     if unknown or not checks:
@@ -177,8 +183,6 @@ def _run(
     jobs: list[dict[str, Any]], inputs: list[Input], workers: int | None, timeout: float | None
 ) -> list[dict[str, Any]]:
     """Answers for every input in order; files that fail the first look never reach Blender."""
-    from .pool import run_jobs
-
     readable = [index for index, item in enumerate(inputs) if item.problem is None]
     files: list[dict[str, Any]] = [
         {"path": item.path, "status": "unreadable", "problem": item.problem, "armatures": []}
@@ -227,26 +231,17 @@ class ProgressBar:
 def _write_reports(args: argparse.Namespace, files: list[dict[str, Any]]) -> None:
     to_terminal = args.output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     if args.format == "json":
-        from .report_json import render_json
-
         text = render_json(files, args.command, args.fail_on, args.checks)
     elif args.format == "junit":
-        from .. import all_checks
-        from .report_junit import render_junit
-
         checks = args.checks or [check.id for check in all_checks()]
         text = render_junit(files, checks, args.fail_on)
     else:
-        from .report_text import render_text
-
         text = render_text(files, args.command, colour=to_terminal)
     if args.output is None:
         sys.stdout.write(text)
     else:
         _write_file(args.output, text)
     if args.html:
-        from .report_html import render_html
-
         _write_file(args.html, render_html(files, args.command))
 
 
