@@ -107,6 +107,28 @@ def test_helper_bone_with_child_of_the_shin_drags_the_foot_control(rig) -> None:
     _fix_and_prove(rig, finding)
 
 
+def test_control_of_a_rig_without_a_top_bone_is_unparented(scene) -> None:
+    obj = bpy.data.objects.new("arm", bpy.data.armatures.new("arm"))
+    scene.collection.objects.link(obj)
+    with edit_bones(obj) as bones:
+        upper = bones.new("upper")
+        upper.head, upper.tail = (0, 0, 1), (0, -0.05, 0.5)
+        lower = bones.new("lower")
+        lower.head, lower.tail, lower.parent = (0, -0.05, 0.5), (0, 0, 0), upper
+        lower.use_connect = True
+        goal = bones.new("goal")
+        goal.head, goal.tail, goal.parent = (0, 0, 0), (0, 0, -0.1), lower
+    ik = obj.pose.bones["lower"].constraints.new("IK")
+    ik.target, ik.subtarget, ik.chain_count = obj, "goal", 2
+    (finding,) = findings_of(obj, "cycle")
+    assert finding.fix_label.startswith("Unparent goal")
+    assert apply_fix(finding).startswith("Unparented goal")
+    assert obj.data.bones["goal"].parent is None
+    assert obj.data.bones["goal"].head_local.length < 1e-6
+    assert findings_of(obj, "cycle") == []
+    assert_ik_works(obj)
+
+
 def test_target_that_is_a_chain_bone_is_left_to_the_target_check(rig) -> None:
     rig.pose.bones["shin.L"].constraints["IK"].subtarget = "thigh.L"
     assert findings_of(rig, "cycle") == []
