@@ -7,8 +7,9 @@ on the shin the thigh alone grows to 1.6 times its length, and even a target wit
 shrinks it to 0.92 while the shin stays: the knee slides along the leg and the mesh with it.
 The tip reaches either way, so this is a warning. Equal values stretch in proportion.
 
-A non-uniformly scaled armature is the ``transforms`` check's finding; measured, its chains
-reach with stretch on (tip error 0.0002 at scale (1, 1, 2)), so stretch is not the fault there.
+A non-uniformly scaled armature is the ``transforms`` check's finding and a bone sheared by a
+parent's non-uniform pose scale the ``inherit`` check's: measured, chains on a (1, 1, 2) armature
+reach with stretch on (tip error 0.0002), so stretch is not the fault there.
 """
 
 from __future__ import annotations
