@@ -19,7 +19,7 @@ ANSWER_PREFIX = "ik-doctor-answer "
 
 
 def serve(jobs: TextIO, answers: TextIO) -> None:
-    from .inspect import check_file, fix_file
+    from .file_jobs import check_file, fix_file
 
     handlers = {"check": check_file, "fix": fix_file}
     for line in jobs:
