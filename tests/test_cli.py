@@ -23,11 +23,10 @@ import bpy
 import jsonschema
 import pytest
 
+from ik_doctor.cli.report_json import SCHEMA_PATH
 from ik_doctor.sample_rig import build_character_rig
 
-SCHEMA = json.loads(
-    (Path(__file__).parent.parent / "ik_doctor/cli/report.schema.json").read_text("utf-8")
-)
+SCHEMA = json.loads(SCHEMA_PATH.read_text("utf-8"))
 SEED_CHECKS = "target,chain_length,parenting"
 """Runs that assert exact findings pin the checks, so a new check cannot change their story."""
 REAL_RIG = Path("/work/shared/rigs/RobotExpressive.blend")  # Blender 2.79: both lines read it
