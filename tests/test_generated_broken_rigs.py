@@ -280,6 +280,11 @@ def target_held_by_the_arm_ik(rig):
     _ik(rig).subtarget = "forearm.R"  # the arm's IK places it: no goal can be set for the leg
 
 
+def keyed_ik_fk_switch_at_fk(rig):
+    _ik(rig).influence = 0.0
+    _ik(rig).keyframe_insert("influence")
+
+
 FAULTS = {
     # fault: (chain it breaks, what the solver says about that chain)
     healthy: (LEG, "pass"),
@@ -331,6 +336,7 @@ FAULTS = {
     empty_target_tied_to_the_thigh: (LEG, "fail"),
     target_is_the_other_foot: (LEG, "pass"),
     target_held_by_the_arm_ik: (LEG, "untested"),
+    keyed_ik_fk_switch_at_fk: (LEG, "off"),
 }
 
 KNOWN_DISAGREEMENTS: dict[str, dict[str, str]] = {

@@ -25,9 +25,9 @@ Real rigs need more than moving the target bone:
   180° to face a pole placed behind it bends toward the pole and passes too (twisted: a
   warning, not a failure).
 - A muted (or zero-influence) IK that is half of a switch pair (another active IK on the same
-  bone, as Rigify's pole/no-pole pair) or whose mute or influence is driven is switched off on
-  purpose: it is reported as ``off`` and judged through its active partner. A muted IK with no
-  partner is solved like any other, and fails, because it does nothing.
+  bone, as Rigify's pole/no-pole pair) or whose mute or influence is driven or keyed is switched
+  off on purpose: it is reported as ``off`` and judged through its active partner. A muted IK
+  with no partner is solved like any other, and fails, because it does nothing.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from typing import Any
 import bpy
 from mathutils import Matrix, Vector
 
+from ..checks._limb import animated_paths
 from .finding import Finding, Severity
 from .geometry import offset_from_line
 from .rig import IKChain, RigView
@@ -315,11 +316,13 @@ def _switch_partner(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> str 
         if other.owner == chain.owner and other is not chain and active:
             return f"its partner IK '{other.constraint}' on the same bone is active"
     prefix = f'pose.bones["{chain.owner}"].constraints["{chain.constraint}"].'
+    switches = {prefix + "mute", prefix + "influence"}
     animation = obj.animation_data
-    driven = animation is not None and any(
-        d.data_path in (prefix + "mute", prefix + "influence") for d in animation.drivers
-    )
-    return "a driver sets its mute or influence" if driven else None
+    if animation is not None and any(d.data_path in switches for d in animation.drivers):
+        return "a driver sets its mute or influence"
+    if switches & animated_paths(obj):
+        return "keys set its mute or influence (an IK/FK switch)"
+    return None
 
 
 def _world_reach(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> float:
