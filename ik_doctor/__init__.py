@@ -6,13 +6,37 @@ The public API works headless right after ``import ik_doctor``::
     for finding in findings:
         if finding.fix_label:
             print(ik_doctor.apply_fix(finding))
+
+The names load on first use, so ``import ik_doctor`` alone does not import ``bpy``: the
+command line decides when Blender starts and where its start-up messages go.
 """
 
-from .core.diagnosis import apply_all_fixes, apply_fix, diagnose
-from .core.editing import FixError
-from .core.finding import Finding, Severity
-from .core.registry import Check, all_checks, get_check
-from .core.solve import ChainSolve, measure_chains, solve_within_reach
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .core.diagnosis import apply_all_fixes, apply_fix, diagnose
+    from .core.editing import FixError
+    from .core.finding import Finding, Severity
+    from .core.registry import Check, all_checks, get_check
+    from .core.solve import ChainSolve, measure_chains, solve_within_reach
+
+_PUBLIC = {
+    "apply_all_fixes": ".core.diagnosis",
+    "apply_fix": ".core.diagnosis",
+    "diagnose": ".core.diagnosis",
+    "FixError": ".core.editing",
+    "Finding": ".core.finding",
+    "Severity": ".core.finding",
+    "Check": ".core.registry",
+    "all_checks": ".core.registry",
+    "get_check": ".core.registry",
+    "ChainSolve": ".core.solve",
+    "measure_chains": ".core.solve",
+    "solve_within_reach": ".core.solve",
+}
 
 __all__ = [
     "ChainSolve",
@@ -30,6 +54,15 @@ __all__ = [
     "solve_within_reach",
     "unregister",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
 
 
 def register() -> None:

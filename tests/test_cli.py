@@ -29,7 +29,8 @@ from ik_doctor.sample_rig import build_character_rig
 SCHEMA = json.loads(SCHEMA_PATH.read_text("utf-8"))
 SEED_CHECKS = "target,chain_length,parenting"
 """Runs that assert exact findings pin the checks, so a new check cannot change their story."""
-REAL_RIG = Path("/work/shared/rigs/RobotExpressive.blend")  # Blender 2.79: both lines read it
+REAL_RIG = Path(__file__).resolve().parents[2] / "shared" / "rigs" / "RobotExpressive.blend"
+"""Saved by Blender 2.79: both lines read it."""
 ANSI = re.compile(r"\x1b\[")
 
 
@@ -316,3 +317,16 @@ def test_demo_saves_the_fixed_rig_and_an_html_report(tmp_path) -> None:
     page = (tmp_path / "ik_doctor_demo.html").read_text("utf-8")
     assert "before" in page and "after" in page and "<svg" in page
     assert os.path.basename(str(tmp_path / "ik_doctor_demo.html")) in result.stdout
+
+
+def test_json_on_stdout_stays_clean_when_blender_logs_while_starting(files) -> None:
+    """A studio's $OCIO that Blender cannot read makes it log at start-up, on stdout."""
+    process = subprocess.run(
+        [sys.executable, "-m", "ik_doctor", "check", str(files["good"]), "--format", "json"],
+        cwd=files["root"],
+        env={**os.environ, "OCIO": str(files["root"] / "missing.ocio")},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    valid_report(process)
