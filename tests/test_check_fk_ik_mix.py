@@ -10,7 +10,7 @@ from mathutils import Quaternion
 from solving import assert_ik_works, findings_of, tip_error
 
 from ik_doctor import FixError, Severity, apply_fix, solve_within_reach
-from ik_doctor.checks._limb import animated_bones
+from ik_doctor.core.limb import animated_bones
 
 
 def _key_rotation(rig: bpy.types.Object, bone: str, axis: tuple, angles: list[float]) -> None:

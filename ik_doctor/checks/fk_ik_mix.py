@@ -20,10 +20,9 @@ import bpy
 from mathutils import Matrix
 
 from ..core.finding import Finding, Severity
+from ..core.limb import fcurves, moving_bones, pose_flips_bend
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
-from ._limb import _fcurves, moving_bones
-from .rest_pose import _pose_flips_bend as pose_flips_bend
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
 
@@ -118,7 +117,7 @@ def _rotation_curves(obj: bpy.types.Object) -> dict[str, list[bpy.types.FCurve]]
         return {}
     curves: dict[str, list[bpy.types.FCurve]] = {}
     slot = getattr(animation, "action_slot", None)
-    for curve in _fcurves(animation.action, slot):
+    for curve in fcurves(animation.action, slot):
         bone = _bone_of(curve.data_path, ROTATIONS)
         if bone is not None:
             curves.setdefault(bone, []).append(curve)
@@ -132,7 +131,7 @@ def _switched_influences(obj: bpy.types.Object) -> dict[tuple[str, str], str]:
         return {}
     sources = [(curve, "driven") for curve in animation.drivers]
     slot = getattr(animation, "action_slot", None)
-    sources += [(curve, "keyed") for curve in _fcurves(animation.action, slot)]
+    sources += [(curve, "keyed") for curve in fcurves(animation.action, slot)]
     switched = {}
     for curve, how in sources:
         path = curve.data_path
@@ -169,7 +168,7 @@ def clear_rotation_keys(obj: bpy.types.Object, finding: Finding) -> str:
     names = set(finding.args["bones"])
     animation = obj.animation_data
     action = animation.action
-    curves = _fcurves(action, getattr(animation, "action_slot", None))
+    curves = fcurves(action, getattr(animation, "action_slot", None))
     doomed = [c for c in curves if _bone_of(c.data_path, ROTATIONS) in names]
     for curve in doomed:
         curves.remove(curve)

@@ -24,10 +24,10 @@ from mathutils import Matrix, Quaternion, Vector
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity
 from ..core.geometry import offset_from_line, rest_pole_angle
+from ..core.limb import STRAIGHT_RATIO, chain_joints
 from ..core.oracle import MAX_BEND_TURN
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
-from ._limb import STRAIGHT_RATIO, chain_joints
 
 POLE_DISTANCE = 0.5
 """A new or moved pole stands this fraction of the chain's reach in front of the bend."""

@@ -23,9 +23,7 @@ from mathutils import Matrix, Vector
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity
 from ..core.geometry import offset_from_line
-from ..core.registry import Check, register
-from ..core.rig import IKChain, RigView
-from ._limb import (
+from ..core.limb import (
     STRAIGHT_RATIO,
     animated_bones,
     bend_offset,
@@ -33,7 +31,10 @@ from ._limb import (
     has_degenerate_bone,
     keep_pole_at_rest,
     moving_bones,
+    pose_flips_bend,
 )
+from ..core.registry import Check, register
+from ..core.rig import IKChain, RigView
 
 PRE_BEND = 0.01
 """The pre-bend moves each inner joint by this share of the length of the bone above it (or of
@@ -145,7 +146,7 @@ def _leftover_pose(
     if not rotated and not scaled:
         return None
     where = f"IK '{chain.constraint}' on {chain.owner}"
-    flipped = chain.pole is not None and _pose_flips_bend(rig, chain)
+    flipped = chain.pole is not None and pose_flips_bend(rig, chain)
     if rotated and chain.pole is not None and not flipped and not scaled:
         return None  # measured: the pole sets the plane and the solve is the same
     effects = []
@@ -188,33 +189,6 @@ def _leftover_pose(
         fix_args=(("bones", tuple(posed)),),
         needs_confirmation=True,
     )
-
-
-def _pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
-    """Whether the posed rotations (forward kinematics, before IK) bend a joint the other way."""
-    names = list(reversed(moving_bones(chain)))
-    posed: dict[str, Matrix] = {}
-    for name in names:
-        bone = rig.raw_bone(name)
-        basis = rig.pose_bone(name).matrix_basis.copy()
-        if bone.use_connect:
-            basis.translation = Vector()  # Blender ignores the location of connected bones
-        parent = bone.parent
-        if parent is not None and parent.name in posed:
-            relative = parent.matrix_local.inverted() @ bone.matrix_local
-            posed[name] = posed[parent.name] @ relative @ basis
-        else:
-            posed[name] = bone.matrix_local @ basis
-    owner = posed[chain.owner]
-    tail = Vector((0.0, rig.bone(chain.owner).length, 0.0))
-    tip = owner @ tail if chain.use_tail else owner.translation
-    root = posed[chain.root].translation
-    rest_root, rest_tip = rig.bone(chain.root).head, rig.chain_tip(chain)
-    for joint in chain_joints(rig, chain):
-        rest_side = offset_from_line(rig.bone(joint).head, rest_root, rest_tip)
-        if offset_from_line(posed[joint].translation, root, tip).dot(rest_side) < 0.0:
-            return True
-    return False
 
 
 def set_pose_position(obj: bpy.types.Object, finding: Finding) -> str:

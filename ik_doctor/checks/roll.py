@@ -21,9 +21,9 @@ from mathutils import Vector
 
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity
+from ..core.limb import animated_bones, bend_plane, chain_joints, keep_pole_at_rest, moving_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
-from ._limb import animated_bones, bend_plane, chain_joints, keep_pole_at_rest, moving_bones
 
 PLANAR_RATIO = 0.01
 """Joints further than this share of the reach from the bend plane: no single plane to align to."""

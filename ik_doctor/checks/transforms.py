@@ -23,9 +23,15 @@ from mathutils import Matrix
 
 from ..core.editing import FixError
 from ..core.finding import Finding, Severity
+from ..core.limb import (
+    TRANSFORMS,
+    animated_bones,
+    animated_paths,
+    keep_pole_at_rest,
+    pole_sits_at_rest,
+)
 from ..core.registry import Check, register
 from ..core.rig import RigView
-from ._limb import TRANSFORMS, animated_bones, animated_paths, keep_pole_at_rest, pole_sits_at_rest
 
 TOLERANCE = 1e-4
 

@@ -41,9 +41,9 @@ from typing import Any
 import bpy
 from mathutils import Matrix, Vector
 
-from ..checks._limb import animated_paths
 from .finding import Finding, Severity
 from .geometry import offset_from_line
+from .limb import animated_paths
 from .rig import IKChain, RigView
 from .solve import evaluate
 

@@ -1,7 +1,7 @@
 """What the checks of a limb's shape share: its bend, its pole angle at rest, its animation.
 
-The roll, rest_pose and transforms checks all judge a chain by the plane its rest pose bends in
-and all edit bones in ways that must keep the chain at rest under its pole.
+The pole, roll, rest_pose, transforms and fk_ik_mix checks judge a chain by the plane its rest
+pose bends in, by its animation, and edit bones in ways that must keep it at rest under its pole.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import math
 from typing import Any
 
 import bpy
-from mathutils import Vector
+from mathutils import Matrix, Vector
 
-from ..core.geometry import bend_normal, offset_from_line, rest_pole_angle
-from ..core.rig import IKChain, RigView
+from .geometry import bend_normal, offset_from_line, rest_pole_angle
+from .rig import IKChain, RigView
 
 STRAIGHT_RATIO = 1e-3
 """A chain whose joints lie closer than this share of its reach to the root-tip line is
@@ -101,7 +101,7 @@ def animated_paths(obj: bpy.types.Object) -> set[str]:
     sources = [(animation.action, getattr(animation, "action_slot", None))]
     for track in animation.nla_tracks:
         sources += [(strip.action, getattr(strip, "action_slot", None)) for strip in track.strips]
-    return {curve.data_path for action, slot in sources for curve in _fcurves(action, slot)}
+    return {curve.data_path for action, slot in sources for curve in fcurves(action, slot)}
 
 
 def animated_bones(obj: bpy.types.Object) -> set[str]:
@@ -124,7 +124,8 @@ TRANSFORMS = {
 """The data paths of an object's or pose bone's own transform."""
 
 
-def _fcurves(action: bpy.types.Action | None, slot: Any) -> Any:
+def fcurves(action: bpy.types.Action | None, slot: Any) -> Any:
+    """The F-curves of an action for one slot, on both the flat (4.x) and layered (5.x) API."""
     if action is None:
         return ()
     if hasattr(action, "fcurves"):  # Blender before 5.0: one flat list per action
@@ -133,3 +134,30 @@ def _fcurves(action: bpy.types.Action | None, slot: Any) -> Any:
 
     channelbag = action_get_channelbag_for_slot(action, slot)
     return channelbag.fcurves if channelbag is not None else ()
+
+
+def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
+    """Whether the posed rotations (forward kinematics, before IK) bend a joint the other way."""
+    names = list(reversed(moving_bones(chain)))
+    posed: dict[str, Matrix] = {}
+    for name in names:
+        bone = rig.raw_bone(name)
+        basis = rig.pose_bone(name).matrix_basis.copy()
+        if bone.use_connect:
+            basis.translation = Vector()  # Blender ignores the location of connected bones
+        parent = bone.parent
+        if parent is not None and parent.name in posed:
+            relative = parent.matrix_local.inverted() @ bone.matrix_local
+            posed[name] = posed[parent.name] @ relative @ basis
+        else:
+            posed[name] = bone.matrix_local @ basis
+    owner = posed[chain.owner]
+    tail = Vector((0.0, rig.bone(chain.owner).length, 0.0))
+    tip = owner @ tail if chain.use_tail else owner.translation
+    root = posed[chain.root].translation
+    rest_root, rest_tip = rig.bone(chain.root).head, rig.chain_tip(chain)
+    for joint in chain_joints(rig, chain):
+        rest_side = offset_from_line(rig.bone(joint).head, rest_root, rest_tip)
+        if offset_from_line(posed[joint].translation, root, tip).dot(rest_side) < 0.0:
+            return True
+    return False
