@@ -332,6 +332,8 @@ def rig_state(obj: bpy.types.Object) -> dict[str, Any]:
     """
     view_layer = bpy.context.view_layer
     armature = obj.data
+    if obj.mode == "EDIT":
+        obj.update_from_editmode()  # the bones as the user edits them
     return {
         "mode": obj.mode,
         "active": view_layer.objects.active.name if view_layer.objects.active else None,
