@@ -52,7 +52,7 @@ def find_constraint_order_problems(rig: RigView, options: Mapping[str, Any]) -> 
             # The other constraints of the chain show whenever this IK is off or blended.
             continue
         for bone in chain.bones:
-            for constraint in rig.pose_bone(bone).constraints:
+            for constraint in rig.constraints(bone):
                 if (bone, constraint.name) in reported or not _acts(constraint):
                     continue
                 finding = _overridden(rig, chain, bone, constraint)
@@ -106,7 +106,7 @@ def _switch_reason(rig: RigView, chain: IKChain, switched: dict[str, str]) -> st
         source = switched.get(f"{prefix}.{setting}")
         if source is not None:
             return f"its {setting} is {source}"
-    for other in rig.chains:
+    for other in rig.chains_on_bone(chain.owner):
         active = not other.mute and other.influence > 0.0
         if other.owner == chain.owner and other is not chain and active:
             return f"IK '{other.constraint}' on the same bone is active, its switch partner"

@@ -43,7 +43,7 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
             yield finding
         return
     for chain in rig.chains:
-        iterations = rig.pose_bone(chain.owner).constraints[chain.constraint].iterations
+        iterations = rig.ik_constraint(chain).iterations
         if chain.mute or iterations >= options["min_iterations"]:
             continue
         fails = iterations < STANDARD_FAILS_BELOW

@@ -29,7 +29,7 @@ def find_stretch_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[
     for chain in rig.chains:
         if chain.mute or len(chain.bones) < 2 or fixed.intersection(chain.bones):
             continue
-        if not rig.pose_bone(chain.owner).constraints[chain.constraint].use_stretch:
+        if not rig.ik_constraint(chain).use_stretch:
             continue
         stretch = {name: rig.pose_bone(name).ik_stretch for name in chain.bones}
         most, least = max(stretch.values()), min(stretch.values())

@@ -121,6 +121,8 @@ class RigView:
         self._bones: bpy.types.ArmatureBones = obj.data.bones
         self._views: dict[str, BoneView] = {}
         self._child_names: dict[str, list[str]] = {}
+        self._pose_bones: dict[str, bpy.types.PoseBone] = {}
+        self._pose_arrays: dict[str, np.ndarray] = {}
 
     # --- bones -------------------------------------------------------------------------------
 
@@ -134,7 +136,60 @@ class RigView:
         return self._bones[name]
 
     def pose_bone(self, name: str) -> bpy.types.PoseBone:
-        return self.object.pose.bones[name]
+        pose_bone = self._pose_bones.get(name)
+        if pose_bone is None:
+            pose_bone = self._pose_bones[name] = self.object.pose.bones[name]
+        return pose_bone
+
+    def constraints(self, name: str) -> tuple[bpy.types.Constraint, ...]:
+        """The constraints of a pose bone, in stack order, read in the one walk over the pose."""
+        return self._constraint_stacks.get(name, ())
+
+    def ik_constraint(self, chain: IKChain) -> bpy.types.KinematicConstraint:
+        """The Blender constraint behind a chain, for the settings the view does not copy."""
+        return self._ik_constraints[chain.key]
+
+    @cached_property
+    def _constraint_stacks(self) -> dict[str, tuple[bpy.types.Constraint, ...]]:
+        """The one walk over the pose: the constraint stack of every bone that has one."""
+        stacks = {}
+        for pose_bone in self.object.pose.bones:
+            constraints = tuple(pose_bone.constraints)
+            if constraints:
+                stacks[pose_bone.name] = constraints
+        return stacks
+
+    @cached_property
+    def _ik_constraints(self) -> dict[tuple[str, str], bpy.types.KinematicConstraint]:
+        return {
+            (name, constraint.name): constraint
+            for name, constraints in self._constraint_stacks.items()
+            for constraint in constraints
+            if constraint.type == "IK"
+        }
+
+    @cached_property
+    def pose_bone_names(self) -> list[str]:
+        """Pose-bone names in the order of ``pose_values`` rows."""
+        return list(self.object.pose.bones.keys())
+
+    def pose_values(self, prop: str, size: int = 1) -> np.ndarray:
+        """One property of every pose bone, read in one bulk call: a row per pose bone.
+
+        Checks use it to find the few bones worth a closer look without touching each one.
+        """
+        values = self._pose_arrays.get(prop)
+        if values is None:
+            pose_bones = self.object.pose.bones
+            values = np.empty(len(pose_bones) * size, dtype=np.float64)
+            pose_bones.foreach_get(prop, values)
+            values = self._pose_arrays[prop] = values.reshape(-1, size) if size > 1 else values
+        return values
+
+    def pose_bones_where(self, mask: np.ndarray) -> set[str]:
+        """Names of the pose bones whose row of ``pose_values`` the mask selects."""
+        names = self.pose_bone_names
+        return {names[index] for index in np.flatnonzero(mask)}
 
     def bone(self, name: str) -> BoneView:
         view = self._views.get(name)
@@ -179,25 +234,39 @@ class RigView:
     @cached_property
     def chains(self) -> list[IKChain]:
         """Every IK constraint on every pose bone, in pose-bone order."""
-        chains = []
-        for pose_bone in self.object.pose.bones:
-            for constraint in pose_bone.constraints:
-                if constraint.type == "IK":
-                    chains.append(self._chain(pose_bone.name, constraint))
-        return chains
+        return [
+            self._chain(owner, constraint)
+            for (owner, _name), constraint in self._ik_constraints.items()
+        ]
 
     @cached_property
     def _chain_owners(self) -> set[str]:
         return {chain.owner for chain in self.chains}
 
+    @cached_property
+    def _chains_by_bone(self) -> dict[str, list[IKChain]]:
+        index: dict[str, list[IKChain]] = {}
+        for chain in self.chains:
+            for name in dict.fromkeys(chain.bones):
+                index.setdefault(name, []).append(chain)
+        return index
+
+    @cached_property
+    def _chains_by_key(self) -> dict[tuple[str, str], IKChain]:
+        index: dict[tuple[str, str], IKChain] = {}
+        for chain in self.chains:
+            index.setdefault(chain.key, chain)
+        return index
+
     def chains_with_bone(self, name: str) -> list[IKChain]:
-        return [chain for chain in self.chains if name in chain.bones]
+        return list(self._chains_by_bone.get(name, ()))
+
+    def chains_on_bone(self, owner: str) -> list[IKChain]:
+        """The chains whose IK constraint sits on ``owner``, in stack order."""
+        return [chain for chain in self._chains_by_bone.get(owner, ()) if chain.owner == owner]
 
     def chain(self, owner: str, constraint: str) -> IKChain | None:
-        for chain in self.chains:
-            if chain.key == (owner, constraint):
-                return chain
-        return None
+        return self._chains_by_key.get((owner, constraint))
 
     def limb_length(self, owner: str) -> int:
         """Bones from the owner up to where the limb meets the body: its natural chain length.
