@@ -125,6 +125,13 @@ def _rest_pose_moved(name: str, before: dict, after: dict, own: bool) -> list[st
     ]
 
 
+def _bones_the_fix_names(finding: Finding, bones: dict) -> set[str]:
+    """The finding's bone and any bone its fix label or arguments name: the fix may touch them."""
+    values = {str(value) for _, value in finding.fix_args}
+    label = finding.fix_label or ""
+    return {name for name in bones if name == finding.bone or name in values or name in label}
+
+
 def _lost(before: dict, after: dict, finding: Finding) -> list[str]:
     """What a fix changed that it had no business changing (empty when it kept to its word)."""
     problems = []
@@ -134,18 +141,19 @@ def _lost(before: dict, after: dict, finding: Finding) -> list[str]:
     missing = before["bones"].keys() - after["bones"].keys()
     if missing:
         problems.append(f"bones {sorted(missing)}")
+    named = _bones_the_fix_names(finding, before["bones"])
     for name, bone in before["bones"].items():
         if name not in after["bones"]:
             continue
         kept = after["bones"][name]
         problems += state_differences(bone["custom"], kept["custom"], f"{name} custom")
-        if name != finding.bone:
+        if name not in named:
             problems += state_differences(bone["parent"], kept["parent"], f"{name} parent")
         if not finding.changes_rest_pose:
-            problems += _rest_pose_moved(name, bone, kept, own=name == finding.bone)
+            problems += _rest_pose_moved(name, bone, kept, own=name in named)
         pose, kept_pose = before["pose"][name], after["pose"][name]
         problems += state_differences(pose["custom"], kept_pose["custom"], f"{name} pose custom")
-        if name != finding.bone and len(pose["constraints"]) != len(kept_pose["constraints"]):
+        if name not in named and len(pose["constraints"]) != len(kept_pose["constraints"]):
             problems.append(f"{name} constraint count")
     if not finding.needs_confirmation:
         problems += state_differences(before["keys"], after["keys"], "keys")
