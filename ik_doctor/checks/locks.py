@@ -37,7 +37,10 @@ NEAR_FULL_STIFFNESS = 0.95
 
 def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     reported: set[tuple[str | None, str | None, Severity]] = set()
+    restricted = _restricted_bones(rig)
     for chain in rig.chains:
+        if restricted.isdisjoint(chain.bones):
+            continue  # every axis free and flexible: the tip moves every way, no lock to note
         findings = [*_blocked_chain(rig, chain, options["stiffness"])]
         findings += _transform_locks(rig, chain)
         for finding in findings:
@@ -46,6 +49,21 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             if where not in reported:
                 reported.add(where)
                 yield finding
+
+
+def _restricted_bones(rig: RigView) -> set[str]:
+    """Bones with an IK lock, IK limit, IK stiffness or transform lock: all this check reports.
+
+    Read in bulk, so a rig whose chains are all free costs a few array reads, not a Jacobian
+    per chain.
+    """
+    settings = [
+        rig.pose_values(f"{setting}_{axis}")
+        for setting in ("lock_ik", "use_ik_limit", "ik_stiffness")
+        for axis in AXES
+    ]
+    flagged = np.any(np.stack(settings) != 0, axis=0)
+    return rig.pose_bones_where(flagged | rig.pose_values("lock_rotation", 3).any(axis=1))
 
 
 def _blocked(pose_bone: bpy.types.PoseBone, axis: str) -> bool:

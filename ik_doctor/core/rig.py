@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
 
+import bpy
 import numpy as np
 from mathutils import Vector
 
-if TYPE_CHECKING:
-    import bpy
+BULK_TYPES = {"BOOLEAN": np.bool_, "FLOAT": np.float32, "INT": np.int32}
+"""The numpy type ``foreach_get`` fills in one copy for each kind of Blender property."""
 
 
 class BoneView:
@@ -181,7 +181,9 @@ class RigView:
         values = self._pose_arrays.get(prop)
         if values is None:
             pose_bones = self.object.pose.bones
-            values = np.empty(len(pose_bones) * size, dtype=np.float64)
+            # Blender copies straight into a buffer of the property's own type, else per item.
+            kind = bpy.types.PoseBone.bl_rna.properties[prop].type
+            values = np.empty(len(pose_bones) * size, dtype=BULK_TYPES[kind])
             pose_bones.foreach_get(prop, values)
             values = self._pose_arrays[prop] = values.reshape(-1, size) if size > 1 else values
         return values
