@@ -40,6 +40,8 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
 
 
 def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, int] | None:
+    if chain.chain_count not in (0, 1) and not chain.is_cut_short:
+        return None  # a set length that the hierarchy holds: none of the cases below
     natural = rig.limb_length(chain.owner)
     where = f"IK '{chain.constraint}' on {chain.owner}"
     limb = " → ".join(reversed(chain.bones[:natural]))

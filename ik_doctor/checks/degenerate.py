@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import numpy as np
+
 from ..core.finding import Finding, Severity
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
@@ -21,10 +23,15 @@ from ..core.rig import IKChain, RigView
 
 def find_degenerate_bones(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     reported: set[str] = set()
+    flattened = rig.pose_bones_where(np.abs(rig.pose_values("scale", 3)).min(axis=1) < 1e-6)
     for chain in rig.chains:
         if chain.mute:
             continue
-        longest = max(rig.bone(name).length for name in chain.bones)
+        lengths = [rig.bone(name).length for name in chain.bones]
+        longest = max(lengths)
+        too_short = min(lengths) < options["min_length_ratio"] * longest
+        if not too_short and flattened.isdisjoint(chain.bones):
+            continue  # no bone posed flat, none too short: nothing below can report
         for name in chain.bones:
             finding = _problem(rig, chain, name, longest, options)
             if finding is not None and name not in reported:

@@ -123,6 +123,7 @@ class RigView:
         self._child_names: dict[str, list[str]] = {}
         self._pose_bones: dict[str, bpy.types.PoseBone] = {}
         self._pose_arrays: dict[str, np.ndarray] = {}
+        self._reaches: dict[tuple[str, ...], float] = {}
 
     # --- bones -------------------------------------------------------------------------------
 
@@ -351,7 +352,10 @@ class RigView:
     def chain_reach(self, chain: IKChain) -> float:
         """Sum of the chain's bone lengths: how far it can reach from the root's head."""
         moving = chain.bones if chain.use_tail else chain.bones[1:]
-        return sum(self.bone(name).length for name in moving)
+        reach = self._reaches.get(moving)
+        if reach is None:
+            reach = self._reaches[moving] = sum(self.bone(name).length for name in moving)
+        return reach
 
     def joint_point(self, obj: bpy.types.Object | None, bone: str) -> Vector | None:
         """Rest position of a target or pole in this armature's space, or None if unresolved."""
