@@ -57,6 +57,8 @@ def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
         if bend_offset(rig, chain) < STRAIGHT_RATIO:
             yield _straight_finding(rig, chain)
             continue
+        if rig.turned_or_scaled.isdisjoint(bones) and options["pose_angle"] >= 0.0:
+            continue  # the chain's rotation and scale are at rest: no pose left over
         leftover = _leftover_pose(rig, chain, animated, options["pose_angle"])
         if leftover is not None:
             yield leftover

@@ -191,8 +191,24 @@ class RigView:
 
     def pose_bones_where(self, mask: np.ndarray) -> set[str]:
         """Names of the pose bones whose row of ``pose_values`` the mask selects."""
+        indices = np.flatnonzero(mask)
+        if not len(indices):
+            return set()  # no need to list the names of every bone
         names = self.pose_bone_names
-        return {names[index] for index in np.flatnonzero(mask)}
+        return {names[index] for index in indices}
+
+    @cached_property
+    def turned_or_scaled(self) -> set[str]:
+        """Pose bones whose rotation or scale channels differ from rest, in any rotation mode.
+
+        Every other bone's ``matrix_basis`` is a pure translation: checks that judge a pose
+        need not read it.
+        """
+        rotated = (self.pose_values("rotation_quaternion", 4) != (1.0, 0.0, 0.0, 0.0)).any(axis=1)
+        rotated |= (self.pose_values("rotation_euler", 3) != 0.0).any(axis=1)
+        rotated |= self.pose_values("rotation_axis_angle", 4)[:, 0] != 0.0
+        scaled = (self.pose_values("scale", 3) != 1.0).any(axis=1)
+        return self.pose_bones_where(rotated | scaled)
 
     def bone(self, name: str) -> BoneView:
         view = self._views.get(name)
