@@ -45,6 +45,7 @@ class ChainLink:
 
 
 def find_cycles(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    steps = _Steps()
     for chain in rig.chains:
         if chain.mute:
             continue
@@ -56,7 +57,7 @@ def find_cycles(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
                 continue  # no control, or the target check's own case
             if obj.type == "ARMATURE" and bone and obj.data.bones.get(bone) is None:
                 continue  # a missing bone is the target and pole checks' finding
-            link = _link_to_chain(rig, chain, obj, bone)
+            link = _link_to_chain(rig, chain, obj, bone, steps)
             if link is not None:
                 yield _finding(rig, chain, role, obj, bone, link)
 
@@ -128,11 +129,11 @@ def _effect(role: str, parented_to_chain: bool) -> tuple[Severity, str]:
 
 
 def _link_to_chain(
-    rig: RigView, chain: IKChain, obj: bpy.types.Object, bone: str
+    rig: RigView, chain: IKChain, obj: bpy.types.Object, bone: str, steps: _Steps
 ) -> ChainLink | None:
     """The first step of a path from a control to a bone of ``chain``, or None if none leads."""
-    for first_constraint, start in _first_steps(obj, bone):
-        found = _reaches_chain(rig, chain, start)
+    for first_constraint, start in steps.of(obj, bone):
+        found = _reaches_chain(rig, chain, start, steps)
         if found is not None:
             direct = start == (rig.object, found)
             return ChainLink(chain_bone=found, constraint=first_constraint, direct=direct)
@@ -152,7 +153,20 @@ def _first_steps(obj: bpy.types.Object, bone: str) -> Iterator[tuple[str | None,
             yield constraint.name, target
 
 
-def _reaches_chain(rig: RigView, chain: IKChain, start: Node) -> str | None:
+class _Steps:
+    """``_first_steps`` of each node, read once per pass: controls share their parents."""
+
+    def __init__(self) -> None:
+        self._known: dict[Node, list[tuple[str | None, Node]]] = {}
+
+    def of(self, obj: bpy.types.Object, bone: str) -> list[tuple[str | None, Node]]:
+        steps = self._known.get((obj, bone))
+        if steps is None:
+            steps = self._known[(obj, bone)] = list(_first_steps(obj, bone))
+        return steps
+
+
+def _reaches_chain(rig: RigView, chain: IKChain, start: Node, steps: _Steps) -> str | None:
     """The chain bone this node is, or depends on through parents and constraints."""
     seen: set[Node] = set()
     stack = [start]
@@ -164,7 +178,7 @@ def _reaches_chain(rig: RigView, chain: IKChain, start: Node) -> str | None:
         obj, bone = node
         if obj == rig.object and bone in chain.bones:
             return bone
-        stack.extend(step for _constraint, step in _first_steps(obj, bone))
+        stack.extend(step for _constraint, step in steps.of(obj, bone))
     return None
 
 

@@ -26,9 +26,12 @@ from ..core.rig import IKChain, RigView
 
 def find_stretch_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     fixed: set[str] = set()
+    stretchy = rig.pose_bones_where(rig.pose_values("ik_stretch") > 0.0)
     for chain in rig.chains:
         if chain.mute or len(chain.bones) < 2 or fixed.intersection(chain.bones):
             continue
+        if stretchy.isdisjoint(chain.bones):
+            continue  # no bone of the chain stretches: nothing uneven
         if not rig.ik_constraint(chain).use_stretch:
             continue
         stretch = {name: rig.pose_bone(name).ik_stretch for name in chain.bones}
