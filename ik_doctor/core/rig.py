@@ -155,9 +155,9 @@ class RigView:
         """The one walk over the pose: the constraint stack of every bone that has one."""
         stacks = {}
         for pose_bone in self.object.pose.bones:
-            constraints = tuple(pose_bone.constraints)
-            if constraints:
-                stacks[pose_bone.name] = constraints
+            constraints = pose_bone.constraints
+            if constraints:  # most bones have none: do not copy an empty stack
+                stacks[pose_bone.name] = tuple(constraints)
         return stacks
 
     @cached_property
@@ -332,20 +332,20 @@ class RigView:
             if parent is None:
                 break
             bones.append(parent)
+        target, subtarget = constraint.target, constraint.subtarget
+        pole, pole_subtarget = constraint.pole_target, constraint.pole_subtarget
         return IKChain(
             owner=owner,
             constraint=constraint.name,
             bones=tuple(bones),
             chain_count=count,
             use_tail=constraint.use_tail,
-            target=constraint.target,
-            subtarget=constraint.subtarget,
-            target_bone_missing=self._names_missing_bone(constraint.target, constraint.subtarget),
-            pole=constraint.pole_target,
-            pole_subtarget=constraint.pole_subtarget,
-            pole_bone_missing=self._names_missing_bone(
-                constraint.pole_target, constraint.pole_subtarget
-            ),
+            target=target,
+            subtarget=subtarget,
+            target_bone_missing=self._names_missing_bone(target, subtarget),
+            pole=pole,
+            pole_subtarget=pole_subtarget,
+            pole_bone_missing=self._names_missing_bone(pole, pole_subtarget),
             pole_angle=constraint.pole_angle,
             mute=constraint.mute,
             influence=constraint.influence,
