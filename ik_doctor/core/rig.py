@@ -122,7 +122,6 @@ class RigView:
         self._views: dict[str, BoneView] = {}
         self._child_names: dict[str, list[str]] = {}
         self._pose_bones: dict[str, bpy.types.PoseBone] = {}
-        self._pose_arrays: dict[str, np.ndarray] = {}
         self._reaches: dict[tuple[str, ...], float] = {}
 
     # --- bones -------------------------------------------------------------------------------
@@ -169,33 +168,26 @@ class RigView:
             if constraint.type == "IK"
         }
 
-    @cached_property
-    def pose_bone_names(self) -> list[str]:
-        """Pose-bone names in the order of ``pose_values`` rows."""
-        return list(self.object.pose.bones.keys())
-
     def pose_values(self, prop: str, size: int = 1) -> np.ndarray:
         """One property of every pose bone, read in one bulk call: a row per pose bone.
 
-        Checks use it to find the few bones worth a closer look without touching each one.
+        Checks use it to find the few bones worth a closer look without touching each one, and
+        keep only those: the array is not kept, so a pass holds no per-bone copies.
         """
-        values = self._pose_arrays.get(prop)
-        if values is None:
-            pose_bones = self.object.pose.bones
-            # Blender copies straight into a buffer of the property's own type, else per item.
-            kind = bpy.types.PoseBone.bl_rna.properties[prop].type
-            values = np.empty(len(pose_bones) * size, dtype=BULK_TYPES[kind])
-            pose_bones.foreach_get(prop, values)
-            values = self._pose_arrays[prop] = values.reshape(-1, size) if size > 1 else values
-        return values
+        pose_bones = self.object.pose.bones
+        # Blender copies straight into a buffer of the property's own type, else per item.
+        kind = bpy.types.PoseBone.bl_rna.properties[prop].type
+        values = np.empty(len(pose_bones) * size, dtype=BULK_TYPES[kind])
+        pose_bones.foreach_get(prop, values)
+        return values.reshape(-1, size) if size > 1 else values
 
     def pose_bones_where(self, mask: np.ndarray) -> set[str]:
         """Names of the pose bones whose row of ``pose_values`` the mask selects."""
-        indices = np.flatnonzero(mask)
-        if not len(indices):
-            return set()  # no need to list the names of every bone
-        names = self.pose_bone_names
-        return {names[index] for index in indices}
+        if not mask.any():
+            return set()
+        # Walked rather than listed: by index Blender walks the list for every bone.
+        pose_bones = self.object.pose.bones
+        return {pose_bone.name for pose_bone, hit in zip(pose_bones, mask, strict=True) if hit}
 
     @cached_property
     def turned_or_scaled(self) -> set[str]:
