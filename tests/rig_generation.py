@@ -17,6 +17,7 @@ from typing import Any
 
 import bpy
 from hypothesis import strategies as st
+from mathutils import Euler
 
 from ik_doctor.core.editing import edit_bones
 
@@ -68,6 +69,18 @@ class BoneSpec:
     length: float
     roll: float
     deform: bool
+    pose: PoseSpec
+
+
+@dataclass(frozen=True)
+class PoseSpec:
+    """A bone's pose channel: its transform and the IK settings the solver reads."""
+
+    rotation: tuple[float, float, float]
+    scale: tuple[float, float, float]
+    ik_stretch: float
+    lock_ik: tuple[bool, bool, bool]
+    ik_stiffness: float
 
 
 @dataclass(frozen=True)
@@ -100,6 +113,12 @@ class RigSpec:
     """Scale of the empty, mesh and second armature used as targets."""
     with_mesh: bool
     with_keys: bool
+    """Rotation and location keys on two bones, and the first IK's influence keyed."""
+    driven_influence: bool
+    """A driver on the last constraint's influence."""
+    rest_position: bool
+    """The armature shows its rest pose (no pose, no IK)."""
+    itasc: bool
 
 
 coordinates = st.floats(-2.0, 2.0, allow_nan=False, allow_infinity=False, width=32)
@@ -114,6 +133,17 @@ directions = st.one_of(
 )
 lengths = st.one_of(st.sampled_from(LENGTHS), st.floats(0.01, 3.0))
 influences = st.one_of(st.sampled_from((0.0, 1.0)), st.floats(0.0, 1.0))
+pose_specs = st.one_of(
+    st.just(PoseSpec((0.0, 0.0, 0.0), (1.0, 1.0, 1.0), 0.0, (False, False, False), 0.0)),
+    st.builds(
+        PoseSpec,
+        st.tuples(coordinates, coordinates, coordinates),
+        st.sampled_from(SCALES),
+        st.sampled_from((0.0, 0.1, 1.0)),
+        st.tuples(st.booleans(), st.booleans(), st.booleans()),
+        st.sampled_from((0.0, 0.5, 0.99)),
+    ),
+)
 references = st.builds(Reference, st.sampled_from(REFERENCE_KINDS), st.integers(0, 50))
 
 
@@ -133,6 +163,7 @@ def bone_specs(draw: st.DrawFn, count: int) -> tuple[BoneSpec, ...]:
                 length=draw(lengths),
                 roll=draw(st.floats(-math.pi, math.pi)),
                 deform=draw(st.booleans()),
+                pose=draw(pose_specs),
             )
         )
     return tuple(bones)
@@ -169,6 +200,9 @@ def rig_specs(draw: st.DrawFn, max_bones: int = 12, max_constraints: int = 6) ->
         helper_scale=draw(st.sampled_from(SCALES)),
         with_mesh=draw(st.booleans()),
         with_keys=draw(st.booleans()),
+        driven_influence=draw(st.booleans()),
+        rest_position=draw(st.booleans()),
+        itasc=draw(st.booleans()),
     )
 
 
@@ -200,6 +234,14 @@ def build_rig(spec: RigSpec, name: str = "Rig") -> bpy.types.Object:
     for index, bone in enumerate(obj.data.bones):
         bone["ik_doctor_test"] = index
         obj.pose.bones[bone.name]["ik_doctor_pose_prop"] = float(index)
+    for bone_spec in spec.bones:
+        pose_bone = obj.pose.bones.get(bone_spec.name)
+        if pose_bone is not None:
+            _pose(pose_bone, bone_spec.pose)
+    if spec.rest_position:
+        obj.data.pose_position = "REST"
+    if spec.itasc:
+        obj.pose.ik_solver = "ITASC"
     obj["ik_doctor_object_prop"] = "kept"
     helpers = _helpers(spec, collection)
     for constraint_spec in spec.constraints:
@@ -212,7 +254,21 @@ def build_rig(spec: RigSpec, name: str = "Rig") -> bpy.types.Object:
         for frame in (1, 10):
             obj.pose.bones[0].keyframe_insert("location", frame=frame)
             obj.pose.bones[-1].keyframe_insert("rotation_quaternion", frame=frame)
+            for constraint in obj.pose.bones[-1].constraints[:1]:
+                constraint.keyframe_insert("influence", frame=frame)
+    constraints = [c for pose_bone in obj.pose.bones for c in pose_bone.constraints]
+    if spec.driven_influence and constraints:
+        driver = constraints[-1].driver_add("influence").driver
+        driver.type, driver.expression = "SCRIPTED", "0.5"
     return obj
+
+
+def _pose(pose_bone: bpy.types.PoseBone, spec: PoseSpec) -> None:
+    pose_bone.rotation_quaternion = Euler(spec.rotation).to_quaternion()
+    pose_bone.scale = spec.scale
+    pose_bone.ik_stretch = spec.ik_stretch
+    pose_bone.lock_ik_x, pose_bone.lock_ik_y, pose_bone.lock_ik_z = spec.lock_ik
+    pose_bone.ik_stiffness_x = pose_bone.ik_stiffness_z = spec.ik_stiffness
 
 
 def _unit(direction: tuple[float, float, float]) -> tuple[float, float, float]:
