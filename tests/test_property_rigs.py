@@ -27,7 +27,9 @@ pytestmark = pytest.mark.slow
 CHECKS = [c for c in os.environ.get("IK_DOCTOR_CHECKS", "").split(",") if c] or None
 
 
-modes = st.sampled_from(["OBJECT", "POSE", "EDIT"])
+# Where the user left the rig: a mode on the active rig, or Object Mode with the rig hidden,
+# in an excluded collection, or not active.
+situations = st.sampled_from(["OBJECT", "POSE", "EDIT", "hidden", "excluded", "inactive"])
 
 
 def _examples(share: float) -> settings:
@@ -35,19 +37,37 @@ def _examples(share: float) -> settings:
     return settings(max_examples=max(1, int(settings.default.max_examples * share)))
 
 
-def _fresh_rig(spec: RigSpec, mode: str = "OBJECT") -> bpy.types.Object:
+def _fresh_rig(spec: RigSpec, situation: str = "OBJECT") -> bpy.types.Object:
     bpy.ops.wm.read_homefile(use_empty=True)
     obj = build_rig(spec)
-    if mode != "OBJECT":
-        bpy.context.view_layer.objects.active = obj
-        bpy.ops.object.mode_set(mode=mode)
+    view_layer = bpy.context.view_layer
+    if situation in ("POSE", "EDIT"):
+        view_layer.objects.active = obj
+        bpy.ops.object.mode_set(mode=situation)
+    elif situation == "hidden":
+        obj.hide_set(True)
+    elif situation == "excluded":
+        collection = bpy.data.collections.new("Excluded")
+        bpy.context.scene.collection.children.link(collection)
+        for member in (obj, *obj.children):
+            collection.objects.link(member)
+            bpy.context.scene.collection.objects.unlink(member)
+        view_layer.layer_collection.children[collection.name].exclude = True
+    elif situation == "inactive":
+        other = bpy.data.objects.new("Bystander", None)
+        bpy.context.scene.collection.objects.link(other)
+        view_layer.update()
+        other.select_set(True)
+        view_layer.objects.active = other
     return obj
 
 
 @_examples(1.0)
-@given(spec=rig_specs(), mode=modes)
-def test_diagnose_never_raises_and_gives_the_same_findings_twice(spec: RigSpec, mode: str) -> None:
-    obj = _fresh_rig(spec, mode)
+@given(spec=rig_specs(), situation=situations)
+def test_diagnose_never_raises_and_gives_the_same_findings_twice(
+    spec: RigSpec, situation: str
+) -> None:
+    obj = _fresh_rig(spec, situation)
     before = rig_state(obj)
     first = diagnose(obj, checks=CHECKS)
     assert first == diagnose(obj, checks=CHECKS)
@@ -58,9 +78,9 @@ def test_diagnose_never_raises_and_gives_the_same_findings_twice(spec: RigSpec, 
 
 
 @_examples(1.0)
-@given(spec=rig_specs(), mode=modes)
-def test_every_fix_applies_or_refuses_and_loses_nothing(spec: RigSpec, mode: str) -> None:
-    obj = _fresh_rig(spec, mode)
+@given(spec=rig_specs(), situation=situations)
+def test_every_fix_applies_or_refuses_and_loses_nothing(spec: RigSpec, situation: str) -> None:
+    obj = _fresh_rig(spec, situation)
     for finding in diagnose(obj, checks=CHECKS):
         if finding.fix_id is not None:
             _apply_fix_checked(obj, finding)
