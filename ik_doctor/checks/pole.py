@@ -24,7 +24,7 @@ from mathutils import Matrix, Quaternion, Vector
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity
 from ..core.geometry import offset_from_line, rest_pole_angle
-from ..core.limb import STRAIGHT_RATIO, chain_joints
+from ..core.limb import STRAIGHT_RATIO, chain_shape
 from ..core.oracle import MAX_BEND_TURN
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
@@ -82,13 +82,11 @@ class _Limb:
 
 def _limb(rig: RigView, chain: IKChain) -> _Limb:
     root = rig.bone(chain.root)
-    tip = rig.chain_tip(chain)
-    reach = max(rig.chain_reach(chain), 1e-9)
-    offsets = {
-        name: offset_from_line(rig.bone(name).head, root.head, tip)
-        for name in chain_joints(rig, chain)
-    }
-    joint_bone = max(offsets, key=lambda name: offsets[name].length, default=None)
+    shape = chain_shape(rig, chain)
+    tip = shape.tip
+    reach = max(shape.reach, 1e-9)
+    offsets = dict(zip(shape.joints, shape.offsets, strict=True))
+    joint_bone = None if shape.most_bent is None else shape.joints[shape.most_bent]
     joint = rig.bone(joint_bone).head if joint_bone is not None else None
     bend = None
     if joint_bone is not None and offsets[joint_bone].length >= STRAIGHT_RATIO * reach:

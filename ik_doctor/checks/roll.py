@@ -21,7 +21,14 @@ from mathutils import Vector
 
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity
-from ..core.limb import animated_bones, bend_plane, chain_joints, keep_pole_at_rest, moving_bones
+from ..core.limb import (
+    animated_bones,
+    bend_plane,
+    chain_joints,
+    chain_shape,
+    keep_pole_at_rest,
+    moving_bones,
+)
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -53,8 +60,9 @@ def _planar_normal(rig: RigView, chain: IKChain) -> Vector | None:
     normal = bend_plane(rig, chain)
     if normal is None:
         return None
-    root, reach = rig.bone(chain.root).head, rig.chain_reach(chain)
-    points = [rig.bone(n).head for n in chain_joints(rig, chain)] + [rig.chain_tip(chain)]
+    shape = chain_shape(rig, chain)
+    root, reach = shape.root, shape.reach
+    points = [rig.bone(n).head for n in shape.joints] + [shape.tip]
     if any(abs((p - root).dot(normal)) > PLANAR_RATIO * reach for p in points):
         return None
     return normal

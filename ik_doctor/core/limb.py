@@ -7,6 +7,7 @@ pose bends in, by its animation, and edit bones in ways that must keep it at res
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import bpy
@@ -31,33 +32,60 @@ def chain_joints(rig: RigView, chain: IKChain) -> list[str]:
     return list(reversed(moving_bones(chain)[:-1]))
 
 
+@dataclass(frozen=True)
+class ChainShape:
+    """A chain's rest geometry that the pole, roll, rest_pose and locks checks all judge."""
+
+    root: Vector
+    """The root's head: where the chain pivots."""
+    tip: Vector
+    reach: float
+    joints: list[str]
+    """``chain_joints``, root side first."""
+    offsets: list[Vector]
+    """Each joint's head off the root-tip line (``offset_from_line``)."""
+    most_bent: int | None
+    """Index in ``joints`` of the joint furthest off the line (the first of equals)."""
+    has_degenerate_bone: bool
+
+
+def chain_shape(rig: RigView, chain: IKChain) -> ChainShape:
+    """The chain's rest geometry, computed once per pass for every check that reads it."""
+    return rig.remember(("chain_shape", chain.bones, chain.use_tail), lambda: _shape(rig, chain))
+
+
+def _shape(rig: RigView, chain: IKChain) -> ChainShape:
+    root, tip, reach = rig.bone(chain.root).head, rig.chain_tip(chain), rig.chain_reach(chain)
+    joints = chain_joints(rig, chain)
+    offsets = [offset_from_line(rig.bone(n).head, root, tip) for n in joints]
+    lengths = [offset.length for offset in offsets]
+    most_bent = max(range(len(joints)), key=lengths.__getitem__, default=None)
+    degenerate = reach < 1e-6 or any(rig.bone(n).length < 1e-3 * reach for n in moving_bones(chain))
+    return ChainShape(root, tip, reach, joints, offsets, most_bent, degenerate)
+
+
 def has_degenerate_bone(rig: RigView, chain: IKChain) -> bool:
     """A bone with (almost) no length has no direction: no bend to judge (the degenerate
     check reports it)."""
-    reach = rig.chain_reach(chain)
-    return reach < 1e-6 or any(rig.bone(n).length < 1e-3 * reach for n in moving_bones(chain))
+    return chain_shape(rig, chain).has_degenerate_bone
 
 
 def bend_offset(rig: RigView, chain: IKChain) -> float:
     """How far the most bent joint lies off the root-tip line, as a share of the reach."""
-    root, tip = rig.bone(chain.root).head, rig.chain_tip(chain)
-    offsets = [
-        offset_from_line(rig.bone(n).head, root, tip).length for n in chain_joints(rig, chain)
-    ]
-    return max(offsets, default=0.0) / max(rig.chain_reach(chain), 1e-12)
+    shape = chain_shape(rig, chain)
+    most = 0.0 if shape.most_bent is None else shape.offsets[shape.most_bent].length
+    return most / max(shape.reach, 1e-12)
 
 
 def bend_plane(rig: RigView, chain: IKChain) -> Vector | None:
     """Unit normal of the plane through root head, most bent joint and tip; None if straight."""
-    joints = chain_joints(rig, chain)
-    if not joints or has_degenerate_bone(rig, chain) or bend_offset(rig, chain) < STRAIGHT_RATIO:
+    shape = chain_shape(rig, chain)
+    if shape.most_bent is None or shape.has_degenerate_bone:
         return None
-    root, tip = rig.bone(chain.root).head, rig.chain_tip(chain)
-    joint = max(
-        (rig.bone(n).head for n in joints),
-        key=lambda head: offset_from_line(head, root, tip).length,
-    )
-    return bend_normal(root, joint, tip)
+    if bend_offset(rig, chain) < STRAIGHT_RATIO:
+        return None
+    joint = rig.bone(shape.joints[shape.most_bent]).head
+    return bend_normal(shape.root, joint, shape.tip)
 
 
 def pole_rest_angle(rig: RigView, chain: IKChain) -> float | None:

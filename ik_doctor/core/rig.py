@@ -7,12 +7,16 @@ evaluates the depsgraph; it reads the rest pose (``Bone``) and the pose channels
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeVar
 
 import bpy
 import numpy as np
 from mathutils import Vector
+
+T = TypeVar("T")
 
 BULK_TYPES = {"BOOLEAN": np.bool_, "FLOAT": np.float32, "INT": np.int32}
 """The numpy type ``foreach_get`` fills in one copy for each kind of Blender property."""
@@ -123,6 +127,7 @@ class RigView:
         self._child_names: dict[str, list[str]] = {}
         self._pose_bones: dict[str, bpy.types.PoseBone] = {}
         self._reaches: dict[tuple[str, ...], float] = {}
+        self._derived: dict[Hashable, object] = {}
 
     # --- bones -------------------------------------------------------------------------------
 
@@ -239,6 +244,15 @@ class RigView:
         tails = np.empty(len(self._bones) * 3, dtype=np.float64)
         self._bones.foreach_get("tail_local", tails)
         return tails.reshape(-1, 3)
+
+    def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """A value derived from this pass's rig, computed once: checks share chain geometry.
+
+        ``key`` must name everything the value depends on (a chain's bones, not its key).
+        """
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return self._derived[key]
 
     # --- chains ------------------------------------------------------------------------------
 
