@@ -45,7 +45,7 @@ class ChainLink:
 
 
 def find_cycles(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
-    steps = _Steps()
+    steps = _Steps(rig)
     for chain in rig.chains:
         if chain.mute:
             continue
@@ -143,12 +143,14 @@ def _link_to_chain(
 Node = tuple[bpy.types.Object, str]
 
 
-def _first_steps(obj: bpy.types.Object, bone: str) -> Iterator[tuple[str | None, Node]]:
+def _first_steps(
+    rig: RigView, obj: bpy.types.Object, bone: str
+) -> Iterator[tuple[str | None, Node]]:
     """The nodes a control depends on directly: its parent (None), then each constraint target."""
-    parent = _parent_node(obj, bone)
+    parent = _parent_node(rig, obj, bone)
     if parent is not None:
         yield None, parent
-    for constraint in _constraints(obj, bone):
+    for constraint in _constraints(rig, obj, bone):
         for target in _constraint_targets(constraint):
             yield constraint.name, target
 
@@ -156,13 +158,14 @@ def _first_steps(obj: bpy.types.Object, bone: str) -> Iterator[tuple[str | None,
 class _Steps:
     """``_first_steps`` of each node, read once per pass: controls share their parents."""
 
-    def __init__(self) -> None:
+    def __init__(self, rig: RigView) -> None:
+        self._rig = rig
         self._known: dict[Node, list[tuple[str | None, Node]]] = {}
 
     def of(self, obj: bpy.types.Object, bone: str) -> list[tuple[str | None, Node]]:
         steps = self._known.get((obj, bone))
         if steps is None:
-            steps = self._known[(obj, bone)] = list(_first_steps(obj, bone))
+            steps = self._known[(obj, bone)] = list(_first_steps(self._rig, obj, bone))
         return steps
 
 
@@ -182,7 +185,10 @@ def _reaches_chain(rig: RigView, chain: IKChain, start: Node, steps: _Steps) -> 
     return None
 
 
-def _parent_node(obj: bpy.types.Object, bone: str) -> Node | None:
+def _parent_node(rig: RigView, obj: bpy.types.Object, bone: str) -> Node | None:
+    if obj == rig.object and bone:  # this rig's bones, as the view has read them
+        parent = rig.bone(bone).parent if rig.has_bone(bone) else None
+        return (obj, parent) if parent is not None else None
     if obj.type == "ARMATURE" and bone:
         raw = obj.data.bones.get(bone)
         if raw is not None and raw.parent is not None:
@@ -196,8 +202,10 @@ def _parent_node(obj: bpy.types.Object, bone: str) -> Node | None:
     return parent, ""
 
 
-def _constraints(obj: bpy.types.Object, bone: str) -> list[bpy.types.Constraint]:
-    if obj.type == "ARMATURE" and bone:
+def _constraints(rig: RigView, obj: bpy.types.Object, bone: str) -> list[bpy.types.Constraint]:
+    if obj == rig.object and bone:
+        owner = rig.constraints(bone)
+    elif obj.type == "ARMATURE" and bone:
         pose_bone = obj.pose.bones.get(bone) if obj.pose else None
         owner = pose_bone.constraints if pose_bone is not None else []
     else:

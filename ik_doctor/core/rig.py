@@ -135,7 +135,7 @@ class RigView:
         return list(self._bones.keys())
 
     def has_bone(self, name: str) -> bool:
-        return self._bones.get(name) is not None
+        return name in self._views or self._bones.get(name) is not None
 
     def raw_bone(self, name: str) -> bpy.types.Bone:
         return self._bones[name]
@@ -361,7 +361,7 @@ class RigView:
         if obj is None or obj.type != "ARMATURE" or not bone:
             return False
         if obj == self.object:
-            return self._bones.get(bone) is None
+            return not self.has_bone(bone)
         return obj.data.bones.get(bone) is None
 
     # --- geometry ----------------------------------------------------------------------------
@@ -384,11 +384,11 @@ class RigView:
         if obj is None:
             return None
         if obj.type == "ARMATURE" and bone:
-            source = self._bones.get(bone) if obj == self.object else obj.data.bones.get(bone)
+            if obj == self.object:
+                return self.bone(bone).head.copy() if self.has_bone(bone) else None
+            source = obj.data.bones.get(bone)
             if source is None:
                 return None
-            if obj == self.object:
-                return source.head_local.copy()
             world = obj.matrix_world @ source.head_local
         else:
             world = obj.matrix_world.translation
