@@ -38,7 +38,9 @@ PLANAR_RATIO = 0.01
 
 def find_roll_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     seen: set[tuple[str, ...]] = set()
-    animated = animated_bones(rig.object) if rig.chains else set()
+    animated = (
+        rig.remember("animated_bones", lambda: animated_bones(rig.object)) if rig.chains else set()
+    )
     for chain in rig.chains:
         bones = moving_bones(chain)
         if bones in seen:
