@@ -251,14 +251,14 @@ def _misplaced_pole(
     side = limb.side_of(pole)
     # An S-curve bends both ways: no side of it is "behind".
     behind = limb.bend is not None and limb.one_way and limb.bend.dot(side) < 0.0
+    twisted = turned > options["max_rest_twist"]
+    if not (twisted or behind):
+        return None
     bend_at_rest = limb.bend_at_rest(twist)
     away = None if bend_at_rest is None else math.degrees(bend_at_rest.angle(side, 0.0))
     # Blender fails a chain whose joint bends away from its pole where it was not built to
     # (the oracle's verdict); bending away as modelled, or turning to face the pole, works.
     fails = away is not None and min(turned, away) > MAX_BEND_TURN
-    twisted = turned > options["max_rest_twist"]
-    if not (twisted or behind):
-        return None
     severity = Severity.ERROR if fails else Severity.WARNING
     turns = (
         f"the pole angle {math.degrees(chain.pole_angle):.1f}° turns the chain "
@@ -303,6 +303,11 @@ def _pole_point(rig: RigView, chain: IKChain) -> Vector | None:
 
 
 def _control_point(rig: RigView, obj: bpy.types.Object | None, bone: str) -> Vector | None:
+    """Where a target or pole is, in armature space (read once per pass and control)."""
+    return rig.remember(("control_point", obj, bone), lambda: _place_control(rig, obj, bone))
+
+
+def _place_control(rig: RigView, obj: bpy.types.Object | None, bone: str) -> Vector | None:
     """Where a target or pole is, in armature space: a bone's rest head, an object's origin.
 
     Objects are placed from their own channels and parents: ``matrix_world`` is only as fresh
