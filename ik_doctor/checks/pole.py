@@ -354,14 +354,8 @@ def _pole_bone_is_movable(rig: RigView, chain: IKChain) -> bool:
     bone = rig.bone(name)
     if bone.use_deform or bone.use_connect or rig.children(name):
         return False
-    users = [
-        other
-        for other in rig.chains
-        if name in other.bones
-        or (other.pole == rig.object and other.pole_subtarget == name)
-        or (other.target == rig.object and other.subtarget == name)
-    ]
-    return users == [chain] and name not in chain.bones
+    users = {id(other): other for other in rig.chains_with_bone(name) + rig.chains_aimed_at(name)}
+    return list(users.values()) == [chain] and name not in chain.bones
 
 
 def _fix_label(

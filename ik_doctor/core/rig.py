@@ -283,6 +283,21 @@ class RigView:
             index.setdefault(chain.key, chain)
         return index
 
+    @cached_property
+    def _chains_by_control(self) -> dict[str, list[IKChain]]:
+        index: dict[str, list[IKChain]] = {}
+        for chain in self.chains:
+            for obj, bone in ((chain.target, chain.subtarget), (chain.pole, chain.pole_subtarget)):
+                if bone and obj == self.object:
+                    users = index.setdefault(bone, [])
+                    if not users or users[-1] is not chain:
+                        users.append(chain)
+        return index
+
+    def chains_aimed_at(self, name: str) -> list[IKChain]:
+        """The chains whose target or pole is this rig's bone ``name``, in rig order."""
+        return list(self._chains_by_control.get(name, ()))
+
     def chains_with_bone(self, name: str) -> list[IKChain]:
         return list(self._chains_by_bone.get(name, ()))
 
