@@ -260,6 +260,8 @@ def build_rig(spec: RigSpec, name: str = "Rig") -> bpy.types.Object:
     if spec.driven_influence and constraints:
         driver = constraints[-1].driver_add("influence").driver
         driver.type, driver.expression = "SCRIPTED", "0.5"
+    # Evaluate once, as any open Blender session has: driven values are current, as on reload.
+    bpy.context.view_layer.update()
     return obj
 
 
