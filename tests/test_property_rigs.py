@@ -177,8 +177,10 @@ def _lost(before: dict, after: dict, finding: Finding) -> list[str]:
             problems += _rest_pose_moved(name, bone, kept, own=name in named)
         pose, kept_pose = before["pose"][name], after["pose"][name]
         problems += state_differences(pose["custom"], kept_pose["custom"], f"{name} pose custom")
-        if name not in named and len(pose["constraints"]) != len(kept_pose["constraints"]):
-            problems.append(f"{name} constraint count")
+        if name not in named:
+            problems += state_differences(
+                pose["constraints"], kept_pose["constraints"], f"{name} constraints"
+            )
     if not finding.needs_confirmation:
         problems += state_differences(before["keys"], after["keys"], "keys")
     return problems
