@@ -162,9 +162,10 @@ def _lost(before: dict, after: dict, finding: Finding) -> list[str]:
     for key in ("mode", "active", "selected", "hidden", "vertex_groups"):
         problems += state_differences(before[key], after[key], key)
     problems += state_differences(before["object"][1], after["object"][1], "object custom")
-    missing = before["bones"].keys() - after["bones"].keys()
-    if missing:
-        problems.append(f"bones {sorted(missing)}")
+    for kind in ("bones", "objects"):
+        missing = set(before[kind]) - set(after[kind])
+        if missing:
+            problems.append(f"{kind} {sorted(missing)}")
     named = _bones_the_fix_names(finding, before["bones"])
     for name, bone in before["bones"].items():
         if name not in after["bones"]:
