@@ -147,7 +147,7 @@ def _first_steps(
     rig: RigView, obj: bpy.types.Object, bone: str
 ) -> Iterator[tuple[str | None, Node]]:
     """The nodes a control depends on directly: its parent (None), then each constraint target."""
-    parent = _parent_node(rig, obj, bone)
+    parent = _parent_node(obj, bone)
     if parent is not None:
         yield None, parent
     for constraint in _constraints(rig, obj, bone):
@@ -185,10 +185,7 @@ def _reaches_chain(rig: RigView, chain: IKChain, start: Node, steps: _Steps) -> 
     return None
 
 
-def _parent_node(rig: RigView, obj: bpy.types.Object, bone: str) -> Node | None:
-    if obj == rig.object and bone:  # this rig's bones, as the view has read them
-        parent = rig.bone(bone).parent if rig.has_bone(bone) else None
-        return (obj, parent) if parent is not None else None
+def _parent_node(obj: bpy.types.Object, bone: str) -> Node | None:
     if obj.type == "ARMATURE" and bone:
         raw = obj.data.bones.get(bone)
         if raw is not None and raw.parent is not None:

@@ -50,6 +50,10 @@ def _problems(
     rig: RigView, chain: IKChain, name: str, uneven: dict[str, Vector], tolerance: float
 ) -> Iterator[Finding]:
     bone = rig.raw_bone(name)
+    scale_mode = bone.inherit_scale
+    shear_possible = scale_mode == "FULL" and bool(uneven)
+    if bone.use_inherit_rotation and scale_mode not in NOT_SCALING and not shear_possible:
+        return  # inherits rotation and scale, with no unevenly scaled bone to shear it
     common = dict(
         check_id="inherit",
         armature=rig.name,

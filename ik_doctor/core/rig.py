@@ -399,11 +399,11 @@ class RigView:
         if obj is None:
             return None
         if obj.type == "ARMATURE" and bone:
-            if obj == self.object:
-                return self.bone(bone).head.copy() if self.has_bone(bone) else None
-            source = obj.data.bones.get(bone)
+            source = self._bones.get(bone) if obj == self.object else obj.data.bones.get(bone)
             if source is None:
                 return None
+            if obj == self.object:
+                return source.head_local.copy()
             world = obj.matrix_world @ source.head_local
         else:
             world = obj.matrix_world.translation
