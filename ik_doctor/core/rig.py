@@ -272,7 +272,7 @@ class RigView:
     def _chains_by_bone(self) -> dict[str, list[IKChain]]:
         index: dict[str, list[IKChain]] = {}
         for chain in self.chains:
-            for name in dict.fromkeys(chain.bones):
+            for name in chain.bones:
                 index.setdefault(name, []).append(chain)
         return index
 
