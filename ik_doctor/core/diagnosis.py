@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import gc
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import bpy
@@ -36,11 +38,30 @@ def diagnose(
         return []
     rig = RigView(obj)
     findings: list[Finding] = []
-    for check in all_checks():
-        if wanted is None or check.id in wanted:
-            settings = check.options_with((options or {}).get(check.id))
-            findings.extend(check.find(rig, settings))
+    with _cycle_collector_paused():
+        for check in all_checks():
+            if wanted is None or check.id in wanted:
+                settings = check.options_with((options or {}).get(check.id))
+                findings.extend(check.find(rig, settings))
     return sort_findings(findings)
+
+
+@contextmanager
+def _cycle_collector_paused() -> Iterator[None]:
+    """Hold Python's cycle collector while a pass builds its view of the rig.
+
+    A pass makes no reference cycles worth collecting, but allocates enough objects to trigger
+    full collections, each of which scans every object in Blender's Python: on a 20,000-bone
+    rig that was a tenth of the pass, growing faster than the rig. Reference counting still
+    frees everything; the collector runs again as before afterwards.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def apply_fix(finding: Finding, options: Mapping[str, Any] | None = None) -> str:
