@@ -1,7 +1,10 @@
 """The per-pass view of one armature that every check reads: bones, parents and IK chains.
 
 Checks never walk ``bpy`` collections themselves: the view reads each bone once, on first use,
-so a pass over a 20,000-bone rig costs one walk, not one per check. It never switches modes or
+so a pass over a 20,000-bone rig costs one walk, not one per check. The constraint stacks are
+read in that one walk and indexed (chains by bone, key and control); a setting every bone has
+is read in bulk (``pose_values``) so a check can skip the chains it cannot report on; values
+several checks derive from a chain are computed once (``remember``). It never switches modes or
 evaluates the depsgraph; it reads the rest pose (``Bone``) and the pose channels as they are.
 """
 
