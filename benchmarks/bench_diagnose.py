@@ -186,7 +186,7 @@ def measure(bone_count: int, repeats: int, fix_sample: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000,5000,20000")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=11, help="runs per median")
     parser.add_argument(
         "--fix-sample",
         type=int,
