@@ -303,11 +303,6 @@ def _pole_point(rig: RigView, chain: IKChain) -> Vector | None:
 
 
 def _control_point(rig: RigView, obj: bpy.types.Object | None, bone: str) -> Vector | None:
-    """Where a target or pole is, in armature space (read once per pass and control)."""
-    return rig.remember(("control_point", obj, bone), lambda: _place_control(rig, obj, bone))
-
-
-def _place_control(rig: RigView, obj: bpy.types.Object | None, bone: str) -> Vector | None:
     """Where a target or pole is, in armature space: a bone's rest head, an object's origin.
 
     Objects are placed from their own channels and parents: ``matrix_world`` is only as fresh

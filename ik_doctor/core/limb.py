@@ -34,7 +34,7 @@ def chain_joints(rig: RigView, chain: IKChain) -> list[str]:
 
 @dataclass(frozen=True)
 class ChainShape:
-    """A chain's rest geometry that the pole, roll, rest_pose and locks checks all judge."""
+    """A chain's rest geometry that the pole, roll and rest_pose checks all judge."""
 
     root: Vector
     """The root's head: where the chain pivots."""
@@ -46,7 +46,6 @@ class ChainShape:
     """Each joint's head off the root-tip line (``offset_from_line``)."""
     most_bent: int | None
     """Index in ``joints`` of the joint furthest off the line (the first of equals)."""
-    has_degenerate_bone: bool
 
 
 def chain_shape(rig: RigView, chain: IKChain) -> ChainShape:
@@ -60,14 +59,14 @@ def _shape(rig: RigView, chain: IKChain) -> ChainShape:
     offsets = [offset_from_line(rig.bone(n).head, root, tip) for n in joints]
     lengths = [offset.length for offset in offsets]
     most_bent = max(range(len(joints)), key=lengths.__getitem__, default=None)
-    degenerate = reach < 1e-6 or any(rig.bone(n).length < 1e-3 * reach for n in moving_bones(chain))
-    return ChainShape(root, tip, reach, joints, offsets, most_bent, degenerate)
+    return ChainShape(root, tip, reach, joints, offsets, most_bent)
 
 
 def has_degenerate_bone(rig: RigView, chain: IKChain) -> bool:
     """A bone with (almost) no length has no direction: no bend to judge (the degenerate
     check reports it)."""
-    return chain_shape(rig, chain).has_degenerate_bone
+    reach = rig.chain_reach(chain)
+    return reach < 1e-6 or any(rig.bone(n).length < 1e-3 * reach for n in moving_bones(chain))
 
 
 def bend_offset(rig: RigView, chain: IKChain) -> float:
@@ -80,7 +79,7 @@ def bend_offset(rig: RigView, chain: IKChain) -> float:
 def bend_plane(rig: RigView, chain: IKChain) -> Vector | None:
     """Unit normal of the plane through root head, most bent joint and tip; None if straight."""
     shape = chain_shape(rig, chain)
-    if shape.most_bent is None or shape.has_degenerate_bone:
+    if shape.most_bent is None or has_degenerate_bone(rig, chain):
         return None
     if bend_offset(rig, chain) < STRAIGHT_RATIO:
         return None
