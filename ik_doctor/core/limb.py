@@ -165,7 +165,8 @@ def fcurves(action: bpy.types.Action | None, slot: Any) -> Any:
 
 def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
     """Whether the posed rotations (forward kinematics, before IK) bend a joint the other way."""
-    names = list(reversed(moving_bones(chain)))
+    # All the chain's bones: without use_tail the owner does not turn, but its head is the tip.
+    names = list(reversed(chain.bones))
     posed: dict[str, Matrix] = {}
     for name in names:
         bone = rig.raw_bone(name)
