@@ -117,7 +117,7 @@ def _apply_fix_checked(obj: bpy.types.Object, finding: Finding) -> None:
     remaining = {fresh.key for fresh in diagnose(obj, checks=CHECKS)}
     assert finding.key not in remaining, f"{finding.key} is still found after: {sentence}"
     after = rig_state(obj)
-    lost = _lost(before, after, finding)
+    lost = _lost(before, after, finding, sentence)
     assert not lost, f"{finding.check_id}.{finding.fix_id} lost: {lost}"
     with contextlib.suppress(FixError):
         apply_fix(finding)
@@ -149,14 +149,14 @@ def _rest_pose_moved(name: str, before: dict, after: dict, own: bool) -> list[st
     ]
 
 
-def _bones_the_fix_names(finding: Finding, bones: dict) -> set[str]:
-    """The finding's bone and any bone its fix label or arguments name: the fix may touch them."""
+def _bones_the_fix_names(finding: Finding, bones: dict, sentence: str) -> set[str]:
+    """The finding's bone and any bone its label, arguments or sentence name: it may touch them."""
     values = {str(value) for _, value in finding.fix_args}
-    label = finding.fix_label or ""
-    return {name for name in bones if name == finding.bone or name in values or name in label}
+    said = f"{finding.fix_label or ''} {sentence}"
+    return {name for name in bones if name == finding.bone or name in values or name in said}
 
 
-def _lost(before: dict, after: dict, finding: Finding) -> list[str]:
+def _lost(before: dict, after: dict, finding: Finding, sentence: str) -> list[str]:
     """What a fix changed that it had no business changing (empty when it kept to its word)."""
     problems = []
     for key in ("mode", "active", "selected", "hidden", "vertex_groups"):
@@ -166,7 +166,7 @@ def _lost(before: dict, after: dict, finding: Finding) -> list[str]:
         missing = set(before[kind]) - set(after[kind])
         if missing:
             problems.append(f"{kind} {sorted(missing)}")
-    named = _bones_the_fix_names(finding, before["bones"])
+    named = _bones_the_fix_names(finding, before["bones"], sentence)
     for name, bone in before["bones"].items():
         if name not in after["bones"]:
             continue
