@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import hypothesis_profiles  # noqa: E402, F401  (registered before --hypothesis-profile is read)
+
 from ik_doctor.sample_rig import build_character_rig  # noqa: E402
 
 

@@ -2,10 +2,9 @@
 
 CI runs the "ci" profile: a fixed derandomised set of examples, no deadline (building a rig in
 Blender takes milliseconds to seconds on a shared runner), a few hundred examples in all. For a
-long local hunt, load this module as a plugin so the profile exists when pytest starts::
+long local hunt (conftest imports this module, so the profile exists when pytest starts)::
 
-    .venv/4.2/bin/python -m pytest -p tests.hypothesis_profiles --hypothesis-profile=long \
-        tests/test_property_rigs.py
+    .venv/4.2/bin/python -m pytest --hypothesis-profile=long tests/test_property_rigs.py
 """
 
 from __future__ import annotations
