@@ -9,6 +9,7 @@ from mathutils import Quaternion
 from solving import assert_ik_works, findings_of, pose_snapshot
 
 from ik_doctor import Severity, apply_fix, solve_within_reach
+from ik_doctor.core.editing import edit_bones
 
 
 def _solved(rig: bpy.types.Object, owner: str):
@@ -101,3 +102,28 @@ def test_leg_that_does_not_scale_with_the_rig_falls_short(rig) -> None:
 
 def test_reference_rig_inherits_everything(rig) -> None:
     assert findings_of(rig, "inherit") == []
+
+
+def test_fix_shear_in_edit_mode_lasts_past_the_next_sync(scene) -> None:
+    """Bug: in Edit Mode the fix wrote the data bone, which the next sync from the edit bones
+    overwrote, so the shear was still found after "Set Inherit Scale ... to 'Fix Shear'"."""
+    obj = bpy.data.objects.new("Rig", bpy.data.armatures.new("Rig"))
+    scene.collection.objects.link(obj)
+    with edit_bones(obj) as bones:
+        parent = bones.new("bone0")
+        parent.head, parent.tail = (0, 0, 0), (0, 0, 1)
+        child = bones.new("bone1")
+        child.head, child.tail, child.parent, child.roll = (0, 0, 1), (0, 0, 2), parent, 1.0
+    obj.pose.bones["bone0"].scale = (-1, 1, 1)
+    obj.pose.bones["bone1"].constraints.new("IK")
+    bpy.context.view_layer.objects.active = obj
+    bpy.ops.object.mode_set(mode="EDIT")
+    (finding,) = findings_of(obj, "inherit")
+    assert (finding.bone, finding.fix_id, finding.severity) == (
+        "bone1",
+        "fix_shear",
+        Severity.ERROR,
+    )
+    _fix_each(obj, [finding])
+    assert obj.mode == "EDIT"
+    assert obj.data.edit_bones["bone1"].inherit_scale == "FIX_SHEAR"

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import bpy
 import numpy as np
 from mathutils import Matrix, Vector
 
+from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
@@ -173,20 +175,33 @@ def _shearing_ancestor(
     return None
 
 
+@contextmanager
+def _lasting_bone(
+    obj: bpy.types.Object, name: str
+) -> Iterator[bpy.types.Bone | bpy.types.EditBone]:
+    """The bone whose inheritance settings last: in Edit Mode the edit bone, since Blender
+    rewrites the data bones from the edit bones on the next sync; otherwise the data bone."""
+    if obj.mode == "EDIT":
+        with edit_bones(obj) as bones:
+            yield bones[name]
+    else:
+        yield obj.data.bones[name]
+
+
 def restore_rotation_inheritance(obj: bpy.types.Object, finding: Finding) -> str:
-    bone = obj.data.bones[finding.bone or ""]
-    bone.use_inherit_rotation = True
-    return f"Turned Inherit Rotation on for {bone.name}: it now turns with {bone.parent.name}."
+    with _lasting_bone(obj, finding.bone or "") as bone:
+        bone.use_inherit_rotation = True
+        return f"Turned Inherit Rotation on for {bone.name}: it now turns with {bone.parent.name}."
 
 
 def set_scale_inheritance(obj: bpy.types.Object, finding: Finding) -> str:
-    bone = obj.data.bones[finding.bone or ""]
-    before = bone.inherit_scale
-    bone.inherit_scale = str(finding.args["mode"])
-    return (
-        f"Set Inherit Scale of {bone.name} from '{before.title()}' to "
-        f"'{bone.inherit_scale.replace('_', ' ').title()}'."
-    )
+    with _lasting_bone(obj, finding.bone or "") as bone:
+        before = bone.inherit_scale
+        bone.inherit_scale = str(finding.args["mode"])
+        return (
+            f"Set Inherit Scale of {bone.name} from '{before.title()}' to "
+            f"'{bone.inherit_scale.replace('_', ' ').title()}'."
+        )
 
 
 register(
