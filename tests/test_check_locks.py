@@ -240,3 +240,29 @@ def test_three_bone_chain_bends_around_one_locked_joint_but_not_two(scene) -> No
 def test_locks_check_stays_quiet_on_the_reference_rig(rig) -> None:
     assert findings_of(rig, "locks") == []
     assert math.isclose(rig.pose.bones["shin.L"].ik_stiffness_x, 0.0)
+
+
+def test_freeing_the_bend_axis_also_frees_the_root_that_would_keep_the_chain_in_its_plane(
+    scene,
+) -> None:
+    """Bug: after "unlocked IK Z" the same finding came back as "free to move only in its bend
+    plane": one fix must leave the chain free, not hand over to a second finding on its key."""
+    obj = bpy.data.objects.new("Rig", bpy.data.armatures.new("Rig"))
+    scene.collection.objects.link(obj)
+    with edit_bones(obj) as bones:
+        upper = bones.new("upper")
+        upper.head, upper.tail = (0, 0, 0), (0, 0, 2)
+        lower = bones.new("lower")
+        lower.head, lower.tail, lower.parent = (1, 0, 2), (1, 0, 4), upper
+        target = bones.new("target")
+        target.head, target.tail = (1, 0, 3), (1, 0.2, 3)
+    _set(obj, ["upper"], lock_ik_x=True, lock_ik_y=True, lock_ik_z=True)
+    _set(obj, ["lower"], lock_ik_x=True)
+    constraint = obj.pose.bones["lower"].constraints.new("IK")
+    constraint.target, constraint.subtarget = obj, "target"
+    (finding,) = findings_of(obj, "locks")
+    assert (finding.bone, finding.severity) == ("upper", Severity.ERROR)
+    assert set(str(finding.args["axes"])) == set("xyz")
+    assert "unlocked IK X" in _fixed(obj, finding)
+    assert findings_of(obj, "locks") == []
+    assert tip_error(obj, "lower") < 1e-3

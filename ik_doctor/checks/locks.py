@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 import bpy
@@ -169,33 +170,9 @@ def _locked_findings(
     free: set[tuple[str, str]],
     bones: dict[str, bpy.types.PoseBone],
 ) -> Iterator[Finding]:
-    where = f"the chain of IK '{chain.constraint}' on {chain.owner}"
     if not motion.cannot_reach(free, in_plane=True):
-        if chain.pole is not None:
-            return  # the pole turns the chain's root toward the target whatever its locks
-        root = chain.root
-        axes = "".join(axis for axis in AXES if (root, axis) not in free)
-        if not axes:
-            return  # the root swings freely already: nothing here to unlock
-        yield Finding(
-            check_id="locks",
-            severity=Severity.WARNING,
-            armature=rig.name,
-            bone=root,
-            constraint=chain.constraint,
-            chain=chain.key,
-            message=(
-                f"The IK locks leave {where} free to move only in its bend plane: a target off "
-                "that plane is missed."
-            ),
-            why=(
-                "Every bone of the chain is locked to its bend axis, so nothing swings the "
-                f"limb sideways; the chain's root ({root}) is the joint that usually does."
-            ),
-            fix_id="free_axes",
-            fix_label=f"Free the {_axis_list(axes)} IK axes of {root}",
-            fix_args=(("axes", axes),),
-        )
+        if chain.pole is None:  # with a pole, it turns the root toward the target
+            yield from _plane_only_findings(rig, chain, free)
         return
     findings = []
     for name in chain.bones:
@@ -208,7 +185,59 @@ def _locked_findings(
             axes = "".join(axis for axis in AXES if (name, axis) not in free)
             if axes:
                 findings.append(_bend_finding(rig, chain, bones[name], axes, bend=False))
+        yield from findings
+        return
+    # Freed on its bend axes alone, the chain may still fold only in its plane: say so now, as
+    # one finding per bone, so that unlocking the bend axis does not leave the root's finding.
+    freed = free | {(f.bone or "", axis) for f in findings for axis in str(f.args["axes"])}
+    if chain.pole is None and motion.cannot_reach(freed):
+        for plane_only in _plane_only_findings(rig, chain, freed):
+            at_root = [i for i, f in enumerate(findings) if f.bone == chain.root]
+            if at_root:
+                findings[at_root[0]] = _also_off_plane(findings[at_root[0]], plane_only)
+            else:
+                findings.append(plane_only)
     yield from findings
+
+
+def _plane_only_findings(
+    rig: RigView, chain: IKChain, free: set[tuple[str, str]]
+) -> Iterator[Finding]:
+    """The chain folds in its bend plane but nothing swings it off: free its root's locks."""
+    root = chain.root
+    axes = "".join(axis for axis in AXES if (root, axis) not in free)
+    if not axes:
+        return  # the root swings freely already: nothing here to unlock
+    yield Finding(
+        check_id="locks",
+        severity=Severity.WARNING,
+        armature=rig.name,
+        bone=root,
+        constraint=chain.constraint,
+        chain=chain.key,
+        message=(
+            f"The IK locks leave the chain of IK '{chain.constraint}' on {chain.owner} free to "
+            "move only in its bend plane: a target off that plane is missed."
+        ),
+        why=(
+            "Every bone of the chain is locked to its bend axis, so nothing swings the "
+            f"limb sideways; the chain's root ({root}) is the joint that usually does."
+        ),
+        fix_id="free_axes",
+        fix_label=f"Free the {_axis_list(axes)} IK axes of {root}",
+        fix_args=(("axes", axes),),
+    )
+
+
+def _also_off_plane(bend: Finding, plane_only: Finding) -> Finding:
+    """The root's bend finding, extended to free the axes that swing the chain off its plane."""
+    axes = str(bend.args["axes"]) + str(plane_only.args["axes"])
+    return replace(
+        bend,
+        message=f"{bend.message} Freed on that axis alone, it would still fold only in its plane.",
+        fix_label=f"Free the {_axis_list(axes)} IK axes of {bend.bone} (unlock, drop zero limits)",
+        fix_args=(("axes", axes),),
+    )
 
 
 def _bend_finding(
