@@ -179,6 +179,23 @@ def test_ik_nested_inside_a_longer_chain_misses_its_target(rig) -> None:
         apply_fix(finding)
 
 
+def test_half_switched_ik_nested_inside_a_longer_chain_is_one_finding_with_one_key(rig) -> None:
+    """Bug: an IK at influence 0.5 beside its active switch partner, both inside the shin's
+    chain, gave two findings on the key (thigh.L, IK.001, no fix): "sits inside the chain" and
+    "switch partner". apply_fix matches by key, so they are one finding saying both."""
+    for influence in (1.0, 0.5):
+        ik = rig.pose.bones["thigh.L"].constraints.new("IK")
+        ik.target, ik.subtarget, ik.chain_count = rig, "knee_pole.L", 1
+        ik.influence = influence
+    found = findings_of(rig, "constraint_order")
+    keys = [f.key for f in found]
+    assert len(keys) == len(set(keys))
+    (half,) = [f for f in found if f.constraint == "IK.001"]
+    assert (half.bone, half.severity, half.fix_id) == ("thigh.L", Severity.ERROR, None)
+    assert "inside the chain of IK 'IK' on shin.L" in half.message
+    assert "switch partner" in half.message
+
+
 def test_chains_that_only_share_the_hips_both_reach(rig) -> None:
     for side in "LR":
         _ik(rig, f"shin.{side}").chain_count = 3

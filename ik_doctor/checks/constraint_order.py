@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 import bpy
@@ -43,11 +44,16 @@ AXES = "xyz"
 
 def find_constraint_order_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     switched_paths = _switched_paths(rig.object)
+    nested = {finding.chain: finding for finding in _overlaps(rig)}
     reported: set[tuple[str, str]] = set()
     for chain in rig.chains:
         reason = _switch_reason(rig, chain, switched_paths)
         if not _solves(chain) or chain.influence < FULL_INFLUENCE:
-            yield _weak_ik(rig, chain, reason)
+            weak = _weak_ik(rig, chain, reason)
+            if weak.fix_id is None and chain.key in nested:
+                # Both would say something about this IK with no fix: one finding, one key.
+                weak = _also_switched(nested.pop(chain.key), weak)
+            yield weak
         if chain.influence < FULL_INFLUENCE or not _solves(chain) or reason is not None:
             # The other constraints of the chain show whenever this IK is off or blended.
             continue
@@ -59,7 +65,7 @@ def find_constraint_order_problems(rig: RigView, options: Mapping[str, Any]) -> 
                 if finding is not None:
                     reported.add((bone, constraint.name))
                     yield finding
-    yield from _overlaps(rig)
+    yield from nested.values()
 
 
 def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding:
@@ -97,6 +103,11 @@ def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding
         fix_label="Unmute the IK and set its influence to 1",
         **common,
     )
+
+
+def _also_switched(nested: Finding, switch_note: Finding) -> Finding:
+    """The nested IK's error, also saying that its mute or influence is a switch's doing."""
+    return replace(nested, message=f"{nested.message} {switch_note.message}")
 
 
 def _switch_reason(rig: RigView, chain: IKChain, switched: dict[str, str]) -> str | None:
