@@ -14,7 +14,9 @@ from .core.editing import edit_bones
 from .core.geometry import rest_pole_angle
 
 # name: (head, tail, parent, connected, deforms); left side only, mirrored below. -Y is front.
-_BODY = {
+_Point = tuple[float, float, float]
+_Spec = tuple[_Point, _Point, str | None, bool, bool]
+_BODY: dict[str, _Spec] = {
     "root": ((0, 0, 0), (0, 0.4, 0), None, False, False),
     "hips": ((0, 0, 1.0), (0, 0, 1.15), "root", False, True),
     "spine": ((0, 0, 1.15), (0, 0, 1.4), "hips", True, True),
@@ -22,7 +24,7 @@ _BODY = {
     "neck": ((0, 0, 1.6), (0, 0, 1.7), "chest", True, True),
     "head": ((0, 0, 1.7), (0, 0, 1.9), "neck", True, True),
 }
-_SIDE = {
+_SIDE: dict[str, _Spec] = {
     "thigh": ((0.1, 0, 1.0), (0.1, -0.03, 0.55), "hips", False, True),
     "shin": ((0.1, -0.03, 0.55), (0.1, 0, 0.1), "thigh", True, True),
     "foot": ((0.1, 0, 0.1), (0.1, -0.15, 0.02), "shin", True, True),
@@ -43,7 +45,7 @@ _LIMBS = (
 
 
 def _layout() -> dict[str, tuple[Vector, Vector, str | None, bool, bool]]:
-    layout = {}
+    layout: dict[str, tuple[Vector, Vector, str | None, bool, bool]] = {}
     for name, (head, tail, parent, connect, deform) in _BODY.items():
         layout[name] = (Vector(head), Vector(tail), parent, connect, deform)
     for side, sign in (("L", 1.0), ("R", -1.0)):
@@ -116,7 +118,8 @@ def _add_ik(obj: bpy.types.Object, owner: str, target: str, pole: str, count: in
 def _add_skinned_mesh(obj: bpy.types.Object, deform_bones: list[str]) -> bpy.types.Object:
     """A mesh with a small triangle at each deform bone, weighted fully to that bone."""
     bones = obj.data.bones
-    vertices, faces = [], []
+    vertices: list[Vector] = []
+    faces: list[tuple[int, int, int]] = []
     for name in deform_bones:
         head, tail = bones[name].head_local, bones[name].tail_local
         side = bones[name].matrix_local.col[0].xyz * 0.03

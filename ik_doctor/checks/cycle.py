@@ -204,9 +204,9 @@ def _constraints(rig: RigView, obj: bpy.types.Object, bone: str) -> list[bpy.typ
         owner = rig.constraints(bone)
     elif obj.type == "ARMATURE" and bone:
         pose_bone = obj.pose.bones.get(bone) if obj.pose else None
-        owner = pose_bone.constraints if pose_bone is not None else []
+        owner = tuple(pose_bone.constraints) if pose_bone is not None else ()
     else:
-        owner = obj.constraints
+        owner = tuple(obj.constraints)
     return [c for c in owner if not c.mute and c.influence > 0.0]
 
 

@@ -111,7 +111,7 @@ def _driven_constraints(obj: bpy.types.Object) -> set[tuple[str, str]]:
     animation = obj.animation_data
     if animation is None:
         return set()
-    driven = set()
+    driven: set[tuple[str, str]] = set()
     for fcurve in animation.drivers:
         path = fcurve.data_path
         if not path.startswith("pose.bones[") or not path.endswith(("].mute", "].influence")):

@@ -397,7 +397,7 @@ def _current(obj: bpy.types.Object, finding: Finding) -> tuple[RigView, IKChain,
     return rig, chain, _limb(rig, chain)
 
 
-def _constraint(obj: bpy.types.Object, chain: IKChain) -> bpy.types.KinematicConstraint:
+def _constraint(obj: bpy.types.Object, chain: IKChain) -> bpy.types.Constraint:
     return obj.pose.bones[chain.owner].constraints[chain.constraint]
 
 

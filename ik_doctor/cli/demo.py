@@ -62,8 +62,8 @@ def run_demo(output: str, out: TextIO, report: str | None = None) -> int:
         out.write(f"  [{finding.severity.value}] {finding.check_id}: {finding.message}\n")
     out.write("\nFixes:\n")
     fixes = apply_all_fixes(obj)
-    for finding, result in fixes:
-        out.write(f"  {finding.check_id}: {result}\n")
+    for finding, sentence in fixes:
+        out.write(f"  {finding.check_id}: {sentence}\n")
     after = {(s.owner, s.constraint): s for s in solve_within_reach(obj)}
     out.write("\nTip error for a target within reach (before -> after):\n")
     for key, solved in after.items():
@@ -78,7 +78,7 @@ def run_demo(output: str, out: TextIO, report: str | None = None) -> int:
     bpy.ops.wm.save_as_mainfile(filepath=str(path))
     out.write(f"\nSaved the fixed rig to {path}\n")
     report_path = Path(report).resolve() if report else path.with_suffix(".html")
-    result = {
+    result: dict[str, Any] = {
         "path": "built-in demo rig",
         "status": "ok",
         "problem": None,

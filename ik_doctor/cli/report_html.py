@@ -78,7 +78,8 @@ def _armature_section(armature: dict[str, Any], command: str) -> list[str]:
     after = [ChainGeometry.from_dict(c) for c in (fix or {}).get("chains_after", [])]
     before_findings = armature["findings"]
     now_findings = current_findings(armature)
-    troubled, healthy = [], []
+    troubled: list[ChainGeometry] = []
+    healthy: list[ChainGeometry] = []
     for geometry in chains:
         mine = _chain_findings(geometry, before_findings)
         (troubled if mine else healthy).append(geometry)

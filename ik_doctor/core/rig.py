@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import bpy
 import numpy as np
@@ -130,7 +130,7 @@ class RigView:
         self._child_names: dict[str, list[str]] = {}
         self._pose_bones: dict[str, bpy.types.PoseBone] = {}
         self._reaches: dict[tuple[str, ...], float] = {}
-        self._derived: dict[Hashable, object] = {}
+        self._derived: dict[Hashable, Any] = {}
 
     # --- bones -------------------------------------------------------------------------------
 
@@ -153,7 +153,7 @@ class RigView:
         """The constraints of a pose bone, in stack order, read in the one walk over the pose."""
         return self._constraint_stacks.get(name, ())
 
-    def ik_constraint(self, chain: IKChain) -> bpy.types.KinematicConstraint:
+    def ik_constraint(self, chain: IKChain) -> bpy.types.Constraint:
         """The Blender constraint behind a chain, for the settings the view does not copy."""
         return self._ik_constraints[chain.key]
 
@@ -168,7 +168,7 @@ class RigView:
         return stacks
 
     @cached_property
-    def _ik_constraints(self) -> dict[tuple[str, str], bpy.types.KinematicConstraint]:
+    def _ik_constraints(self) -> dict[tuple[str, str], bpy.types.Constraint]:
         return {
             (name, constraint.name): constraint
             for name, constraints in self._constraint_stacks.items()
@@ -185,7 +185,7 @@ class RigView:
         pose_bones = self.object.pose.bones
         # Blender copies straight into a buffer of the property's own type, else per item.
         kind = bpy.types.PoseBone.bl_rna.properties[prop].type
-        values = np.empty(len(pose_bones) * size, dtype=BULK_TYPES[kind])
+        values: np.ndarray = np.empty(len(pose_bones) * size, dtype=BULK_TYPES[kind])
         pose_bones.foreach_get(prop, values)
         return values.reshape(-1, size) if size > 1 else values
 

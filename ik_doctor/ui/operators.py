@@ -7,6 +7,8 @@ takes a fix back.
 
 from __future__ import annotations
 
+from typing import cast
+
 import bpy
 from bpy.props import BoolProperty, IntProperty
 
@@ -118,8 +120,11 @@ class IK_DOCTOR_OT_fix_finding(bpy.types.Operator):
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
         row = _chosen_row(context, self.index)
         if row is not None and needs_asking(report.to_finding(row), _armature(context)):
-            return context.window_manager.invoke_confirm(
-                self, event, title="Fix Finding", message=_warning_for([report.to_finding(row)])
+            return cast(
+                set[str],
+                context.window_manager.invoke_confirm(
+                    self, event, title="Fix Finding", message=_warning_for([report.to_finding(row)])
+                ),
             )
         return self.execute(context)
 
@@ -173,8 +178,11 @@ class IK_DOCTOR_OT_fix_all(bpy.types.Operator):
             return self.execute(context)
         self.allow_rest_pose_changes = True
         self.allow_discarding = True
-        return context.window_manager.invoke_confirm(
-            self, event, title="Fix All", message=_warning_for(risky)
+        return cast(
+            set[str],
+            context.window_manager.invoke_confirm(
+                self, event, title="Fix All", message=_warning_for(risky)
+            ),
         )
 
     def execute(self, context: bpy.types.Context) -> set[str]:
