@@ -9,7 +9,7 @@ import pytest
 from mathutils import Matrix, Quaternion, Vector
 from solving import assert_ik_works, findings_of
 
-from ik_doctor import Severity, apply_fix, diagnose
+from ik_doctor import FixError, Severity, apply_fix, diagnose
 from ik_doctor.core.solve import evaluate
 
 
@@ -179,3 +179,28 @@ def test_keyed_target_location_is_kept_by_the_fix(rig) -> None:
     bpy.context.scene.frame_set(1)
     assert (target.matrix_world.translation - before).length < 1e-6
     assert findings_of(rig, "transforms") == []
+
+
+def test_zero_scale_is_not_applied_because_it_would_flatten_the_bones(rig) -> None:
+    """Bug: with object scale (0, 1, 1) the fix changed an IK's pole angle (90° to 0) and
+    flattened the bones: a zero scale cannot be applied without losing information."""
+    rig.scale = (0.0, 1.0, 1.0)
+    before = [bone.matrix_local.copy() for bone in rig.data.bones]
+    (finding,) = findings_of(rig, "transforms")
+    assert finding.severity == Severity.WARNING
+    assert finding.fix_id is None and "zero on X" in finding.no_fix_reason
+    with pytest.raises(FixError):
+        apply_fix(finding)
+    assert [bone.matrix_local for bone in rig.data.bones] == before
+    assert tuple(rig.scale) == (0.0, 1.0, 1.0)
+
+
+def test_recomputed_pole_angles_are_named_with_their_owner_bone(rig) -> None:
+    """Bug: the sentence said "pole angle of IK 'IK'", which every limb's IK is called."""
+    rig.scale = (-1.0, 1.0, 1.0)
+    (finding,) = findings_of(rig, "transforms")
+    report = apply_fix(finding)
+    assert "pole angle of IK 'IK' on forearm.L" in report
+    assert "pole angle of IK 'IK' on forearm.R" in report
+    assert findings_of(rig, "transforms") == []
+    assert_ik_works(rig)

@@ -143,6 +143,17 @@ def _armature_finding(rig: RigView, kind: dict[str, bool]) -> Finding:
 
 def _no_fix_reason(obj: bpy.types.Object, kind: dict[str, bool]) -> str | None:
     """Why the transforms cannot be applied without moving something, or None."""
+    flat = [
+        axis
+        for axis, column in zip("XYZ", obj.matrix_basis.to_3x3().col, strict=True)
+        if column.length < TOLERANCE
+    ]
+    if flat:
+        return (
+            f"The scale of '{obj.name}' is zero on {'/'.join(flat)}: applying it would flatten "
+            "every bone onto a plane and lose their rest shape for good. Give the object a "
+            "non-zero scale first."
+        )
     if _transforms_animated(obj):
         return _ANIMATED.format(name=obj.name)
     if kind["negative"] or kind["non_uniform"]:

@@ -114,7 +114,7 @@ def keep_pole_at_rest(obj: bpy.types.Object, chain_key: tuple[str, str]) -> str:
         return ""
     obj.pose.bones[chain.owner].constraints[chain.constraint].pole_angle = angle
     return (
-        f" Recomputed the pole angle of IK '{chain.constraint}' from "
+        f" Recomputed the pole angle of IK '{chain.constraint}' on {chain.owner} from "
         f"{math.degrees(chain.pole_angle):.1f}° to {math.degrees(angle):.1f}° so the chain stays "
         "where it is at rest and bends toward its pole."
     )
