@@ -23,3 +23,12 @@ ik_doctor_env() {
     || { echo "bpy did not install for the $line line" >&2; return 1; }
   VENV="$venv"
 }
+
+# The type checker's own environment: the bpy stubs (fake-bpy-module) would shadow real bpy.
+ik_doctor_types_env() {
+  local venv="$ROOT/.venv/types"
+  [ -x "$venv/bin/python" ] || python3.11 -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$ROOT[types]" \
+    2>&1 | grep -v "^WARNING: Location" >&2 || true
+  TYPES_VENV="$venv"
+}

@@ -11,6 +11,8 @@ declare -A venvs
 for line in "${lines[@]}"; do ik_doctor_env "$line"; venvs[$line]="$VENV"; done
 "$VENV/bin/ruff" check "$ROOT"
 "$VENV/bin/ruff" format --check "$ROOT"
+ik_doctor_types_env
+(cd "$ROOT" && "$TYPES_VENV/bin/mypy")
 
 status=0
 logs=()
