@@ -20,7 +20,7 @@ import bpy
 from mathutils import Matrix
 
 from ..core.finding import Finding, Severity
-from ..core.limb import fcurves, moving_bones, pose_flips_bend
+from ..core.limb import chain_finding, fcurves, moving_bones, pose_flips_bend
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -64,13 +64,11 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
             "the pole overrides their swing, but keyed twist stays and a key that bends a "
             "joint backwards flips it away from the pole"
         )
-    return Finding(
-        check_id="fk_ik_mix",
+    return chain_finding(
+        "fk_ik_mix",
+        rig,
+        chain,
         severity=severity,
-        armature=rig.name,
-        bone=chain.owner,
-        constraint=chain.constraint,
-        chain=chain.key,
         message=(
             f"{bones} {'is' if len(keyed) == 1 else 'are'} keyed in rotation in action "
             f"'{action.name}' while {where} is at full influence: {effect}."
@@ -88,13 +86,11 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
 
 def _half_switch(rig: RigView, chain: IKChain, source: str) -> Finding:
     where = f"IK '{chain.constraint}' on {chain.owner}"
-    return Finding(
-        check_id="fk_ik_mix",
+    return chain_finding(
+        "fk_ik_mix",
+        rig,
+        chain,
         severity=Severity.ERROR,
-        armature=rig.name,
-        bone=chain.owner,
-        constraint=chain.constraint,
-        chain=chain.key,
         message=(
             f"The influence of {where} is {source} and now {chain.influence:.3g}: FK and IK are "
             "both active, so the limb stops between its FK pose and the target."

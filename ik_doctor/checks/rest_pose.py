@@ -27,6 +27,7 @@ from ..core.limb import (
     STRAIGHT_RATIO,
     animated_bones,
     bend_offset,
+    chain_finding,
     chain_joints,
     has_degenerate_bone,
     keep_pole_at_rest,
@@ -92,13 +93,11 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
             "it cannot fold when the target comes straight toward the root, and bends to "
             "whatever side the target leans."
         )
-    return Finding(
-        check_id="rest_pose",
+    return chain_finding(
+        "rest_pose",
+        rig,
+        chain,
         severity=severity,
-        armature=rig.name,
-        bone=chain.owner,
-        constraint=chain.constraint,
-        chain=chain.key,
         message=f"{where} is perfectly straight in the rest pose: {effect}",
         why=(
             "The solver bends a chain the way its rest pose is already bent; a straight chain "
@@ -174,13 +173,11 @@ def _leftover_pose(
         )
     severity = Severity.ERROR if flipped or shrunk else Severity.WARNING
     posed = sorted(set(rotated) | set(scaled), key=bones.index)
-    return Finding(
-        check_id="rest_pose",
+    return chain_finding(
+        "rest_pose",
+        rig,
+        chain,
         severity=severity,
-        armature=rig.name,
-        bone=chain.owner,
-        constraint=chain.constraint,
-        chain=chain.key,
         message=f"Chain bones of {where} keep a leftover pose: {'; '.join(effects)}.",
         why=(
             "Blender's solver starts from the chain's posed rotations and keeps its scale: a "

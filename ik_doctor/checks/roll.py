@@ -24,6 +24,7 @@ from ..core.finding import Finding, Severity
 from ..core.limb import (
     animated_bones,
     bend_plane,
+    chain_finding,
     chain_joints,
     chain_shape,
     keep_pole_at_rest,
@@ -122,13 +123,11 @@ def _finding(
             "bone on X in FK does not bend it cleanly, and the pole angle is measured from the "
             "root's X axis."
         )
-    return Finding(
-        check_id="roll",
+    return chain_finding(
+        "roll",
+        rig,
+        chain,
         severity=severity,
-        armature=rig.name,
-        bone=chain.owner,
-        constraint=chain.constraint,
-        chain=chain.key,
         message=(
             f"The bones of {where} disagree on their bend axis: the {axis} axis is off the "
             f"normal of the plane bent at {joint} by {listed}."

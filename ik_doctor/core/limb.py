@@ -13,6 +13,7 @@ from typing import Any
 import bpy
 from mathutils import Matrix, Vector
 
+from .finding import Finding
 from .geometry import bend_normal, offset_from_line, rest_pole_angle
 from .rig import IKChain, RigView
 
@@ -25,6 +26,18 @@ length when the target comes straight toward the root; 0.1% of the reach keeps a
 def moving_bones(chain: IKChain) -> tuple[str, ...]:
     """The bones the solver rotates, owner first; without ``use_tail`` the owner only follows."""
     return chain.bones if chain.use_tail else chain.bones[1:]
+
+
+def chain_finding(check_id: str, rig: RigView, chain: IKChain, **fields: Any) -> Finding:
+    """A finding about a whole IK chain: it stands on the IK's owner bone and constraint."""
+    return Finding(
+        check_id=check_id,
+        armature=rig.name,
+        bone=chain.owner,
+        constraint=chain.constraint,
+        chain=chain.key,
+        **fields,
+    )
 
 
 def chain_joints(rig: RigView, chain: IKChain) -> list[str]:
