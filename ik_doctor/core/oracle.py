@@ -392,16 +392,13 @@ def _posed_tip(
     if swing:
         turns[limb[-1]] = _turn(obj.pose.bones[limb[-1]], swing, "ZXY", None, locks)
     moving = limb if chain.use_tail else limb[1:]
+    root = rig.bone(limb[-1]).head
     for name in reversed(moving[:-1]):
-        candidates = [
+        folds = [
             _turn(obj.pose.bones[name], sign * fold, "XZY", sign, locks) for sign in (1.0, -1.0)
         ]
-        turns[name] = min(
-            candidates,
-            key=lambda turn, name=name: (
-                (_fk_tip(rig, chain, order, {**turns, name: turn}) - rig.bone(limb[-1]).head).length
-            ),
-        )
+        distances = [(_fk_tip(rig, chain, order, {**turns, name: f}) - root).length for f in folds]
+        turns[name] = folds[distances.index(min(distances))]
     return _fk_tip(rig, chain, order, turns)
 
 
