@@ -15,19 +15,18 @@ ik_doctor_types_env
 (cd "$ROOT" && "$TYPES_VENV/bin/mypy")
 
 status=0
-logs=()
+logs="$(mktemp -d)"
 for line in "${lines[@]}"; do
   VENV="${venvs[$line]}"
-  log="$(mktemp)"; logs+=("$line:$log")
   # The lines run side by side (one core each); each prints its own report when done.
-  (cd "$ROOT" && "$VENV/bin/python" -m pytest -p no:cacheprovider "$@" >"$log" 2>&1; echo $? >"$log.rc") &
+  (cd "$ROOT" && "$VENV/bin/python" -m pytest -p no:cacheprovider "$@" >"$logs/$line.log" 2>&1
+   echo $? >"$logs/$line.rc") &
 done
 wait
-for entry in "${logs[@]}"; do
-  line="${entry%%:*}"; log="${entry#*:}"
+for line in "${lines[@]}"; do
   echo "===== Blender line $line ====="
-  cat "$log"
-  rc="$(cat "$log.rc")"
-  [ "$rc" -eq 0 ] || { echo "Blender line $line failed (pytest exit $rc)"; status=1; }
+  cat "$logs/$line.log"
+  rc="$(cat "$logs/$line.rc" 2>/dev/null || echo "unknown")"
+  [ "$rc" = "0" ] || { echo "Blender line $line failed (pytest exit $rc)"; status=1; }
 done
 exit $status
