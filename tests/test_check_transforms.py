@@ -10,6 +10,7 @@ from mathutils import Matrix, Quaternion, Vector
 from solving import assert_ik_works, findings_of
 
 from ik_doctor import FixError, Severity, apply_fix, diagnose
+from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.solve import evaluate
 
 
@@ -204,3 +205,30 @@ def test_recomputed_pole_angles_are_named_with_their_owner_bone(rig) -> None:
     assert "pole angle of IK 'IK' on forearm.R" in report
     assert findings_of(rig, "transforms") == []
     assert_ik_works(rig)
+
+
+def test_scale_that_would_shrink_a_bone_below_what_blender_keeps_is_not_applied(rig) -> None:
+    """Bug: applying a scale of 0.01 left a short bone under 1e-6, and the next Edit Mode
+    round trip (any later bone fix) deleted it."""
+    with edit_bones(rig) as bones:
+        tiny = bones.new("tiny")
+        tiny.head, tiny.tail, tiny.parent = (0, 0, 1), (0, 0, 1.0005), bones["hips"]
+    rig.scale = (0.01, 0.01, 0.01)
+    (finding,) = findings_of(rig, "transforms")
+    assert finding.fix_id is None and "tiny" in finding.no_fix_reason
+    with pytest.raises(FixError):
+        apply_fix(finding)
+    assert "tiny" in rig.data.bones
+
+
+def test_unmeasured_stretch_to_rest_length_stays_unmeasured(rig) -> None:
+    """Bug: the fix's scene updates measured a Stretch To's rest length 0 ("measure on the
+    next evaluation"), a change its sentence does not mention."""
+    stretch = rig.pose.bones["neck"].constraints.new("STRETCH_TO")
+    stretch.target, stretch.subtarget = rig, "head"
+    assert stretch.rest_length == 0.0
+    rig.scale = (2.0, 2.0, 2.0)
+    (finding,) = findings_of(rig, "transforms")
+    apply_fix(finding)
+    assert stretch.rest_length == 0.0
+    assert findings_of(rig, "transforms") == []

@@ -34,6 +34,8 @@ from ..core.registry import Check, register
 from ..core.rig import RigView
 
 TOLERANCE = 1e-4
+SHORTEST_BONE_KEPT = 1e-5
+"""Leaving Edit Mode deletes bones shorter than 1e-6; 1e-5 keeps a margin for float error."""
 
 
 def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -154,6 +156,18 @@ def _no_fix_reason(obj: bpy.types.Object, kind: dict[str, bool]) -> str | None:
             "every bone onto a plane and lose their rest shape for good. Give the object a "
             "non-zero scale first."
         )
+    linear = obj.matrix_basis.to_3x3()
+    vanishing = [
+        bone.name
+        for bone in obj.data.bones
+        if (linear @ (bone.tail_local - bone.head_local)).length < SHORTEST_BONE_KEPT
+    ]
+    if vanishing:
+        return (
+            f"Applying the scale of '{obj.name}' would make {', '.join(vanishing[:3])} shorter "
+            f"than {SHORTEST_BONE_KEPT:g}, and Blender deletes such bones when it leaves Edit "
+            "Mode. Scale the bones up in Edit Mode first, or keep the object's scale."
+        )
     if _transforms_animated(obj):
         return _ANIMATED.format(name=obj.name)
     if kind["negative"] or kind["non_uniform"]:
@@ -204,7 +218,7 @@ def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:
     scale = basis.to_scale()
     rig = RigView(obj)
     at_rest = [chain.key for chain in rig.chains if pole_sits_at_rest(rig, chain)]
-    with _children_kept_in_place(obj):
+    with _unset_rest_lengths_kept(obj), _children_kept_in_place(obj):
         obj.data.transform(linear)
         obj.data.update_tag()  # the depsgraph does not see bones moved by transform() otherwise
         obj.matrix_basis = Matrix.Translation(basis.translation)
@@ -233,6 +247,21 @@ def apply_empty_transforms(obj: bpy.types.Object, finding: Finding) -> str:
         f"Applied the rotation and scale of '{empty.name}': it stays where it was and is drawn "
         "the same size."
     )
+
+
+@contextmanager
+def _unset_rest_lengths_kept(obj: bpy.types.Object) -> Iterator[None]:
+    """Keep a Stretch To's rest length 0 ("measure it on the next evaluation") at 0: the
+    updates this fix runs would otherwise measure it, a change the fix does not make."""
+    unset = [
+        constraint
+        for pose_bone in obj.pose.bones
+        for constraint in pose_bone.constraints
+        if constraint.type == "STRETCH_TO" and constraint.rest_length == 0.0
+    ]
+    yield
+    for constraint in unset:
+        constraint.rest_length = 0.0
 
 
 @contextmanager
