@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import bpy
+import pytest
 from solving import assert_ik_works, findings_of, pose_snapshot
 
 from ik_doctor import Severity, apply_fix
@@ -201,3 +202,19 @@ def test_fixing_from_edit_mode_still_recomputes_the_pole_angle(rig) -> None:
     bpy.ops.object.mode_set(mode="OBJECT")
     assert _at_rest(rig)
     assert findings_of(rig, "roll") == []
+
+
+@pytest.mark.parametrize(("size", "reported"), [(1.0, True), (1e-5, False)])
+def test_bones_too_short_to_hold_a_roll_are_not_reported(scene, size, reported) -> None:
+    """Bug: on bones 1e-7 to 1e-5 long align_rolls left its own finding: Blender rebuilds
+    their axes from single-precision head and tail, so no roll can be set on them."""
+    obj = bpy.data.objects.new("Rig", bpy.data.armatures.new("Rig"))
+    scene.collection.objects.link(obj)
+    with edit_bones(obj) as bones:
+        upper = bones.new("upper")
+        upper.head, upper.tail, upper.roll = (0, 0, 0), (0, -0.2 * size, size), 1.2
+        lower = bones.new("lower")
+        lower.head, lower.tail, lower.roll = upper.tail, (0, 0, 2 * size), 1.2
+        lower.parent, lower.use_connect = upper, True
+    obj.pose.bones["lower"].constraints.new("IK").chain_count = 2
+    assert bool(findings_of(obj, "roll")) == reported

@@ -35,6 +35,9 @@ from ..core.rig import IKChain, RigView
 
 PLANAR_RATIO = 0.01
 """Joints further than this share of the reach from the bend plane: no single plane to align to."""
+SHORTEST_ROLL_HELD = 1e-3
+"""Blender rebuilds a bone's axes from its single-precision head and tail on every Edit Mode
+round trip: below this length they turn by float noise, so such a bone's roll cannot be set."""
 
 
 def find_roll_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -48,12 +51,13 @@ def find_roll_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             continue  # Rigify pairs a pole and a no-pole IK on the same bones
         seen.add(bones)
         normal = _planar_normal(rig, chain)
-        if normal is None:
+        held = [name for name in bones if rig.bone(name).length >= SHORTEST_ROLL_HELD]
+        if normal is None or not held:
             continue
-        cosines = {name: rig.bone(name).x_axis.dot(normal) for name in bones}
+        cosines = {name: rig.bone(name).x_axis.dot(normal) for name in held}
         sign = 1.0 if sum(cosines.values()) >= 0.0 else -1.0
         angles = {name: math.degrees(math.acos(min(1.0, sign * c))) for name, c in cosines.items()}
-        off = [name for name in reversed(bones) if angles[name] > options["max_angle"]]
+        off = [name for name in reversed(held) if angles[name] > options["max_angle"]]
         if off:
             keyed = [name for name in bones if name in animated]
             yield _finding(rig, chain, off, angles, sign, options["max_angle"], keyed)
