@@ -218,3 +218,20 @@ def test_bones_too_short_to_hold_a_roll_are_not_reported(scene, size, reported) 
         lower.parent, lower.use_connect = upper, True
     obj.pose.bones["lower"].constraints.new("IK").chain_count = 2
     assert bool(findings_of(obj, "roll")) == reported
+
+
+def test_a_bone_off_the_bend_plane_is_rolled_as_near_the_normal_as_a_roll_can(scene) -> None:
+    """Bug: with the lower bone set off the upper's tail (not connected), the upper bone does not
+    lie in the bend plane; align_rolls turned it as far as a roll can and the finding stayed."""
+    obj = bpy.data.objects.new("Rig", bpy.data.armatures.new("Rig"))
+    scene.collection.objects.link(obj)
+    with edit_bones(obj) as bones:
+        upper = bones.new("upper")
+        upper.head, upper.tail = (0, 0, 0), (0, 0, 1)
+        lower = bones.new("lower")
+        lower.head, lower.tail, lower.parent = (0, 1, 1), (1, 1, 1), upper
+    obj.pose.bones["lower"].constraints.new("IK").chain_count = 2
+    (finding,) = findings_of(obj, "roll")
+    apply_fix(finding)
+    assert findings_of(obj, "roll") == []
+    assert "Nothing to change" in apply_fix(finding)

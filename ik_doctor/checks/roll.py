@@ -55,10 +55,16 @@ def find_roll_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         held = [name for name in bones if rig.bone(name).length >= SHORTEST_ROLL_HELD]
         if normal is None or not held:
             continue
-        cosines = {name: rig.bone(name).x_axis.dot(normal) for name in held}
+        cosines = {
+            name: rig.bone(name).x_axis.dot(across)
+            for name in held
+            if (across := _rollable_normal(rig, name, normal)) is not None
+        }
+        if not cosines:
+            continue
         sign = 1.0 if sum(cosines.values()) >= 0.0 else -1.0
         angles = {name: math.degrees(math.acos(min(1.0, sign * c))) for name, c in cosines.items()}
-        off = [name for name in reversed(held) if angles[name] > options["max_angle"]]
+        off = [name for name in reversed(held) if angles.get(name, 0.0) > options["max_angle"]]
         if off:
             keyed = [name for name in bones if name in animated]
             yield _finding(rig, chain, off, angles, sign, options["max_angle"], keyed)
@@ -74,6 +80,15 @@ def _planar_normal(rig: RigView, chain: IKChain) -> Vector | None:
     if any(abs((p - root).dot(normal)) > PLANAR_RATIO * reach for p in points):
         return None
     return normal
+
+
+def _rollable_normal(rig: RigView, name: str, normal: Vector) -> Vector | None:
+    """The X axis a roll can give the bone nearest the plane's normal: the normal taken across
+    the bone. A bone off the plane (a disconnected child) cannot lie across the normal exactly;
+    one nearly along the normal has no roll that matters to the plane (None)."""
+    y_axis = rig.bone(name).y_axis
+    across = normal - y_axis * normal.dot(y_axis)
+    return across.normalized() if across.length > 1e-2 else None
 
 
 def _restricted(pose_bone: bpy.types.PoseBone) -> bool:
