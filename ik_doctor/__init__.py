@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .core.diagnosis import apply_all_fixes, apply_fix, diagnose
     from .core.editing import FixError
     from .core.finding import Finding, Severity
+    from .core.oracle import ChainVerdict, judge_chains
     from .core.registry import Check, all_checks, get_check
     from .core.solve import ChainSolve, measure_chains, solve_within_reach
 
@@ -30,6 +31,8 @@ _PUBLIC = {
     "FixError": ".core.editing",
     "Finding": ".core.finding",
     "Severity": ".core.finding",
+    "ChainVerdict": ".core.oracle",
+    "judge_chains": ".core.oracle",
     "Check": ".core.registry",
     "all_checks": ".core.registry",
     "get_check": ".core.registry",
@@ -40,6 +43,7 @@ _PUBLIC = {
 
 __all__ = [
     "ChainSolve",
+    "ChainVerdict",
     "Check",
     "Finding",
     "FixError",
@@ -49,6 +53,7 @@ __all__ = [
     "apply_fix",
     "diagnose",
     "get_check",
+    "judge_chains",
     "measure_chains",
     "register",
     "solve_within_reach",
