@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 import bpy
 import numpy as np
@@ -146,9 +146,9 @@ def _is_grown(basis: Matrix) -> bool:
 def _non_uniform_scales(rig: RigView, tolerance: float) -> dict[str, Vector]:
     """Pose scales of the bones scaled unevenly, read in one call (most rigs have none)."""
     pose_bones = rig.object.pose.bones
-    scales = np.empty(len(pose_bones) * 3, dtype=np.float32)
-    pose_bones.foreach_get("scale", scales)
-    scales = scales.reshape(-1, 3).astype(np.float64)
+    flat = np.empty(len(pose_bones) * 3, dtype=np.float32)
+    pose_bones.foreach_get("scale", flat)
+    scales = flat.reshape(-1, 3).astype(np.float64)
     spread = scales.max(axis=1) - scales.min(axis=1)
     uneven = np.nonzero(spread > tolerance * np.abs(scales).max(axis=1))[0]
     return {pose_bones[int(i)].name: Vector(scales[i]) for i in uneven}
@@ -197,7 +197,7 @@ def restore_rotation_inheritance(obj: bpy.types.Object, finding: Finding) -> str
 def set_scale_inheritance(obj: bpy.types.Object, finding: Finding) -> str:
     with _lasting_bone(obj, finding.bone or "") as bone:
         before = bone.inherit_scale
-        bone.inherit_scale = str(finding.args["mode"])
+        bone.inherit_scale = cast(Any, finding.args["mode"])  # an inherit_scale enum name
         return (
             f"Set Inherit Scale of {bone.name} from '{before.title()}' to "
             f"'{bone.inherit_scale.replace('_', ' ').title()}'."
