@@ -154,9 +154,16 @@ def test_leftover_uniform_growth_is_a_warning(rig) -> None:
     rig.pose.bones["shin.L"].scale = (1.2, 1.2, 1.2)
     (finding,) = findings_of(rig, "rest_pose")
     assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
-    assert "longer than it was modelled" in finding.message
+    assert "still reaches" in finding.message
     apply_fix(finding)
     assert_ik_works(rig, ["shin.L"])
+
+
+def test_leftover_scale_across_the_thigh_keeps_the_reach_so_it_is_a_warning(rig) -> None:
+    rig.pose.bones["thigh.L"].scale = (2.0, 1.0, 1.0)
+    assert tip_error(rig, "shin.L") < 1e-3
+    (finding,) = findings_of(rig, "rest_pose")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
 
 
 def test_animated_chain_bones_are_animation_not_leftovers(rig) -> None:

@@ -349,10 +349,6 @@ KNOWN_DISAGREEMENTS: dict[str, dict[str, str]] = {
         "shin.L": "locks reports zero-width limits only; ±6° on the knee leaves the tip 4.7% of "
         "the reach short of a 30° fold"
     },
-    "thigh_scaled_across": {
-        "shin.L": "rest_pose calls a leftover (2, 1, 1) scale an error, but scale across the "
-        "bone keeps its length: the tip reaches"
-    },
 }
 
 

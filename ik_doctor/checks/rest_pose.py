@@ -6,8 +6,9 @@ does not bend at all, tip error 0.22 on a 0.9 leg; without one it cannot fold wh
 comes straight toward the root, and bends to whatever side the target leans). Blender's solver
 starts from the chain's posed rotations: a leftover rotation on a chain bone steers the bend of
 a chain without a pole, and one that bends a joint the other way makes a chain with a pole bend
-away from it; a leftover scale below 1 or uneven shortens or shears a bone, so the tip falls
-short (measured: a thigh scaled 0.8 along its length leaves the foot 0.022 from the target).
+away from it; a leftover scale below 1 along a bone shortens it, so the tip falls short
+(measured: a thigh scaled 0.8 along its length leaves the foot 0.022 from the target), while a
+scale across the bone or a scale-up keeps the reach but no longer matches the model.
 Bones whose transforms an action or NLA strip animates are left alone: that pose is animation.
 """
 
@@ -142,7 +143,7 @@ def _leftover_pose(
             rotated.append(name)
         if any(abs(s - 1.0) > 1e-3 for s in scale):
             scaled.append(name)
-            if min(scale) < 1.0 - 1e-3 or max(scale) - min(scale) > 1e-3:
+            if scale.y < 1.0 - 1e-3:  # Y runs along the bone: only this shortens the reach
                 shrunk.append(name)
     if not rotated and not scaled:
         return None
@@ -153,13 +154,15 @@ def _leftover_pose(
     effects = []
     if shrunk:
         effects.append(
-            f"{', '.join(shrunk)} {'is' if len(shrunk) == 1 else 'are'} scaled down or unevenly, "
-            "so the tip falls short of targets the limb was built to reach"
+            f"{', '.join(shrunk)} {'is' if len(shrunk) == 1 else 'are'} scaled down along "
+            f"{'its' if len(shrunk) == 1 else 'their'} length, so the tip falls short of targets "
+            "the limb was built to reach"
         )
     elif scaled:
         effects.append(
-            f"{', '.join(scaled)} {'is' if len(scaled) == 1 else 'are'} scaled up, so the limb "
-            "is longer than it was modelled"
+            f"{', '.join(scaled)} {'is' if len(scaled) == 1 else 'are'} scaled up or across "
+            f"{'its' if len(scaled) == 1 else 'their'} length: the limb still reaches but no "
+            "longer matches its model"
         )
     if flipped:
         effects.append(
