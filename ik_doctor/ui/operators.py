@@ -45,11 +45,17 @@ def _armature(context: bpy.types.Context) -> bpy.types.Object | None:
     return obj if obj is not None and obj.type == "ARMATURE" else None
 
 
-def _can_fix(cls: type[bpy.types.Operator], context: bpy.types.Context) -> bool:
-    obj = _armature(context)
-    if obj is None:
+def _has_armature(cls: type[bpy.types.Operator], context: bpy.types.Context) -> bool:
+    if _armature(context) is None:
         cls.poll_message_set("Make an armature the active object.")
         return False
+    return True
+
+
+def _can_fix(cls: type[bpy.types.Operator], context: bpy.types.Context) -> bool:
+    if not _has_armature(cls, context):
+        return False
+    obj = _armature(context)
     if report.report_for(context, obj) is None:
         cls.poll_message_set("Check the rig first.")
         return False
@@ -80,10 +86,7 @@ class IK_DOCTOR_OT_check_rig(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
-        if _armature(context) is None:
-            cls.poll_message_set("Make an armature the active object.")
-            return False
-        return True
+        return _has_armature(cls, context)
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         stored = run_checks(context, _armature(context))
@@ -218,10 +221,7 @@ class IK_DOCTOR_OT_select_bone(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
-        if _armature(context) is None:
-            cls.poll_message_set("Make an armature the active object.")
-            return False
-        return True
+        return _has_armature(cls, context)
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         obj = _armature(context)
