@@ -63,11 +63,19 @@ def _layout() -> dict[str, tuple[Vector, Vector, str | None, bool, bool]]:
     return layout
 
 
-def build_character_rig(name: str = "IKDoctorRig", with_mesh: bool = True) -> bpy.types.Object:
-    """Create the reference rig in the current scene and return its armature object."""
+def build_character_rig(
+    name: str = "IKDoctorRig",
+    with_mesh: bool = True,
+    collection: bpy.types.Collection | None = None,
+) -> bpy.types.Object:
+    """Create the reference rig and return its armature object.
+
+    The rig and its mesh go into ``collection``, or the current scene's master collection.
+    """
+    collection = collection or bpy.context.scene.collection
     data = bpy.data.armatures.new(name)
     obj = bpy.data.objects.new(name, data)
-    bpy.context.scene.collection.objects.link(obj)
+    collection.objects.link(obj)
     layout = _layout()
     with edit_bones(obj) as bones:
         for bone_name, (head, tail, _parent, _connect, deform) in layout.items():
@@ -84,7 +92,7 @@ def build_character_rig(name: str = "IKDoctorRig", with_mesh: bool = True) -> bp
         for owner, target, pole, chain in _LIMBS:
             _add_ik(obj, f"{owner}.{side}", f"{target}.{side}", f"{pole}.{side}", len(chain))
     if with_mesh:
-        _add_skinned_mesh(obj, [n for n, spec in layout.items() if spec[4]])
+        _add_skinned_mesh(obj, [n for n, spec in layout.items() if spec[4]], collection)
     return obj
 
 
@@ -115,7 +123,9 @@ def _add_ik(obj: bpy.types.Object, owner: str, target: str, pole: str, count: in
     )
 
 
-def _add_skinned_mesh(obj: bpy.types.Object, deform_bones: list[str]) -> bpy.types.Object:
+def _add_skinned_mesh(
+    obj: bpy.types.Object, deform_bones: list[str], collection: bpy.types.Collection
+) -> bpy.types.Object:
     """A mesh with a small triangle at each deform bone, weighted fully to that bone."""
     bones = obj.data.bones
     vertices: list[Vector] = []
@@ -129,7 +139,7 @@ def _add_skinned_mesh(obj: bpy.types.Object, deform_bones: list[str]) -> bpy.typ
     mesh = bpy.data.meshes.new(f"{obj.name}_body")
     mesh.from_pydata([tuple(v) for v in vertices], [], faces)
     body = bpy.data.objects.new(f"{obj.name}_body", mesh)
-    bpy.context.scene.collection.objects.link(body)
+    collection.objects.link(body)
     body.parent = obj
     for index, name in enumerate(deform_bones):
         group = body.vertex_groups.new(name=name)

@@ -36,11 +36,7 @@ def broken_rig(scene: bpy.types.Scene) -> bpy.types.Object:
     """The reference rig, in its own collection, with the left leg's IK target removed."""
     collection = bpy.data.collections.new("Character")
     scene.collection.children.link(collection)
-    rig = build_character_rig()
-    for obj in (rig, *rig.children):
-        for owner in obj.users_collection:
-            owner.objects.unlink(obj)
-        collection.objects.link(obj)
+    rig = build_character_rig(collection=collection)
     rig.pose.bones["shin.L"].constraints["IK"].target = None
     bpy.context.view_layer.update()
     return rig

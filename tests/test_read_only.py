@@ -31,11 +31,7 @@ def library(scene: bpy.types.Scene, tmp_path: Path) -> Path:
     """A saved file whose "Character" collection holds the broken reference rig and its mesh."""
     collection = bpy.data.collections.new("Character")
     scene.collection.children.link(collection)
-    rig = build_character_rig()
-    for obj in (rig, *rig.children):
-        for owner in obj.users_collection:
-            owner.objects.unlink(obj)
-        collection.objects.link(obj)
+    rig = build_character_rig(collection=collection)
     _break(rig)
     path = tmp_path / "character.blend"
     bpy.ops.wm.save_as_mainfile(filepath=str(path))
