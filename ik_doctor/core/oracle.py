@@ -45,7 +45,7 @@ from .finding import Finding, Severity
 from .geometry import offset_from_line
 from .limb import animated_paths
 from .rig import IKChain, RigView
-from .solve import evaluate
+from .solve import evaluate, posed_point
 
 REACH_TOLERANCE = 1e-3
 """A chain reaches when its tip is closer to the target than this fraction of its reach."""
@@ -462,20 +462,9 @@ def _tip_error(obj: bpy.types.Object, chain: IKChain) -> float:
 
 
 def _target_point(chain: IKChain) -> Vector:
-    target = chain.target
-    assert target is not None
-    if target.type == "ARMATURE" and chain.subtarget:
-        return target.matrix_world @ target.pose.bones[chain.subtarget].head
-    return target.matrix_world.translation.copy()
-
-
-def _pole_point(chain: IKChain) -> Vector | None:
-    pole = chain.pole
-    if pole is None or chain.pole_bone_missing:
-        return None
-    if pole.type == "ARMATURE" and chain.pole_subtarget:
-        return pole.matrix_world @ pole.pose.bones[chain.pole_subtarget].head
-    return pole.matrix_world.translation.copy()
+    point = posed_point(chain.target, chain.subtarget, chain.target_bone_missing)
+    assert point is not None  # only resolved targets are solved
+    return point
 
 
 def _bend(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> tuple[float | None, float | None]:
@@ -484,7 +473,7 @@ def _bend(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> tuple[float | 
     The bend is the sum of the inner joints' offsets from the root-to-tip line, so a three-bone
     leg counts both its joints. None without a pole, or when the pose is too straight to say.
     """
-    pole = _pole_point(chain)
+    pole = posed_point(chain.pole, chain.pole_subtarget, chain.pole_bone_missing)
     rest_pole = rig.joint_point(chain.pole, chain.pole_subtarget)
     moving = chain.bones if chain.use_tail else chain.bones[1:]
     if pole is None or rest_pole is None or len(moving) < 2:
