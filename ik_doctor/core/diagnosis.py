@@ -124,6 +124,7 @@ def apply_all_fixes(
     require_armature(obj)
     done: list[tuple[Finding, str]] = []
     skipped: set[tuple[Any, ...]] = set()
+    order = {check.id: check.order for check in all_checks()}
     for _ in range(max_rounds):
         candidates = [
             f
@@ -135,7 +136,6 @@ def apply_all_fixes(
         ]
         if not candidates:
             break
-        order = {check.id: check.order for check in all_checks()}
         finding = min(candidates, key=lambda f: (order[f.check_id], f.severity.rank))
         try:
             done.append((finding, apply_fix(finding, (options or {}).get(finding.check_id))))
