@@ -43,8 +43,11 @@ def test_a_crash_on_one_file_is_reported_and_the_others_are_still_checked() -> N
             assert "Blender crashed while reading this file (signal SIGSEGV" in answer["problem"]
         else:
             assert answer["status"] == "ok"
+    # A worker is reused until it dies: the five good files were answered by at most the two
+    # first workers and the two that replaced the crashed ones. How the jobs fall between the
+    # threads is up to the scheduler (one worker may answer all five), so no lower bound.
     workers = {answer["pid"] for answer in answers if "pid" in answer}
-    assert 2 <= len(workers) <= 4  # two workers, each replaced once at most
+    assert len(workers) <= 4
 
 
 def test_a_file_that_hangs_blender_is_given_up_after_the_timeout() -> None:
