@@ -1,5 +1,5 @@
-"""The locks check: IK locks and zero-width limits on the bend axis, stiffness near 1, and
-transform locks, which IK ignores."""
+"""The locks check: IK locks and zero-width limits on the bend axis, limits that barely let a
+joint fold, stiffness near 1, and transform locks, which IK ignores."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from mathutils import Vector
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
-from ik_doctor import FixError, Severity, apply_fix
+from ik_doctor import FixError, Severity, apply_fix, judge_chains
 from ik_doctor.core.editing import edit_bones
 
 
@@ -154,6 +154,41 @@ def test_ik_limit_with_min_equal_to_max_is_a_lock(rig) -> None:
     assert "zero-width X IK limit" in report
     assert not rig.pose.bones["shin.L"].use_ik_limit_x
     assert_ik_works(rig)
+
+
+def _leg_verdict(rig) -> str:
+    return next(v.state for v in judge_chains(rig) if v.owner == "shin.L")
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "says"),
+    [(-0.1, 0.1, "fold only 5.7°"), (-0.3, 0.3, "fold only 17°"), (-2.6, 0.0, "only away")],
+)
+def test_a_knee_limit_that_barely_lets_it_fold_is_an_error(rig, low, high, says) -> None:
+    _set(rig, ["shin.L"], use_ik_limit_x=True, ik_min_x=low, ik_max_x=high)
+    assert _leg_verdict(rig) == "fail"
+    (finding,) = findings_of(rig, "locks")
+    assert (finding.bone, finding.severity, finding.fix_id) == (
+        "shin.L",
+        Severity.ERROR,
+        "drop_limit",
+    )
+    assert says in finding.message
+    report = _fixed(rig, finding)
+    assert "Turned off the X IK limit of shin.L" in report
+    assert (rig.pose.bones["shin.L"].ik_min_x, rig.pose.bones["shin.L"].ik_max_x) == (
+        pytest.approx(low),
+        pytest.approx(high),
+    )
+    assert _leg_verdict(rig) == "pass"
+    assert_ik_works(rig)
+
+
+@pytest.mark.parametrize(("low", "high"), [(0.0, 2.6), (-0.4, 0.4), (0.0, 0.35)])
+def test_a_knee_limit_that_leaves_room_to_fold_is_fine(rig, low, high) -> None:
+    _set(rig, ["shin.L"], use_ik_limit_x=True, ik_min_x=low, ik_max_x=high)
+    assert findings_of(rig, "locks") == []
+    assert _leg_verdict(rig) == "pass"
 
 
 def test_zero_width_limit_on_the_twist_axis_is_fine(rig) -> None:

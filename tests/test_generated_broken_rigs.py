@@ -345,10 +345,6 @@ KNOWN_DISAGREEMENTS: dict[str, dict[str, str]] = {
         "shin.L": "constraint_order calls it a warning (overridden), but the copied rotation is "
         "where the solver starts: the knee ends 180° from its pole"
     },
-    "knee_ik_limit_narrow": {
-        "shin.L": "locks reports zero-width limits only; ±6° on the knee leaves the tip 4.7% of "
-        "the reach short of a 30° fold"
-    },
 }
 
 

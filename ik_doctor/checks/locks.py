@@ -5,10 +5,12 @@ within its IK limits; an IK limit whose minimum equals its maximum is a lock. Lo
 limb bends on and the chain cannot fold: the tip stops short. Locks on other axes are how
 hinges are built (a knee locked on Y and Z, an elbow on its twist) and are fine as long as the
 chain can still move its tip every way: that is what this check measures, from the rest pose,
-with the chain's Jacobian (how each free axis moves the tip). An IK stiffness near 1 on every
-axis of a bone, or far above the rest of its chain's, barely turns it either. Transform locks
-(``lock_rotation``) are another matter: the solver ignores them, so they are reported as
-information only.
+with the chain's Jacobian (how each free axis moves the tip). An IK limit that lets a joint fold
+only a few degrees, or only away from its bend, holds the limb nearly straight: measured by
+posing the limb by hand within its limits (``core.reach``), as the oracle does. An IK stiffness
+near 1 on every axis of a bone, or far above the rest of its chain's, barely turns it either.
+Transform locks (``lock_rotation``) are another matter: the solver ignores them, so they are
+reported as information only.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from mathutils import Vector
 
 from ..core.finding import Finding, Severity
 from ..core.geometry import bend_normal, offset_from_line
+from ..core.reach import ClampedFold, clamped_folds
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -43,6 +46,8 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         if restricted.isdisjoint(chain.bones):
             continue  # every axis free and flexible: the tip moves every way, no lock to note
         findings = [*_blocked_chain(rig, chain, options["stiffness"])]
+        if not any(finding.severity == Severity.ERROR for finding in findings):
+            findings += [_narrow_finding(rig, chain, clamp) for clamp in clamped_folds(rig, chain)]
         findings += _transform_locks(rig, chain)
         for finding in findings:
             # Chains that share bones (a Rigify switch pair) would report a bone twice.
@@ -277,6 +282,34 @@ def _bend_finding(
     )
 
 
+def _narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding:
+    axis = clamp.axis.upper()
+    limit = f"{math.degrees(clamp.low):.3g}° to {math.degrees(clamp.high):.3g}°"
+    how_far = (
+        f"only {clamp.folded:.2g}°" if clamp.folded > 0.0 else "only away from the chain's bend"
+    )
+    return Finding(
+        check_id="locks",
+        severity=Severity.ERROR,
+        armature=rig.name,
+        bone=clamp.bone,
+        constraint=chain.constraint,
+        chain=chain.key,
+        message=(
+            f"The {axis} IK limit of {clamp.bone} ({limit}) lets it fold {how_far}: the chain of "
+            f"IK '{chain.constraint}' can barely fold and misses targets nearer its root."
+        ),
+        why=(
+            "IK limits are angles from the rest pose that the solver never leaves; a joint "
+            "that cannot fold toward its bend leaves the limb nearly straight, so its tip "
+            "stops short of any target it would have to bend to reach."
+        ),
+        fix_id="drop_limit",
+        fix_label=f"Turn off the {axis} IK limit of {clamp.bone}",
+        fix_args=(("axis", clamp.axis),),
+    )
+
+
 def _stiff_finding(rig: RigView, chain: IKChain, pose_bone: bpy.types.PoseBone) -> Finding:
     return Finding(
         check_id="locks",
@@ -342,6 +375,17 @@ def free_axes(obj: bpy.types.Object, finding: Finding) -> str:
     return f"On {pose_bone.name}: {', '.join(changed)}."
 
 
+def drop_limit(obj: bpy.types.Object, finding: Finding) -> str:
+    pose_bone = obj.pose.bones[finding.bone or ""]
+    axis = str(finding.args["axis"])
+    low, high = (math.degrees(getattr(pose_bone, f"ik_{end}_{axis}")) for end in ("min", "max"))
+    setattr(pose_bone, f"use_ik_limit_{axis}", False)
+    return (
+        f"Turned off the {axis.upper()} IK limit of {pose_bone.name} (it was {low:.3g}° to "
+        f"{high:.3g}°, kept in case you turn it back on)."
+    )
+
+
 def clear_stiffness(obj: bpy.types.Object, finding: Finding) -> str:
     pose_bone = obj.pose.bones[finding.bone or ""]
     before = ", ".join(
@@ -358,7 +402,11 @@ register(
         title="IK locks",
         doc=__doc__ or "",
         find=find_lock_problems,
-        fixes={"free_axes": free_axes, "clear_stiffness": clear_stiffness},
+        fixes={
+            "free_axes": free_axes,
+            "drop_limit": drop_limit,
+            "clear_stiffness": clear_stiffness,
+        },
         options={"stiffness": 0.8},
         order=50,
     )

@@ -44,6 +44,7 @@ from mathutils import Matrix, Vector
 from .finding import Finding, Severity
 from .geometry import offset_from_line
 from .limb import animated_paths
+from .reach import limb_bones, reachable_tips
 from .rig import IKChain, RigView
 from .solve import evaluate, posed_point
 
@@ -52,8 +53,6 @@ REACH_TOLERANCE = 1e-3
 MAX_BEND_TURN = 91.0
 """Past 90° (and a degree of rounding) a joint bends to the far side of the pole, or of the side
 it rests bent to."""
-FOLD_DEGREES = 30.0
-SWING_DEGREES = 20.0
 BODY_TURN = 40.0
 """Degrees the limb's parent is turned either way about its X axis for the last two goals."""
 _TRANSFORM_CHANNELS = (
@@ -283,7 +282,7 @@ def _body_turned(
     if not degrees:
         yield True
         return
-    parent = obj.pose.bones[_limb(rig, chain)[-1]].parent
+    parent = obj.pose.bones[limb_bones(rig, chain)[-1]].parent
     if parent is None:
         yield False
         return
@@ -343,116 +342,17 @@ def _parent_motion(obj: bpy.types.Object, root: str) -> Matrix:
 
 
 def _goals(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Vector]:
-    """World points the chain can surely reach: the tip of the chain posed by hand (FK).
+    """World points the chain can surely reach: the tip of the limb posed by hand (FK).
 
     Posing the chain's own joints, each only about an axis its IK locks leave free and within
     its IK limits, gives a point the solver can reach by construction, even for a hinge knee
-    (a horse's legs lock all but one axis). The first goal folds the inner joints toward the
-    root; the second folds them less and swings the root sideways.
+    (a horse's legs lock all but one axis); see ``reach``.
     """
-    limb = _limb(rig, chain)
-    free, held = (
-        [
-            _posed_tip(obj, rig, chain, FOLD_DEGREES, 0.0, locks),
-            _posed_tip(obj, rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, locks),
-        ]
-        for locks in (False, True)
-    )
-    # Locks and limits that leave the limb less than half its free fold (a single bone less
-    # than half its swing) stop it doing what a limb is for: it is judged on the free goals.
-    goals = (
-        held if _motion(rig, chain, limb, held) >= 0.5 * _motion(rig, chain, limb, free) else free
-    )
-    limb_root = limb[-1]
+    limb_root = limb_bones(rig, chain)[-1]
     world = obj.matrix_world @ _parent_motion(obj, limb_root)
     root_rest = rig.bone(limb_root).head
     root = obj.matrix_world @ obj.pose.bones[limb_root].head
-    return [root + world.to_3x3() @ (tip - root_rest) for tip in goals]
-
-
-def _motion(rig: RigView, chain: IKChain, limb: tuple[str, ...], goals: list[Vector]) -> float:
-    """How far the goals pull the tip toward the root (for a single bone: swing it sideways)."""
-    rest_tip = rig.chain_tip(chain)
-    if len(limb if chain.use_tail else limb[1:]) < 2:
-        return (goals[1] - rest_tip).length
-    root = rig.bone(limb[-1]).head
-    return (rest_tip - root).length - (goals[0] - root).length
-
-
-def _posed_tip(
-    obj: bpy.types.Object, rig: RigView, chain: IKChain, fold: float, swing: float, locks: bool
-) -> Vector:
-    """Rest-space tip of the chain with its inner joints folded and its root swung (degrees).
-
-    Each fold takes the sign that brings the tip nearer the root, so the target is pulled in.
-    """
-    limb = _limb(rig, chain)
-    order = list(reversed(limb))
-    turns: dict[str, Matrix] = {}
-    if swing:
-        turns[limb[-1]] = _turn(obj.pose.bones[limb[-1]], swing, "ZXY", None, locks)
-    moving = limb if chain.use_tail else limb[1:]
-    root = rig.bone(limb[-1]).head
-    for name in reversed(moving[:-1]):
-        folds = [
-            _turn(obj.pose.bones[name], sign * fold, "XZY", sign, locks) for sign in (1.0, -1.0)
-        ]
-        distances = [(_fk_tip(rig, chain, order, {**turns, name: f}) - root).length for f in folds]
-        turns[name] = folds[distances.index(min(distances))]
-    return _fk_tip(rig, chain, order, turns)
-
-
-def _limb(rig: RigView, chain: IKChain) -> tuple[str, ...]:
-    """The bones a target within reach is posed on: the chain, or the limb of a one-bone chain.
-
-    A chain length of 1 on a two-bone leg reaches only where the shin alone can point; the
-    animator expects the leg's reach, so the goal is posed on the limb (``limb_length``). Longer
-    chains are taken as set: a finger's chain of 3 is meant to stop at the knuckle. A chain cut
-    short by a missing parent is posed through the bone it starts on (``detached_parent``).
-    """
-    detached = rig.detached_parent(chain)
-    if detached is not None:
-        above = [detached, *rig.ancestors(detached)]
-        return (*chain.bones, *above[: chain.chain_count - len(chain.bones)])
-    natural = rig.limb_length(chain.owner)
-    if chain.chain_count != 1 or natural <= 1:
-        return chain.bones
-    return (*chain.bones, *rig.ancestors(chain.root)[: natural - len(chain.bones)])
-
-
-def _turn(
-    pose_bone: bpy.types.PoseBone, degrees: float, axes: str, sign: float | None, locks: bool
-) -> Matrix:
-    """A local rotation about the first axis in ``axes`` that IK may turn, within its limits.
-
-    With ``locks`` False the bone's IK locks and limits are ignored.
-    """
-    for axis in axes:
-        letter = axis.lower()
-        if locks and getattr(pose_bone, f"lock_ik_{letter}"):
-            continue
-        angle = math.radians(degrees)
-        if locks and getattr(pose_bone, f"use_ik_limit_{letter}"):
-            low = getattr(pose_bone, f"ik_min_{letter}")
-            high = getattr(pose_bone, f"ik_max_{letter}")
-            angle = min(max(angle, low), high)
-            if sign is not None and angle * sign <= 0.0:
-                return Matrix.Identity(4)
-        return Matrix.Rotation(angle, 4, axis)
-    return Matrix.Identity(4)
-
-
-def _fk_tip(rig: RigView, chain: IKChain, order: list[str], turns: dict[str, Matrix]) -> Vector:
-    """Forward kinematics in rest armature space, root first."""
-    matrix = Matrix.Identity(4)
-    previous_rest = Matrix.Identity(4)
-    for name in order:
-        rest = rig.raw_bone(name).matrix_local
-        matrix = matrix @ previous_rest.inverted_safe() @ rest @ turns.get(name, Matrix.Identity(4))
-        previous_rest = rest
-    if chain.use_tail:
-        return (matrix @ Vector((0.0, rig.bone(chain.owner).length, 0.0, 1.0))).xyz
-    return matrix.translation.copy()
+    return [root + world.to_3x3() @ (tip - root_rest) for tip in reachable_tips(rig, chain)]
 
 
 def _tip_error(obj: bpy.types.Object, chain: IKChain) -> float:

@@ -1,0 +1,186 @@
+"""What a limb is for: the points its tip reaches when posed by hand within its IK locks and limits.
+
+The oracle poses each chain this way (forward kinematics from the rest pose, no solver) to find
+targets the solver must reach; the locks check asks the same question of a chain's IK limits.
+One definition, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import bpy
+from mathutils import Matrix, Vector
+
+from .rig import IKChain, RigView
+
+FOLD_DEGREES = 30.0
+"""How far each inner joint is folded for the first goal (half as far for the second)."""
+SWING_DEGREES = 20.0
+"""How far the limb's root is swung sideways for the second goal."""
+HELD_SHARE = 0.5
+"""Locks and limits that leave a limb less than this share of its free fold (a single bone less
+than this share of its swing) stop it doing what a limb is for."""
+
+
+@dataclass(frozen=True)
+class ClampedFold:
+    """An inner joint whose IK limit stops it folding as far as the goals ask."""
+
+    bone: str
+    axis: str
+    low: float
+    high: float
+    """The IK limit on ``axis``, radians from the rest pose."""
+    folded: float
+    """Degrees the joint folds within that limit toward the bend (0: only the other way)."""
+
+
+def limb_bones(rig: RigView, chain: IKChain) -> tuple[str, ...]:
+    """The bones a target within reach is posed on: the chain, or the limb of a one-bone chain.
+
+    A chain length of 1 on a two-bone leg reaches only where the shin alone can point; the
+    animator expects the leg's reach, so the goal is posed on the limb (``limb_length``). Longer
+    chains are taken as set: a finger's chain of 3 is meant to stop at the knuckle. A chain cut
+    short by a missing parent is posed through the bone it starts on (``detached_parent``).
+    """
+    detached = rig.detached_parent(chain)
+    if detached is not None:
+        above = [detached, *rig.ancestors(detached)]
+        return (*chain.bones, *above[: chain.chain_count - len(chain.bones)])
+    natural = rig.limb_length(chain.owner)
+    if chain.chain_count != 1 or natural <= 1:
+        return chain.bones
+    return (*chain.bones, *rig.ancestors(chain.root)[: natural - len(chain.bones)])
+
+
+def posed_tips(rig: RigView, chain: IKChain, locks: bool) -> list[Vector]:
+    """Rest-space tips of the limb folded, then folded less and swung sideways.
+
+    With ``locks`` the joints turn only about axes their IK locks leave free, within their IK
+    limits; without, freely.
+    """
+    return [
+        _posed_tip(rig, chain, FOLD_DEGREES, 0.0, locks),
+        _posed_tip(rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, locks),
+    ]
+
+
+def reachable_tips(rig: RigView, chain: IKChain) -> list[Vector]:
+    """The posed tips the solver must reach: within the locks and limits, unless those hold the
+    limb back from what a limb is for (then the free ones, which it will miss)."""
+    held = posed_tips(rig, chain, locks=True)
+    return posed_tips(rig, chain, locks=False) if _held_back(rig, chain, held) else held
+
+
+def clamped_folds(rig: RigView, chain: IKChain) -> list[ClampedFold]:
+    """The IK limits that hold this limb back from its fold; empty when it folds well enough.
+
+    Locks are the locks check's own business (it measures them with the chain's Jacobian); this
+    names the limits that let a joint fold a few degrees, or only the wrong way.
+    """
+    clamps: list[ClampedFold] = []
+    held = [_posed_tip(rig, chain, FOLD_DEGREES, 0.0, True, clamps)]
+    held.append(_posed_tip(rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, True))
+    return clamps if _held_back(rig, chain, held) else []
+
+
+def _held_back(rig: RigView, chain: IKChain, held: list[Vector]) -> bool:
+    free = posed_tips(rig, chain, locks=False)
+    return _motion(rig, chain, held) < HELD_SHARE * _motion(rig, chain, free)
+
+
+def _motion(rig: RigView, chain: IKChain, tips: list[Vector]) -> float:
+    """How far the tips pull the tip toward the root (for a single bone: swing it sideways)."""
+    limb = limb_bones(rig, chain)
+    rest_tip = rig.chain_tip(chain)
+    if len(limb if chain.use_tail else limb[1:]) < 2:
+        return (tips[1] - rest_tip).length
+    root = rig.bone(limb[-1]).head
+    return (rest_tip - root).length - (tips[0] - root).length
+
+
+def _posed_tip(
+    rig: RigView,
+    chain: IKChain,
+    fold: float,
+    swing: float,
+    locks: bool,
+    clamps: list[ClampedFold] | None = None,
+) -> Vector:
+    """Rest-space tip of the limb with its inner joints folded and its root swung (degrees).
+
+    Each fold goes the way that brings the tip nearer the root, chosen before the IK limits cut
+    it: a knee whose limits let it fold only backwards is held back, not posed backwards. The
+    limits that cut a fold short are added to ``clamps``.
+    """
+    limb = limb_bones(rig, chain)
+    order = list(reversed(limb))
+    turns: dict[str, Matrix] = {}
+    if swing:
+        root = rig.pose_bone(limb[-1])
+        turns[limb[-1]] = _limited(root, *_free_turn(root, swing, "ZXY", locks), locks)[0]
+    moving = limb if chain.use_tail else limb[1:]
+    root_head = rig.bone(limb[-1]).head
+    for name in reversed(moving[:-1]):
+        pose_bone = rig.pose_bone(name)
+        folds = [_free_turn(pose_bone, sign * fold, "XZY", locks) for sign in (1, -1)]
+        distances = [
+            (_fk_tip(rig, chain, order, {**turns, name: _rotation(*f)}) - root_head).length
+            for f in folds
+        ]
+        axis, angle = folds[distances.index(min(distances))]
+        turns[name], clamp = _limited(pose_bone, axis, angle, locks, fold=True)
+        if clamp is not None and clamps is not None:
+            clamps.append(clamp)
+    return _fk_tip(rig, chain, order, turns)
+
+
+def _free_turn(
+    pose_bone: bpy.types.PoseBone, degrees: float, axes: str, locks: bool
+) -> tuple[str | None, float]:
+    """The first axis in ``axes`` that IK may turn (any, without ``locks``) and the angle in
+    radians; no axis when every one is locked."""
+    for axis in axes:
+        if not (locks and getattr(pose_bone, f"lock_ik_{axis.lower()}")):
+            return axis, math.radians(degrees)
+    return None, 0.0
+
+
+def _rotation(axis: str | None, angle: float) -> Matrix:
+    return Matrix.Identity(4) if axis is None else Matrix.Rotation(angle, 4, axis)
+
+
+def _limited(
+    pose_bone: bpy.types.PoseBone, axis: str | None, angle: float, locks: bool, fold: bool = False
+) -> tuple[Matrix, ClampedFold | None]:
+    """The turn within the bone's IK limit (with ``locks``), and the limit when it cut it short.
+
+    A fold the limit allows only the other way does not happen at all.
+    """
+    letter = (axis or "").lower()
+    if axis is None or not (locks and getattr(pose_bone, f"use_ik_limit_{letter}")):
+        return _rotation(axis, angle), None
+    low = getattr(pose_bone, f"ik_min_{letter}")
+    high = getattr(pose_bone, f"ik_max_{letter}")
+    limited = min(max(angle, low), high)
+    if fold and limited * angle <= 0.0:
+        limited = 0.0
+    clamp = None
+    if abs(limited) < abs(angle) - 1e-6:
+        clamp = ClampedFold(pose_bone.name, letter, low, high, abs(math.degrees(limited)))
+    return _rotation(axis, limited), clamp
+
+
+def _fk_tip(rig: RigView, chain: IKChain, order: list[str], turns: dict[str, Matrix]) -> Vector:
+    """Forward kinematics in rest armature space, root first."""
+    matrix = Matrix.Identity(4)
+    previous_rest = Matrix.Identity(4)
+    for name in order:
+        rest = rig.raw_bone(name).matrix_local
+        matrix = matrix @ previous_rest.inverted_safe() @ rest @ turns.get(name, Matrix.Identity(4))
+        previous_rest = rest
+    if chain.use_tail:
+        return (matrix @ Vector((0.0, rig.bone(chain.owner).length, 0.0, 1.0))).xyz
+    return matrix.translation.copy()
