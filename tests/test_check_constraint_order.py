@@ -10,7 +10,7 @@ import pytest
 from mathutils import Vector
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
-from ik_doctor import FixError, Severity, apply_fix, diagnose
+from ik_doctor import FixError, Severity, apply_fix, diagnose, judge_chains
 
 RIGIFY = Path(__file__).resolve().parents[2] / "shared" / "rigs" / "cheng_rigify_character.blend"
 
@@ -119,6 +119,29 @@ def test_constraint_on_a_chain_bone_is_overridden_by_ik(rig, kind, bone) -> None
     assert findings_of(rig, "constraint_order") == []
     assert_ik_works(rig)
     assert "Nothing to change" in apply_fix(finding)
+
+
+@pytest.mark.parametrize(
+    ("kind", "subtarget"), [("COPY_ROTATION", "hips"), ("TRACK_TO", "foot_ik.L")]
+)
+def test_a_knee_started_bent_backwards_is_an_error_until_the_constraint_is_muted(
+    rig, kind, subtarget
+) -> None:
+    other = rig.pose.bones["shin.L"].constraints.new(kind)
+    other.target, other.subtarget = rig, subtarget
+    leg = ("shin.L", "IK")
+    assert {v.key: v.state for v in judge_chains(rig)}[leg] == "fail"
+    finding = _only(rig)
+    assert (finding.bone, finding.severity, finding.fix_id) == (
+        "shin.L",
+        Severity.ERROR,
+        "mute_overridden",
+    )
+    assert "the solver starts from the rotation it sets" in finding.message
+    apply_fix(finding)
+    assert other.mute
+    assert {v.key: v.state for v in judge_chains(rig)}[leg] == "pass"
+    assert_ik_works(rig)
 
 
 def test_copy_transforms_on_the_chain_root_still_moves_it_and_is_not_muted(rig) -> None:

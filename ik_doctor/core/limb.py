@@ -176,12 +176,12 @@ def fcurves(action: bpy.types.Action | None, slot: Any) -> Any:
     return channelbag.fcurves if channelbag is not None else ()
 
 
-def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
-    """Whether the posed rotations (forward kinematics, before IK) bend a joint the other way."""
-    # All the chain's bones: without use_tail the owner does not turn, but its head is the tip.
-    names = list(reversed(chain.bones))
+def forward_pose(rig: RigView, chain: IKChain) -> dict[str, Matrix]:
+    """Armature-space matrices of the chain's bones from their posed channels alone (forward
+    kinematics, no constraints), root first; the root keeps its rest place."""
     posed: dict[str, Matrix] = {}
-    for name in names:
+    # All the chain's bones: without use_tail the owner does not turn, but its head is the tip.
+    for name in reversed(chain.bones):
         bone = rig.raw_bone(name)
         basis = rig.pose_bone(name).matrix_basis.copy()
         if bone.use_connect:
@@ -192,6 +192,12 @@ def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
             posed[name] = posed[parent.name] @ relative @ basis
         else:
             posed[name] = bone.matrix_local @ basis
+    return posed
+
+
+def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
+    """Whether the posed rotations (forward kinematics, before IK) bend a joint the other way."""
+    posed = forward_pose(rig, chain)
     owner = posed[chain.owner]
     tail = Vector((0.0, rig.bone(chain.owner).length, 0.0))
     tip = owner @ tail if chain.use_tail else owner.translation
