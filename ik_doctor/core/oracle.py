@@ -44,7 +44,7 @@ from mathutils import Matrix, Vector
 from .finding import Finding, Severity
 from .geometry import offset_from_line
 from .limb import animated_paths
-from .reach import limb_bones, reachable_tips
+from .reach import BODY_TURN, limb_bones, reachable_tips
 from .rig import IKChain, RigView
 from .solve import evaluate, posed_point
 
@@ -53,8 +53,6 @@ REACH_TOLERANCE = 1e-3
 MAX_BEND_TURN = 91.0
 """Past 90° (and a degree of rounding) a joint bends to the far side of the pole, or of the side
 it rests bent to."""
-BODY_TURN = 40.0
-"""Degrees the limb's parent is turned either way about its X axis for the last two goals."""
 _TRANSFORM_CHANNELS = (
     "location",
     "rotation_quaternion",

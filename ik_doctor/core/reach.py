@@ -19,6 +19,9 @@ FOLD_DEGREES = 30.0
 """How far each inner joint is folded for the first goal (half as far for the second)."""
 SWING_DEGREES = 20.0
 """How far the limb's root is swung sideways for the second goal."""
+BODY_TURN = 40.0
+"""Degrees an animator turns the bone a limb hangs from (the hips) either way about its X axis:
+the oracle's last two goals, and the turn a limb's start must survive."""
 HELD_SHARE = 0.5
 """Locks and limits that leave a limb less than this share of its free fold (a single bone less
 than this share of its swing) stop it doing what a limb is for."""
