@@ -26,7 +26,7 @@ import bpy
 from mathutils import Matrix, Vector
 
 from ..core.finding import Finding, Severity
-from ..core.limb import forward_pose
+from ..core.limb import forward_pose, switched_by
 from ..core.reach import BODY_TURN, limb_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
@@ -54,11 +54,10 @@ side says)."""
 
 
 def find_constraint_order_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
-    switched_paths = _switched_paths(rig.object)
     nested = {finding.chain: finding for finding in _overlaps(rig)}
     reported: set[tuple[str, str]] = set()
     for chain in rig.chains:
-        reason = _switch_reason(rig, chain, switched_paths)
+        reason = switched_by(rig, chain)
         if not _solves(chain) or chain.influence < FULL_INFLUENCE:
             weak = _weak_ik(rig, chain, reason)
             if weak.fix_id is None and chain.key in nested:
@@ -119,51 +118,6 @@ def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding
 def _also_switched(nested: Finding, switch_note: Finding) -> Finding:
     """The nested IK's error, also saying that its mute or influence is a switch's doing."""
     return replace(nested, message=f"{nested.message} {switch_note.message}")
-
-
-def _switch_reason(rig: RigView, chain: IKChain, switched: dict[str, str]) -> str | None:
-    """Why this IK's mute or influence is left to the rig, or None when nothing switches it."""
-    prefix = _constraint_path(chain.owner, chain.constraint)
-    for setting in ("mute", "influence"):
-        source = switched.get(f"{prefix}.{setting}")
-        if source is not None:
-            return f"its {setting} is {source}"
-    for other in rig.chains_on_bone(chain.owner):
-        active = not other.mute and other.influence > 0.0
-        if other.owner == chain.owner and other is not chain and active:
-            return f"IK '{other.constraint}' on the same bone is active, its switch partner"
-    return None
-
-
-def _switched_paths(obj: bpy.types.Object) -> dict[str, str]:
-    """Data paths of this object that a driver or the active action sets, with which of them."""
-    animation = obj.animation_data
-    if animation is None:
-        return {}
-    paths = {curve.data_path: "keyed" for curve in _action_curves(animation)}
-    paths.update((driver.data_path, "driven") for driver in animation.drivers)
-    return paths
-
-
-def _action_curves(animation: bpy.types.AnimData) -> list[bpy.types.FCurve]:
-    """F-curves of the active action: layered channel bags (4.4+) or the flat list (4.2)."""
-    action = animation.action
-    if action is None:
-        return []
-    if getattr(action, "layers", None):
-        return [
-            curve
-            for layer in action.layers
-            for strip in layer.strips
-            for bag in strip.channelbags
-            if bag.slot == animation.action_slot
-            for curve in bag.fcurves
-        ]
-    return list(getattr(action, "fcurves", ()))
-
-
-def _constraint_path(bone: str, constraint: str) -> str:
-    return f'pose.bones["{bone}"].constraints["{constraint}"]'
 
 
 def _acts(constraint: bpy.types.Constraint) -> bool:

@@ -22,12 +22,13 @@ from typing import Any
 import bpy
 
 from ..core.finding import Finding, Severity
+from ..core.limb import constraint_switches
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
 
 def find_duplicates(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
-    driven = _driven_constraints(rig.object)
+    driven = {(b, c) for (b, c, _), how in constraint_switches(rig).items() if how == "driven"}
     live = [c for c in rig.chains if not c.mute and c.influence > 0.0 and c.key not in driven]
     reported: set[tuple[str, str]] = set()
     for first, later in _candidate_pairs(live):
@@ -104,26 +105,6 @@ def _control(chain: IKChain) -> str:
     if chain.target is None:
         return "none"
     return chain.subtarget or f"'{chain.target.name}'"
-
-
-def _driven_constraints(obj: bpy.types.Object) -> set[tuple[str, str]]:
-    """(bone, constraint) pairs whose mute or influence a driver sets: an IK/FK switch."""
-    animation = obj.animation_data
-    if animation is None:
-        return set()
-    driven: set[tuple[str, str]] = set()
-    for fcurve in animation.drivers:
-        path = fcurve.data_path
-        if not path.startswith("pose.bones[") or not path.endswith(("].mute", "].influence")):
-            continue
-        try:
-            constraint = obj.path_resolve(path.rsplit(".", 1)[0])
-            owner = obj.path_resolve(path.split(".constraints[", 1)[0])
-        except ValueError:
-            continue
-        if isinstance(constraint, bpy.types.Constraint):
-            driven.add((owner.name, constraint.name))
-    return driven
 
 
 def mute_later_ik(obj: bpy.types.Object, finding: Finding) -> str:

@@ -20,7 +20,13 @@ import bpy
 from mathutils import Matrix
 
 from ..core.finding import Finding, Severity
-from ..core.limb import chain_finding, fcurves, moving_bones, pose_flips_bend
+from ..core.limb import (
+    chain_finding,
+    constraint_switches,
+    fcurves,
+    moving_bones,
+    pose_flips_bend,
+)
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -29,13 +35,14 @@ ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
 
 def find_fk_ik_mix(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     curves = _rotation_curves(rig.object)
-    switched = _switched_influences(rig.object)
+    switches = constraint_switches(rig)
     tolerance = math.radians(options["key_angle"])
     for chain in rig.chains:
         if chain.mute or chain.influence <= 0.0:
             continue
-        if chain.key in switched and chain.influence < 1.0 - 1e-3:
-            yield _half_switch(rig, chain, switched[chain.key])
+        how = switches.get((*chain.key, "influence"))
+        if how is not None and chain.influence < 1.0 - 1e-3:
+            yield _half_switch(rig, chain, how)
             continue
         if chain.influence < 1.0 - 1e-3:
             continue  # a partial influence nothing switches is the constraint_order finding
@@ -118,24 +125,6 @@ def _rotation_curves(obj: bpy.types.Object) -> dict[str, list[bpy.types.FCurve]]
         if bone is not None:
             curves.setdefault(bone, []).append(curve)
     return curves
-
-
-def _switched_influences(obj: bpy.types.Object) -> dict[tuple[str, str], str]:
-    """(bone, constraint) of constraints whose influence a driver or the active action sets."""
-    animation = obj.animation_data
-    if animation is None:
-        return {}
-    sources = [(curve, "driven") for curve in animation.drivers]
-    slot = getattr(animation, "action_slot", None)
-    sources += [(curve, "keyed") for curve in fcurves(animation.action, slot)]
-    switched = {}
-    for curve, how in sources:
-        path = curve.data_path
-        if path.startswith('pose.bones["') and path.endswith("].influence"):
-            bone = path[len('pose.bones["') : path.index('"]')]
-            constraint = path.split('.constraints["', 1)[-1].split('"]', 1)[0]
-            switched[(bone, constraint)] = how
-    return switched
 
 
 def _bone_of(path: str, properties: tuple[str, ...]) -> str | None:

@@ -42,11 +42,14 @@ NEAR_FULL_STIFFNESS = 0.95
 def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     reported: set[tuple[str | None, str | None, Severity]] = set()
     restricted = _restricted_bones(rig)
+    limited = rig.pose_bones_where(np.any([rig.pose_values(f"use_ik_limit_{a}") for a in AXES], 0))
     for chain in rig.chains:
         if restricted.isdisjoint(chain.bones):
             continue  # every axis free and flexible: the tip moves every way, no lock to note
         findings = [*_blocked_chain(rig, chain, options["stiffness"])]
-        if not any(finding.severity == Severity.ERROR for finding in findings):
+        if not limited.isdisjoint(chain.bones) and not any(
+            finding.severity == Severity.ERROR for finding in findings
+        ):
             findings += [_narrow_finding(rig, chain, clamp) for clamp in clamped_folds(rig, chain)]
         findings += _transform_locks(rig, chain)
         for finding in findings:

@@ -47,7 +47,7 @@ def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
     live = [chain for chain in rig.chains if not chain.mute and chain.influence > 0.0]
     if live and rig.object.data.pose_position == "REST":
         yield _rest_position_finding(rig)
-    animated = rig.remember("animated_bones", lambda: animated_bones(rig.object))
+    animated = animated_bones(rig)
     seen: set[tuple[str, ...]] = set()
     for chain in rig.chains:
         bones = moving_bones(chain)

@@ -43,9 +43,7 @@ bone's roll cannot be set."""
 
 def find_roll_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     seen: set[tuple[str, ...]] = set()
-    animated = (
-        rig.remember("animated_bones", lambda: animated_bones(rig.object)) if rig.chains else set()
-    )
+    animated = animated_bones(rig) if rig.chains else set()
     for chain in rig.chains:
         bones = moving_bones(chain)
         if bones in seen:

@@ -54,7 +54,7 @@ def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
             if kind is None:
                 continue
             reported.add(target.name)
-            animated = _transforms_animated(target)
+            animated = _transforms_animated(rig, target)
             yield Finding(
                 check_id="transforms",
                 severity=Severity.INFO,
@@ -124,7 +124,7 @@ def _armature_finding(rig: RigView, kind: dict[str, bool]) -> Finding:
             "IK is unaffected, but every length and location in the armature's space differs "
             "from the world (bone lengths, pose locations, constraint distances)."
         )
-    reason = _no_fix_reason(obj, kind)
+    reason = _no_fix_reason(rig, kind)
     return Finding(
         check_id="transforms",
         severity=Severity.WARNING if distorting else Severity.INFO,
@@ -143,8 +143,9 @@ def _armature_finding(rig: RigView, kind: dict[str, bool]) -> Finding:
     )
 
 
-def _no_fix_reason(obj: bpy.types.Object, kind: dict[str, bool]) -> str | None:
+def _no_fix_reason(rig: RigView, kind: dict[str, bool]) -> str | None:
     """Why the transforms cannot be applied without moving something, or None."""
+    obj = rig.object
     flat = [
         axis
         for axis, column in zip("XYZ", obj.matrix_basis.to_3x3().col, strict=True)
@@ -168,11 +169,11 @@ def _no_fix_reason(obj: bpy.types.Object, kind: dict[str, bool]) -> str | None:
             f"than {SHORTEST_BONE_KEPT:g}, and Blender deletes such bones when it leaves Edit "
             "Mode. Scale the bones up in Edit Mode first, or keep the object's scale."
         )
-    if _transforms_animated(obj):
+    if _transforms_animated(rig, obj):
         return _ANIMATED.format(name=obj.name)
     if kind["negative"] or kind["non_uniform"]:
         posed = [b.name for b in obj.pose.bones if not _is_identity(b.matrix_basis)] or sorted(
-            animated_bones(obj)
+            animated_bones(rig)
         )
         if posed:
             return (
@@ -181,7 +182,7 @@ def _no_fix_reason(obj: bpy.types.Object, kind: dict[str, bool]) -> str | None:
                 "bake the pose, then apply."
             )
     elif kind["scaled"]:
-        keyed = sorted(animated_bones(obj))
+        keyed = sorted(animated_bones(rig))
         if keyed:
             return (
                 f"Actions animate bones of '{obj.name}' ({', '.join(keyed[:3])}…) in the scaled "
@@ -196,9 +197,9 @@ _ANIMATED = (
 )
 
 
-def _transforms_animated(obj: bpy.types.Object) -> bool:
+def _transforms_animated(rig: RigView, obj: bpy.types.Object) -> bool:
     """Whether an action keys the rotation or scale (keyed locations are kept by the fix)."""
-    return any(path in TRANSFORMS - {"location"} for path in animated_paths(obj))
+    return any(path in TRANSFORMS - {"location"} for path in animated_paths(rig, obj))
 
 
 def _is_identity(matrix: Matrix) -> bool:

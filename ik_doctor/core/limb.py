@@ -133,8 +133,14 @@ def keep_pole_at_rest(obj: bpy.types.Object, chain_key: tuple[str, str]) -> str:
     )
 
 
-def animated_paths(obj: bpy.types.Object) -> set[str]:
-    """Data paths the object's action or NLA strips animate (they win on every frame change)."""
+def animated_paths(rig: RigView, obj: bpy.types.Object | None = None) -> set[str]:
+    """Data paths the action or NLA strips of ``obj`` (the rig's by default) animate: they win
+    on every frame change. Read once per pass: an NLA stack can hold hundreds of curves."""
+    obj = obj or rig.object
+    return rig.remember(("animated_paths", obj.as_pointer()), lambda: _animated_paths(obj))
+
+
+def _animated_paths(obj: bpy.types.Object) -> set[str]:
     animation = obj.animation_data
     if animation is None:
         return set()
@@ -144,14 +150,55 @@ def animated_paths(obj: bpy.types.Object) -> set[str]:
     return {curve.data_path for action, slot in sources for curve in fcurves(action, slot)}
 
 
-def animated_bones(obj: bpy.types.Object) -> set[str]:
-    """Bones whose location, rotation or scale the object's action or NLA strips animate."""
+def constraint_switches(rig: RigView) -> dict[tuple[str, str, str], str]:
+    """(bone, constraint, "mute" or "influence") that a driver or the animation sets, with how
+    ("driven" or "keyed"): the rig switches those itself (an IK/FK switch, a pole switch)."""
+
+    def read() -> dict[tuple[str, str, str], str]:
+        animation = rig.object.animation_data
+        drivers = [] if animation is None else [d.data_path for d in animation.drivers]
+        sources = [(path, "keyed") for path in animated_paths(rig)]
+        sources += [(path, "driven") for path in drivers]
+        found = {}
+        for path, how in sources:
+            bone, _, rest = path.removeprefix('pose.bones["').partition('"].constraints["')
+            constraint, _, setting = rest.partition('"].')
+            if path.startswith('pose.bones["') and setting in ("mute", "influence"):
+                names = (
+                    bpy.utils.unescape_identifier(bone),
+                    bpy.utils.unescape_identifier(constraint),
+                )
+                found[(*names, setting)] = how
+        return found
+
+    return rig.remember("constraint_switches", read)
+
+
+def switched_by(rig: RigView, chain: IKChain) -> str | None:
+    """Why this IK's mute or influence is the rig's own business (one half of a switch), or
+    None when nothing but the animator switches it."""
+    for other in rig.chains_on_bone(chain.owner):
+        if other is not chain and not other.mute and other.influence > 0.0:
+            return f"IK '{other.constraint}' on the same bone is active, its switch partner"
+    switches = constraint_switches(rig)
+    for setting in ("mute", "influence"):
+        how = switches.get((chain.owner, chain.constraint, setting))
+        if how is not None:
+            return f"its {setting} is {how}"
+    return None
+
+
+def animated_bones(rig: RigView) -> set[str]:
+    """Bones whose location, rotation or scale the rig's action or NLA strips animate."""
     prefix = 'pose.bones["'
-    return {
-        path[len(prefix) : path.index('"]')]
-        for path in animated_paths(obj)
-        if path.startswith(prefix) and path.rsplit(".", 1)[-1] in TRANSFORMS
-    }
+    return rig.remember(
+        "animated_bones",
+        lambda: {
+            path[len(prefix) : path.index('"]')]
+            for path in animated_paths(rig)
+            if path.startswith(prefix) and path.rsplit(".", 1)[-1] in TRANSFORMS
+        },
+    )
 
 
 TRANSFORMS = {

@@ -43,7 +43,7 @@ from mathutils import Matrix, Vector
 
 from .finding import Finding, Severity
 from .geometry import offset_from_line
-from .limb import animated_paths
+from .limb import switched_by
 from .reach import BODY_TURN, limb_bones, reachable_tips
 from .rig import IKChain, RigView
 from .solve import evaluate, posed_point
@@ -190,7 +190,7 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
         )
 
     if chain.mute or chain.influence <= 0.0:
-        partner = _switch_partner(obj, rig, chain)
+        partner = switched_by(rig, chain)
         if partner is not None:
             return verdict("off", f"switched off on purpose: {partner}")
     if obj.data.pose_position == "REST":
@@ -304,22 +304,6 @@ def _upstream(rig: RigView, chain: IKChain) -> tuple[tuple[str, str], ...]:
         for other in rig.chains
         if other is not chain and not other.mute and carried.intersection(other.bones)
     )
-
-
-def _switch_partner(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> str | None:
-    """Why a switched-off IK is off on purpose, or None when nothing switches it back on."""
-    for other in rig.chains:
-        active = not other.mute and other.influence > 0.0
-        if other.owner == chain.owner and other is not chain and active:
-            return f"its partner IK '{other.constraint}' on the same bone is active"
-    prefix = f'pose.bones["{chain.owner}"].constraints["{chain.constraint}"].'
-    switches = {prefix + "mute", prefix + "influence"}
-    animation = obj.animation_data
-    if animation is not None and any(d.data_path in switches for d in animation.drivers):
-        return "a driver sets its mute or influence"
-    if switches & animated_paths(obj):
-        return "keys set its mute or influence (an IK/FK switch)"
-    return None
 
 
 def _world_reach(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> float:
