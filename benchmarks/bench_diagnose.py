@@ -115,6 +115,26 @@ def time_diagnose(obj: bpy.types.Object, repeats: int) -> tuple[float, list]:
     return statistics.median(samples) * 1000.0, findings
 
 
+def time_floor(obj: bpy.types.Object, repeats: int) -> float:
+    """The least any IK diagnosis reads: every pose bone's constraint stack, once, and each IK's
+    target and pole. No check can cost less than this walk through ``bpy``."""
+
+    def walk() -> list:
+        return [
+            (c.target, c.subtarget, c.pole_target, c.pole_subtarget)
+            for pose_bone in obj.pose.bones
+            for c in pose_bone.constraints
+            if c.type == "IK"
+        ]
+
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        walk()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1000.0
+
+
 def time_depsgraph(obj: bpy.types.Object, repeats: int) -> float:
     samples = []
     pose_bone = obj.pose.bones[0]
@@ -167,6 +187,7 @@ def measure(bone_count: int, repeats: int, fix_sample: int) -> dict:
     bpy.context.view_layer.update()
     diagnose_ms, findings = time_diagnose(obj, repeats)
     depsgraph_ms = time_depsgraph(obj, repeats)
+    floor_ms = time_floor(obj, repeats)
     memory = peak_memory_kib(obj)
     size = {  # counted before the fixes add control bones
         "bones": len(obj.data.bones),
@@ -178,6 +199,8 @@ def measure(bone_count: int, repeats: int, fix_sample: int) -> dict:
         "diagnose_ms": round(diagnose_ms, 2),
         "depsgraph_ms": round(depsgraph_ms, 2),
         "ratio": round(diagnose_ms / depsgraph_ms, 3) if depsgraph_ms else None,
+        "floor_ms": round(floor_ms, 2),
+        "floor_ratio": round(floor_ms / depsgraph_ms, 3) if depsgraph_ms else None,
         "peak_kib": round(memory, 1),
         **time_fixes(findings, fix_sample),
     }
@@ -208,6 +231,8 @@ def main() -> None:
     worst = max((r["ratio"] for r in rows if r["bones"] >= 1000 and r["ratio"]), default=None)
     if worst is not None:
         print(f"worst diagnose/depsgraph ratio at >= 1,000 bones: {worst} (target <= 0.25)")
+        floor = max(r["floor_ratio"] for r in rows if r["bones"] >= 1000 and r["floor_ratio"])
+        print(f"worst floor/depsgraph ratio (reading the IK constraints alone): {floor}")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     report = {"blender": bpy.app.version_string, "python": sys.version.split()[0], "rows": rows}
     args.json.write_text(json.dumps(report, indent=2) + "\n")
