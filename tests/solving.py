@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import bpy
 
 from ik_doctor import solve_within_reach
@@ -45,3 +47,56 @@ def pose_snapshot(obj: bpy.types.Object) -> dict[str, tuple]:
         )
         for b in obj.data.bones
     }
+
+
+HAND_POSES = (
+    ((30, 0, 0), (0, 0, 0)),
+    ((15, 0, 0), (0, 0, 20)),
+    ((60, 0, 0), (0, 0, 0)),
+    ((30, 0, 0), (0, 0, -20)),
+    ((45, 0, 0), (15, 0, 10)),
+)
+"""Euler turns (degrees) of a two-bone chain's owner and its parent: folds, swings, a twist."""
+
+
+def hand_posed_miss(
+    obj: bpy.types.Object, owner: str, body: str | None = None, body_turn: float = 0.0
+) -> float:
+    """Worst distance by which the two-bone IK chain on ``owner`` misses points it reaches when
+    posed by hand (IK muted, ``HAND_POSES``), with ``body`` turned ``body_turn`` degrees about X
+    either way too. The most direct proof of reach: Blender poses the limb, whatever its scales
+    and inheritance do, and then solves toward where the limb was."""
+    bones = obj.pose.bones
+    ik = next(c for c in bones[owner].constraints if c.type == "IK")
+    target = bones[ik.subtarget]
+    moved = [bones[owner], bones[owner].parent, target, *([bones[body]] if body else [])]
+    saved = [
+        (pose_bone, pose_bone.rotation_mode, pose_bone.matrix_basis.copy()) for pose_bone in moved
+    ]
+    worst = 0.0
+    try:
+        for pose_bone in moved:
+            pose_bone.rotation_mode = "XYZ"
+        for turn in {0.0, body_turn, -body_turn}:
+            if body:
+                bones[body].rotation_euler = (math.radians(turn), 0.0, 0.0)
+            for lower, upper in HAND_POSES:
+                ik.mute = True
+                bones[owner].rotation_euler = [math.radians(a) for a in lower]
+                bones[owner].parent.rotation_euler = [math.radians(a) for a in upper]
+                bpy.context.view_layer.update()
+                tip = bones[owner].tail.copy()
+                ik.mute = False
+                bones[owner].rotation_euler = bones[owner].parent.rotation_euler = (0.0, 0.0, 0.0)
+                placed = target.matrix.copy()
+                placed.translation = tip
+                target.matrix = placed
+                bpy.context.view_layer.update()
+                worst = max(worst, (bones[owner].tail - tip).length)
+    finally:
+        ik.mute = False
+        for pose_bone, mode, basis in saved:
+            pose_bone.rotation_mode = mode
+            pose_bone.matrix_basis = basis
+        bpy.context.view_layer.update()
+    return worst

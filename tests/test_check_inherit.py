@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 
 import bpy
+import pytest
 from mathutils import Quaternion
-from solving import assert_ik_works, findings_of, pose_snapshot
+from solving import assert_ik_works, findings_of, hand_posed_miss, pose_snapshot
 
 from ik_doctor import Severity, apply_fix, solve_within_reach
 from ik_doctor.core.editing import edit_bones
@@ -57,17 +58,43 @@ def test_chain_root_may_drop_its_parents_rotation(rig) -> None:
     assert_ik_works(rig, ["shin.L"])
 
 
-def test_full_inherit_scale_shears_the_legs_under_squashed_hips(rig) -> None:
+def test_squashed_hips_shear_the_legs_until_they_inherit_scale_aligned(rig) -> None:
     rig.pose.bones["hips"].scale = (1.3, 1.0, 0.8)
-    assert _solved(rig, "shin.L").tip_error > 0.01
-    found = findings_of(rig, "inherit")
-    limbs = ("thigh", "shin", "upper_arm", "forearm")
-    assert {(f.bone, f.severity, f.fix_id) for f in found} == {
-        (f"{limb}.{side}", Severity.ERROR, "fix_shear") for limb in limbs for side in "LR"
+    assert hand_posed_miss(rig, "shin.L") > 0.005
+    found = [f for f in findings_of(rig, "inherit") if f.fix_id == "align_scale"]
+    assert {(f.bone, f.severity) for f in found} == {
+        (f"{limb}.{side}", Severity.ERROR) for limb in ("thigh", "shin") for side in "LR"
     }
-    _fix_each(rig, found)
-    assert rig.data.bones["shin.L"].inherit_scale == "FIX_SHEAR"
+    for finding in found:
+        apply_fix(finding)
+    assert rig.data.bones["shin.L"].inherit_scale == "ALIGNED"
+    assert hand_posed_miss(rig, "shin.L") < 1e-4
+    assert {f.fix_id for f in findings_of(rig, "inherit")} == {"reset_scale"}  # the arms'
+
+
+@pytest.mark.parametrize(("scaled", "scale"), [("hips", (1.3, 1.0, 0.8)), ("chest", (1.2, 1, 1))])
+def test_arms_under_an_unevenly_scaled_body_miss_once_the_shoulder_turns(rig, scaled, scale):
+    rig.pose.bones[scaled].scale = scale
+    assert hand_posed_miss(rig, "forearm.L", body="shoulder.L", body_turn=40.0) > 0.005
+    for bone in ("upper_arm.L", "forearm.L"):
+        rig.data.bones[bone].inherit_scale = "ALIGNED"  # no inheritance mode helps
+    assert hand_posed_miss(rig, "forearm.L", body="shoulder.L", body_turn=40.0) > 0.005
+    arm = next(f for f in findings_of(rig, "inherit") if f.bone == "forearm.L")
+    assert (arm.severity, arm.fix_id, arm.args["scaled"]) == (Severity.ERROR, "reset_scale", scaled)
+    assert arm.needs_confirmation and f"{scaled}, above the chain" in arm.message
+    report = apply_fix(arm)
+    assert tuple(rig.pose.bones[scaled].scale) == (1.0, 1.0, 1.0) and scaled in report
+    assert hand_posed_miss(rig, "forearm.L", body="shoulder.L", body_turn=40.0) < 1e-4
+    assert findings_of(rig, "inherit") == []
     assert_ik_works(rig)
+
+
+def test_a_keyed_uneven_scale_is_not_reset_behind_the_animation(rig) -> None:
+    hips = rig.pose.bones["hips"]
+    hips.scale = (1.2, 1.0, 1.0)
+    hips.keyframe_insert("scale", frame=1)
+    arm = next(f for f in findings_of(rig, "inherit") if f.bone == "forearm.L")
+    assert arm.fix_id is None and "keyed" in (arm.no_fix_reason or "")
 
 
 def test_thigh_stretched_along_its_length_shears_the_shin(rig) -> None:
@@ -104,7 +131,7 @@ def test_reference_rig_inherits_everything(rig) -> None:
     assert findings_of(rig, "inherit") == []
 
 
-def test_fix_shear_in_edit_mode_lasts_past_the_next_sync(scene) -> None:
+def test_aligned_scale_set_in_edit_mode_lasts_past_the_next_sync(scene) -> None:
     """Bug: in Edit Mode the fix wrote the data bone, which the next sync from the edit bones
     overwrote, so the shear was still found after "Set Inherit Scale ... to 'Fix Shear'"."""
     obj = bpy.data.objects.new("Rig", bpy.data.armatures.new("Rig"))
@@ -121,9 +148,9 @@ def test_fix_shear_in_edit_mode_lasts_past_the_next_sync(scene) -> None:
     (finding,) = findings_of(obj, "inherit")
     assert (finding.bone, finding.fix_id, finding.severity) == (
         "bone1",
-        "fix_shear",
+        "align_scale",
         Severity.ERROR,
     )
     _fix_each(obj, [finding])
     assert obj.mode == "EDIT"
-    assert obj.data.edit_bones["bone1"].inherit_scale == "FIX_SHEAR"
+    assert obj.data.edit_bones["bone1"].inherit_scale == "ALIGNED"

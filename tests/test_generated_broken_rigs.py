@@ -213,6 +213,10 @@ copy_transforms_puts_the_thigh_on_its_pole = _on_shin(
 locked_track_toward_the_foot = _on_shin("locked_track_toward_the_foot", "LOCKED_TRACK", "foot_ik.L")
 
 
+def hips_squashed(rig):
+    rig.pose.bones["hips"].scale = (1.3, 1.0, 0.8)
+
+
 def limit_rotation_on_shin(rig):
     limit = rig.pose.bones["shin.L"].constraints.new("LIMIT_ROTATION")
     limit.use_limit_x, limit.min_x, limit.max_x, limit.owner_space = True, 0.0, 0.1, "LOCAL"
@@ -347,6 +351,7 @@ FAULTS = {
     inherit_rotation_off: (LEG, "fail"),  # the knee flips once the hips turn
     thigh_scaled_along_its_length: (LEG, "fail"),
     thigh_scaled_across: (LEG, "pass"),
+    hips_squashed: (LEG, "fail"),
     too_few_iterations: (LEG, "fail"),
     itasc_too_coarse: (LEG, "fail"),
     copy_rotation_on_shin: (LEG, "fail"),  # the solver starts from the knee bent backwards
