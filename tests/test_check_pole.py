@@ -323,3 +323,13 @@ def test_an_s_curved_chain_has_no_side_to_be_behind(scene) -> None:
     )
     assert _rest_drift(obj, ("neck0", "neck1", "neck2")) < 1e-4
     assert _pole_findings(obj) == []
+
+
+def test_a_root_placed_on_its_own_pole_by_a_constraint_is_an_error_with_no_fix(rig) -> None:
+    copy = rig.pose.bones["thigh.L"].constraints.new("COPY_TRANSFORMS")
+    copy.target, copy.subtarget = rig, "knee_pole.L"
+    bpy.context.view_layer.update()
+    assert next(v for v in judge_chains(rig) if v.owner == "shin.L").fails
+    (finding,) = [f for f in diagnose(rig) if f.check_id == "pole" and f.bone == "shin.L"]
+    assert finding.severity == Severity.ERROR and "as posed" in finding.message
+    assert finding.fix_id is None and "Copy Transforms" in (finding.no_fix_reason or "")

@@ -402,11 +402,6 @@ KNOWN_DISAGREEMENTS: dict[str, dict[str, str]] = {
         "shin.L": "constraint_order: the start bends the knee the rest way by 90°, sideways; "
         "with the hips turned 40° the solver leaves it 93° from the pole, just past the 91° line"
     },
-    "copy_transforms_puts_the_thigh_on_its_pole": {
-        "shin.L": "constraint_order (warning: the location it copies still applies): that "
-        "location is the pole's own, so the pole sits on the chain root and gives no direction; "
-        "no check compares the pole with the posed root"
-    },
 }
 
 

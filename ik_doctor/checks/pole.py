@@ -102,6 +102,8 @@ class _Problem:
     why: str
     fix: str
     """The fix id: ``set_angle``, ``move_pole`` or ``create_pole``."""
+    no_fix: str | None = None
+    """Why no fix applies, when moving or making a pole would not help."""
 
 
 def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -117,7 +119,9 @@ def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         )
         if problem is None:
             continue
-        fix_label, no_fix_reason = _fix_label(rig, chain, limb, problem.fix)
+        fix_label, no_fix_reason = (
+            (None, problem.no_fix) if problem.no_fix else _fix_label(rig, chain, limb, problem.fix)
+        )
         yield Finding(
             check_id="pole",
             severity=problem.severity,
@@ -183,6 +187,20 @@ def _pole_on_the_chain(rig: RigView, chain: IKChain, limb: _Limb) -> _Problem | 
             "5% of the reach).",
             _relocation_fix(rig, chain),
         )
+    placer = _root_placed_on_pole(rig, chain, limb)
+    if placer is not None:
+        return _Problem(
+            Severity.ERROR,
+            f"Pole {name} of {_where(chain)} sits on the head of {chain.root}, the chain's "
+            f"root, as posed: {placer} puts the root there.",
+            "Blender aims the chain from its root toward the pole; with no distance between "
+            "them there is no direction, and the solve falls short of the target.",
+            "move_pole",
+            no_fix=(
+                f"moving the pole would move {chain.root} with it: take the pole's location "
+                f"off {chain.root} ({placer}), or give it its own target"
+            ),
+        )
     if chain.pole == rig.object and chain.pole_subtarget in chain.bones:
         return _Problem(
             Severity.WARNING,
@@ -192,6 +210,24 @@ def _pole_on_the_chain(rig: RigView, chain: IKChain, limb: _Limb) -> _Problem | 
             "joint points.",
             "create_pole",
         )
+    return None
+
+
+def _root_placed_on_pole(rig: RigView, chain: IKChain, limb: _Limb) -> str | None:
+    """The constraint of the chain root that copies its pole bone's location onto it (the
+    root then sits on its pole as posed, though not at rest), or None."""
+    if chain.pole != rig.object or not rig.has_bone(chain.pole_subtarget):
+        return None
+    for constraint in rig.constraints(chain.root):
+        copies = constraint.type in ("COPY_LOCATION", "COPY_TRANSFORMS", "CHILD_OF")
+        if (
+            copies
+            and not constraint.mute
+            and getattr(constraint, "subtarget", "") == chain.pole_subtarget
+            and (rig.pose_bone(chain.root).head - rig.pose_bone(chain.pole_subtarget).head).length
+            <= ON_ROOT * limb.reach
+        ):
+            return f"{constraint.type.replace('_', ' ').title()} '{constraint.name}'"
     return None
 
 
