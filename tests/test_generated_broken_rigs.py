@@ -386,14 +386,6 @@ FAULTS = {
     keyed_ik_fk_switch_at_fk: (LEG, "off"),
 }
 
-KNOWN_DISAGREEMENTS: dict[str, dict[str, str]] = {
-    # fault: {owner: why} measured and reported, not resolved yet. Remove once a check agrees.
-    "locked_track_toward_the_other_shin": {
-        "shin.L": "constraint_order: the start bends the knee the rest way by 90°, sideways; "
-        "with the hips turned 40° the solver leaves it 93° from the pole, just past the 91° line"
-    },
-}
-
 
 @pytest.mark.parametrize("break_rig", list(FAULTS), ids=lambda f: f.__name__)
 def test_findings_agree_with_the_solver(rig, break_rig) -> None:
@@ -403,9 +395,7 @@ def test_findings_agree_with_the_solver(rig, break_rig) -> None:
     assert {v.key: v.state for v in verdicts}[chain] == state, [
         (v.key, v.reason) for v in verdicts if v.key == chain
     ]
-    found = {d.owner or "": d.problem for d in disagreements(verdicts, diagnose(rig))}
-    known = KNOWN_DISAGREEMENTS.get(break_rig.__name__, {})
-    assert set(found) == set(known), found
+    assert disagreements(verdicts, diagnose(rig)) == []
 
 
 def test_healthy_rig_passes_every_chain(rig) -> None:

@@ -25,10 +25,6 @@ from ik_doctor.core.oracle import disagreements, judge_chains
 EXPECTED = Path(__file__).with_name("real_rigs_expected.tsv")
 FILES = table.rig_files() if table.RIGS.is_dir() else []
 
-KNOWN_DISAGREEMENTS: dict[tuple[str, str, str], str] = {
-    # (file, armature, owner): why a disagreement is not resolved yet. Remove when fixed.
-}
-
 
 def _expected_rows() -> dict[tuple[str, ...], str]:
     with EXPECTED.open(newline="") as handle:
@@ -53,10 +49,7 @@ def test_findings_agree_with_the_solver_and_the_review(path: Path) -> None:
     found_disagreements = {
         (r.file, r.armature, d.owner or ""): d.problem for r in reports for d in r.disagreements
     }
-    known = {key: why for key, why in KNOWN_DISAGREEMENTS.items() if key[0] == reports[0].file}
-    assert set(found_disagreements) == set(known), (
-        f"disagreements with the solver: {found_disagreements}; known: {list(known)}"
-    )
+    assert found_disagreements == {}, "findings and the solver tell different stories"
     found = {table.finding_row(r, f) for r in reports for f in r.findings}
     expected = {row for row in _expected_rows() if row[1] == reports[0].file}
     assert found - expected == set(), "findings nobody reviewed (add to real_rigs_expected.tsv)"

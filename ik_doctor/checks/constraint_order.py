@@ -217,9 +217,9 @@ def _flips_the_start(
     starts, makes a pole chain bend the wrong way or not at all.
 
     Measured on the reference leg: a start bent the other way from the rest bend, or straight,
-    flips or stalls the knee, and so does a copied rotation bent the rest way by less than the
-    body turns (it does not turn with the hips); Track To on the shin did in every case, so
-    what is not modelled counts as a flip. Without a pole the start decides the bend plane
+    or turned more than 45° out of the bend plane, flips or stalls the knee, and so does a
+    copied rotation bent the rest way by less than the body turns (it does not turn with the
+    hips); Track To on the shin did in every case, so what is not modelled counts as a flip. Without a pole the start decides the bend plane
     anyway, and the chain root's rotation is replaced by the pole's.
     """
     parent = rig.raw_bone(bone).parent
@@ -238,6 +238,8 @@ def _flips_the_start(
     # The bend the start shows: the bone's direction from its parent's, signed by the rest side.
     side = (parent_rotation @ rest_parent.inverted_safe() @ rest_normal).normalized()
     direction, parent_axis = start.col[1], parent_rotation.col[1]
+    if abs(direction.dot(side)) > math.sqrt(0.5):
+        return True  # turned more than 45° out of its bend plane: no side of it to keep
     bend = math.degrees(
         math.atan2(parent_axis.cross(direction).dot(side), parent_axis.dot(direction))
     )
