@@ -26,7 +26,9 @@ import statistics
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import bpy
 from mathutils import Vector
@@ -156,6 +158,35 @@ def peak_memory_kib(obj: bpy.types.Object) -> float:
     return peak / 1024.0
 
 
+class _Layout:
+    """A stand-in for a UILayout when timing the panel's own Python: every call returns one."""
+
+    def __getattr__(self, _name: str) -> Callable[..., _Layout]:
+        return lambda *_args, **_kwargs: self
+
+    def __setattr__(self, _name: str, _value: object) -> None:
+        pass
+
+
+def time_panel_draw(obj: bpy.types.Object, findings: list, repeats: int) -> float:
+    """One redraw of the N-panel with these findings stored, in ms (Blender draws only the
+    visible rows of its list; the panel's Python counts the stored rows once)."""
+    from ik_doctor.ui import panel, report
+
+    bpy.context.view_layer.objects.active = obj
+    with contextlib.suppress(RuntimeError):
+        bpy.ops.object.mode_set(mode="POSE")
+    report.store(bpy.context, obj, findings)
+    view = SimpleNamespace(layout=_Layout())
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        panel.IK_DOCTOR_PT_panel.draw(view, bpy.context)  # type: ignore[arg-type]
+        samples.append(time.perf_counter() - start)
+    bpy.ops.object.mode_set(mode="OBJECT")
+    return statistics.median(samples) * 1000.0
+
+
 def time_fixes(findings: list, sample: int) -> dict:
     """Apply the first ``sample`` fixable findings of each kind (all with 0); time each."""
     kinds: dict[tuple[str, str], list] = {}
@@ -189,6 +220,7 @@ def measure(bone_count: int, repeats: int, fix_sample: int) -> dict:
     depsgraph_ms = time_depsgraph(obj, repeats)
     floor_ms = time_floor(obj, repeats)
     memory = peak_memory_kib(obj)
+    draw_ms = time_panel_draw(obj, findings, repeats)
     size = {  # counted before the fixes add control bones
         "bones": len(obj.data.bones),
         "chains": sum(1 for b in obj.pose.bones for c in b.constraints if c.type == "IK"),
@@ -202,6 +234,7 @@ def measure(bone_count: int, repeats: int, fix_sample: int) -> dict:
         "floor_ms": round(floor_ms, 2),
         "floor_ratio": round(floor_ms / depsgraph_ms, 3) if depsgraph_ms else None,
         "peak_kib": round(memory, 1),
+        "draw_ms": round(draw_ms, 3),
         **time_fixes(findings, fix_sample),
     }
 
@@ -218,6 +251,7 @@ def main() -> None:
     )
     parser.add_argument("--json", type=Path, default=Path("benchmarks/results.json"))
     args = parser.parse_args()
+    ik_doctor.register()  # the panel's report lives on the window manager
     rows = [measure(int(size), args.repeats, args.fix_sample) for size in args.sizes.split(",")]
     columns = list(rows[0])
     print(f"Blender {bpy.app.version_string}, Python {sys.version.split()[0]}")

@@ -219,8 +219,9 @@ def _flips_the_start(
     Measured on the reference leg: a start bent the other way from the rest bend, or straight,
     or turned more than 45° out of the bend plane, flips or stalls the knee, and so does a
     copied rotation bent the rest way by less than the body turns (it does not turn with the
-    hips); Track To on the shin did in every case, so what is not modelled counts as a flip. Without a pole the start decides the bend plane
-    anyway, and the chain root's rotation is replaced by the pole's.
+    hips); Track To on the shin did in every case, so what is not modelled counts as a flip.
+    Without a pole the start decides the bend plane anyway, and the chain root's rotation is
+    replaced by the pole's.
     """
     parent = rig.raw_bone(bone).parent
     if chain.pole is None or bone == chain.root or parent is None or parent.name not in chain.bones:

@@ -47,21 +47,28 @@ def find_inheritance_problems(rig: RigView, options: Mapping[str, Any]) -> Itera
     for chain in rig.chains:
         if chain.mute:
             continue
-        above = rig.ancestors(chain.root)
+        # Most rigs scale nothing unevenly: then no bone above a chain is worth reading.
+        above = rig.ancestors(chain.root) if uneven else []
         body = next((name for name in above[1:] if name in uneven), None)
         if body is not None:
             yield _uneven_body(rig, chain, body, uneven[body])
         for name in chain.bones:
-            for finding in _problems(rig, chain, name, uneven, tolerance):
+            for finding in _problems(rig, chain, name, above[:1], uneven, tolerance):
                 if (name, finding.fix_id or "") not in reported:
                     reported.add((name, finding.fix_id or ""))
                     yield finding
 
 
 def _problems(
-    rig: RigView, chain: IKChain, name: str, uneven: dict[str, Vector], tolerance: float
+    rig: RigView,
+    chain: IKChain,
+    name: str,
+    hangs_from: list[str],
+    uneven: dict[str, Vector],
+    tolerance: float,
 ) -> Iterator[Finding]:
-    above = rig.ancestors(chain.root)[:1]  # the parent the chain hangs from, if any
+    """What is wrong with one chain bone; ``hangs_from`` is the bone the chain hangs from (when
+    something is scaled unevenly)."""
     bone = rig.raw_bone(name)
     scale_mode = bone.inherit_scale
     shear_possible = scale_mode == "FULL" and bool(uneven)
@@ -118,7 +125,7 @@ def _problems(
         )
     if bone.inherit_scale == "FULL":
         scaled = _shearing_ancestor(rig, name, uneven, tolerance) if uneven else None
-        if scaled is not None and (scaled in chain.bones or scaled in above):
+        if scaled is not None and (scaled in chain.bones or scaled in hangs_from):
             scale = tuple(round(v, 3) for v in uneven[scaled])
             yield Finding(
                 **common,
