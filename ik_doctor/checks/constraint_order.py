@@ -5,9 +5,9 @@ the stack (measured in 4.2 and 5.3). So a Copy Rotation, Copy Transforms or Damp
 chain bone is silently overridden, and a Limit Rotation does not limit the IK: only the bone's
 IK limits (``use_ik_limit_*``) do. Overridden is not harmless on an inner joint (a knee): the
 solver starts from the rotation such a constraint sets, and a start bent the other way flips the
-knee away from its pole (measured: an error, where the warning is for a start that bends the rest
-way). A muted IK, or one at influence 0, does nothing; at a lower
-influence the tip stops short of the target. An IK whose owner lies inside another active IK's
+knee away from its pole (``core.start``: an error; a start bent the rest way is a warning). A
+muted IK, or one at influence 0, does nothing; at a lower influence the tip stops short of the
+target. An IK whose owner lies inside another active IK's
 chain is solved in one tree with it, and the outer chain's target wins.
 
 A muted IK that is half of a switch (a second IK on the same bone, as Rigify pairs a pole and a
@@ -23,13 +23,12 @@ from dataclasses import replace
 from typing import Any
 
 import bpy
-from mathutils import Matrix, Vector
 
 from ..core.finding import Finding, Severity
-from ..core.limb import forward_pose, switched_by
-from ..core.reach import BODY_TURN, limb_bones
+from ..core.limb import FULL_INFLUENCE, switched_by
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
+from ..core.start import start_flips_the_bend
 
 OVERRIDDEN = {
     "COPY_ROTATION": "copies the rotation of {target}",
@@ -42,15 +41,7 @@ OVERRIDDEN = {
 """Constraints whose effect on a chain bone is a rotation, which the IK solved after them
 replaces (measured: the chain ends where it would without them)."""
 
-FULL_INFLUENCE = 0.999
-"""Below this the tip visibly stops short: influence 0.99 leaves 0.004 of a 0.9 leg."""
-
 AXES = "xyz"
-FLAT_FOLD = 165.0
-"""Degrees of bend past which a joint is folded nearly flat, and the side its bone lies on says
-little (measured on the shin: Damped Track starts at 167° and 170° on the far side unfolded the
-rest way, as the swing that put them there says; copied rotations at 176° flipped, as their
-side says)."""
 
 
 def find_constraint_order_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -172,7 +163,7 @@ def _overridden(
     kind = constraint.type.replace("_", " ").title()
     what = purpose.format(target=_target_name(constraint))
     moves_head = constraint.type == "COPY_TRANSFORMS" and not rig.bone(bone).use_connect
-    if _flips_the_start(rig, chain, bone, constraint):
+    if start_flips_the_bend(rig, chain, bone, constraint):
         common["severity"] = Severity.ERROR
         effect = (
             "but the solver starts from the rotation it sets, which bends the joint the other "
@@ -208,113 +199,6 @@ def _overridden(
         needs_confirmation=not moves_head,
         **common,
     )
-
-
-def _flips_the_start(
-    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
-) -> bool:
-    """Whether the rotation this constraint gives an inner joint's bone, where the solver
-    starts, makes a pole chain bend the wrong way or not at all.
-
-    Measured on the reference leg: a start bent the other way from the rest bend, or straight,
-    or turned more than 45° out of the bend plane, flips or stalls the knee, and so does a
-    copied rotation bent the rest way by less than the body turns (it does not turn with the
-    hips); Track To on the shin did in every case, so what is not modelled counts as a flip.
-    Without a pole the start decides the bend plane anyway, and the chain root's rotation is
-    replaced by the pole's.
-    """
-    parent = rig.raw_bone(bone).parent
-    if chain.pole is None or bone == chain.root or parent is None or parent.name not in chain.bones:
-        return False
-    posed = forward_pose(rig, chain)
-    start = _started_rotation(rig, chain, constraint, posed[bone])
-    if start is None:
-        return True
-    rest_parent = parent.matrix_local.to_3x3()
-    rest_bone = rig.raw_bone(bone).matrix_local.to_3x3()
-    rest_normal = rest_parent.col[1].cross(rest_bone.col[1])
-    if rest_normal.length < 1e-4:
-        return False  # straight at rest: the degenerate and pole checks judge it
-    parent_rotation = posed[parent.name].to_3x3().normalized()
-    # The bend the start shows: the bone's direction from its parent's, signed by the rest side.
-    side = (parent_rotation @ rest_parent.inverted_safe() @ rest_normal).normalized()
-    direction, parent_axis = start.col[1], parent_rotation.col[1]
-    if abs(direction.dot(side)) > math.sqrt(0.5):
-        return True  # turned more than 45° out of its bend plane: no side of it to keep
-    bend = math.degrees(
-        math.atan2(parent_axis.cross(direction).dot(side), parent_axis.dot(direction))
-    )
-    if abs(bend) > FLAT_FOLD and constraint.type == "DAMPED_TRACK":
-        # Folded nearly flat, the side the bone lies on says little. A Damped Track swings the
-        # bone the shortest way from its own pose: that swing about the rest bend's axis (what
-        # the joint's channels would hold) says whether it folded on or unfolded past straight.
-        joint = (parent_rotation @ rest_parent.inverted_safe() @ rest_bone).inverted_safe() @ start
-        turn = joint.to_quaternion()
-        if turn.w < 0.0:
-            turn.negate()
-        axis = (rest_bone.inverted_safe() @ rest_normal).normalized()
-        extra = math.degrees(2.0 * math.atan2(Vector(turn[1:]).dot(axis), turn.w))
-        bend = math.degrees(rest_parent.col[1].angle(rest_bone.col[1])) + extra
-    if not 0.0 < bend < 180.0:
-        return True
-    copies = constraint.type in ("COPY_ROTATION", "COPY_TRANSFORMS")
-    return copies and bend < BODY_TURN and not _turns_with_the_body(rig, chain, constraint)
-
-
-def _turns_with_the_body(rig: RigView, chain: IKChain, constraint: bpy.types.Constraint) -> bool:
-    """Whether the bone a rotation is copied from turns with the bone the limb hangs from (a
-    bone of another IK chain does not: its IK holds it on its own target)."""
-    body = rig.raw_bone(limb_bones(rig, chain)[-1]).parent
-    subtarget = constraint.subtarget
-    if constraint.target != rig.object or body is None or not rig.has_bone(subtarget):
-        return False
-    carried = {subtarget, *rig.ancestors(subtarget)}
-    in_ik = any(subtarget in other.bones for other in rig.chains if not other.mute)
-    return body.name in carried and not in_ik
-
-
-def _started_rotation(
-    rig: RigView, chain: IKChain, constraint: bpy.types.Constraint, posed: Matrix
-) -> Matrix | None:
-    """The armature-space rotation a Copy Rotation, Copy Transforms, Damped Track or Locked
-    Track gives its bone (posed by its own channels at ``posed``) before the IK runs, when it
-    plainly sets it from a target the chain does not move; None for anything else (mixed,
-    partial, local spaces, other axes), which is not modelled."""
-    if constraint.influence < FULL_INFLUENCE:
-        return None
-    target, subtarget = constraint.target, constraint.subtarget
-    if target == rig.object and rig.has_bone(subtarget):
-        if {subtarget, *rig.ancestors(subtarget)}.intersection(chain.bones):
-            return None  # the IK moves the target too: where it starts is not where it was
-        matrix = rig.pose_bone(subtarget).matrix
-    elif target is not None and target != rig.object and not subtarget:
-        matrix = rig.object.matrix_world.inverted_safe() @ target.matrix_world
-    else:
-        return None
-    own = posed.to_3x3().normalized()
-    if constraint.type in ("DAMPED_TRACK", "LOCKED_TRACK"):
-        if constraint.track_axis != "TRACK_Y" or constraint.head_tail != 0.0:
-            return None
-        aim = matrix.translation - posed.translation
-        if constraint.type == "LOCKED_TRACK":
-            # It turns the bone about its locked axis only: the aim, flattened across that axis.
-            if constraint.lock_axis == "LOCK_Y":
-                return None
-            locked = own.col["XYZ".index(constraint.lock_axis[-1])]
-            aim = aim - locked * aim.dot(locked)
-        if aim.length < 1e-6:
-            return None
-        return own.col[1].rotation_difference(aim).to_matrix() @ own  # the shortest swing
-    if constraint.type not in ("COPY_ROTATION", "COPY_TRANSFORMS"):
-        return None
-    plain = constraint.mix_mode == "REPLACE" and (
-        constraint.owner_space,
-        constraint.target_space,
-    ) == ("WORLD", "WORLD")
-    if constraint.type == "COPY_ROTATION":
-        plain = plain and all(getattr(constraint, f"use_{axis}") for axis in AXES)
-        plain = plain and not any(getattr(constraint, f"invert_{axis}") for axis in AXES)
-    return matrix.to_3x3().normalized() if plain else None
 
 
 def _target_name(constraint: bpy.types.Constraint) -> str:

@@ -17,6 +17,9 @@ from .finding import Finding
 from .geometry import bend_normal, offset_from_line, rest_pole_angle
 from .rig import IKChain, RigView
 
+FULL_INFLUENCE = 0.999
+"""Below this a constraint visibly blends: an IK at 0.99 leaves its tip 0.004 short of a 0.9
+leg, and a copied rotation is no longer the whole of where the solver starts."""
 STRAIGHT_RATIO = 1e-3
 """A chain whose joints lie closer than this share of its reach to the root-tip line is
 straight. Measured: Blender's solver cannot fold a chain bent by less than about 0.06% of a bone
