@@ -34,17 +34,18 @@ def start_flips_the_bend(
     Measured on the reference leg: a start bent the other way from the rest bend, or straight,
     or turned more than 45° out of the bend plane, flips or stalls the knee, and so does a
     copied rotation bent the rest way by less than the body turns (it does not turn with the
-    hips); Track To on the shin did in every case, so what is not modelled counts as a flip.
-    Without a pole the start decides the bend plane anyway, and the chain root's rotation is
-    replaced by the pole's.
+    hips); Track To on the shin did in every case. Without a pole the start decides the bend
+    plane anyway, and the chain root's rotation is replaced by the pole's.
     """
     parent = rig.raw_bone(bone).parent
     if chain.pole is None or bone == chain.root or parent is None or parent.name not in chain.bones:
         return False
+    if constraint.type == "TRACK_TO":
+        return True  # its up axis rolls the bone as well: it flipped or stalled the knee always
     posed = forward_pose(rig, chain)
     start = _started_rotation(rig, chain, constraint, posed[bone])
     if start is None:
-        return True
+        return False  # blended, in local spaces, other axes: not modelled, left a warning
     rest_parent = parent.matrix_local.to_3x3()
     rest_bone = rig.raw_bone(bone).matrix_local.to_3x3()
     rest_normal = rest_parent.col[1].cross(rest_bone.col[1])
