@@ -243,3 +243,13 @@ def test_rigify_switch_pairs_are_only_info() -> None:
     assert len(found) == 4
     assert {f.severity for f in found} == {Severity.INFO}
     assert {f.constraint for f in found} == {"IK.001"}
+
+
+@pytest.mark.parametrize("influence", [0.5, 0.9])
+def test_a_blended_copy_rotation_on_the_knee_is_only_overridden(rig, influence) -> None:
+    """At full influence this Copy Rotation starts the knee bent backwards and it flips; blended
+    with the knee's own pose it does not (measured), so it stays a warning."""
+    other = rig.pose.bones["shin.L"].constraints.new("COPY_ROTATION")
+    other.target, other.subtarget, other.influence = rig, "hips", influence
+    assert next(v for v in judge_chains(rig) if v.owner == "shin.L").state == "pass"
+    assert _only(rig).severity == Severity.WARNING
