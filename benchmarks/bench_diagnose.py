@@ -173,17 +173,22 @@ def time_panel_draw(obj: bpy.types.Object, findings: list, repeats: int) -> floa
     visible rows of its list; the panel's Python counts the stored rows once)."""
     from ik_doctor.ui import panel, report
 
-    bpy.context.view_layer.objects.active = obj
-    with contextlib.suppress(RuntimeError):
-        bpy.ops.object.mode_set(mode="POSE")
-    report.store(bpy.context, obj, findings)
-    view = SimpleNamespace(layout=_Layout())
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        panel.IK_DOCTOR_PT_panel.draw(view, bpy.context)  # type: ignore[arg-type]
-        samples.append(time.perf_counter() - start)
-    bpy.ops.object.mode_set(mode="OBJECT")
+    # Registered only here: its depsgraph handler must not weigh on the evaluations timed above.
+    ik_doctor.register()  # the panel's report lives on the window manager
+    try:
+        bpy.context.view_layer.objects.active = obj
+        with contextlib.suppress(RuntimeError):
+            bpy.ops.object.mode_set(mode="POSE")
+        report.store(bpy.context, obj, findings)
+        view = SimpleNamespace(layout=_Layout())
+        samples = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            panel.IK_DOCTOR_PT_panel.draw(view, bpy.context)  # type: ignore[arg-type]
+            samples.append(time.perf_counter() - start)
+        bpy.ops.object.mode_set(mode="OBJECT")
+    finally:
+        ik_doctor.unregister()
     return statistics.median(samples) * 1000.0
 
 
@@ -251,7 +256,6 @@ def main() -> None:
     )
     parser.add_argument("--json", type=Path, default=Path("benchmarks/results.json"))
     args = parser.parse_args()
-    ik_doctor.register()  # the panel's report lives on the window manager
     rows = [measure(int(size), args.repeats, args.fix_sample) for size in args.sizes.split(",")]
     columns = list(rows[0])
     print(f"Blender {bpy.app.version_string}, Python {sys.version.split()[0]}")
