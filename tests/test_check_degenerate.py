@@ -54,3 +54,19 @@ def test_shin_scaled_to_zero_collapses_the_leg(rig, axis) -> None:
 
 def test_reference_rig_has_no_degenerate_bones(rig) -> None:
     assert findings_of(rig, "degenerate") == []
+
+
+def test_a_chain_made_only_of_noise_length_bones_is_degenerate_not_straight(scene) -> None:
+    """Found by the long property run: two bones of 2e-6 (5.x's zero length) in a line were
+    called straight, and the pre-bend fix moved a head by 2e-8, which float32 cannot hold at
+    y = 1, so the finding stayed."""
+    obj = bpy.data.objects.new("Rig", bpy.data.armatures.new("Rig"))
+    scene.collection.objects.link(obj)
+    with edit_bones(obj) as bones:
+        lower = bones.new("bone0")
+        lower.head, lower.tail = (0.0, 1.0, 0.0), (0.0, 1.0, 5e-6)
+        upper = bones.new("bone1")
+        upper.head, upper.tail, upper.parent = (0.0, 1.0, 5e-6), (0.0, 1.0, 1e-5), lower
+    obj.pose.bones["bone1"].constraints.new("IK").chain_count = 2
+    assert findings_of(obj, "rest_pose") == []
+    assert {f.bone for f in findings_of(obj, "degenerate")} == {"bone0", "bone1"}

@@ -1,12 +1,14 @@
 """Degenerate bones: chain bones with (almost) no length, or posed with a scale of 0.
 
-Blender 4.2 deletes a bone shorter than about 1e-6 when Edit Mode is left; 5.x keeps it at a length
-of about 2e-6, pointing up whatever the limb does. Such a bone counts toward the chain length but
-adds no reach, and its axes (and with them the bend plane and roll it hands down) come from a vector
-of float noise. A pose scale of 0 on any axis collapses the bone's matrix: measured in 4.2 and 5.3,
-a shin or thigh scaled to 0 on one axis leaves the foot up to 0.74 from a reachable target on a 0.9
-leg (0.006 at best, for the shin's Z axis). Neither has a safe automatic fix: the right length or
-scale depends on what the rigger meant, and scale 0 may be animated on purpose (hiding a limb).
+Blender 4.2 deletes a bone shorter than about 1e-6 when Edit Mode is left; 5.x keeps it at a
+length of about 2e-6, pointing up whatever the limb does. A bone is too short below a thousandth
+of the longest bone of its chain, or below 1e-5 whatever the chain (a chain of such bones only).
+Such a bone counts toward the chain length but adds no reach, and its axes (and with them the
+bend plane and roll it hands down) come from a vector of float noise. A pose scale of 0 on any
+axis collapses the bone's matrix: measured in 4.2 and 5.3, a shin or thigh scaled to 0 on one
+axis leaves the foot up to 0.74 from a reachable target on a 0.9 leg (0.006 at best, for the
+shin's Z axis). Neither has a safe automatic fix: the right length or scale depends on what the
+rigger meant, and scale 0 may be animated on purpose (hiding a limb).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..core.finding import Finding, Severity
+from ..core.limb import NOISE_LENGTH
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -30,7 +33,7 @@ def find_degenerate_bones(rig: RigView, options: Mapping[str, Any]) -> Iterator[
             continue
         lengths = [rig.bone(name).length for name in chain.bones]
         longest = max(lengths)
-        too_short = min(lengths) < options["min_length_ratio"] * longest
+        too_short = min(lengths) < max(options["min_length_ratio"] * longest, NOISE_LENGTH)
         if not too_short and flattened.isdisjoint(chain.bones):
             continue  # no bone posed flat, none too short: nothing below can report
         for name in chain.bones:
@@ -71,7 +74,7 @@ def _problem(
             ),
         )
     length = rig.bone(name).length
-    if length < options["min_length_ratio"] * longest:
+    if length < max(options["min_length_ratio"] * longest, NOISE_LENGTH):
         return Finding(
             **common,
             severity=Severity.WARNING,

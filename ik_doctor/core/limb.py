@@ -20,6 +20,9 @@ from .rig import IKChain, RigView
 FULL_INFLUENCE = 0.999
 """Below this a constraint visibly blends: an IK at 0.99 leaves its tip 0.004 short of a 0.9
 leg, and a copied rotation is no longer the whole of where the solver starts."""
+NOISE_LENGTH = 1e-5
+"""A bone shorter than this has no direction but float noise: Blender 5.x keeps a zero-length
+bone at 2e-6, and at ordinary coordinates float32 cannot move its ends by a share of that."""
 STRAIGHT_RATIO = 1e-3
 """A chain whose joints lie closer than this share of its reach to the root-tip line is
 straight. Measured: Blender's solver cannot fold a chain bent by less than about 0.06% of a bone
@@ -81,8 +84,8 @@ def _shape(rig: RigView, chain: IKChain) -> ChainShape:
 def has_degenerate_bone(rig: RigView, chain: IKChain) -> bool:
     """A bone with (almost) no length has no direction: no bend to judge (the degenerate
     check reports it)."""
-    reach = rig.chain_reach(chain)
-    return reach < 1e-6 or any(rig.bone(n).length < 1e-3 * reach for n in moving_bones(chain))
+    shortest = max(1e-3 * rig.chain_reach(chain), NOISE_LENGTH)
+    return any(rig.bone(name).length < shortest for name in moving_bones(chain))
 
 
 def bend_offset(rig: RigView, chain: IKChain) -> float:
