@@ -145,3 +145,19 @@ def test_shared_armature_fix_while_the_other_user_is_in_pose_mode(two_users) -> 
     apply_fix(finding)
     assert (bpy.context.view_layer.objects.active, twin.mode, rig.mode) == (twin, "POSE", "OBJECT")
     assert "IK-shin.L" in twin.data.bones
+
+
+def test_an_armature_scaled_to_zero_refuses_every_fix_and_changes_nothing(rig) -> None:
+    """Its bones collapse, and Blender crashed evaluating such a rig under iTaSC after a chain
+    length fix (found by the long property run): nothing is changed until it has a scale."""
+    rig.pose.bones["shin.L"].constraints["IK"].mute = True
+    rig.pose.ik_solver = "ITASC"
+    rig.scale = (1.0, 0.0, 1.0)
+    bpy.context.view_layer.update()
+    fixable = [f for f in diagnose(rig) if f.fix_id is not None]
+    assert fixable
+    before = rig_state(rig)
+    for finding in fixable:
+        with pytest.raises(FixError, match="scaled to 0 on Y"):
+            apply_fix(finding)
+    assert not state_differences(before, rig_state(rig))

@@ -81,6 +81,7 @@ def apply_fix(finding: Finding, options: Mapping[str, Any] | None = None) -> str
     if obj.type != "ARMATURE":
         raise FixError(f"'{obj.name}' is a {obj.type.lower()} object, not an armature.")
     ensure_editable(obj)
+    _ensure_not_collapsed(obj)
     check = get_check(finding.check_id)
     fix = check.fixes.get(finding.fix_id)
     if fix is None:
@@ -89,6 +90,19 @@ def apply_fix(finding: Finding, options: Mapping[str, Any] | None = None) -> str
     if current is None:
         return f"Nothing to change: '{finding.message}' is already resolved."
     return fix(obj, current)
+
+
+def _ensure_not_collapsed(obj: bpy.types.Object) -> None:
+    """Refuse every fix on an armature scaled to 0: its bones collapse onto a plane, no solve on
+    it means anything, and Blender (4.2 and 5.3) crashed evaluating such a rig under iTaSC after
+    a chain length was changed (found by the property tests)."""
+    scales = (obj.scale, obj.matrix_world.to_scale())
+    flat = sorted({"XYZ"[i] for scale in scales for i in range(3) if abs(scale[i]) < 1e-6})
+    if flat:
+        raise FixError(
+            f"'{obj.name}' is scaled to 0 on {'/'.join(flat)}: its bones collapse and no fix "
+            "can be judged. Give the object a non-zero scale first."
+        )
 
 
 def _same_fault(
