@@ -42,14 +42,11 @@ NEAR_FULL_STIFFNESS = 0.95
 def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     reported: set[tuple[str | None, str | None, Severity]] = set()
     restricted = _restricted_bones(rig)
-    limited = rig.pose_bones_where(np.any([rig.pose_values(f"use_ik_limit_{a}") for a in AXES], 0))
     for chain in rig.chains:
         if restricted.isdisjoint(chain.bones):
             continue  # every axis free and flexible: the tip moves every way, no lock to note
         findings = [*_blocked_chain(rig, chain, options["stiffness"])]
-        if not limited.isdisjoint(chain.bones) and not any(
-            finding.severity == Severity.ERROR for finding in findings
-        ):
+        if _has_ik_limits(rig, chain) and not any(f.severity == Severity.ERROR for f in findings):
             findings += [_narrow_finding(rig, chain, clamp) for clamp in clamped_folds(rig, chain)]
         findings += _transform_locks(rig, chain)
         for finding in findings:
@@ -73,6 +70,15 @@ def _restricted_bones(rig: RigView) -> set[str]:
     ]
     flagged = np.any(np.stack(settings) != 0, axis=0)
     return rig.pose_bones_where(flagged | rig.pose_values("lock_rotation", 3).any(axis=1))
+
+
+def _has_ik_limits(rig: RigView, chain: IKChain) -> bool:
+    """Whether a bone of the chain has an IK limit: the only way a fold can be cut short."""
+    return any(
+        getattr(rig.pose_bone(name), f"use_ik_limit_{axis}")
+        for name in chain.bones
+        for axis in AXES
+    )
 
 
 def _blocked(pose_bone: bpy.types.PoseBone, axis: str) -> bool:
