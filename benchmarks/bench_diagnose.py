@@ -107,14 +107,18 @@ def _sprinkle_fault(obj: bpy.types.Object, limb: int, constraint) -> None:
         obj.pose.bones[f"L{limb}_upper"].constraints.new("COPY_ROTATION")
 
 
-def time_diagnose(obj: bpy.types.Object, repeats: int) -> tuple[float, list]:
+def median_ms(measured: Callable[[], object], repeats: int) -> float:
+    """The median wall time of ``repeats`` calls, in ms."""
     samples = []
-    findings: list = []
     for _ in range(repeats):
         start = time.perf_counter()
-        findings = ik_doctor.diagnose(obj)
+        measured()
         samples.append(time.perf_counter() - start)
-    return statistics.median(samples) * 1000.0, findings
+    return statistics.median(samples) * 1000.0
+
+
+def time_diagnose(obj: bpy.types.Object, repeats: int) -> tuple[float, list]:
+    return median_ms(lambda: ik_doctor.diagnose(obj), repeats), ik_doctor.diagnose(obj)
 
 
 def time_floor(obj: bpy.types.Object, repeats: int) -> float:
@@ -129,12 +133,7 @@ def time_floor(obj: bpy.types.Object, repeats: int) -> float:
             if c.type == "IK"
         ]
 
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        walk()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples) * 1000.0
+    return median_ms(walk, repeats)
 
 
 def time_depsgraph(obj: bpy.types.Object, repeats: int) -> float:
@@ -181,15 +180,11 @@ def time_panel_draw(obj: bpy.types.Object, findings: list, repeats: int) -> floa
             bpy.ops.object.mode_set(mode="POSE")
         report.store(bpy.context, obj, findings)
         view = SimpleNamespace(layout=_Layout())
-        samples = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            panel.IK_DOCTOR_PT_panel.draw(view, bpy.context)  # type: ignore[arg-type]
-            samples.append(time.perf_counter() - start)
+        draw_ms = median_ms(lambda: panel.IK_DOCTOR_PT_panel.draw(view, bpy.context), repeats)
         bpy.ops.object.mode_set(mode="OBJECT")
     finally:
         ik_doctor.unregister()
-    return statistics.median(samples) * 1000.0
+    return draw_ms
 
 
 def time_fixes(findings: list, sample: int) -> dict:
