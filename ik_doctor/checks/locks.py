@@ -26,6 +26,7 @@ from mathutils import Vector
 
 from ..core.finding import Finding, Severity
 from ..core.geometry import bend_normal, offset_from_line
+from ..core.limb import chain_finding
 from ..core.reach import ClampedFold, clamped_folds
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
@@ -222,13 +223,12 @@ def _plane_only_findings(
     axes = "".join(axis for axis in AXES if (root, axis) not in free)
     if not axes:
         return  # the root swings freely already: nothing here to unlock
-    yield Finding(
-        check_id="locks",
-        severity=Severity.WARNING,
-        armature=rig.name,
+    yield chain_finding(
+        "locks",
+        rig,
+        chain,
         bone=root,
-        constraint=chain.constraint,
-        chain=chain.key,
+        severity=Severity.WARNING,
         message=(
             f"The IK locks leave the chain of IK '{chain.constraint}' on {chain.owner} free to "
             "move only in its bend plane: a target off that plane is missed."
@@ -270,13 +270,12 @@ def _bend_finding(
         if bend
         else f"so the chain of IK '{chain.constraint}' cannot move its tip every way"
     )
-    return Finding(
-        check_id="locks",
-        severity=Severity.ERROR,
-        armature=rig.name,
+    return chain_finding(
+        "locks",
+        rig,
+        chain,
         bone=name,
-        constraint=chain.constraint,
-        chain=chain.key,
+        severity=Severity.ERROR,
         message=(
             f"{name} cannot turn about {_axis_list(axes)} ({' and '.join(causes)}), {what}: "
             "the tip stops short of the target."
@@ -297,13 +296,12 @@ def _narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding
     how_far = (
         f"only {clamp.folded:.2g}°" if clamp.folded > 0.0 else "only away from the chain's bend"
     )
-    return Finding(
-        check_id="locks",
-        severity=Severity.ERROR,
-        armature=rig.name,
+    return chain_finding(
+        "locks",
+        rig,
+        chain,
         bone=clamp.bone,
-        constraint=chain.constraint,
-        chain=chain.key,
+        severity=Severity.ERROR,
         message=(
             f"The {axis} IK limit of {clamp.bone} ({limit}) lets it fold {how_far}: the chain of "
             f"IK '{chain.constraint}' can barely fold and misses targets nearer its root."
@@ -320,13 +318,12 @@ def _narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding
 
 
 def _stiff_finding(rig: RigView, chain: IKChain, pose_bone: bpy.types.PoseBone) -> Finding:
-    return Finding(
-        check_id="locks",
-        severity=Severity.ERROR,
-        armature=rig.name,
+    return chain_finding(
+        "locks",
+        rig,
+        chain,
         bone=pose_bone.name,
-        constraint=chain.constraint,
-        chain=chain.key,
+        severity=Severity.ERROR,
         message=(
             f"{pose_bone.name} has IK stiffness {_least_stiffness(pose_bone):.3g} or more on "
             f"every axis it can turn about: it barely moves, and the chain of IK "
@@ -348,13 +345,12 @@ def _transform_locks(rig: RigView, chain: IKChain) -> Iterator[Finding]:
         axes = "".join(a for a, locked in zip(AXES, pose_bone.lock_rotation, strict=True) if locked)
         if not axes:
             continue
-        yield Finding(
-            check_id="locks",
-            severity=Severity.INFO,
-            armature=rig.name,
+        yield chain_finding(
+            "locks",
+            rig,
+            chain,
             bone=name,
-            constraint=chain.constraint,
-            chain=chain.key,
+            severity=Severity.INFO,
             message=(
                 f"The transform locks on {_axis_list(axes)} of {name} do not stop IK: the "
                 "solver ignores them."

@@ -34,12 +34,15 @@ def moving_bones(chain: IKChain) -> tuple[str, ...]:
     return chain.bones if chain.use_tail else chain.bones[1:]
 
 
-def chain_finding(check_id: str, rig: RigView, chain: IKChain, **fields: Any) -> Finding:
-    """A finding about a whole IK chain: it stands on the IK's owner bone and constraint."""
+def chain_finding(
+    check_id: str, rig: RigView, chain: IKChain, bone: str | None = None, **fields: Any
+) -> Finding:
+    """A finding about an IK chain: it stands on the IK's constraint and on its owner bone, or
+    on the chain bone named when one bone is at fault."""
     return Finding(
         check_id=check_id,
         armature=rig.name,
-        bone=chain.owner,
+        bone=chain.owner if bone is None else bone,
         constraint=chain.constraint,
         chain=chain.key,
         **fields,
