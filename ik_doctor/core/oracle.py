@@ -14,7 +14,9 @@ Real rigs need more than moving the target bone:
   location): the oracle then moves whatever drives it (a constraint's subtarget, a parent, never
   the chain's bones or their parents) and keeps the first move that lands the target on the
   goal. A target that cannot be made to stay there (the chain it moves carries it: parented or
-  constrained to the chain) fails: the animator cannot place it.
+  constrained to the chain) fails: the animator cannot place it. A target bone hanging from a
+  chain bone above the owner fails without a solve: that dependency cycle is resolved in an
+  order that changed from one process to the next.
 - The goal is placed in the pose as evaluated, so an animated hip or spine does not push it out
   of reach, and scaled by the object's and the parents' scale.
 - A pole is judged against the pole and the rest pose together: the chain fails when its joint
@@ -197,6 +199,12 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
         return verdict("fail", "the armature shows its rest position: no pose, no IK")
     if chain.target is None or chain.target_bone_missing:
         return verdict("fail", "it has no target Blender can resolve")
+    if _target_hangs_from_chain(rig, chain):
+        # A dependency cycle: whether the target is read before or after the solve moves it is
+        # Blender's evaluation order, which changed from one process to the next (measured on a
+        # leg whose chain reaches the root its target hangs from). A target under the owner is
+        # read from the owner's pose before the solve, every time: that one is measured below.
+        return verdict("fail", "its target hangs from a bone the chain turns: the chain carries it")
     errors: list[tuple[float, str]] = []
     bends: list[tuple[float | None, float | None, str]] = []
     for body_turn in (0.0, BODY_TURN, -BODY_TURN):
@@ -238,6 +246,15 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
             (turn, away),
         )
     return verdict("pass", "it reaches its target and bends as built", error, worst[:2])
+
+
+def _target_hangs_from_chain(rig: RigView, chain: IKChain) -> bool:
+    """Whether the target bone is, or hangs nearest from, a bone of the chain above its owner."""
+    if chain.target != rig.object or not rig.has_bone(chain.subtarget):
+        return False
+    carriers = [chain.subtarget, *rig.ancestors(chain.subtarget)]
+    nearest = next((name for name in carriers if name in chain.bones), None)
+    return nearest not in (None, chain.owner)
 
 
 @dataclass(frozen=True)
