@@ -1,5 +1,6 @@
 # Sourced by the other scripts: creates (once) and activates the virtualenv for a Blender line.
 #   4.2    : Python 3.11, bpy 4.2.0 (the oldest Blender we support, 4.2 LTS)
+#   4.5    : Python 3.11, the newest bpy 4.5.x (the LTS most studios run)
 #   latest : Python 3.13, the newest bpy on PyPI (5.1 and newer)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -8,8 +9,9 @@ ik_doctor_env() {
   local line="$1" python bpy_spec
   case "$line" in
     4.2) python="python3.11"; bpy_spec="bpy==4.2.0 numpy<2" ;;
+    4.5) python="python3.11"; bpy_spec="bpy>=4.5,<4.6" ;;
     latest) python="python3.13"; bpy_spec="bpy>=5.1" ;;
-    *) echo "unknown Blender line '$line' (use 4.2 or latest)" >&2; return 2 ;;
+    *) echo "unknown Blender line '$line' (use 4.2, 4.5 or latest)" >&2; return 2 ;;
   esac
   local venv="$ROOT/.venv/$line"
   if [ ! -x "$venv/bin/python" ]; then

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Set up both Blender lines and run lint, format check and the test suite on each.
-# Usage: scripts/test.sh [4.2|latest ...] [-- pytest args]
+# Set up every Blender line CI covers (the LTS lines 4.2 and 4.5, and the newest) and run lint,
+# format check, type check and the test suite on each.
+# Usage: scripts/test.sh [4.2|4.5|latest ...] [-- pytest args]
 source "$(dirname "$0")/env.sh"
 lines=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do lines+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
-[ ${#lines[@]} -eq 0 ] && lines=(4.2 latest)
+[ ${#lines[@]} -eq 0 ] && lines=(4.2 4.5 latest)
 
 declare -A venvs
 for line in "${lines[@]}"; do ik_doctor_env "$line"; venvs[$line]="$VENV"; done
@@ -18,7 +19,7 @@ status=0
 logs="$(mktemp -d)"
 for line in "${lines[@]}"; do
   VENV="${venvs[$line]}"
-  # The lines run side by side (one core each); each prints its own report when done.
+  # The lines run side by side; each prints its own report when done.
   (cd "$ROOT" && "$VENV/bin/python" -m pytest -p no:cacheprovider "$@" >"$logs/$line.log" 2>&1
    echo $? >"$logs/$line.rc") &
 done
