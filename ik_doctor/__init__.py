@@ -17,9 +17,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .core.diagnosis import apply_all_fixes, apply_fix, diagnose
+    from .core.diagnosis import apply_all_fixes, apply_fix, diagnose, run_fix
     from .core.editing import FixError
-    from .core.finding import Finding, Severity
+    from .core.finding import Finding, FixResult, Severity
+    from .core.fix_policy import FixPermission
     from .core.oracle import ChainVerdict, judge_chains
     from .core.registry import Check, all_checks, get_check
     from .core.solve import ChainSolve, measure_chains, solve_within_reach
@@ -28,8 +29,11 @@ _PUBLIC = {
     "apply_all_fixes": ".core.diagnosis",
     "apply_fix": ".core.diagnosis",
     "diagnose": ".core.diagnosis",
+    "run_fix": ".core.diagnosis",
     "FixError": ".core.editing",
     "Finding": ".core.finding",
+    "FixResult": ".core.finding",
+    "FixPermission": ".core.fix_policy",
     "Severity": ".core.finding",
     "ChainVerdict": ".core.oracle",
     "judge_chains": ".core.oracle",
@@ -47,6 +51,8 @@ __all__ = [
     "Check",
     "Finding",
     "FixError",
+    "FixPermission",
+    "FixResult",
     "Severity",
     "all_checks",
     "apply_all_fixes",
@@ -56,6 +62,7 @@ __all__ = [
     "judge_chains",
     "measure_chains",
     "register",
+    "run_fix",
     "solve_within_reach",
     "unregister",
 ]

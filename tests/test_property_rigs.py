@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from rig_generation import RigSpec, build_rig, rig_specs, rig_state, state_differences
 
 from ik_doctor import Finding, FixError, apply_all_fixes, apply_fix, diagnose
+from ik_doctor.core.fix_policy import FixPermission
 
 pytestmark = pytest.mark.slow
 
@@ -93,7 +94,7 @@ def test_a_fixed_rig_saved_and_reopened_gives_the_same_findings(
 ) -> None:
     obj = _fresh_rig(spec)
     name = obj.name
-    apply_all_fixes(obj, checks=CHECKS, allow_confirmed=True)
+    apply_all_fixes(obj, checks=CHECKS, permission=FixPermission(rebind_meshes=True, discard=True))
     findings = [finding.to_dict() for finding in diagnose(obj, checks=CHECKS)]
     path = tmp_path_factory.mktemp("reopened") / "fixed.blend"
     bpy.ops.wm.save_as_mainfile(filepath=str(path), check_existing=False)

@@ -13,6 +13,8 @@ from mathutils import Vector
 from solving import assert_ik_works, findings_of
 from test_ui_support import FakeLayout, draw_panel, in_3d_view
 
+from ik_doctor import diagnose
+from ik_doctor.core.fix_policy import fix_impact, skinned_meshes
 from ik_doctor.ui import operators, report
 
 addon = test_ui_support.addon  # shared fixtures
@@ -98,7 +100,7 @@ def test_fix_all_keeps_the_bind_of_a_skinned_rig_unless_allowed(posed_rig) -> No
     posed_rig.pose.bones["shin.L"].constraints["IK"].subtarget = "foot_ik.L"
     open_gap_at(posed_rig, "shin.R")
     (gap,) = findings_of(posed_rig, "parenting")
-    assert gap.changes_rest_pose and operators.deforms_geometry(posed_rig)
+    assert gap.changes_rest_pose and skinned_meshes(posed_rig)
     checked(posed_rig)
     bpy.ops.ik_doctor.fix_all()
     assert [f.bone for f in findings_of(posed_rig, "parenting")] == ["shin.R"]
@@ -140,7 +142,7 @@ def test_fix_all_asks_before_changing_the_bind_of_a_skinned_rig(posed_rig) -> No
     checked(posed_rig)
     result, asked, executed, operator = invoke(operators.IK_DOCTOR_OT_fix_all, posed_rig)
     assert result == {"RUNNING_MODAL"} and not executed
-    assert "the skinned mesh's bind changes" in asked[0]["message"]
+    assert "the mesh this rig deforms (IKDoctorRig_body) gets a new bind" in asked[0]["message"]
     assert operator.allow_rest_pose_changes
 
 
@@ -156,7 +158,7 @@ def test_one_fix_that_moves_bones_asks_first(posed_rig) -> None:
     index = row_index(posed_rig, "parenting", "shin.R")
     result, asked, executed, _ = invoke(operators.IK_DOCTOR_OT_fix_finding, posed_rig, index=index)
     assert result == {"RUNNING_MODAL"} and not executed
-    assert asked[0]["message"].startswith("1 fix moves bones in Edit Mode")
+    assert asked[0]["message"].startswith("1 fix: moves bones in Edit Mode")
 
 
 def test_a_rig_without_a_mesh_changes_its_rest_pose_without_asking(addon, scene) -> None:
@@ -167,7 +169,7 @@ def test_a_rig_without_a_mesh_changes_its_rest_pose_without_asking(addon, scene)
     bpy.ops.object.mode_set(mode="POSE")
     open_gap_at(rig, "shin.R")
     checked(rig)
-    assert not operators.deforms_geometry(rig)
+    assert skinned_meshes(rig) == ()
     bpy.ops.ik_doctor.fix_all()
     assert findings_of(rig, "parenting") == []
 
@@ -275,3 +277,41 @@ def test_overridden_rig_is_checked_in_pose_mode_but_its_fixes_are_disabled(
     with pytest.raises(RuntimeError, match="library override"):
         bpy.ops.ik_doctor.fix_all()
     assert "Fixes disabled:" in draw_panel(bpy.context).texts()
+
+
+@pytest.mark.parametrize("with_mesh", [True, False], ids=["skinned", "unskinned"])
+def test_the_panel_and_the_command_line_make_the_same_fix_decisions(
+    addon, scene, with_mesh: bool
+) -> None:
+    """One fix policy: what Fix All applies unasked is what ``ik-doctor fix`` applies unflagged."""
+    from ik_doctor.cli.file_jobs import _fix_armature
+    from ik_doctor.sample_rig import build_character_rig
+
+    def broken(name: str) -> bpy.types.Object:
+        rig = build_character_rig(name=name, with_mesh=with_mesh)
+        rig.pose.bones["forearm.R"].constraints["IK"].target = None  # plain fix
+        twin = rig.pose.bones["shin.L"].constraints.new("IK")  # a mute: asks first
+        twin.target, twin.subtarget, twin.chain_count = rig, "hand_ik.L", 2
+        bpy.context.view_layer.objects.active = rig
+        open_gap_at(rig, "shin.R")  # a rest-pose change: asks on the skinned rig only
+        bpy.ops.object.mode_set(mode="OBJECT")
+        return rig
+
+    by_panel, by_command_line = broken("ByPanel"), broken("ByCommandLine")
+    found = [f for f in diagnose(by_panel) if f.fix_id]
+    asked = {f.check_id for f in found if fix_impact(f, by_panel).asks_first}
+    assert asked == ({"parenting", "duplicates"} if with_mesh else {"duplicates"})
+
+    bpy.context.view_layer.objects.active = by_panel
+    bpy.ops.object.mode_set(mode="POSE")
+    checked(by_panel)
+    result, _, _, _ = invoke(operators.IK_DOCTOR_OT_fix_all, by_panel)
+    assert (result == {"RUNNING_MODAL"}) == bool(asked)
+    bpy.ops.ik_doctor.fix_all()  # as if the user said no: the defaults
+    left_by_panel = {f.check_id for f in diagnose(by_panel) if f.fix_id}
+
+    outcome = _fix_armature(by_command_line, {})
+    held_back = {entry["finding"]["check_id"] for entry in outcome["not_applied"]}
+    assert left_by_panel == held_back == asked
+    reasons = " ".join(entry["reason"] for entry in outcome["not_applied"])
+    assert ("gets a new bind" in reasons) is with_mesh

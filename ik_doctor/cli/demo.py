@@ -12,6 +12,7 @@ from typing import Any, TextIO
 import bpy
 
 from .. import apply_all_fixes, diagnose, solve_within_reach
+from ..core.fix_policy import FixPermission
 from ..core.rig import RigView
 from ..sample_rig import build_character_rig
 from .diagram import rig_geometry
@@ -61,9 +62,10 @@ def run_demo(output: str, out: TextIO, report: str | None = None) -> int:
     for finding in found:
         out.write(f"  [{finding.severity.value}] {finding.check_id}: {finding.message}\n")
     out.write("\nFixes:\n")
-    fixes = apply_all_fixes(obj)
-    for finding, sentence in fixes:
-        out.write(f"  {finding.check_id}: {sentence}\n")
+    # The demo's mesh is made here, so nothing is lost when its bind moves with the bones.
+    fixes = apply_all_fixes(obj, permission=FixPermission(rebind_meshes=True))
+    for fixed in fixes:
+        out.write(f"  {fixed.finding.check_id}: {fixed.sentence}\n")
     after = {(s.owner, s.constraint): s for s in solve_within_reach(obj)}
     out.write("\nTip error for a target within reach (before -> after):\n")
     for key, solved in after.items():
@@ -95,8 +97,8 @@ def run_demo(output: str, out: TextIO, report: str | None = None) -> int:
                 "fix": {
                     "skipped": None,
                     "applied": [
-                        {"finding": f.to_dict(), "result": text, "changed": True}
-                        for f, text in fixes
+                        {"finding": f.finding.to_dict(), "result": f.sentence, "changed": f.changed}
+                        for f in fixes
                     ],
                     "not_applied": [],
                     "after": [f.to_dict() for f in left],

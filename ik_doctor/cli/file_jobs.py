@@ -8,7 +8,6 @@ block or a Python driver expression in an untrusted file never runs. Results are
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -18,14 +17,15 @@ import bpy
 from .. import apply_all_fixes, diagnose
 from ..core.editing import read_only_reason
 from ..core.finding import Finding
+from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
 from ..core.rig import RigView
 from .diagram import rig_geometry
+from .in_place import refusal as in_place_refusal
+from .in_place import replace as replace_in_place
+from .inputs import header_version, not_regular_problem
 
 ALLOW_REST_POSE_FLAG = "--allow-rest-pose-changes"
 ALLOW_DISCARD_FLAG = "--allow-discard"
-BACKUP_SUFFIX = ".ik-doctor-backup"
-NOT_CHANGED_PREFIXES = ("Nothing to change", "Not fixed")
-"""How ``apply_fix``/``apply_all_fixes`` begin a result sentence when nothing was changed."""
 
 
 class UnreadableFile(Exception):
@@ -33,7 +33,14 @@ class UnreadableFile(Exception):
 
 
 def open_untrusted(path: str) -> None:
-    """Open a .blend with Python auto-execution off, whatever the preferences say."""
+    """Open a .blend with Python auto-execution off, whatever the preferences say.
+
+    Only a regular file: the main process looked, but a FIFO put in the file's place since
+    would leave Blender waiting for a writer forever.
+    """
+    problem = not_regular_problem(path)
+    if problem is not None:
+        raise UnreadableFile(problem)
     bpy.context.preferences.filepaths.use_scripts_auto_execute = False
     try:
         bpy.ops.wm.open_mainfile(filepath=path, load_ui=False, use_scripts=False)
@@ -63,6 +70,9 @@ def check_file(job: dict[str, Any]) -> dict[str, Any]:
             entry["problem"] = f"the checks failed on this armature: {error!r}"
             failed = True
         result["armatures"].append(entry)
+    newer = _newer_blender()
+    if newer is not None:
+        return {**result, "status": "failed", "problem": f"{newer}: checked as read"}
     return {**result, "status": "failed" if failed else "ok"}
 
 
@@ -83,6 +93,7 @@ def fix_file(job: dict[str, Any]) -> dict[str, Any]:
         result = _without_armature(result, missing)
         if result["status"] == "unreadable":
             return result
+    refusal = _rewrite_refusal(job)
     changed = False
     failed = False
     for obj in armatures:
@@ -91,14 +102,16 @@ def fix_file(job: dict[str, Any]) -> dict[str, Any]:
             entry["findings"] = _dicts(diagnose(obj, checks=job.get("checks")))
             if job.get("geometry"):
                 entry["chains"] = [g.to_dict() for g in rig_geometry(RigView(obj))]
-            entry["fix"] = _fix_armature(obj, job)
+            entry["fix"] = _fix_armature(obj, job) if refusal is None else _skipped_fix(refusal)
         except Exception as error:
             entry["problem"] = f"fixing this armature failed: {error!r}"
             failed = True
         changed = changed or any(a["changed"] for a in entry.get("fix", {}).get("applied", []))
         result["armatures"].append(entry)
+    if refusal is not None:
+        return {**result, "status": "failed", "problem": refusal}
     try:
-        written = _write(source, output, changed, bool(job.get("in_place")))
+        written = _write(output, changed, bool(job.get("in_place")))
     except (OSError, RuntimeError) as error:  # RuntimeError: Blender refused to save
         return {**result, "status": "failed", "problem": f"could not write: {error}"}
     result.update(written)
@@ -116,54 +129,68 @@ def _fix_armature(obj: bpy.types.Object, job: dict[str, Any]) -> dict[str, Any]:
     reason = read_only_reason(obj)
     if reason is not None:
         return {"skipped": reason, "applied": [], "not_applied": []}
-    allow_rest_pose = bool(job.get("allow_rest_pose_changes"))
-    allow_discard = bool(job.get("allow_discard"))
+    permission = FixPermission(
+        rebind_meshes=bool(job.get("allow_rest_pose_changes")),
+        discard=bool(job.get("allow_discard")),
+    )
     applied = [
-        {
-            "finding": finding.to_dict(),
-            "result": sentence,
-            "changed": not sentence.startswith(NOT_CHANGED_PREFIXES),
-        }
-        for finding, sentence in apply_all_fixes(
-            obj,
-            checks=job.get("checks"),
-            allow_rest_pose_changes=allow_rest_pose,
-            allow_confirmed=allow_discard,
-        )
+        {"finding": result.finding.to_dict(), "result": result.sentence, "changed": result.changed}
+        for result in apply_all_fixes(obj, checks=job.get("checks"), permission=permission)
     ]
+    skinned = skinned_meshes(obj)
     not_applied = []
     for finding in diagnose(obj, checks=job.get("checks")):
-        why_not = _held_back(finding, allow_rest_pose, allow_discard)
-        if why_not:
-            not_applied.append({"finding": finding.to_dict(), "reason": why_not})
+        impact = fix_impact(finding, obj, skinned)
+        if finding.fix_id is not None and not impact.allowed_by(permission):
+            not_applied.append({"finding": finding.to_dict(), "reason": _held_back(impact)})
     return {"skipped": None, "applied": _json_safe(applied), "not_applied": _json_safe(not_applied)}
 
 
-def _held_back(finding: Finding, allow_rest_pose: bool, allow_discard: bool) -> str | None:
-    """Why the command line left this fix for a person to choose, or None."""
-    if finding.fix_id is None:
-        return None
-    if finding.changes_rest_pose and not allow_rest_pose:
-        return (
-            "changes the rest pose, so the mesh this rig deforms gets a new bind; "
-            f"run with {ALLOW_REST_POSE_FLAG} to apply it"
-        )
-    if finding.needs_confirmation and not allow_discard:
-        return f"throws something away; run with {ALLOW_DISCARD_FLAG} to apply it"
+def _held_back(impact: FixImpact) -> str:
+    """Why the command line left this fix for a person to choose, with the flag that applies it."""
+    flags = [ALLOW_REST_POSE_FLAG] if impact.rebinds_meshes else []
+    flags += [ALLOW_DISCARD_FLAG] if impact.discards else []
+    return f"{'; '.join(impact.costs())}; run with {' '.join(flags)} to apply it"
+
+
+def _rewrite_refusal(job: dict[str, Any]) -> str | None:
+    """Why the open file must not be written at all; decided before any fix is applied."""
+    newer = _newer_blender()
+    if newer is not None:
+        return f"{newer}: checked as read, never rewritten"
+    if job.get("in_place"):
+        reason = in_place_refusal(Path(job["output"]))
+        if reason is not None:
+            return f"not fixed in place: the file {reason}"
     return None
 
 
-def _write(source: Path, output: Path, changed: bool, in_place: bool) -> dict[str, Any]:
-    """Save the fixed rig; in place only when a fix changed something, after a backup."""
+def _newer_blender() -> str | None:
+    """Which Blender saved the open file, when it is newer than this one; else None.
+
+    This Blender reads what it knows of a newer file and drops the rest, so its findings are
+    about what it read, and saving the file again would quietly make it this version's.
+    """
+    saved = tuple(bpy.data.version)
+    if saved <= tuple(bpy.app.version_file):
+        return None
+    return f"saved by Blender {saved[0]}.{saved[1]}, newer than this Blender {bpy.app.version_string}"
+
+
+def _skipped_fix(reason: str) -> dict[str, Any]:
+    return {"skipped": reason, "applied": [], "not_applied": []}
+
+
+def _write(output: Path, changed: bool, in_place: bool) -> dict[str, Any]:
+    """Save the fixed rig; in place only when a fix changed something, after a backup.
+
+    In place, ``output`` is the input itself (the file a link points to, when following).
+    """
     if in_place:
         if not changed:
-            return {"output": str(source), "backup": None}
-        backup = _free_backup_path(source)
-        shutil.copy2(source, backup)
-        temporary = source.with_name(f".{source.name}.ik-doctor-tmp.blend")
-        _save_copy(temporary)
-        temporary.replace(source)
-        return {"output": str(source), "backup": str(backup)}
+            return {"output": str(output), "backup": None}
+        backup = replace_in_place(output, _save_copy)
+        return {"output": str(output), "backup": str(backup)}
     output.parent.mkdir(parents=True, exist_ok=True)
     _save_copy(output)  # also unchanged: Blender remaps relative paths to the new folder
     return {"output": str(output), "backup": None}
@@ -173,16 +200,6 @@ def _save_copy(path: Path) -> None:
     # No numbered .blend1 next to a file we write: the backup policy is ours, not Blender's.
     bpy.context.preferences.filepaths.save_version = 0
     bpy.ops.wm.save_as_mainfile(filepath=str(path), copy=True, check_existing=False)
-
-
-def _free_backup_path(source: Path) -> Path:
-    """``rig.blend.ik-doctor-backup``, numbered when a backup is already there: never overwrite."""
-    candidate = source.with_name(source.name + BACKUP_SUFFIX)
-    number = 1
-    while candidate.exists():
-        number += 1
-        candidate = source.with_name(f"{source.name}{BACKUP_SUFFIX}-{number}")
-    return candidate
 
 
 def _recheck(result: dict[str, Any], job: dict[str, Any]) -> None:
@@ -295,6 +312,12 @@ def _blender_reason(error: RuntimeError, path: str) -> str:
     text = " ".join(str(error).split()).removeprefix("Error:").strip()
     if "not a blend file" in text:
         # The header said .blend (checked before): a newer file format or a damaged file.
+        saved = header_version(path)
+        if saved is not None and saved > tuple(bpy.app.version[:2]):
+            return (
+                f"saved by Blender {saved[0]}.{saved[1]}, "
+                f"which this Blender {bpy.app.version_string} cannot read"
+            )
         return (
             f"Blender {bpy.app.version_string} cannot read this .blend "
             "(saved by a newer Blender, or damaged)"

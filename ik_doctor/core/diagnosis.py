@@ -10,7 +10,8 @@ from typing import Any
 import bpy
 
 from .editing import FixError, ensure_editable, require_armature
-from .finding import Finding, sort_findings
+from .finding import Finding, FixResult, sort_findings
+from .fix_policy import FixPermission, fix_impact, skinned_meshes
 from .registry import all_checks, get_check
 from .rig import RigView
 
@@ -70,6 +71,11 @@ def apply_fix(finding: Finding, options: Mapping[str, Any] | None = None) -> str
     The fault is looked up again first: if it is gone, nothing is changed and the sentence says
     so, which makes every fix safe to run twice. Raises ``FixError`` when no fix can be applied.
     """
+    return run_fix(finding, options).sentence
+
+
+def run_fix(finding: Finding, options: Mapping[str, Any] | None = None) -> FixResult:
+    """``apply_fix`` for code: the result says whether anything changed, and where."""
     if not isinstance(finding, Finding):
         raise FixError(f"Expected a Finding, got {type(finding).__name__}.")
     if finding.fix_id is None:
@@ -88,8 +94,10 @@ def apply_fix(finding: Finding, options: Mapping[str, Any] | None = None) -> str
         raise FixError(f"The {check.id} check has no fix called '{finding.fix_id}'.")
     current = _same_fault(obj, finding, options)
     if current is None:
-        return f"Nothing to change: '{finding.message}' is already resolved."
-    return fix(obj, current)
+        sentence = f"Nothing to change: '{finding.message}' is already resolved."
+        return FixResult(finding, changed=False, sentence=sentence)
+    touched = tuple(name for name in (current.bone, current.constraint) if name)
+    return FixResult(current, changed=True, sentence=fix(obj, current), touched=touched)
 
 
 def _ensure_not_collapsed(obj: bpy.types.Object) -> None:
@@ -115,28 +123,26 @@ def _same_fault(
     return None
 
 
-__all__ = ["FixError", "apply_all_fixes", "apply_fix", "diagnose"]
-
-
 def apply_all_fixes(
     obj: bpy.types.Object,
     *,
     checks: Iterable[str] | None = None,
-    allow_rest_pose_changes: bool = True,
-    allow_confirmed: bool = False,
+    permission: FixPermission | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     max_rounds: int = 50,
-) -> list[tuple[Finding, str]]:
-    """Apply every safe fix, structure first, re-diagnosing after each one.
+) -> list[FixResult]:
+    """Apply every fix the permission covers, structure first, re-diagnosing after each one.
 
     A fix can make another finding disappear or appear (a new control bone gets a pole), so
-    the rig is diagnosed again after every fix. Fixes that change the rest pose or throw
-    something away run only when the caller allows them. ``options`` are the same threshold
-    overrides ``diagnose`` takes. Returns (finding, what changed or why it failed) in the order
-    applied.
+    the rig is diagnosed again after every fix. Fixes that rebind a skinned mesh or throw
+    something away run only when ``permission`` allows them (``fix_policy``; by default
+    neither). ``options`` are the same threshold overrides ``diagnose`` takes. Returns what each
+    fix did, in the order applied.
     """
     require_armature(obj)
-    done: list[tuple[Finding, str]] = []
+    permission = permission or FixPermission()
+    skinned = skinned_meshes(obj)
+    done: list[FixResult] = []
     skipped: set[tuple[Any, ...]] = set()
     order = {check.id: check.order for check in all_checks()}
     for _ in range(max_rounds):
@@ -145,15 +151,16 @@ def apply_all_fixes(
             for f in diagnose(obj, checks=checks, options=options)
             if f.fix_id is not None
             and f.key not in skipped
-            and (allow_rest_pose_changes or not f.changes_rest_pose)
-            and (allow_confirmed or not f.needs_confirmation)
+            and fix_impact(f, obj, skinned).allowed_by(permission)
         ]
         if not candidates:
             break
         finding = min(candidates, key=lambda f: (order[f.check_id], f.severity.rank))
         try:
-            done.append((finding, apply_fix(finding, (options or {}).get(finding.check_id))))
+            done.append(run_fix(finding, (options or {}).get(finding.check_id)))
         except FixError as error:
-            done.append((finding, f"Not fixed: {error}"))
+            done.append(
+                FixResult(finding, changed=False, sentence=f"Not fixed: {error}", failed=True)
+            )
         skipped.add(finding.key)
     return done

@@ -79,3 +79,17 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
             f.message,
         ),
     )
+
+
+@dataclass(frozen=True)
+class FixResult:
+    """What one fix did. Code reads ``changed``, ``failed`` and ``touched``; ``sentence`` is for
+    people, and is what ``apply_fix`` returns."""
+
+    finding: Finding
+    changed: bool
+    sentence: str
+    touched: tuple[str, ...] = ()
+    """The bone and constraint the fix acted on; empty when nothing changed."""
+    failed: bool = False
+    """The fix refused (``FixError``); ``sentence`` says why."""

@@ -12,9 +12,9 @@ from typing import cast
 import bpy
 from bpy.props import BoolProperty, IntProperty
 
-from ..core.diagnosis import apply_all_fixes, apply_fix, diagnose
+from ..core.diagnosis import apply_all_fixes, diagnose, run_fix
 from ..core.editing import FixError, read_only_reason
-from ..core.finding import Finding
+from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
 from . import preferences, report
 
 
@@ -22,22 +22,6 @@ def run_checks(context: bpy.types.Context, obj: bpy.types.Object):
     """Diagnose ``obj`` with the enabled checks and thresholds, store and return the report."""
     enabled, options = preferences.settings(context)
     return report.store(context, obj, diagnose(obj, checks=enabled, options=options))
-
-
-def deforms_geometry(obj: bpy.types.Object) -> bool:
-    """Whether some object is skinned to this armature (modifier or armature parenting)."""
-    for other in bpy.data.objects:
-        if other.parent == obj and other.parent_type == "ARMATURE":
-            return True
-        for modifier in getattr(other, "modifiers", ()):
-            if modifier.type == "ARMATURE" and modifier.object == obj:
-                return True
-    return False
-
-
-def needs_asking(finding: Finding, obj: bpy.types.Object) -> bool:
-    """A fix that throws something away, or moves the bind of a skinned mesh, asks first."""
-    return finding.needs_confirmation or (finding.changes_rest_pose and deforms_geometry(obj))
 
 
 def _armature(context: bpy.types.Context) -> bpy.types.Object | None:
@@ -122,11 +106,12 @@ class IK_DOCTOR_OT_fix_finding(bpy.types.Operator):
 
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
         row = _chosen_row(context, self.index)
-        if row is not None and needs_asking(report.to_finding(row), _armature(context)):
+        impact = None if row is None else fix_impact(report.to_finding(row), _armature(context))
+        if impact is not None and impact.asks_first:
             return cast(
                 set[str],
                 context.window_manager.invoke_confirm(
-                    self, event, title="Fix Finding", message=_warning_for([report.to_finding(row)])
+                    self, event, title="Fix Finding", message=_warning_for([impact])
                 ),
             )
         return self.execute(context)
@@ -139,11 +124,11 @@ class IK_DOCTOR_OT_fix_finding(bpy.types.Operator):
         finding = report.to_finding(row)
         _, options = preferences.settings(context)
         try:
-            changed = apply_fix(finding, options=options.get(finding.check_id))
+            result = run_fix(finding, options=options.get(finding.check_id))
         except FixError as error:
             self.report({"ERROR"}, str(error))
             return {"CANCELLED"}
-        self.report({"INFO"}, changed)
+        self.report({"INFO"}, result.sentence)
         _recheck_after_change(context)
         return {"FINISHED"}
 
@@ -175,8 +160,10 @@ class IK_DOCTOR_OT_fix_all(bpy.types.Operator):
 
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
         obj = _armature(context)
-        fixable = [f for f in report.findings_of(report.report_for(context, obj)) if f.fix_id]
-        risky = [f for f in fixable if needs_asking(f, obj)]
+        skinned = skinned_meshes(obj)
+        stored = report.findings_of(report.report_for(context, obj))
+        impacts = [fix_impact(f, obj, skinned) for f in stored if f.fix_id]
+        risky = [impact for impact in impacts if impact.asks_first]
         if not risky:
             return self.execute(context)
         self.allow_rest_pose_changes = True
@@ -191,15 +178,12 @@ class IK_DOCTOR_OT_fix_all(bpy.types.Operator):
     def execute(self, context: bpy.types.Context) -> set[str]:
         obj = _armature(context)
         enabled, options = preferences.settings(context)
-        done = apply_all_fixes(
-            obj,
-            checks=enabled,
-            options=options,
-            allow_rest_pose_changes=self.allow_rest_pose_changes or not deforms_geometry(obj),
-            allow_confirmed=self.allow_discarding,
+        permission = FixPermission(
+            rebind_meshes=self.allow_rest_pose_changes, discard=self.allow_discarding
         )
-        for _, changed in done:
-            self.report({"WARNING" if changed.startswith("Not fixed") else "INFO"}, changed)
+        done = apply_all_fixes(obj, checks=enabled, options=options, permission=permission)
+        for result in done:
+            self.report({"WARNING" if result.failed else "INFO"}, result.sentence)
         stored = _recheck_after_change(context)
         self.report({"INFO"}, f"IK Doctor: {len(done)} fixes tried; now {report.summary(stored)}")
         return {"FINISHED"}
@@ -264,20 +248,14 @@ def _recheck_after_change(context: bpy.types.Context):
     return run_checks(context, _armature(context))
 
 
-def _warning_for(findings: list[Finding]) -> str:
-    rest_pose = sum(f.changes_rest_pose for f in findings)
-    discarding = sum(f.needs_confirmation for f in findings)
-    parts = []
-    if rest_pose:
-        moved = _fixes(rest_pose, "move")
-        parts.append(f"{moved} bones in Edit Mode: the skinned mesh's bind changes")
-    if discarding:
-        parts.append(f"{_fixes(discarding, 'throw')} something away (keys, a constraint's effect)")
-    return "; ".join(parts) + ". Apply?"
-
-
-def _fixes(number: int, verb: str) -> str:
-    return f"1 fix {verb}s" if number == 1 else f"{number} fixes {verb}"
+def _warning_for(impacts: list[FixImpact]) -> str:
+    """One confirmation line: how many fixes cost what, in the policy's own words."""
+    counts: dict[str, int] = {}
+    for impact in impacts:
+        for cost in impact.costs():
+            counts[cost] = counts.get(cost, 0) + 1
+    fixes = {cost: "1 fix" if n == 1 else f"{n} fixes" for cost, n in counts.items()}
+    return "; ".join(f"{fixes[cost]}: {cost}" for cost in counts) + ". Apply?"
 
 
 def _frame_selected(context: bpy.types.Context) -> None:
