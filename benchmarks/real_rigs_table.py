@@ -1,7 +1,7 @@
 """Judge IK Doctor against Blender's solver on the real rigs in ``../shared/rigs/``.
 
 For every file and armature: the chains, what the oracle says (solving, see
-``ik_doctor.core.oracle``), the findings by severity, and the disagreements (a failing chain
+``ik_doctor.verify.oracle``), the findings by severity, and the disagreements (a failing chain
 with no error finding, or an error finding on a chain that works). Run it with a Blender line's
 Python::
 
@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from ik_doctor import Finding, diagnose  # noqa: E402
-from ik_doctor.core.oracle import ChainVerdict, Disagreement, disagreements, judge_chains  # noqa: E402
+from ik_doctor.verify.oracle import ChainVerdict, Disagreement, disagreements, judge_chains  # noqa: E402
 
 RIGS = (ROOT.parent / "shared" / "rigs").resolve()
 IMPORTERS = {

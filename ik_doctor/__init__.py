@@ -17,32 +17,35 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .core.diagnosis import apply_all_fixes, apply_fix, diagnose, run_fix
     from .core.editing import FixError
     from .core.finding import Finding, FixResult, Severity
     from .core.fix_policy import FixPermission
-    from .core.oracle import ChainVerdict, judge_chains
-    from .core.registry import Check, all_checks, get_check
-    from .core.solve import ChainSolve, measure_chains, solve_within_reach
+    from .core.registry import Check
+    from .doctor import all_checks, apply_all_fixes, apply_fix, diagnose, get_check, run_fix
+    from .verify.animation import scan_animation
+    from .verify.oracle import ChainVerdict, judge_chains
+    from .verify.solve import ChainSolve, measure_chains, solve_within_reach
 
 _PUBLIC = {
-    "apply_all_fixes": ".core.diagnosis",
-    "apply_fix": ".core.diagnosis",
-    "diagnose": ".core.diagnosis",
-    "run_fix": ".core.diagnosis",
+    "apply_all_fixes": ".doctor",
+    "apply_fix": ".doctor",
+    "diagnose": ".doctor",
+    "run_fix": ".doctor",
     "FixError": ".core.editing",
     "Finding": ".core.finding",
     "FixResult": ".core.finding",
     "FixPermission": ".core.fix_policy",
     "Severity": ".core.finding",
-    "ChainVerdict": ".core.oracle",
-    "judge_chains": ".core.oracle",
+    "scan_animation": ".verify.animation",
+    "ChainVerdict": ".verify.oracle",
+    "judge_chains": ".verify.oracle",
     "Check": ".core.registry",
-    "all_checks": ".core.registry",
-    "get_check": ".core.registry",
-    "ChainSolve": ".core.solve",
-    "measure_chains": ".core.solve",
-    "solve_within_reach": ".core.solve",
+    # Every check: ``doctor`` imports the checks package, which fills the registry.
+    "all_checks": ".doctor",
+    "get_check": ".doctor",
+    "ChainSolve": ".verify.solve",
+    "measure_chains": ".verify.solve",
+    "solve_within_reach": ".verify.solve",
 }
 
 __all__ = [
@@ -63,6 +66,7 @@ __all__ = [
     "measure_chains",
     "register",
     "run_fix",
+    "scan_animation",
     "solve_within_reach",
     "unregister",
 ]

@@ -13,7 +13,7 @@ from solving import assert_ik_works, pose_snapshot, tip_error
 from ik_doctor import Severity, apply_fix, diagnose, solve_within_reach
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.geometry import rest_pole_angle
-from ik_doctor.core.oracle import judge_chains
+from ik_doctor.verify.oracle import judge_chains
 
 LEG = ("thigh.L", "shin.L")
 

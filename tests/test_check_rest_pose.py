@@ -11,7 +11,7 @@ from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 from ik_doctor import Severity, apply_fix, diagnose, solve_within_reach
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.geometry import offset_from_line
-from ik_doctor.core.solve import evaluate
+from ik_doctor.verify.solve import evaluate
 
 
 def _shin_follows_the_foot_control(rig) -> bool:

@@ -11,7 +11,7 @@ from solving import assert_ik_works, findings_of, pose_snapshot
 from ik_doctor import Severity, apply_fix
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.geometry import offset_from_line, rest_pole_angle
-from ik_doctor.core.solve import evaluate
+from ik_doctor.verify.solve import evaluate
 
 LEG = ("thigh.L", "shin.L")
 

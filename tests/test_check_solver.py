@@ -6,7 +6,7 @@ import pytest
 from solving import assert_ik_works, findings_of, tip_error
 
 from ik_doctor import Severity, apply_fix, solve_within_reach
-from ik_doctor.core.oracle import judge_chains
+from ik_doctor.verify.oracle import judge_chains
 
 
 def test_ten_standard_iterations_leave_the_foot_short(rig) -> None:

@@ -11,7 +11,7 @@ from solving import assert_ik_works, findings_of
 
 from ik_doctor import FixError, Severity, apply_fix, diagnose
 from ik_doctor.core.editing import edit_bones
-from ik_doctor.core.solve import evaluate
+from ik_doctor.verify.solve import evaluate
 
 
 def _pose(rig) -> None:

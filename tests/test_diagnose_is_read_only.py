@@ -1,4 +1,5 @@
-"""``diagnose`` only reads: it never switches modes, evaluates the depsgraph or writes the rig.
+"""``diagnose`` only reads: it never switches modes, evaluates the depsgraph or changes the rig
+(in Edit Mode it copies the edit bones into the armature's bones first, as leaving would).
 
 The panel reruns it on a shortcut and pipelines on thousands of files: a diagnosis that
 evaluated the rig or toggled Edit Mode would cost more than the rig itself.
@@ -40,6 +41,32 @@ def test_diagnose_triggers_no_depsgraph_evaluation_and_no_mode_switch(
     assert depsgraph_updates == []
     assert rig.mode == mode
     assert pose_snapshot(rig) == before
+
+
+def _edit_bones(rig: bpy.types.Object) -> dict[str, tuple]:
+    return {
+        bone.name: (tuple(bone.head), tuple(bone.tail), bone.roll, bone.use_connect)
+        for bone in rig.data.edit_bones
+    }
+
+
+def test_diagnose_in_edit_mode_reads_the_edit_bones_and_stays_in_edit_mode(
+    rig, depsgraph_updates
+) -> None:
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode="EDIT")
+    shin = rig.data.edit_bones["shin.L"]
+    shin.use_connect = False
+    shin.head.z += 0.05  # a gap at the knee, made in Edit Mode and not yet left
+    edited = _edit_bones(rig)
+    depsgraph_updates.clear()
+    findings = diagnose(rig)
+    assert ("parenting", "shin.L", "connect") in {(f.check_id, f.bone, f.fix_id) for f in findings}
+    assert depsgraph_updates == []
+    assert rig.mode == "EDIT"
+    assert _edit_bones(rig) == edited
+    # What it writes: the edit bones copied into the armature's bones, as leaving Edit Mode does.
+    assert tuple(rig.data.bones["shin.L"].head_local) == edited["shin.L"][0]
 
 
 def test_diagnose_twice_gives_the_same_findings(rig) -> None:

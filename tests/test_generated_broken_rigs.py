@@ -1,6 +1,6 @@
 """Truth on generated rigs: each fault breaks the reference rig, the solver and the findings agree.
 
-The oracle (``ik_doctor.core.oracle``) judges every chain by solving; the checks must put an
+The oracle (``ik_doctor.verify.oracle``) judges every chain by solving; the checks must put an
 error on exactly the chains that fail (or on the chain that drags them along), and none on the
 chains that still work, however they are bent.
 """
@@ -20,7 +20,7 @@ import pytest
 from solving import pose_snapshot
 
 from ik_doctor import diagnose
-from ik_doctor.core.oracle import disagreements, judge_chains
+from ik_doctor.verify.oracle import disagreements, judge_chains
 
 LEG = ("shin.L", "IK")
 
@@ -443,7 +443,7 @@ RIGIFY_SCRIPT = textwrap.dedent(
     import addon_utils
     sys.path.insert(0, sys.argv[1])
     from ik_doctor import diagnose
-    from ik_doctor.core.oracle import disagreements, judge_chains
+    from ik_doctor.verify.oracle import disagreements, judge_chains
 
     bpy.ops.wm.read_homefile(use_empty=True)
     addon_utils.enable("rigify", default_set=True)

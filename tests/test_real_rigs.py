@@ -1,7 +1,7 @@
 """Truth on real rigs: the findings agree with Blender's solver on rigs other people made.
 
 Every file in ``../shared/rigs/`` is opened (or imported with Blender's own glTF, FBX and BVH
-importers), every IK chain is judged by solving (``ik_doctor.core.oracle``) and diagnosed. A
+importers), every IK chain is judged by solving (``ik_doctor.verify.oracle``) and diagnosed. A
 chain that fails the solver must carry an error finding; a chain that works must carry none;
 and every finding must be one a person reviewed in ``real_rigs_expected.tsv``.
 """
@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import real_rigs_table as table
 
 from ik_doctor import Severity, diagnose
-from ik_doctor.core.oracle import disagreements, judge_chains
+from ik_doctor.verify.oracle import disagreements, judge_chains
 
 EXPECTED = Path(__file__).with_name("real_rigs_expected.tsv")
 FILES = table.rig_files() if table.RIGS.is_dir() else []

@@ -1,19 +1,15 @@
-"""One module per check. Each module registers its ``Check`` when imported."""
+"""One module per check; importing this package registers every check (``core.registry``).
+
+Adding a check means adding a module here that calls ``register(Check(...))``: the package
+imports every module it holds, so nothing else has to know its name. ``ik_doctor.doctor``
+imports it before its first pass.
+"""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
 
-_loaded = False
-
-
-def load_all() -> None:
-    """Import every check module once, so each registers itself."""
-    global _loaded
-    if _loaded:
-        return
-    for module in pkgutil.iter_modules(__path__):
-        if not module.name.startswith("_"):
-            importlib.import_module(f".{module.name}", __package__)
-    _loaded = True
+for _module in pkgutil.iter_modules(__path__):
+    if not _module.name.startswith("_"):
+        importlib.import_module(f".{_module.name}", __name__)

@@ -13,7 +13,8 @@ from typing import Any
 
 import bpy
 
-from ..core.finding import Finding, Severity
+from ..core.editing import constraint_on
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -24,13 +25,11 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
         if problem is None:
             continue
         severity, message, why, natural = problem
-        yield Finding(
-            check_id="chain_length",
+        yield chain_finding(
+            "chain_length",
+            rig,
+            chain,
             severity=severity,
-            armature=rig.name,
-            bone=chain.owner,
-            constraint=chain.constraint,
-            chain=chain.key,
             message=message,
             why=why,
             fix_id="set_length",
@@ -76,7 +75,7 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, int] | N
 
 def set_chain_length(obj: bpy.types.Object, finding: Finding) -> str:
     length = int(finding.args["length"])
-    constraint = obj.pose.bones[finding.bone or ""].constraints[finding.constraint or ""]
+    constraint = constraint_on(obj, finding.bone, finding.constraint, bpy.types.KinematicConstraint)
     before = constraint.chain_count
     constraint.chain_count = length
     return (

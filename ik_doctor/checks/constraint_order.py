@@ -24,10 +24,12 @@ from typing import Any
 
 import bpy
 
-from ..core.finding import Finding, Severity
+from ..core.armature import pose_of
+from ..core.editing import constraint_on
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import FULL_INFLUENCE, switched_by
 from ..core.registry import Check, register
-from ..core.rig import IKChain, RigView
+from ..core.rig import AXES, IKChain, RigView
 from ..core.start import start_flips_the_bend
 
 OVERRIDDEN = {
@@ -40,8 +42,6 @@ OVERRIDDEN = {
 }
 """Constraints whose effect on a chain bone is a rotation, which the IK solved after them
 replaces (measured: the chain ends where it would without them)."""
-
-AXES = "xyz"
 
 
 def find_constraint_order_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -72,20 +72,15 @@ def find_constraint_order_problems(rig: RigView, options: Mapping[str, Any]) -> 
 def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding:
     where = f"IK '{chain.constraint}' on {chain.owner}"
     state = "muted" if chain.mute else f"at influence {chain.influence:.3g}"
-    common = dict(
-        check_id="constraint_order",
-        armature=rig.name,
-        bone=chain.owner,
-        constraint=chain.constraint,
-        chain=chain.key,
-    )
     if switch_reason is not None:
-        return Finding(
+        return chain_finding(
+            "constraint_order",
+            rig,
+            chain,
             severity=Severity.INFO,
             message=f"{where} is {state} on purpose: {switch_reason}.",
             why="It is one half of an IK switch; the rig turns it on when it is needed.",
             no_fix_reason="nothing to fix: the rig switches this IK itself",
-            **common,
         )
     if not _solves(chain):
         message = f"{where} is {state}: the IK does nothing."
@@ -96,13 +91,15 @@ def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding
             "Influence blends the solved pose with the FK pose, so the chain moves only part "
             "of the way to the target; nothing drives or keys the influence."
         )
-    return Finding(
+    return chain_finding(
+        "constraint_order",
+        rig,
+        chain,
         severity=Severity.ERROR,
         message=message,
         why=why,
         fix_id="enable_ik",
         fix_label="Unmute the IK and set its influence to 1",
-        **common,
     )
 
 
@@ -123,21 +120,19 @@ def _acts(constraint: bpy.types.Constraint) -> bool:
 def _overridden(
     rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
 ) -> Finding | None:
-    common = dict(
-        check_id="constraint_order",
-        severity=Severity.WARNING,
-        armature=rig.name,
-        bone=bone,
-        constraint=constraint.name,
-        chain=chain.key,
-    )
+    def finding(**fields: Any) -> Finding:
+        return chain_finding(
+            "constraint_order", rig, chain, bone=bone, constraint=constraint.name, **fields
+        )
+
     ik = f"IK '{chain.constraint}' on {chain.owner}"
     if constraint.type == "LIMIT_ROTATION":
         axes = _limited_axes(constraint)
         if not axes or _ik_limits_match(rig.pose_bone(bone), constraint, axes):
             return None
         convertible = constraint.owner_space == "LOCAL"
-        return Finding(
+        return finding(
+            severity=Severity.WARNING,
             message=(
                 f"Limit Rotation '{constraint.name}' on {bone} does not limit {ik}: the "
                 f"chain turns past its {'/'.join(a.upper() for a in axes)} range."
@@ -155,16 +150,17 @@ def _overridden(
                 "space, and IK limits are angles from the rest pose in the bone's own axes: "
                 "set them by hand (Bone properties > Inverse Kinematics)"
             ),
-            **common,
         )
     purpose = OVERRIDDEN.get(constraint.type)
-    if purpose is None or (constraint.type == "TRANSFORM" and constraint.map_to != "ROTATION"):
+    if purpose is None:
+        return None
+    if isinstance(constraint, bpy.types.TransformConstraint) and constraint.map_to != "ROTATION":
         return None
     kind = constraint.type.replace("_", " ").title()
     what = purpose.format(target=_target_name(constraint))
     moves_head = constraint.type == "COPY_TRANSFORMS" and not rig.bone(bone).use_connect
     if start_flips_the_bend(rig, chain, bone, constraint):
-        common["severity"] = Severity.ERROR
+        severity = Severity.ERROR
         effect = (
             "but the solver starts from the rotation it sets, which bends the joint the other "
             "way (or not at all): it ends up bent away from its pole, or short of the target."
@@ -175,6 +171,7 @@ def _overridden(
             "turns that bend's plane."
         )
     else:
+        severity = Severity.WARNING
         effect = (
             "only the location it copies still applies."
             if moves_head
@@ -184,7 +181,8 @@ def _overridden(
             "Blender solves IK after every other constraint of the chain's bones, whatever "
             "the stack order, and the solver replaces their rotation with its own."
         )
-    return Finding(
+    return finding(
+        severity=severity,
         message=f"{kind} '{constraint.name}' on {bone} ({what}) is overridden by {ik}: {effect}",
         why=why,
         fix_id=None if moves_head else "mute_overridden",
@@ -197,7 +195,6 @@ def _overridden(
             else None
         ),
         needs_confirmation=not moves_head,
-        **common,
     )
 
 
@@ -249,13 +246,11 @@ def _overlaps(rig: RigView) -> Iterator[Finding]:
             same_goal = (inner.target, inner.subtarget) == (outer.target, outer.subtarget)
             if not nested or same_goal:
                 continue
-            yield Finding(
-                check_id="constraint_order",
+            yield chain_finding(
+                "constraint_order",
+                rig,
+                inner,
                 severity=Severity.ERROR,
-                armature=rig.name,
-                bone=inner.owner,
-                constraint=inner.constraint,
-                chain=inner.key,
                 message=(
                     f"IK '{inner.constraint}' on {inner.owner} sits inside the chain of IK "
                     f"'{outer.constraint}' on {outer.owner}, which also moves "
@@ -279,7 +274,7 @@ def _solves(chain: IKChain) -> bool:
 
 
 def enable_ik(obj: bpy.types.Object, finding: Finding) -> str:
-    constraint = obj.pose.bones[finding.bone or ""].constraints[finding.constraint or ""]
+    constraint = constraint_on(obj, finding.bone, finding.constraint, bpy.types.KinematicConstraint)
     was = "muted" if constraint.mute else f"at influence {constraint.influence:.3g}"
     constraint.mute = False
     constraint.influence = 1.0
@@ -287,7 +282,7 @@ def enable_ik(obj: bpy.types.Object, finding: Finding) -> str:
 
 
 def mute_overridden(obj: bpy.types.Object, finding: Finding) -> str:
-    constraint = obj.pose.bones[finding.bone or ""].constraints[finding.constraint or ""]
+    constraint = constraint_on(obj, finding.bone, finding.constraint, bpy.types.Constraint)
     constraint.mute = True
     owner, ik = finding.chain or ("", "")
     return (
@@ -297,8 +292,10 @@ def mute_overridden(obj: bpy.types.Object, finding: Finding) -> str:
 
 
 def convert_limit(obj: bpy.types.Object, finding: Finding) -> str:
-    pose_bone = obj.pose.bones[finding.bone or ""]
-    constraint = pose_bone.constraints[finding.constraint or ""]
+    pose_bone = pose_of(obj).bones[finding.bone or ""]
+    constraint = constraint_on(
+        obj, finding.bone, finding.constraint, bpy.types.LimitRotationConstraint
+    )
     ranges = []
     for axis in _limited_axes(constraint):
         low, high = _ik_range(constraint, axis)

@@ -22,13 +22,16 @@ controls below the chain or driven by it through parents and constraints.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import bpy
 
-from ..core.editing import FixError, edit_bones
-from ..core.finding import Finding, Severity
+from ..core.armature import armature_data, pose_of
+from ..core.controls import control_parent
+from ..core.editing import FixError, constraint_on, edit_bones
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -55,7 +58,7 @@ def find_cycles(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
         ):
             if obj is None or (obj == rig.object and (not bone or bone in chain.bones)):
                 continue  # no control, or the target check's own case
-            if obj.type == "ARMATURE" and bone and obj.data.bones.get(bone) is None:
+            if obj.type == "ARMATURE" and bone and armature_data(obj).bones.get(bone) is None:
                 continue  # a missing bone is the target and pole checks' finding
             link = _link_to_chain(rig, chain, obj, bone, steps)
             if link is not None:
@@ -75,34 +78,33 @@ def _finding(
     is_bone = obj == rig.object and bool(bone)
     parented_to_chain = is_bone and link.direct and link.constraint is None
     severity, why = _effect(role, parented_to_chain)
-    common = dict(
-        check_id="cycle",
-        severity=severity,
-        armature=rig.name,
-        bone=chain.owner,
-        constraint=chain.constraint,
-        chain=chain.key,
-        message=f"The {role} of {where}, {control}, {how}, a bone of the chain it moves.",
-        why=why,
-    )
+    fix: dict[str, Any]
     if link.constraint is not None:
-        return Finding(
-            **common,
+        fix = dict(
             fix_id=f"mute_{role}_link",
             fix_label=f"Mute '{link.constraint}' on {control}, keeping where it is now",
             fix_args=(("constraint", link.constraint),),
             needs_confirmation=True,
         )
-    parent = _control_parent(rig, chain)
-    if parent:
-        label = f"Parent {control} to {parent}"
     else:
-        label = f"Unparent {control}" if is_bone else f"Parent {control} to the armature object"
-    return Finding(
-        **common,
-        fix_id=f"reparent_{role}",
-        fix_label=f"{label}, keeping where it is",
-        fix_args=(("parent", parent),),
+        parent = control_parent(rig, chain)
+        if parent:
+            label = f"Parent {control} to {parent}"
+        else:
+            label = f"Unparent {control}" if is_bone else f"Parent {control} to the armature object"
+        fix = dict(
+            fix_id=f"reparent_{role}",
+            fix_label=f"{label}, keeping where it is",
+            fix_args=(("parent", parent),),
+        )
+    return chain_finding(
+        "cycle",
+        rig,
+        chain,
+        severity=severity,
+        message=f"The {role} of {where}, {control}, {how}, a bone of the chain it moves.",
+        why=why,
+        **fix,
     )
 
 
@@ -187,7 +189,7 @@ def _reaches_chain(rig: RigView, chain: IKChain, start: Node, steps: _Steps) -> 
 
 def _parent_node(obj: bpy.types.Object, bone: str) -> Node | None:
     if obj.type == "ARMATURE" and bone:
-        raw = obj.data.bones.get(bone)
+        raw = armature_data(obj).bones.get(bone)
         if raw is not None and raw.parent is not None:
             return obj, raw.parent.name
         return None
@@ -203,7 +205,7 @@ def _constraints(rig: RigView, obj: bpy.types.Object, bone: str) -> list[bpy.typ
     if obj == rig.object and bone:
         owner = rig.constraints(bone)
     elif obj.type == "ARMATURE" and bone:
-        pose_bone = obj.pose.bones.get(bone) if obj.pose else None
+        pose_bone = obj.pose.bones.get(bone) if obj.pose else None  # None until evaluated
         owner = tuple(pose_bone.constraints) if pose_bone is not None else ()
     else:
         owner = tuple(obj.constraints)
@@ -225,48 +227,54 @@ def _describe(rig: RigView, obj: bpy.types.Object, bone: str) -> str:
     return f"object '{obj.name}'" + (f" (bone {bone})" if bone else "")
 
 
-def _control_parent(rig: RigView, chain: IKChain) -> str | None:
-    """The rig's top bone above the chain: the control follows the rig, not the limb."""
-    above = rig.ancestors(chain.root)
-    return above[-1] if above else None
-
-
 def _control_of(obj: bpy.types.Object, finding: Finding) -> tuple[bpy.types.Object, str]:
-    constraint = obj.pose.bones[finding.bone or ""].constraints[finding.constraint or ""]
+    constraint = constraint_on(obj, finding.bone, finding.constraint, bpy.types.KinematicConstraint)
     if finding.fix_id in ("reparent_target", "mute_target_link"):
-        return constraint.target, constraint.subtarget
-    return constraint.pole_target, constraint.pole_subtarget
+        control, bone = constraint.target, constraint.subtarget
+    else:
+        control, bone = constraint.pole_target, constraint.pole_subtarget
+    assert control is not None  # the finding was diagnosed just now, with this control
+    return control, bone
+
+
+@contextmanager
+def _kept_in_place(
+    obj: bpy.types.Object, control: bpy.types.Object, bone: str
+) -> Iterator[tuple[bpy.types.PoseBone | bpy.types.Object, str]]:
+    """Yield the control (its pose bone, or the object) and its name for people; once its
+    parent or constraints have changed, put it back where it is now (posed, in the world)."""
+    if control == obj and bone:
+        pose_bone = pose_of(obj).bones[bone]
+        posed = pose_bone.matrix.copy()
+        yield pose_bone, bone
+        pose_bone.matrix = posed
+        return
+    if control.library is not None:
+        raise FixError(f"'{control.name}' is linked from {control.library.filepath}.")
+    world = control.matrix_world.copy()
+    yield control, f"object '{control.name}'"
+    control.matrix_world = world
 
 
 def reparent_control(obj: bpy.types.Object, finding: Finding) -> str:
     """Parent the control to the rig's top bone; its rest and posed world position stay put."""
     control, bone = _control_of(obj, finding)
     parent = finding.args["parent"]
-    if control == obj and bone:
-        pose_bone = obj.pose.bones[bone]
-        posed = pose_bone.matrix.copy()
-        with edit_bones(obj) as bones:
-            bones[bone].use_connect = False
-            bones[bone].parent = bones[parent] if parent else None
-        pose_bone.matrix = posed
-        name = bone
-    else:
-        if control.library is not None:
-            raise FixError(f"'{control.name}' is linked from {control.library.filepath}.")
-        world = control.matrix_world.copy()
-        if parent:
+    with _kept_in_place(obj, control, bone) as (owner, name):
+        if isinstance(owner, bpy.types.PoseBone):
+            with edit_bones(obj) as bones:
+                bones[bone].use_connect = False
+                bones[bone].parent = bones[parent] if parent else None
+        elif parent:
             control.parent, control.parent_type, control.parent_bone = obj, "BONE", parent
         else:
-            control.parent = obj
-            control.parent_type = "OBJECT"
-        control.matrix_world = world
-        name = f"object '{control.name}'"
+            control.parent, control.parent_type = obj, "OBJECT"
     if parent:
         done = f"Parented {name} to {parent}"
+    elif isinstance(owner, bpy.types.PoseBone):
+        done = f"Unparented {name}"
     else:
-        done = (
-            f"Unparented {name}" if control == obj and bone else f"Parented {name} to the armature"
-        )
+        done = f"Parented {name} to the armature"
     return f"{done}; it stays where it was and no longer moves with the chain."
 
 
@@ -274,19 +282,8 @@ def mute_control_link(obj: bpy.types.Object, finding: Finding) -> str:
     """Mute the constraint tying the control to the chain, keeping the control where it is."""
     control, bone = _control_of(obj, finding)
     name = str(finding.args["constraint"])
-    if control == obj and bone:
-        pose_bone = obj.pose.bones[bone]
-        posed = pose_bone.matrix.copy()
-        pose_bone.constraints[name].mute = True
-        pose_bone.matrix = posed
-        label = bone
-    else:
-        if control.library is not None:
-            raise FixError(f"'{control.name}' is linked from {control.library.filepath}.")
-        world = control.matrix_world.copy()
-        control.constraints[name].mute = True
-        control.matrix_world = world
-        label = f"object '{control.name}'"
+    with _kept_in_place(obj, control, bone) as (owner, label):
+        owner.constraints[name].mute = True
     return (
         f"Muted constraint '{name}' on {label} and kept it where it was, so it no longer "
         "follows the chain it steers."

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.finding import Finding, Severity
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import NOISE_LENGTH
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
@@ -47,18 +47,14 @@ def _problem(
     rig: RigView, chain: IKChain, name: str, longest: float, options: Mapping[str, Any]
 ) -> Finding | None:
     """The worse of the bone's two faults: one finding per bone (a zero scale before length)."""
-    common = dict(
-        check_id="degenerate",
-        armature=rig.name,
-        bone=name,
-        constraint=chain.constraint,
-        chain=chain.key,
-    )
     scale = rig.pose_bone(name).scale
-    flat = [axis for axis, value in zip("XYZ", scale, strict=True) if abs(value) < 1e-6]
+    flat = [axis for axis, value in zip("XYZ", scale.to_tuple(), strict=True) if abs(value) < 1e-6]
     if flat:
-        return Finding(
-            **common,
+        return chain_finding(
+            "degenerate",
+            rig,
+            chain,
+            bone=name,
             severity=Severity.ERROR,
             message=(
                 f"{name} is posed with scale 0 on {', '.join(flat)}, which collapses it: "
@@ -75,8 +71,11 @@ def _problem(
         )
     length = rig.bone(name).length
     if length < max(options["min_length_ratio"] * longest, NOISE_LENGTH):
-        return Finding(
-            **common,
+        return chain_finding(
+            "degenerate",
+            rig,
+            chain,
+            bone=name,
             severity=Severity.WARNING,
             message=(
                 f"{name} is {length:.2g} long in the chain of {chain.owner}: it counts "

@@ -21,7 +21,9 @@ from typing import Any
 
 import bpy
 
-from ..core.finding import Finding, Severity
+from ..core.armature import pose_of
+from ..core.editing import constraint_on
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import constraint_switches
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
@@ -83,22 +85,23 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
             ),
         )
         message += f": IK '{loser.constraint}' on {loser.owner} misses its target."
-    common = dict(
-        check_id="duplicates",
-        severity=severity,
-        armature=rig.name,
+    # A muted twin on the same bone reads as an IK/FK switch, which is what it becomes; a lone
+    # muted IK on another bone would read as an IK that does nothing: that one is removed.
+    fix_id, verb = ("mute", "Mute") if same_owner else ("remove", "Delete")
+    # The finding stands on the later IK, which the fix changes, in the chain that misses.
+    return chain_finding(
+        "duplicates",
+        rig,
+        loser,
         bone=later.owner,
         constraint=later.constraint,
-        chain=loser.key,
+        severity=severity,
         message=message,
         why=why,
+        fix_id=fix_id,
+        fix_label=f"{verb} {this} (asks first)",
         needs_confirmation=True,
     )
-    if same_owner:
-        # A muted twin on the same bone reads as an IK/FK switch, which is what it becomes.
-        return Finding(**common, fix_id="mute", fix_label=f"Mute {this} (asks first)")
-    # A lone muted IK on another bone would read as an IK that does nothing: remove it.
-    return Finding(**common, fix_id="remove", fix_label=f"Delete {this} (asks first)")
 
 
 def _control(chain: IKChain) -> str:
@@ -108,7 +111,7 @@ def _control(chain: IKChain) -> str:
 
 
 def mute_later_ik(obj: bpy.types.Object, finding: Finding) -> str:
-    constraint = obj.pose.bones[finding.bone or ""].constraints[finding.constraint or ""]
+    constraint = constraint_on(obj, finding.bone, finding.constraint, bpy.types.KinematicConstraint)
     constraint.mute = True
     return (
         f"Muted IK '{constraint.name}' on {finding.bone}; unmute it in the Bone Constraints "
@@ -117,10 +120,9 @@ def mute_later_ik(obj: bpy.types.Object, finding: Finding) -> str:
 
 
 def remove_later_ik(obj: bpy.types.Object, finding: Finding) -> str:
-    constraints = obj.pose.bones[finding.bone or ""].constraints
-    target = constraints[finding.constraint or ""]
-    aimed = target.subtarget or (target.target.name if target.target else "nothing")
-    constraints.remove(target)
+    ik = constraint_on(obj, finding.bone, finding.constraint, bpy.types.KinematicConstraint)
+    aimed = ik.subtarget or (ik.target.name if ik.target else "nothing")
+    pose_of(obj).bones[finding.bone or ""].constraints.remove(ik)
     return (
         f"Deleted IK '{finding.constraint}' on {finding.bone} (it aimed at {aimed}); the other "
         "IK alone moves the shared bones now."

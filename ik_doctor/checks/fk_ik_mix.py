@@ -19,14 +19,9 @@ from typing import Any
 import bpy
 from mathutils import Matrix
 
-from ..core.finding import Finding, Severity
-from ..core.limb import (
-    chain_finding,
-    constraint_switches,
-    fcurves,
-    moving_bones,
-    pose_flips_bend,
-)
+from ..core.armature import pose_of
+from ..core.finding import Finding, Severity, chain_finding
+from ..core.limb import constraint_switches, fcurves, pose_flips_bend
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -48,7 +43,7 @@ def find_fk_ik_mix(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding
             continue  # a partial influence nothing switches is the constraint_order finding
         keyed = [
             name
-            for name in moving_bones(chain)
+            for name in chain.moving_bones
             if any(_turns(curve, tolerance) for curve in curves.get(name, ()))
         ]
         if keyed:
@@ -58,7 +53,9 @@ def find_fk_ik_mix(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding
 def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
     where = f"IK '{chain.constraint}' on {chain.owner}"
     bones = ", ".join(reversed(keyed))
-    action = rig.object.animation_data.action
+    active = _active_action(rig.object)
+    assert active is not None  # the keys were found in it
+    action = active[0]
     if chain.pole is None:
         severity = Severity.WARNING
         effect = "with no pole, the keys decide which way the limb bends and how it twists"
@@ -113,14 +110,21 @@ def _half_switch(rig: RigView, chain: IKChain, source: str) -> Finding:
     )
 
 
-def _rotation_curves(obj: bpy.types.Object) -> dict[str, list[bpy.types.FCurve]]:
-    """Rotation f-curves of the active action, by bone name."""
+def _active_action(obj: bpy.types.Object) -> tuple[bpy.types.Action, Any] | None:
+    """The active action and its slot (5.x; None before), or None when the rig has none."""
     animation = obj.animation_data
     if animation is None or animation.action is None:
+        return None
+    return animation.action, getattr(animation, "action_slot", None)
+
+
+def _rotation_curves(obj: bpy.types.Object) -> dict[str, list[bpy.types.FCurve]]:
+    """Rotation f-curves of the active action, by bone name."""
+    active = _active_action(obj)
+    if active is None:
         return {}
     curves: dict[str, list[bpy.types.FCurve]] = {}
-    slot = getattr(animation, "action_slot", None)
-    for curve in fcurves(animation.action, slot):
+    for curve in fcurves(*active):
         bone = _bone_of(curve.data_path, ROTATIONS)
         if bone is not None:
             curves.setdefault(bone, []).append(curve)
@@ -151,14 +155,15 @@ def _turns(curve: bpy.types.FCurve, tolerance: float) -> bool:
 def clear_rotation_keys(obj: bpy.types.Object, finding: Finding) -> str:
     """Delete the chain's rotation f-curves from the current action and return it to rest."""
     names = set(finding.args["bones"])
-    animation = obj.animation_data
-    action = animation.action
-    curves = fcurves(action, getattr(animation, "action_slot", None))
+    active = _active_action(obj)
+    assert active is not None  # the keys the finding names are in it
+    action = active[0]
+    curves = fcurves(*active)
     doomed = [c for c in curves if _bone_of(c.data_path, ROTATIONS) in names]
     for curve in doomed:
         curves.remove(curve)
     for name in names:
-        pose_bone = obj.pose.bones[name]
+        pose_bone = pose_of(obj).bones[name]
         pose_bone.matrix_basis = Matrix.LocRotScale(
             pose_bone.location.copy(), None, pose_bone.scale.copy()
         )

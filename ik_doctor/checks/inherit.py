@@ -31,9 +31,10 @@ import bpy
 import numpy as np
 from mathutils import Matrix, Vector
 
+from ..core.armature import armature_data, pose_of
 from ..core.editing import edit_bones
-from ..core.finding import Finding, Severity
-from ..core.limb import animated_bones, chain_finding
+from ..core.finding import Finding, Severity, chain_finding
+from ..core.limb import animated_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -74,14 +75,11 @@ def _problems(
     shear_possible = scale_mode == "FULL" and bool(uneven)
     if bone.use_inherit_rotation and scale_mode not in NOT_SCALING and not shear_possible:
         return  # inherits rotation and scale, with no unevenly scaled bone to shear it
-    common = dict(
-        check_id="inherit",
-        armature=rig.name,
-        bone=name,
-        constraint=chain.constraint,
-        chain=chain.key,
-    )
-    if not bone.use_inherit_rotation and name != chain.root:
+
+    def finding(**fields: Any) -> Finding:
+        return chain_finding("inherit", rig, chain, bone=name, **fields)
+
+    if not bone.use_inherit_rotation and name != chain.root and bone.parent is not None:
         turned = _posed_ancestor(rig, name, _is_turned)
         effect = (
             f"with {turned} turned, the joint bends away from its pole"
@@ -89,8 +87,7 @@ def _problems(
             else "it works at rest, but as soon as a bone above it turns the joint bends "
             "away from its pole"
         )
-        yield Finding(
-            **common,
+        yield finding(
             severity=Severity.ERROR,
             message=(
                 f"{name} does not inherit the rotation of {bone.parent.name}, so it ignores "
@@ -111,8 +108,7 @@ def _problems(
             if grown
             else "scaling the rig up leaves this part of the limb at its old size"
         )
-        yield Finding(
-            **common,
+        yield finding(
             severity=Severity.ERROR if grown else Severity.WARNING,
             message=f"{name} does not inherit scale from {bone.parent.name}: {effect}.",
             why=(
@@ -126,9 +122,8 @@ def _problems(
     if bone.inherit_scale == "FULL":
         scaled = _shearing_ancestor(rig, name, uneven, tolerance) if uneven else None
         if scaled is not None and (scaled in chain.bones or scaled in hangs_from):
-            scale = tuple(round(v, 3) for v in uneven[scaled])
-            yield Finding(
-                **common,
+            scale = _rounded(uneven[scaled])
+            yield finding(
                 severity=Severity.ERROR,
                 message=(
                     f"{name} inherits the non-uniform scale {scale} of {scaled} in full, "
@@ -154,7 +149,7 @@ def _uneven_body(rig: RigView, chain: IKChain, body: str, scale: Vector) -> Find
         severity=Severity.ERROR,
         message=(
             f"{body}, above the chain of IK '{chain.constraint}' on {chain.owner}, is scaled "
-            f"unevenly {tuple(round(v, 3) for v in scale)}: the chain misses its target as "
+            f"unevenly {_rounded(scale)}: the chain misses its target as "
             "soon as a bone between them turns, whatever it inherits."
         ),
         why=(
@@ -190,12 +185,17 @@ def _is_turned(basis: Matrix) -> bool:
 
 
 def _is_grown(basis: Matrix) -> bool:
-    return max(basis.to_scale()) > 1.0 + 1e-3
+    return max(basis.to_scale().to_tuple()) > 1.0 + 1e-3
+
+
+def _rounded(scale: Vector) -> tuple[float, ...]:
+    """A scale as the messages show it."""
+    return tuple(round(value, 3) for value in scale.to_tuple())
 
 
 def _non_uniform_scales(rig: RigView, tolerance: float) -> dict[str, Vector]:
     """Pose scales of the bones scaled unevenly, read in one call (most rigs have none)."""
-    pose_bones = rig.object.pose.bones
+    pose_bones = pose_of(rig.object).bones
     flat = np.empty(len(pose_bones) * 3, dtype=np.float32)
     pose_bones.foreach_get("scale", flat)
     scales = flat.reshape(-1, 3).astype(np.float64)
@@ -220,7 +220,7 @@ def _shearing_ancestor(
         relative = rig.raw_bone(ancestor).matrix_local.to_3x3().inverted_safe() @ child
         sheared = relative.transposed() @ Matrix.Diagonal(scale) @ relative
         off_diagonal = max(abs(sheared[i][j]) for i in range(3) for j in range(3) if i != j)
-        if off_diagonal > tolerance * max(abs(v) for v in scale):
+        if off_diagonal > tolerance * max(abs(v) for v in scale.to_tuple()):
             return ancestor
     return None
 
@@ -235,12 +235,12 @@ def _lasting_bone(
         with edit_bones(obj) as bones:
             yield bones[name]
     else:
-        yield obj.data.bones[name]
+        yield armature_data(obj).bones[name]
 
 
 def reset_scale(obj: bpy.types.Object, finding: Finding) -> str:
-    pose_bone = obj.pose.bones[str(finding.args["scaled"])]
-    before = tuple(round(v, 3) for v in pose_bone.scale)
+    pose_bone = pose_of(obj).bones[str(finding.args["scaled"])]
+    before = _rounded(pose_bone.scale)
     pose_bone.scale = (1.0, 1.0, 1.0)
     return f"Reset the scale of {pose_bone.name} from {before} to 1."
 
@@ -248,7 +248,9 @@ def reset_scale(obj: bpy.types.Object, finding: Finding) -> str:
 def restore_rotation_inheritance(obj: bpy.types.Object, finding: Finding) -> str:
     with _lasting_bone(obj, finding.bone or "") as bone:
         bone.use_inherit_rotation = True
-        return f"Turned Inherit Rotation on for {bone.name}: it now turns with {bone.parent.name}."
+        parent = bone.parent
+        assert parent is not None  # the finding stands on a bone below the chain root
+        return f"Turned Inherit Rotation on for {bone.name}: it now turns with {parent.name}."
 
 
 def set_scale_inheritance(obj: bpy.types.Object, finding: Finding) -> str:

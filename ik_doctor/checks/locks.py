@@ -24,14 +24,13 @@ import bpy
 import numpy as np
 from mathutils import Vector
 
-from ..core.finding import Finding, Severity
+from ..core.armature import pose_of
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.geometry import bend_normal, offset_from_line
-from ..core.limb import chain_finding
 from ..core.reach import ClampedFold, clamped_folds
 from ..core.registry import Check, register
-from ..core.rig import IKChain, RigView
+from ..core.rig import AXES, IKChain, RigView
 
-AXES = "xyz"
 BLOCKED_RATIO = 0.1
 """A chain whose free axes move the tip less than this share of what all its axes could, in
 its weakest direction, cannot reach: 0 for every failing setup measured, 0.37 and more on every
@@ -136,7 +135,7 @@ class _TipMotion:
 
     def weakest(self, usable: set[tuple[str, str]], in_plane: bool = False) -> float:
         """Smallest singular value of the usable columns: how well the tip moves every way."""
-        columns = [list(self.columns[key]) for key in self.columns if key in usable]
+        columns = [list(self.columns[key].to_tuple()) for key in self.columns if key in usable]
         size = 3
         if in_plane and self.normal is not None:
             first = self.normal.orthogonal().normalized()
@@ -153,11 +152,12 @@ class _TipMotion:
 
     def bend_axis(self, rig: RigView, name: str) -> str | None:
         """The bone's local axis nearest the bend plane's normal: the axis it folds about."""
-        if self.normal is None:
+        normal = self.normal
+        if normal is None:
             return None
         bone = rig.bone(name)
         axes = (bone.x_axis, bone.y_axis, bone.z_axis)
-        return AXES[max(range(3), key=lambda i: abs(axes[i].dot(self.normal)))]
+        return AXES[max(range(3), key=lambda i: abs(axes[i].dot(normal)))]
 
 
 def _blocked_chain(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[Finding]:
@@ -368,7 +368,7 @@ def _axis_list(axes: str) -> str:
 
 
 def free_axes(obj: bpy.types.Object, finding: Finding) -> str:
-    pose_bone = obj.pose.bones[finding.bone or ""]
+    pose_bone = pose_of(obj).bones[finding.bone or ""]
     changed = []
     for axis in str(finding.args["axes"]):
         if getattr(pose_bone, f"lock_ik_{axis}"):
@@ -381,7 +381,7 @@ def free_axes(obj: bpy.types.Object, finding: Finding) -> str:
 
 
 def drop_limit(obj: bpy.types.Object, finding: Finding) -> str:
-    pose_bone = obj.pose.bones[finding.bone or ""]
+    pose_bone = pose_of(obj).bones[finding.bone or ""]
     axis = str(finding.args["axis"])
     low, high = (math.degrees(getattr(pose_bone, f"ik_{end}_{axis}")) for end in ("min", "max"))
     setattr(pose_bone, f"use_ik_limit_{axis}", False)
@@ -392,7 +392,7 @@ def drop_limit(obj: bpy.types.Object, finding: Finding) -> str:
 
 
 def clear_stiffness(obj: bpy.types.Object, finding: Finding) -> str:
-    pose_bone = obj.pose.bones[finding.bone or ""]
+    pose_bone = pose_of(obj).bones[finding.bone or ""]
     before = ", ".join(
         f"{axis.upper()} {getattr(pose_bone, f'ik_stiffness_{axis}'):.3g}" for axis in AXES
     )

@@ -13,7 +13,7 @@ from typing import Any
 import bpy
 
 from ..core.editing import edit_bones
-from ..core.finding import Finding, Severity
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.registry import Check, register
 from ..core.rig import RigView
 
@@ -25,13 +25,12 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
         top = chain.bones[-1]
         if parent is not None and top not in reported:
             reported.add(top)
-            yield Finding(
-                check_id="parenting",
-                severity=Severity.ERROR,
-                armature=rig.name,
+            yield chain_finding(
+                "parenting",
+                rig,
+                chain,
                 bone=top,
-                constraint=chain.constraint,
-                chain=chain.key,
+                severity=Severity.ERROR,
                 message=(
                     f"{top} has no parent, so IK '{chain.constraint}' on {chain.owner} stops "
                     f"after {len(chain.bones)} of its {chain.chain_count} bones; {parent} ends "
@@ -53,13 +52,12 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 continue
             reported.add(name)
             parent_name = rig.bone(name).parent
-            yield Finding(
-                check_id="parenting",
-                severity=Severity.WARNING,
-                armature=rig.name,
+            yield chain_finding(
+                "parenting",
+                rig,
+                chain,
                 bone=name,
-                constraint=chain.constraint,
-                chain=chain.key,
+                severity=Severity.WARNING,
                 message=(
                     f"{name} starts {gap:.3g} away from the tail of its parent {parent_name}: "
                     "the joint pivots on empty space."
@@ -97,10 +95,11 @@ def parent_bone(obj: bpy.types.Object, finding: Finding) -> str:
 def connect_bone(obj: bpy.types.Object, finding: Finding) -> str:
     name = finding.bone or ""
     with edit_bones(obj) as bones:
-        bone = bones[name]
-        moved = (bone.head - bone.parent.tail).length
+        bone, parent_bone = bones[name], bones[name].parent
+        assert parent_bone is not None  # the finding stands on a bone with a parent
+        moved = (bone.head - parent_bone.tail).length
         bone.use_connect = True
-        parent = bone.parent.name
+        parent = parent_bone.name
     return (
         f"Connected {name} to {parent}: its head moved {moved:.3g} onto {parent}'s tail "
         "(rest pose changed; meshes bound to this rig keep their rest shape)."

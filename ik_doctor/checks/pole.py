@@ -21,11 +21,12 @@ from typing import Any
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from ..core.editing import edit_bones
-from ..core.finding import Finding, Severity
+from ..core.armature import armature_data
+from ..core.controls import add_control_bone, control_parent
+from ..core.editing import constraint_on, edit_bones
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.geometry import offset_from_line, rest_pole_angle
-from ..core.limb import STRAIGHT_RATIO, chain_shape
-from ..core.oracle import MAX_BEND_TURN
+from ..core.limb import MAX_BEND_TURN, STRAIGHT_RATIO, chain_shape
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -122,13 +123,11 @@ def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         fix_label, no_fix_reason = (
             (None, problem.no_fix) if problem.no_fix else _fix_label(rig, chain, limb, problem.fix)
         )
-        yield Finding(
-            check_id="pole",
+        yield chain_finding(
+            "pole",
+            rig,
+            chain,
             severity=problem.severity,
-            armature=rig.name,
-            bone=chain.owner,
-            constraint=chain.constraint,
-            chain=chain.key,
             message=problem.message,
             why=problem.why,
             fix_id=problem.fix if fix_label else None,
@@ -352,7 +351,7 @@ def _control_point(rig: RigView, obj: bpy.types.Object | None, bone: str) -> Vec
             return None  # the armature's origin: reported as a fault, not used as a point
         if obj == rig.object:
             return rig.joint_point(obj, bone)
-        source = obj.data.bones.get(bone)
+        source = armature_data(obj).bones.get(bone)
         if source is None:
             return None
         world = _placement(obj) @ source.head_local
@@ -412,7 +411,7 @@ def _fix_label(
             f"{angle:.1f}° (edits the pole bone's rest position, which deforms nothing; the "
             "limb keeps its rest pose)"
         ), None
-    parent = _control_parent(rig, chain)
+    parent = control_parent(rig, chain)
     where = f"parented to {parent}" if parent else "with no parent"
     return (
         f"Create a non-deforming pole bone {distance:.3g} in front of {limb.joint_label}, "
@@ -420,21 +419,14 @@ def _fix_label(
     ), None
 
 
-def _control_parent(rig: RigView, chain: IKChain) -> str | None:
-    """The rig's top bone above the chain: the pole follows the rig, not the limb."""
-    above = rig.ancestors(chain.root)
-    return above[-1] if above else None
-
-
 def _current(obj: bpy.types.Object, finding: Finding) -> tuple[RigView, IKChain, _Limb]:
     rig = RigView(obj)
-    chain = rig.chain(finding.bone or "", finding.constraint or "")
-    assert chain is not None  # apply_fix passes a finding diagnosed just now
+    chain = rig.chain_of(finding)
     return rig, chain, _limb(rig, chain)
 
 
-def _constraint(obj: bpy.types.Object, chain: IKChain) -> bpy.types.Constraint:
-    return obj.pose.bones[chain.owner].constraints[chain.constraint]
+def _constraint(obj: bpy.types.Object, chain: IKChain) -> bpy.types.KinematicConstraint:
+    return constraint_on(obj, *chain.key, bpy.types.KinematicConstraint)
 
 
 def set_rest_pole_angle(obj: bpy.types.Object, finding: Finding) -> str:
@@ -474,16 +466,7 @@ def create_pole_bone(obj: bpy.types.Object, finding: Finding) -> str:
     rig, chain, limb = _current(obj, finding)
     assert limb.bend is not None
     spot = limb.pole_spot()
-    parent = _control_parent(rig, chain)
-    length = max(rig.bone(chain.owner).length * 0.25, 1e-3)
-    with edit_bones(obj) as bones:
-        pole = bones.new(f"POLE-{chain.owner}")
-        pole.head = spot
-        pole.tail = spot + limb.bend.normalized() * length
-        pole.roll = 0.0
-        pole.use_deform = False
-        pole.parent = bones[parent] if parent else None
-        name = pole.name
+    name, parent = add_control_bone(obj, rig, chain, f"POLE-{chain.owner}", spot, limb.bend)
     constraint = _constraint(obj, chain)
     previous = (chain.pole_subtarget or chain.pole.name) if chain.pole else None
     constraint.pole_target = obj

@@ -21,18 +21,17 @@ from typing import Any
 import bpy
 from mathutils import Matrix, Vector
 
+from ..core.armature import armature_data, pose_of
 from ..core.editing import edit_bones
-from ..core.finding import Finding, Severity
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.geometry import offset_from_line
 from ..core.limb import (
     STRAIGHT_RATIO,
     animated_bones,
     bend_offset,
-    chain_finding,
     chain_joints,
     has_degenerate_bone,
     keep_pole_at_rest,
-    moving_bones,
     pose_flips_bend,
 )
 from ..core.registry import Check, register
@@ -45,12 +44,12 @@ the chain's average bone, if that is longer, so a short bone still gives a clear
 
 def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     live = [chain for chain in rig.chains if not chain.mute and chain.influence > 0.0]
-    if live and rig.object.data.pose_position == "REST":
+    if live and armature_data(rig.object).pose_position == "REST":
         yield _rest_position_finding(rig)
     animated = animated_bones(rig)
     seen: set[tuple[str, ...]] = set()
     for chain in rig.chains:
-        bones = moving_bones(chain)
+        bones = chain.moving_bones
         if len(bones) < 2 or bones in seen:
             continue  # Rigify pairs a pole and a no-pole IK on the same bones
         seen.add(bones)
@@ -106,7 +105,7 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
         ),
         fix_id="pre_bend",
         fix_label=f"Pre-bend {joint} slightly {side} (changes the rest pose)",
-        fix_args=(("direction", tuple(direction)), ("side", side)),
+        fix_args=(("direction", direction.to_tuple()), ("side", side)),
         changes_rest_pose=True,
     )
 
@@ -132,7 +131,7 @@ def _bend_direction(rig: RigView, chain: IKChain) -> tuple[Vector, str]:
 def _leftover_pose(
     rig: RigView, chain: IKChain, animated: set[str], max_angle: float
 ) -> Finding | None:
-    bones = moving_bones(chain)
+    bones = chain.moving_bones
     rotated, scaled, shrunk = [], [], []
     for name in bones:
         if name in animated:
@@ -141,7 +140,7 @@ def _leftover_pose(
         _location, rotation, scale = basis.decompose()
         if math.degrees(rotation.angle) > max_angle:
             rotated.append(name)
-        if any(abs(s - 1.0) > 1e-3 for s in scale):
+        if any(abs(s - 1.0) > 1e-3 for s in scale.to_tuple()):
             scaled.append(name)
             if scale.y < 1.0 - 1e-3:  # Y runs along the bone: only this shortens the reach
                 shrunk.append(name)
@@ -194,25 +193,26 @@ def _leftover_pose(
 
 
 def set_pose_position(obj: bpy.types.Object, finding: Finding) -> str:
-    obj.data.pose_position = "POSE"
-    return f"Switched '{obj.data.name}' to Pose Position: poses and IK are evaluated again."
+    armature = armature_data(obj)
+    armature.pose_position = "POSE"
+    return f"Switched '{armature.name}' to Pose Position: poses and IK are evaluated again."
 
 
 def pre_bend(obj: bpy.types.Object, finding: Finding) -> str:
     rig = RigView(obj)
-    chain = rig.chain(finding.bone or "", finding.constraint or "")
-    assert chain is not None  # apply_fix passes a finding diagnosed just now
+    chain = rig.chain_of(finding)
     direction = Vector(finding.args["direction"])
     joints = chain_joints(rig, chain)
-    typical = rig.chain_reach(chain) / len(moving_bones(chain))
+    typical = rig.chain_reach(chain) / len(chain.moving_bones)
     moved = []
     with edit_bones(obj) as bones:
         for name in joints:
-            bone = bones[name]
-            shift = direction * (PRE_BEND * max(bone.parent.length, typical))
+            bone, parent = bones[name], bones[name].parent
+            assert parent is not None  # an inner joint: its bone hangs from the chain
+            shift = direction * (PRE_BEND * max(parent.length, typical))
             head = bone.head + shift
-            if bone.use_connect or (bone.head - bone.parent.tail).length < 1e-6:
-                bone.parent.tail = head
+            if bone.use_connect or (bone.head - parent.tail).length < 1e-6:
+                parent.tail = head
             bone.head = head
             moved.append(f"{name} by {shift.length:.3g}")
     if obj.mode == "EDIT":
@@ -228,7 +228,7 @@ def pre_bend(obj: bpy.types.Object, finding: Finding) -> str:
 def clear_pose(obj: bpy.types.Object, finding: Finding) -> str:
     names = list(finding.args["bones"])
     for name in names:
-        pose_bone = obj.pose.bones[name]
+        pose_bone = pose_of(obj).bones[name]
         pose_bone.matrix_basis = Matrix.Translation(pose_bone.matrix_basis.translation)
     return f"Cleared the pose rotation and scale of {', '.join(reversed(names))}."
 

@@ -19,17 +19,10 @@ from typing import Any
 import bpy
 from mathutils import Vector
 
+from ..core.armature import armature_data, pose_of
 from ..core.editing import edit_bones
-from ..core.finding import Finding, Severity
-from ..core.limb import (
-    animated_bones,
-    bend_plane,
-    chain_finding,
-    chain_joints,
-    chain_shape,
-    keep_pole_at_rest,
-    moving_bones,
-)
+from ..core.finding import Finding, Severity, chain_finding
+from ..core.limb import animated_bones, bend_plane, chain_joints, chain_shape, keep_pole_at_rest
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -45,7 +38,7 @@ def find_roll_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
     seen: set[tuple[str, ...]] = set()
     animated = animated_bones(rig) if rig.chains else set()
     for chain in rig.chains:
-        bones = moving_bones(chain)
+        bones = chain.moving_bones
         if bones in seen:
             continue  # Rigify pairs a pole and a no-pole IK on the same bones
         seen.add(bones)
@@ -118,7 +111,7 @@ def _finding(
     # A hinge turns about the axis line: X and -X bend the same way once a bone is restricted.
     # With more than two bones the free joints take the bend (measured on quaternius' spider:
     # rolling its hinged third bones changes neither the bend nor the tip).
-    two_bones = len(moving_bones(chain)) == 2
+    two_bones = len(chain.moving_bones) == 2
     restricted = [
         name
         for name in off
@@ -171,23 +164,23 @@ def _finding(
 
 def align_rolls(obj: bpy.types.Object, finding: Finding) -> str:
     rig = RigView(obj)
-    chain = rig.chain(finding.bone or "", finding.constraint or "")
-    assert chain is not None  # apply_fix passes a finding diagnosed just now
+    chain = rig.chain_of(finding)
     normal = _planar_normal(rig, chain)
     assert normal is not None
     normal = normal * float(finding.args["sign"])
-    bones = moving_bones(chain)
-    old_axes = {name: obj.data.bones[name].matrix_local.to_3x3() for name in bones}
+    bones = chain.moving_bones
+    old_axes = {name: armature_data(obj).bones[name].matrix_local.to_3x3() for name in bones}
     with edit_bones(obj) as edit:
         for name in bones:
             bone = edit[name]
             bone.align_roll(normal.cross(bone.vector.normalized()))
     if obj.mode == "EDIT":
         obj.update_from_editmode()  # the bones the pole angle is computed from
+    new_bones = armature_data(obj).bones
     for name in bones:
         # A pose is stored in the bone's own axes: turn it with them so it stays the same pose.
-        turn = (old_axes[name].inverted() @ obj.data.bones[name].matrix_local.to_3x3()).to_4x4()
-        pose_bone = obj.pose.bones[name]
+        turn = (old_axes[name].inverted() @ new_bones[name].matrix_local.to_3x3()).to_4x4()
+        pose_bone = pose_of(obj).bones[name]
         pose_bone.matrix_basis = turn.inverted() @ pose_bone.matrix_basis @ turn
     pole = keep_pole_at_rest(obj, chain.key)
     return (

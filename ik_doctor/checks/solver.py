@@ -21,7 +21,9 @@ from typing import Any
 
 import bpy
 
-from ..core.finding import Finding, Severity
+from ..core.armature import pose_of
+from ..core.editing import constraint_on
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.registry import Check, register
 from ..core.rig import RigView
 
@@ -37,7 +39,7 @@ ITASC_FAILS_BELOW = 20
 def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     if not rig.chains:
         return
-    if rig.object.pose.ik_solver == "ITASC":
+    if pose_of(rig.object).ik_solver == "ITASC":
         finding = _itasc_problem(rig, options)
         if finding is not None:
             yield finding
@@ -47,13 +49,11 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
         if chain.mute or iterations >= options["min_iterations"]:
             continue
         fails = iterations < STANDARD_FAILS_BELOW
-        yield Finding(
-            check_id="solver",
+        yield chain_finding(
+            "solver",
+            rig,
+            chain,
             severity=Severity.ERROR if fails else Severity.WARNING,
-            armature=rig.name,
-            bone=chain.owner,
-            constraint=chain.constraint,
-            chain=chain.key,
             message=(
                 f"IK '{chain.constraint}' on {chain.owner} stops after {iterations} iterations: "
                 + (
@@ -72,8 +72,15 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
         )
 
 
+def _itasc(obj: bpy.types.Object) -> bpy.types.Itasc:
+    """The iTaSC settings of an armature that uses iTaSC (the stubs type them as the base)."""
+    param = pose_of(obj).ik_param
+    assert isinstance(param, bpy.types.Itasc), f"'{obj.name}' does not use iTaSC"
+    return param
+
+
 def _itasc_problem(rig: RigView, options: Mapping[str, Any]) -> Finding | None:
-    param = rig.object.pose.ik_param
+    param = _itasc(rig.object)
     few = param.iterations < options["min_iterations"]
     loose = param.precision > ITASC_DEFAULT_PRECISION
     if not (few or loose):
@@ -111,7 +118,7 @@ def _itasc_problem(rig: RigView, options: Mapping[str, Any]) -> Finding | None:
 
 
 def set_standard_iterations(obj: bpy.types.Object, finding: Finding) -> str:
-    constraint = obj.pose.bones[finding.bone or ""].constraints[finding.constraint or ""]
+    constraint = constraint_on(obj, finding.bone, finding.constraint, bpy.types.KinematicConstraint)
     before = constraint.iterations
     constraint.iterations = STANDARD_ITERATIONS
     return (
@@ -121,7 +128,7 @@ def set_standard_iterations(obj: bpy.types.Object, finding: Finding) -> str:
 
 
 def set_itasc_convergence(obj: bpy.types.Object, finding: Finding) -> str:
-    param = obj.pose.ik_param
+    param = _itasc(obj)
     changed = []
     if param.iterations < ITASC_ITERATIONS:
         changed.append(f"iterations from {param.iterations} to {ITASC_ITERATIONS}")

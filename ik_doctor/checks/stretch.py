@@ -19,7 +19,8 @@ from typing import Any
 
 import bpy
 
-from ..core.finding import Finding, Severity
+from ..core.armature import pose_of
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -45,13 +46,11 @@ def find_stretch_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[
 def _finding(rig: RigView, chain: IKChain, stretch: dict[str, float], most: float) -> Finding:
     values = ", ".join(f"{name} {value:.3g}" for name, value in reversed(stretch.items()))
     stiff = [name for name, value in stretch.items() if value < most]
-    return Finding(
-        check_id="stretch",
+    return chain_finding(
+        "stretch",
+        rig,
+        chain,
         severity=Severity.WARNING,
-        armature=rig.name,
-        bone=chain.owner,
-        constraint=chain.constraint,
-        chain=chain.key,
         message=(
             f"IK '{chain.constraint}' on {chain.owner} stretches its bones unevenly "
             f"({values}): {', '.join(reversed(stiff))} barely stretch while the rest does."
@@ -69,12 +68,11 @@ def _finding(rig: RigView, chain: IKChain, stretch: dict[str, float], most: floa
 
 def even_out_stretch(obj: bpy.types.Object, finding: Finding) -> str:
     rig = RigView(obj)
-    chain = rig.chain(finding.bone or "", finding.constraint or "")
-    assert chain is not None  # apply_fix passes a finding diagnosed just now
+    chain = rig.chain_of(finding)
     value = float(finding.args["value"])
     changed = []
     for name in chain.bones:
-        pose_bone = obj.pose.bones[name]
+        pose_bone = pose_of(obj).bones[name]
         if pose_bone.ik_stretch != value:
             changed.append(f"{name} from {pose_bone.ik_stretch:.3g}")
             pose_bone.ik_stretch = value

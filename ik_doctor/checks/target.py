@@ -11,10 +11,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import bpy
-from mathutils import Vector
 
-from ..core.editing import edit_bones
-from ..core.finding import Finding, Severity
+from ..core.controls import add_control_bone
+from ..core.editing import constraint_on
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -27,13 +27,11 @@ def find_target_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
         if problem is None:
             continue
         message, why = problem
-        yield Finding(
-            check_id="target",
+        yield chain_finding(
+            "target",
+            rig,
+            chain,
             severity=Severity.ERROR,
-            armature=rig.name,
-            bone=chain.owner,
-            constraint=chain.constraint,
-            chain=chain.key,
             message=message,
             why=why,
             fix_id="create_control",
@@ -75,21 +73,10 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
 def create_control_bone(obj: bpy.types.Object, finding: Finding) -> str:
     """Add a non-deforming control bone at the chain tip, outside the chain, and target it."""
     rig = RigView(obj)
-    chain = rig.chain(finding.bone or "", finding.constraint or "")
-    assert chain is not None  # apply_fix passes a finding diagnosed just now
-    tip = rig.chain_tip(chain)
-    owner = rig.bone(chain.owner)
-    parent = _control_parent(rig, chain)
-    length = max(owner.length * 0.25, 1e-3)
-    with edit_bones(obj) as bones:
-        control = bones.new(f"IK-{chain.owner}")
-        control.head = tip
-        control.tail = tip + _direction(owner.y_axis) * length
-        control.roll = 0.0
-        control.use_deform = False
-        control.parent = bones[parent] if parent else None
-        name = control.name
-    constraint = obj.pose.bones[chain.owner].constraints[chain.constraint]
+    chain = rig.chain_of(finding)
+    tip, aim = rig.chain_tip(chain), rig.bone(chain.owner).y_axis
+    name, parent = add_control_bone(obj, rig, chain, f"IK-{chain.owner}", tip, aim)
+    constraint = constraint_on(obj, *chain.key, bpy.types.KinematicConstraint)
     constraint.target = obj
     constraint.subtarget = name
     where = f"parented to {parent}" if parent else "with no parent"
@@ -97,16 +84,6 @@ def create_control_bone(obj: bpy.types.Object, finding: Finding) -> str:
         f"Created control bone '{name}' at the tip of {chain.owner} ({where}) and made it the "
         f"target of IK '{chain.constraint}'."
     )
-
-
-def _control_parent(rig: RigView, chain: IKChain) -> str | None:
-    """The rig's top bone above the chain, so the control follows the rig but not the limb."""
-    above = rig.ancestors(chain.root)
-    return above[-1] if above else None
-
-
-def _direction(axis: Vector) -> Vector:
-    return axis if axis.length > 1e-9 else Vector((0.0, 1.0, 0.0))
 
 
 register(

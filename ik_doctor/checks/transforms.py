@@ -21,8 +21,9 @@ from typing import Any
 import bpy
 from mathutils import Matrix
 
-from ..core.editing import FixError
-from ..core.finding import Finding, Severity
+from ..core.armature import armature_data, pose_of
+from ..core.editing import FixError, current_view_layer
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import (
     TRANSFORMS,
     animated_bones,
@@ -55,13 +56,11 @@ def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 continue
             reported.add(target.name)
             animated = _transforms_animated(rig, target)
-            yield Finding(
-                check_id="transforms",
+            yield chain_finding(
+                "transforms",
+                rig,
+                chain,
                 severity=Severity.INFO,
-                armature=rig.name,
-                bone=chain.owner,
-                constraint=chain.constraint,
-                chain=chain.key,
                 message=f"The {role} empty '{target.name}' of IK '{chain.constraint}' on "
                 f"{chain.owner} has {_describe(kind, target)}.",
                 why=(
@@ -92,7 +91,7 @@ def _unapplied(basis: Matrix) -> dict[str, bool] | None:
 
 
 def _describe(kind: dict[str, bool], obj: bpy.types.Object) -> str:
-    scale = ", ".join(f"{s:.3g}" for s in obj.matrix_basis.to_scale())
+    scale = ", ".join(f"{s:.3g}" for s in obj.matrix_basis.to_scale().to_tuple())
     parts = []
     if kind["rotated"]:
         parts.append("an unapplied rotation")
@@ -160,7 +159,7 @@ def _no_fix_reason(rig: RigView, kind: dict[str, bool]) -> str | None:
     linear = obj.matrix_basis.to_3x3()
     vanishing = [
         bone.name
-        for bone in obj.data.bones
+        for bone in armature_data(obj).bones
         if (linear @ (bone.tail_local - bone.head_local)).length < SHORTEST_BONE_KEPT
     ]
     if vanishing:
@@ -172,7 +171,7 @@ def _no_fix_reason(rig: RigView, kind: dict[str, bool]) -> str | None:
     if _transforms_animated(rig, obj):
         return _ANIMATED.format(name=obj.name)
     if kind["negative"] or kind["non_uniform"]:
-        posed = [b.name for b in obj.pose.bones if not _is_identity(b.matrix_basis)] or sorted(
+        posed = [b.name for b in pose_of(obj).bones if not _is_identity(b.matrix_basis)] or sorted(
             animated_bones(rig)
         )
         if posed:
@@ -220,12 +219,13 @@ def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:
     rig = RigView(obj)
     at_rest = [chain.key for chain in rig.chains if pole_sits_at_rest(rig, chain)]
     with _unset_rest_lengths_kept(obj), _children_kept_in_place(obj):
-        obj.data.transform(linear)
-        obj.data.update_tag()  # the depsgraph does not see bones moved by transform() otherwise
+        armature = armature_data(obj)
+        armature.transform(linear)
+        armature.update_tag()  # the depsgraph does not see bones moved by transform() otherwise
         obj.matrix_basis = Matrix.Translation(basis.translation)
         if kind.get("scaled") and not kind.get("non_uniform"):
             # Pose locations are in bone units, which the scale no longer enlarges.
-            for pose_bone in obj.pose.bones:
+            for pose_bone in pose_of(obj).bones:
                 pose_bone.location = pose_bone.location * scale.x
     poles = "".join(keep_pole_at_rest(obj, key) for key in at_rest)
     return (
@@ -256,9 +256,9 @@ def _unset_rest_lengths_kept(obj: bpy.types.Object) -> Iterator[None]:
     updates this fix runs would otherwise measure it, a change the fix does not make."""
     unset = [
         constraint
-        for pose_bone in obj.pose.bones
+        for pose_bone in pose_of(obj).bones
         for constraint in pose_bone.constraints
-        if constraint.type == "STRETCH_TO" and constraint.rest_length == 0.0
+        if isinstance(constraint, bpy.types.StretchToConstraint) and constraint.rest_length == 0.0
     ]
     yield
     for constraint in unset:
@@ -268,7 +268,7 @@ def _unset_rest_lengths_kept(obj: bpy.types.Object) -> Iterator[None]:
 @contextmanager
 def _children_kept_in_place(parent: bpy.types.Object) -> Iterator[None]:
     """Keep every child of ``parent`` where it is in the world while the parent changes."""
-    view_layer = bpy.context.view_layer
+    view_layer = current_view_layer()
     view_layer.update()
     saved = {child: child.matrix_world.copy() for child in parent.children}
     yield

@@ -1,1 +1,2 @@
-"""The UI-free core: findings, the per-pass rig view, the check registry and the solver helpers."""
+"""The UI-free, read-only core: findings, the per-pass rig view, the check registry, the fix
+policy, and the tools fixes use. It imports nothing above it (checks, doctor, verify, ui, cli)."""

@@ -8,8 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, TypeVar
 
 import bpy
+
+from .armature import armature_data, pose_of
+
+if TYPE_CHECKING:
+    from bpy.stub_internal.rna_enums import ObjectModeItems
+
+ConstraintType = TypeVar("ConstraintType", bound=bpy.types.Constraint)
 
 
 class FixError(Exception):
@@ -32,7 +40,7 @@ def require_armature(obj: object) -> bpy.types.Object:
 
 def read_only_reason(obj: bpy.types.Object) -> str | None:
     """Why this armature's rig cannot be changed here, or None when it can."""
-    for block, what in ((obj, "object"), (obj.data, "armature data")):
+    for block, what in ((obj, "object"), (armature_data(obj), "armature data")):
         if block.library is not None:
             return (
                 f"The {what} of '{obj.name}' is linked from {block.library.filepath}: "
@@ -52,6 +60,16 @@ def ensure_editable(obj: bpy.types.Object) -> None:
         raise FixError(reason)
 
 
+def constraint_on(
+    obj: bpy.types.Object, bone: str | None, name: str | None, kind: type[ConstraintType]
+) -> ConstraintType:
+    """The constraint ``name`` of pose bone ``bone``, of the kind the caller changes (an IK is a
+    ``KinematicConstraint``): fixes find what a finding or chain names through this."""
+    constraint = pose_of(obj).bones[bone or ""].constraints[name or ""]
+    assert isinstance(constraint, kind), f"'{name}' on {bone} is a {constraint.type} constraint"
+    return constraint
+
+
 @contextmanager
 def edit_bones(obj: bpy.types.Object) -> Iterator[bpy.types.ArmatureEditBones]:
     """Yield the armature's edit bones, entering Edit Mode only for as long as the fix needs.
@@ -60,12 +78,12 @@ def edit_bones(obj: bpy.types.Object) -> Iterator[bpy.types.ArmatureEditBones]:
     when the fix fails.
     """
     if obj.mode == "EDIT":
-        yield obj.data.edit_bones
+        yield armature_data(obj).edit_bones
         # Constraints naming a new bone are validated against the data bones: sync them now,
         # or an IK aimed at a bone made here stays invalid after the user leaves Edit Mode.
         obj.update_from_editmode()
         return
-    view_layer = bpy.context.view_layer
+    view_layer = current_view_layer()
     with _in_view_layer(obj, view_layer), _edit_mode_borrowed(obj, view_layer) as bones:
         yield bones
 
@@ -82,7 +100,9 @@ def _in_view_layer(obj: bpy.types.Object, view_layer: bpy.types.ViewLayer) -> It
     if view_layer.objects.get(obj.name) == obj:
         yield
         return
-    scene_collection = bpy.context.scene.collection
+    scene = bpy.context.scene
+    assert scene is not None  # Blender always has one; the stubs make it optional
+    scene_collection = scene.collection
     scene_collection.objects.link(obj)
     view_layer.update()
     try:
@@ -109,7 +129,7 @@ def _edit_mode_borrowed(
         view_layer.objects.active = obj
         _set_mode(obj, "EDIT")
         try:
-            yield obj.data.edit_bones
+            yield armature_data(obj).edit_bones
         finally:
             _set_mode(obj, previous_mode)
     finally:
@@ -120,7 +140,15 @@ def _edit_mode_borrowed(
             _set_mode(previous_active, other_mode)
 
 
-def _set_mode(obj: bpy.types.Object, mode: str) -> None:
+def current_view_layer() -> bpy.types.ViewLayer:
+    """The context's view layer: Blender always has one, headless too, though the stubs make
+    it optional."""
+    view_layer = bpy.context.view_layer
+    assert view_layer is not None
+    return view_layer
+
+
+def _set_mode(obj: bpy.types.Object, mode: ObjectModeItems) -> None:
     if obj.mode == mode:
         return
     with bpy.context.temp_override(active_object=obj, object=obj):

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .rig import RigView
 
 
 class Severity(enum.StrEnum):
@@ -20,8 +23,8 @@ class Severity(enum.StrEnum):
 
     @property
     def rank(self) -> int:
-        """Sort key: errors first."""
-        return ("error", "warning", "info").index(self.value)
+        """Sort key: errors first, in the order the members are declared (the one home of it)."""
+        return list(Severity).index(self)
 
 
 @dataclass(frozen=True)
@@ -45,11 +48,17 @@ class Finding:
     """The fix edits bones in Edit Mode, which changes the bind of any mesh the rig deforms."""
     needs_confirmation: bool = False
     """The fix throws something away (keys, a constraint's effect): ask the user first."""
+    action: str | None = None
+    """The action whose frames show the fault (``scan_animation``); None for the rig as it is."""
+    frames: tuple[tuple[int, int], ...] = ()
+    """The frame ranges (first, last) of ``action`` where the fault shows."""
 
     @property
-    def key(self) -> tuple[str, str, str | None, str | None, str | None]:
+    def key(self) -> tuple[Any, ...]:
         """Identity across passes: the same fault on the same place, whatever its numbers."""
-        return (self.check_id, self.armature, self.bone, self.constraint, self.fix_id)
+        place = (self.check_id, self.armature, self.bone, self.constraint, self.fix_id)
+        # One chain in one action can show several problems: the scan names each in its args.
+        return place if self.action is None else (*place, self.action, self.args.get("problem"))
 
     @property
     def args(self) -> dict[str, Any]:
@@ -63,7 +72,39 @@ class Finding:
             {"owner": self.chain[0], "constraint": self.chain[1]} if self.chain else None
         )
         data["fix_args"] = {key: value for key, value in self.fix_args}
+        data["frames"] = [list(pair) for pair in self.frames]
         return data
+
+
+class Chain(Protocol):
+    """What a finding needs of a chain: an IK chain, a Spline IK chain."""
+
+    @property
+    def owner(self) -> str: ...
+    @property
+    def constraint(self) -> str: ...
+    @property
+    def key(self) -> tuple[str, str]: ...
+
+
+def chain_finding(
+    check_id: str,
+    rig: RigView,
+    chain: Chain,
+    bone: str | None = None,
+    constraint: str | None = None,
+    **fields: Any,
+) -> Finding:
+    """A finding about a chain: it stands on the owner bone and constraint of the IK (or Spline
+    IK), or on the chain bone or other constraint named when that one is at fault."""
+    return Finding(
+        check_id=check_id,
+        armature=rig.name,
+        bone=chain.owner if bone is None else bone,
+        constraint=chain.constraint if constraint is None else constraint,
+        chain=chain.key,
+        **fields,
+    )
 
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:

@@ -13,7 +13,7 @@ from typing import Any
 import bpy
 from mathutils import Matrix, Vector
 
-from .finding import Finding
+from .editing import constraint_on
 from .geometry import bend_normal, offset_from_line, rest_pole_angle
 from .rig import IKChain, RigView
 
@@ -23,35 +23,19 @@ leg, and a copied rotation is no longer the whole of where the solver starts."""
 NOISE_LENGTH = 1e-5
 """A bone shorter than this has no direction but float noise: Blender 5.x keeps a zero-length
 bone at 2e-6, and at ordinary coordinates float32 cannot move its ends by a share of that."""
+MAX_BEND_TURN = 91.0
+"""Past 90° (and a degree of rounding) a joint bends to the far side of the pole, or of the side
+it rests bent to: the oracle fails such a chain, and the pole check calls the angle that does it
+an error."""
 STRAIGHT_RATIO = 1e-3
 """A chain whose joints lie closer than this share of its reach to the root-tip line is
 straight. Measured: Blender's solver cannot fold a chain bent by less than about 0.06% of a bone
 length when the target comes straight toward the root; 0.1% of the reach keeps a margin."""
 
 
-def moving_bones(chain: IKChain) -> tuple[str, ...]:
-    """The bones the solver rotates, owner first; without ``use_tail`` the owner only follows."""
-    return chain.bones if chain.use_tail else chain.bones[1:]
-
-
-def chain_finding(
-    check_id: str, rig: RigView, chain: IKChain, bone: str | None = None, **fields: Any
-) -> Finding:
-    """A finding about an IK chain: it stands on the IK's constraint and on its owner bone, or
-    on the chain bone named when one bone is at fault."""
-    return Finding(
-        check_id=check_id,
-        armature=rig.name,
-        bone=chain.owner if bone is None else bone,
-        constraint=chain.constraint,
-        chain=chain.key,
-        **fields,
-    )
-
-
 def chain_joints(rig: RigView, chain: IKChain) -> list[str]:
     """Bones whose heads are the chain's inner joints (the knee, the elbow), root side first."""
-    return list(reversed(moving_bones(chain)[:-1]))
+    return list(reversed(chain.moving_bones[:-1]))
 
 
 @dataclass(frozen=True)
@@ -88,7 +72,7 @@ def has_degenerate_bone(rig: RigView, chain: IKChain) -> bool:
     """A bone with (almost) no length has no direction: no bend to judge (the degenerate
     check reports it)."""
     shortest = max(1e-3 * rig.chain_reach(chain), NOISE_LENGTH)
-    return any(rig.bone(name).length < shortest for name in moving_bones(chain))
+    return any(rig.bone(name).length < shortest for name in chain.moving_bones)
 
 
 def bend_offset(rig: RigView, chain: IKChain) -> float:
@@ -134,7 +118,7 @@ def keep_pole_at_rest(obj: bpy.types.Object, chain_key: tuple[str, str]) -> str:
     angle = None if chain is None else pole_rest_angle(rig, chain)
     if chain is None or angle is None or pole_sits_at_rest(rig, chain):
         return ""
-    obj.pose.bones[chain.owner].constraints[chain.constraint].pole_angle = angle
+    constraint_on(obj, *chain.key, bpy.types.KinematicConstraint).pole_angle = angle
     return (
         f" Recomputed the pole angle of IK '{chain.constraint}' on {chain.owner} from "
         f"{math.degrees(chain.pole_angle):.1f}° to {math.degrees(angle):.1f}° so the chain stays "
@@ -226,7 +210,10 @@ def fcurves(action: bpy.types.Action | None, slot: Any) -> Any:
         return ()
     if hasattr(action, "fcurves"):  # Blender before 5.0: one flat list per action
         return action.fcurves
-    from bpy_extras.anim_utils import action_get_channelbag_for_slot
+    # Blender 4.4+ (layered actions): the 4.2 stubs predate it.
+    from bpy_extras.anim_utils import (  # type: ignore[attr-defined]
+        action_get_channelbag_for_slot,
+    )
 
     channelbag = action_get_channelbag_for_slot(action, slot)
     return channelbag.fcurves if channelbag is not None else ()

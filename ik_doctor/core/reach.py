@@ -98,7 +98,7 @@ def _motion(rig: RigView, chain: IKChain, tips: list[Vector]) -> float:
     """How far the tips pull the tip toward the root (for a single bone: swing it sideways)."""
     limb = limb_bones(rig, chain)
     rest_tip = rig.chain_tip(chain)
-    if len(limb if chain.use_tail else limb[1:]) < 2:
+    if len(chain.moving_part(limb)) < 2:
         return (tips[1] - rest_tip).length
     root = rig.bone(limb[-1]).head
     return (rest_tip - root).length - (tips[0] - root).length
@@ -124,7 +124,7 @@ def _posed_tip(
     if swing:
         root = rig.pose_bone(limb[-1])
         turns[limb[-1]] = _limited(root, *_free_turn(root, swing, "ZXY", locks), locks)[0]
-    moving = limb if chain.use_tail else limb[1:]
+    moving = chain.moving_part(limb)
     root_head = rig.bone(limb[-1]).head
     for name in reversed(moving[:-1]):
         pose_bone = rig.pose_bone(name)

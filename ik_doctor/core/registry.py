@@ -1,6 +1,9 @@
-"""The check registry: every module in ``ik_doctor.checks`` registers one ``Check`` on import.
+"""The check registry: the table of checks, filled by whoever holds them.
 
-Adding a check means adding one file there; nothing else has to know its name.
+Every module in ``ik_doctor.checks`` registers one ``Check`` when imported (a verification
+module may register its own). The core never imports them, as nothing imports a layer above
+it: code that needs every check imports ``ik_doctor.checks`` first, as ``ik_doctor.doctor``
+(``diagnose``, ``apply_fix``) does.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ if TYPE_CHECKING:
 
 FindFunction = Callable[["RigView", Mapping[str, Any]], Iterable["Finding"]]
 FixFunction = Callable[["bpy.types.Object", "Finding"], str]
+RefindFunction = Callable[["bpy.types.Object", "Finding"], "Finding | None"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,9 @@ class Check:
     """Tunable thresholds with their defaults (shown in the add-on preferences)."""
     order: int = 100
     """Fix All applies fixes in this order: structure (parents, targets) before angles."""
+    refind: RefindFunction | None = None
+    """How ``apply_fix`` finds this check's fault again before fixing it, for findings that
+    ``diagnose`` does not make (the animation scan solves); None: diagnose again."""
 
     def options_with(self, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
         merged = dict(self.options)
@@ -54,20 +61,12 @@ def register(check: Check) -> Check:
 
 def all_checks() -> list[Check]:
     """Every registered check, in fix order (then by id, for stable reports)."""
-    _load_checks()
     return sorted(_CHECKS.values(), key=lambda c: (c.order, c.id))
 
 
 def get_check(check_id: str) -> Check:
-    _load_checks()
     try:
         return _CHECKS[check_id]
     except KeyError:
         known = ", ".join(sorted(_CHECKS))
         raise KeyError(f"no check with id {check_id!r} (known: {known})") from None
-
-
-def _load_checks() -> None:
-    from .. import checks
-
-    checks.load_all()

@@ -13,16 +13,24 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import bpy
 import numpy as np
 from mathutils import Vector
 
+from .armature import armature_data, pose_of
+
+if TYPE_CHECKING:
+    from .finding import Finding
+
 T = TypeVar("T")
 
 BULK_TYPES = {"BOOLEAN": np.bool_, "FLOAT": np.float32, "INT": np.int32}
 """The numpy type ``foreach_get`` fills in one copy for each kind of Blender property."""
+AXES = "xyz"
+"""The suffixes of Blender's per-axis bone and constraint settings (``lock_ik_x``,
+``ik_min_y``, ``use_limit_z``), in order."""
 
 
 class BoneView:
@@ -113,6 +121,17 @@ class IKChain:
         return self.bones[-1]
 
     @property
+    def moving_bones(self) -> tuple[str, ...]:
+        """The bones the solver rotates, owner first; without ``use_tail`` the owner only
+        follows (its head is the tip)."""
+        return self.moving_part(self.bones)
+
+    def moving_part(self, bones: tuple[str, ...]) -> tuple[str, ...]:
+        """``bones`` (owner first, as the chain or the limb around it) less the owner when it
+        only follows."""
+        return bones if self.use_tail else bones[1:]
+
+    @property
     def is_cut_short(self) -> bool:
         """The chain asks for more bones than the hierarchy above the owner has."""
         return self.chain_count > len(self.bones)
@@ -125,7 +144,7 @@ class RigView:
         self.object = obj
         self.name: str = obj.name
         # Blender looks bones up by name in a hash table; by index it walks a list.
-        self._bones: bpy.types.ArmatureBones = obj.data.bones
+        self._bones: bpy.types.ArmatureBones = armature_data(obj).bones
         self._views: dict[str, BoneView] = {}
         self._child_names: dict[str, list[str]] = {}
         self._pose_bones: dict[str, bpy.types.PoseBone] = {}
@@ -146,14 +165,14 @@ class RigView:
     def pose_bone(self, name: str) -> bpy.types.PoseBone:
         pose_bone = self._pose_bones.get(name)
         if pose_bone is None:
-            pose_bone = self._pose_bones[name] = self.object.pose.bones[name]
+            pose_bone = self._pose_bones[name] = pose_of(self.object).bones[name]
         return pose_bone
 
     def constraints(self, name: str) -> tuple[bpy.types.Constraint, ...]:
         """The constraints of a pose bone, in stack order, read in the one walk over the pose."""
         return self._constraint_stacks.get(name, ())
 
-    def ik_constraint(self, chain: IKChain) -> bpy.types.Constraint:
+    def ik_constraint(self, chain: IKChain) -> bpy.types.KinematicConstraint:
         """The Blender constraint behind a chain, for the settings the view does not copy."""
         return self._ik_constraints[chain.key]
 
@@ -161,19 +180,19 @@ class RigView:
     def _constraint_stacks(self) -> dict[str, tuple[bpy.types.Constraint, ...]]:
         """The one walk over the pose: the constraint stack of every bone that has one."""
         stacks = {}
-        for pose_bone in self.object.pose.bones:
+        for pose_bone in pose_of(self.object).bones:
             constraints = pose_bone.constraints
             if constraints:  # most bones have none: do not copy an empty stack
                 stacks[pose_bone.name] = tuple(constraints)
         return stacks
 
     @cached_property
-    def _ik_constraints(self) -> dict[tuple[str, str], bpy.types.Constraint]:
+    def _ik_constraints(self) -> dict[tuple[str, str], bpy.types.KinematicConstraint]:
         return {
             (name, constraint.name): constraint
             for name, constraints in self._constraint_stacks.items()
             for constraint in constraints
-            if constraint.type == "IK"
+            if isinstance(constraint, bpy.types.KinematicConstraint)  # type "IK"
         }
 
     def pose_values(self, prop: str, size: int = 1) -> np.ndarray:
@@ -182,7 +201,7 @@ class RigView:
         Checks use it to find the few bones worth a closer look without touching each one, and
         keep only those: the array is not kept, so a pass holds no per-bone copies.
         """
-        pose_bones = self.object.pose.bones
+        pose_bones = pose_of(self.object).bones
         # Blender copies straight into a buffer of the property's own type, else per item.
         kind = bpy.types.PoseBone.bl_rna.properties[prop].type
         values: np.ndarray = np.empty(len(pose_bones) * size, dtype=BULK_TYPES[kind])
@@ -194,7 +213,7 @@ class RigView:
         if not mask.any():
             return set()
         # Walked rather than listed: by index Blender walks the list for every bone.
-        pose_bones = self.object.pose.bones
+        pose_bones = pose_of(self.object).bones
         return {pose_bone.name for pose_bone, hit in zip(pose_bones, mask, strict=True) if hit}
 
     @cached_property
@@ -311,6 +330,13 @@ class RigView:
     def chain(self, owner: str, constraint: str) -> IKChain | None:
         return self._chains_by_key.get((owner, constraint))
 
+    def chain_of(self, finding: Finding) -> IKChain:
+        """The chain a finding belongs to. Fixes are handed findings diagnosed just now, so
+        it is there."""
+        chain = None if finding.chain is None else self.chain(*finding.chain)
+        assert chain is not None, f"'{self.name}' has no IK chain {finding.chain}"
+        return chain
+
     def limb_length(self, owner: str) -> int:
         """Bones from the owner up to where the limb meets the body: its natural chain length.
 
@@ -380,7 +406,7 @@ class RigView:
             return False
         if obj == self.object:
             return not self.has_bone(bone)
-        return obj.data.bones.get(bone) is None
+        return armature_data(obj).bones.get(bone) is None
 
     # --- geometry ----------------------------------------------------------------------------
 
@@ -391,7 +417,7 @@ class RigView:
 
     def chain_reach(self, chain: IKChain) -> float:
         """Sum of the chain's bone lengths: how far it can reach from the root's head."""
-        moving = chain.bones if chain.use_tail else chain.bones[1:]
+        moving = chain.moving_bones
         reach = self._reaches.get(moving)
         if reach is None:
             reach = self._reaches[moving] = sum(self.bone(name).length for name in moving)
@@ -402,7 +428,8 @@ class RigView:
         if obj is None:
             return None
         if obj.type == "ARMATURE" and bone:
-            source = self._bones.get(bone) if obj == self.object else obj.data.bones.get(bone)
+            bones = self._bones if obj == self.object else armature_data(obj).bones
+            source = bones.get(bone)
             if source is None:
                 return None
             if obj == self.object:
@@ -411,3 +438,20 @@ class RigView:
         else:
             world = obj.matrix_world.translation
         return self.object.matrix_world.inverted_safe() @ world
+
+
+def posed_tip(obj: bpy.types.Object, chain: IKChain) -> Vector:
+    """World position of the chain's tip in the pose as last evaluated (``RigView.chain_tip``
+    gives the rest one)."""
+    owner = pose_of(obj).bones[chain.owner]
+    return obj.matrix_world @ (owner.tail if chain.use_tail else owner.head)
+
+
+def posed_point(obj: bpy.types.Object | None, bone: str, missing: bool) -> Vector | None:
+    """World position of a target or pole in the pose as last evaluated (``RigView.joint_point``
+    gives the rest one); None if unresolved. It reads what the depsgraph left, never evaluates."""
+    if obj is None or missing:
+        return None
+    if obj.type == "ARMATURE" and bone:
+        return obj.matrix_world @ pose_of(obj).bones[bone].head
+    return obj.matrix_world.translation.copy()

@@ -15,9 +15,13 @@ from mathutils import Matrix, Vector
 
 from .limb import FULL_INFLUENCE, forward_pose
 from .reach import BODY_TURN, limb_bones
-from .rig import IKChain, RigView
+from .rig import AXES, IKChain, RigView
 
-AXES = "xyz"
+COPIES = (bpy.types.CopyRotationConstraint, bpy.types.CopyTransformsConstraint)
+"""Constraints whose rotation the solver starts from as copied from their target."""
+TRACKS = (bpy.types.DampedTrackConstraint, bpy.types.LockedTrackConstraint)
+"""Constraints that swing the bone toward their target, where the solver starts."""
+Copying = bpy.types.CopyRotationConstraint | bpy.types.CopyTransformsConstraint
 FLAT_FOLD = 165.0
 """Degrees of bend past which a joint is folded nearly flat, and the side its bone lies on says
 little (measured on the shin: Damped Track starts at 167° and 170° on the far side unfolded the
@@ -73,11 +77,12 @@ def start_flips_the_bend(
         bend = math.degrees(rest_parent.col[1].angle(rest_bone.col[1])) + extra
     if not 0.0 < bend < 180.0:
         return True
-    copies = constraint.type in ("COPY_ROTATION", "COPY_TRANSFORMS")
-    return copies and bend < BODY_TURN and not _turns_with_the_body(rig, chain, constraint)
+    if not isinstance(constraint, COPIES):
+        return False
+    return bend < BODY_TURN and not _turns_with_the_body(rig, chain, constraint)
 
 
-def _turns_with_the_body(rig: RigView, chain: IKChain, constraint: bpy.types.Constraint) -> bool:
+def _turns_with_the_body(rig: RigView, chain: IKChain, constraint: Copying) -> bool:
     """Whether the bone a rotation is copied from turns with the bone the limb hangs from (a
     bone of another IK chain does not: its IK holds it on its own target)."""
     body = rig.raw_bone(limb_bones(rig, chain)[-1]).parent
@@ -95,8 +100,8 @@ def _started_rotation(
     """The armature-space rotation a Copy Rotation, Copy Transforms, Damped Track or Locked
     Track gives its bone (posed by its own channels at ``posed``) before the IK runs, when it
     plainly sets it from a target the chain does not move; None for anything else (mixed,
-    partial, local spaces, other axes), which is not modelled."""
-    if constraint.influence < FULL_INFLUENCE:
+    partial, local spaces, other axes, other kinds), which is not modelled."""
+    if not isinstance(constraint, (*COPIES, *TRACKS)) or constraint.influence < FULL_INFLUENCE:
         return None
     target, subtarget = constraint.target, constraint.subtarget
     if target == rig.object and rig.has_bone(subtarget):
@@ -108,11 +113,11 @@ def _started_rotation(
     else:
         return None
     own = posed.to_3x3().normalized()
-    if constraint.type in ("DAMPED_TRACK", "LOCKED_TRACK"):
+    if isinstance(constraint, TRACKS):
         if constraint.track_axis != "TRACK_Y" or constraint.head_tail != 0.0:
             return None
         aim = matrix.translation - posed.translation
-        if constraint.type == "LOCKED_TRACK":
+        if isinstance(constraint, bpy.types.LockedTrackConstraint):
             # It turns the bone about its locked axis only: the aim, flattened across that axis.
             if constraint.lock_axis == "LOCK_Y":
                 return None
@@ -121,13 +126,11 @@ def _started_rotation(
         if aim.length < 1e-6:
             return None
         return own.col[1].rotation_difference(aim).to_matrix() @ own  # the shortest swing
-    if constraint.type not in ("COPY_ROTATION", "COPY_TRANSFORMS"):
-        return None
     plain = constraint.mix_mode == "REPLACE" and (
         constraint.owner_space,
         constraint.target_space,
     ) == ("WORLD", "WORLD")
-    if constraint.type == "COPY_ROTATION":
+    if isinstance(constraint, bpy.types.CopyRotationConstraint):
         plain = plain and all(getattr(constraint, f"use_{axis}") for axis in AXES)
         plain = plain and not any(getattr(constraint, f"invert_{axis}") for axis in AXES)
     return matrix.to_3x3().normalized() if plain else None

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 import bpy
 from mathutils import Matrix, Vector
 
-from .geometry import offset_from_line
-from .rig import IKChain, RigView
+from ..core.armature import pose_of
+from ..core.editing import current_view_layer
+from ..core.geometry import offset_from_line
+from ..core.rig import IKChain, RigView, posed_point, posed_tip
 
 
 @dataclass(frozen=True)
@@ -38,15 +40,14 @@ class ChainSolve:
 
 def evaluate(obj: bpy.types.Object) -> None:
     """Evaluate the depsgraph so the pose bones carry the solver's result."""
-    bpy.context.view_layer.update()
+    current_view_layer().update()
 
 
 def measure_chain(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainSolve:
     """Measure one chain in the pose as last evaluated."""
     world = obj.matrix_world
-    pose_bones = obj.pose.bones
-    owner = pose_bones[chain.owner]
-    tip = world @ (owner.tail if chain.use_tail else owner.head)
+    pose_bones = pose_of(obj).bones
+    tip = posed_tip(obj, chain)
     root_head = world @ pose_bones[chain.root].head
     target = posed_point(chain.target, chain.subtarget, chain.target_bone_missing)
     pole = posed_point(chain.pole, chain.pole_subtarget, chain.pole_bone_missing)
@@ -116,7 +117,7 @@ def _target_moved_to(obj: bpy.types.Object, chain: IKChain, goal: Vector) -> Ite
         yield
         return
     if target.type == "ARMATURE" and chain.subtarget:
-        pose_bone = target.pose.bones[chain.subtarget]
+        pose_bone = pose_of(target).bones[chain.subtarget]
         saved = pose_bone.matrix_basis.copy()
         evaluate(obj)
         matrix = pose_bone.matrix.copy()
@@ -134,12 +135,3 @@ def _target_moved_to(obj: bpy.types.Object, chain: IKChain, goal: Vector) -> Ite
         yield
     finally:
         target.matrix_basis = saved_basis
-
-
-def posed_point(obj: bpy.types.Object | None, bone: str, missing: bool) -> Vector | None:
-    """World position of a target or pole in the pose as last evaluated; None if unresolved."""
-    if obj is None or missing:
-        return None
-    if obj.type == "ARMATURE" and bone:
-        return obj.matrix_world @ obj.pose.bones[bone].head
-    return obj.matrix_world.translation.copy()

@@ -43,18 +43,17 @@ from typing import Any
 import bpy
 from mathutils import Matrix, Vector
 
-from .finding import Finding, Severity
-from .geometry import offset_from_line
-from .limb import switched_by
-from .reach import BODY_TURN, limb_bones, reachable_tips
-from .rig import IKChain, RigView
-from .solve import evaluate, posed_point
+from ..core.armature import armature_data, pose_of
+from ..core.editing import constraint_on, current_view_layer
+from ..core.finding import Finding, Severity
+from ..core.geometry import offset_from_line
+from ..core.limb import MAX_BEND_TURN, switched_by
+from ..core.reach import BODY_TURN, limb_bones, reachable_tips
+from ..core.rig import IKChain, RigView, posed_point, posed_tip
+from .solve import evaluate
 
 REACH_TOLERANCE = 1e-3
 """A chain reaches when its tip is closer to the target than this fraction of its reach."""
-MAX_BEND_TURN = 91.0
-"""Past 90° (and a degree of rounding) a joint bends to the far side of the pole, or of the side
-it rests bent to."""
 _TRANSFORM_CHANNELS = (
     "location",
     "rotation_quaternion",
@@ -108,7 +107,7 @@ class Disagreement:
 
 def judge_chains(obj: bpy.types.Object) -> list[ChainVerdict]:
     """Solve every IK chain of ``obj`` toward reachable goals and judge it; restore everything."""
-    with _everything_restored():
+    with everything_restored():
         evaluate(obj)
         rig = RigView(obj)
         return [_judge(obj, rig, chain) for chain in rig.chains]
@@ -195,7 +194,7 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
         partner = switched_by(rig, chain)
         if partner is not None:
             return verdict("off", f"switched off on purpose: {partner}")
-    if obj.data.pose_position == "REST":
+    if armature_data(obj).pose_position == "REST":
         return verdict("fail", "the armature shows its rest position: no pose, no IK")
     if chain.target is None or chain.target_bone_missing:
         return verdict("fail", "it has no target Blender can resolve")
@@ -297,7 +296,7 @@ def _body_turned(
     if not degrees:
         yield True
         return
-    parent = obj.pose.bones[limb_bones(rig, chain)[-1]].parent
+    parent = pose_of(obj).bones[limb_bones(rig, chain)[-1]].parent
     if parent is None:
         yield False
         return
@@ -334,7 +333,7 @@ def _mean(vector: Vector) -> float:
 
 def _parent_motion(obj: bpy.types.Object, root: str) -> Matrix:
     """Armature-space transform the parent of ``root`` applies to the rest pose right now."""
-    parent = obj.pose.bones[root].parent
+    parent = pose_of(obj).bones[root].parent
     if parent is None:
         return Matrix.Identity(4)
     return parent.matrix @ parent.bone.matrix_local.inverted_safe()
@@ -350,14 +349,12 @@ def _goals(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Vector]:
     limb_root = limb_bones(rig, chain)[-1]
     world = obj.matrix_world @ _parent_motion(obj, limb_root)
     root_rest = rig.bone(limb_root).head
-    root = obj.matrix_world @ obj.pose.bones[limb_root].head
+    root = obj.matrix_world @ pose_of(obj).bones[limb_root].head
     return [root + world.to_3x3() @ (tip - root_rest) for tip in reachable_tips(rig, chain)]
 
 
 def _tip_error(obj: bpy.types.Object, chain: IKChain) -> float:
-    owner = obj.pose.bones[chain.owner]
-    tip = obj.matrix_world @ (owner.tail if chain.use_tail else owner.head)
-    return (tip - _target_point(chain)).length
+    return (posed_tip(obj, chain) - _target_point(chain)).length
 
 
 def _target_point(chain: IKChain) -> Vector:
@@ -374,18 +371,18 @@ def _bend(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> tuple[float | 
     """
     pole = posed_point(chain.pole, chain.pole_subtarget, chain.pole_bone_missing)
     rest_pole = rig.joint_point(chain.pole, chain.pole_subtarget)
-    moving = chain.bones if chain.use_tail else chain.bones[1:]
+    moving = chain.moving_bones
     if pole is None or rest_pole is None or len(moving) < 2:
         return None, None
-    pose_bones = obj.pose.bones
+    pose_bones = pose_of(obj).bones
     world = obj.matrix_world
-    posed = _bend_angle(
+    posed = bend_angle(
         [world @ pose_bones[name].head for name in moving[:-1]],
         world @ pose_bones[chain.root].head,
-        world @ (pose_bones[chain.owner].tail if chain.use_tail else pose_bones[chain.owner].head),
+        posed_tip(obj, chain),
         pole,
     )
-    rest = _bend_angle(
+    rest = bend_angle(
         [rig.bone(name).head for name in moving[:-1]],
         rig.bone(chain.root).head,
         rig.chain_tip(chain),
@@ -393,15 +390,15 @@ def _bend(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> tuple[float | 
     )
     if posed is None:
         return None, None
-    return _degrees_apart(posed, rest or 0.0), _degrees_apart(posed, 0.0)
+    return degrees_apart(posed, rest or 0.0), degrees_apart(posed, 0.0)
 
 
-def _degrees_apart(angle: float, other: float) -> float:
+def degrees_apart(angle: float, other: float) -> float:
     turn = abs(math.degrees(angle - other)) % 360.0
     return min(turn, 360.0 - turn)
 
 
-def _bend_angle(joints: list[Vector], root: Vector, tip: Vector, pole: Vector) -> float | None:
+def bend_angle(joints: list[Vector], root: Vector, tip: Vector, pole: Vector) -> float | None:
     """Signed angle (radians) from the pole's side of the root-tip line to the chain's bend."""
     bend = sum((offset_from_line(joint, root, tip) for joint in joints), Vector())
     side = offset_from_line(pole, root, tip)
@@ -448,7 +445,7 @@ def _lands_without(
     Then the chain itself carries its target away (a control parented or constrained inside
     it): the animator cannot place the target. Otherwise something else holds it.
     """
-    constraint = obj.pose.bones[chain.owner].constraints[chain.constraint]
+    constraint = constraint_on(obj, *chain.key, bpy.types.KinematicConstraint)
     muted = constraint.mute
     constraint.mute = True
     try:
@@ -473,7 +470,12 @@ def _shifted(obj: bpy.types.Object, chain: IKChain, mover: Any, goal: Vector) ->
 
 
 def _movers(rig: RigView, chain: IKChain) -> Iterator[Any]:
-    """The target itself, then the bones that drive it, nearest first, never the chain's own."""
+    """The target itself, then the bones that drive it, nearest first, never the chain's own.
+
+    Every bone that drives it, however far: each is tried (two evaluations) only until one
+    lands the target. Measured on the real rigs (35 armatures, 136 chains, Rigify's included),
+    a chain walks at most 10 bones, and the verdicts were the same with the walk cut at 24.
+    """
     target = chain.target
     assert target is not None
     if target.type != "ARMATURE" or not chain.subtarget:
@@ -485,19 +487,20 @@ def _movers(rig: RigView, chain: IKChain) -> Iterator[Any]:
         frozen.update(rig.ancestors(chain.root))
     seen: set[str] = set()
     queue = [chain.subtarget]
-    while queue and len(seen) < 24:
+    while queue:
         name = queue.pop(0)
         if name in seen or name in frozen:
             continue
         seen.add(name)
-        pose_bone = target.pose.bones[name]
+        pose_bones = pose_of(target).bones
+        pose_bone = pose_bones[name]
         yield pose_bone
         drivers = [
-            c.subtarget
+            getattr(c, "subtarget", "")
             for c in pose_bone.constraints
-            if getattr(c, "target", None) == target and getattr(c, "subtarget", "")
+            if getattr(c, "target", None) == target
         ]
-        queue.extend(d for d in drivers if d in target.pose.bones)
+        queue.extend(d for d in drivers if d in pose_bones)
         if pose_bone.parent is not None:
             queue.append(pose_bone.parent.name)
 
@@ -514,7 +517,7 @@ def _shift(mover: Any, delta: Vector) -> None:
 
 
 @contextmanager
-def _everything_restored() -> Iterator[None]:
+def everything_restored() -> Iterator[None]:
     """A last guard: every pose bone and object channel is as before, and the scene evaluated."""
     objects = [ob for ob in bpy.data.objects if ob.library is None]
     owners: list[Any] = list(objects)
@@ -528,7 +531,7 @@ def _everything_restored() -> Iterator[None]:
         for owner, channels in saved:
             if _channels(owner) != channels:
                 _set_channels(owner, channels)
-        bpy.context.view_layer.update()
+        current_view_layer().update()
 
 
 def _channels(owner: Any) -> tuple[tuple[float, ...], ...]:

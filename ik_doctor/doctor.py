@@ -1,4 +1,9 @@
-"""The two doors into the core: ``diagnose`` an armature, ``apply_fix`` one finding."""
+"""The two doors: ``diagnose`` an armature with every check, ``apply_fix`` one finding.
+
+They stand above the checks: importing this module imports ``ik_doctor.checks``, whose modules
+register themselves, so the registry holds every check before the first pass. The core below
+never imports the checks; it is handed them (``core.registry``).
+"""
 
 from __future__ import annotations
 
@@ -9,11 +14,12 @@ from typing import Any
 
 import bpy
 
-from .editing import FixError, ensure_editable, require_armature
-from .finding import Finding, FixResult, sort_findings
-from .fix_policy import FixPermission, fix_impact, skinned_meshes
-from .registry import all_checks, get_check
-from .rig import RigView
+from . import checks as _checks  # noqa: F401  (importing the package registers every check)
+from .core.editing import FixError, ensure_editable, require_armature
+from .core.finding import Finding, FixResult, sort_findings
+from .core.fix_policy import FixPermission, fix_impact, skinned_meshes
+from .core.registry import all_checks, get_check
+from .core.rig import RigView
 
 
 def diagnose(
@@ -23,8 +29,10 @@ def diagnose(
 ) -> list[Finding]:
     """Run the checks (all, or the ids given) over one armature and return their findings.
 
-    ``options`` overrides check thresholds: ``{"roll": {"max_angle": 10.0}}``. Reads only:
-    no mode switch, no depsgraph evaluation, nothing written.
+    ``options`` overrides check thresholds: ``{"roll": {"max_angle": 10.0}}``. No mode
+    switch, no depsgraph evaluation, no change to the rig. One write: in Edit Mode the edit
+    bones are copied into the armature's bones first (``update_from_editmode``, what leaving
+    Edit Mode does), since the checks read those and the user sees these.
     """
     require_armature(obj)
     wanted = None if checks is None else set(checks)
@@ -116,6 +124,9 @@ def _ensure_not_collapsed(obj: bpy.types.Object) -> None:
 def _same_fault(
     obj: bpy.types.Object, finding: Finding, options: Mapping[str, Any] | None
 ) -> Finding | None:
+    refind = get_check(finding.check_id).refind
+    if refind is not None:
+        return refind(obj, finding)
     overrides = {finding.check_id: options} if options else None
     for fresh in diagnose(obj, checks=[finding.check_id], options=overrides):
         if fresh.key == finding.key:

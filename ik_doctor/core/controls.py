@@ -1,0 +1,38 @@
+"""Control bones that fixes add (an IK target, a pole): where they hang and how they are made.
+
+A control steers a limb, so it must not move with it: it hangs from the rig's top bone above
+the chain (or from nothing), deforms nothing, and is a quarter of the owner's length long.
+"""
+
+from __future__ import annotations
+
+import bpy
+from mathutils import Vector
+
+from .editing import edit_bones
+from .rig import IKChain, RigView
+
+
+def control_parent(rig: RigView, chain: IKChain) -> str | None:
+    """The rig's top bone above the chain: a control follows the rig, not the limb."""
+    above = rig.ancestors(chain.root)
+    return above[-1] if above else None
+
+
+def add_control_bone(
+    obj: bpy.types.Object, rig: RigView, chain: IKChain, name: str, head: Vector, aim: Vector
+) -> tuple[str, str | None]:
+    """Add a control bone for ``chain`` at ``head`` pointing along ``aim``; return the name it
+    got (Blender adds a suffix to a name in use) and its parent (``control_parent``)."""
+    parent = control_parent(rig, chain)
+    length = max(rig.bone(chain.owner).length * 0.25, 1e-3)
+    direction = aim.normalized() if aim.length > 1e-9 else Vector((0.0, 1.0, 0.0))
+    with edit_bones(obj) as bones:
+        control = bones.new(name)
+        control.head = head
+        control.tail = head + direction * length
+        control.roll = 0.0
+        control.use_deform = False
+        control.parent = bones[parent] if parent else None
+        added = control.name
+    return added, parent
