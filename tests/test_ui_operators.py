@@ -315,3 +315,28 @@ def test_the_panel_and_the_command_line_make_the_same_fix_decisions(
     assert left_by_panel == held_back == asked
     reasons = " ".join(entry["reason"] for entry in outcome["not_applied"])
     assert ("gets a new bind" in reasons) is with_mesh
+
+
+def test_verify_by_solving_lists_the_miss_with_its_action_and_jumps_to_its_worst_frame(
+    posed_rig,
+) -> None:
+    from test_scan_animation import key_walk
+
+    from ik_doctor.ui.overlay_geometry import chain_segments
+
+    posed_rig.pose.bones["shin.L"].constraints["IK"].target = posed_rig  # back to its control
+    key_walk(posed_rig)
+    posed_rig.pose.bones["shin.L"].lock_ik_x = True
+    assert bpy.ops.ik_doctor.verify_by_solving() == {"FINISHED"}
+    rows = [r for r in stored_report(posed_rig).rows if r.kind == "FINDING" and r.action]
+    assert [(r.check_id, r.bone, r.action) for r in rows] == [("verify", "shin.L", "Walk")]
+    finding = report.to_finding(rows[0])
+    assert finding.frames and finding.args["worst_frame"] in range(1, 13)
+    index = list(stored_report(posed_rig).rows).index(rows[0])
+    assert bpy.ops.ik_doctor.select_bone(index=index) == {"FINISHED"}
+    assert bpy.context.scene.frame_current == finding.args["worst_frame"]
+    assert "miss" in [s.kind for s in chain_segments(posed_rig)], "the miss is drawn in red"
+    assert bpy.ops.ik_doctor.fix_finding(index=index) == {"FINISHED"}
+    assert not posed_rig.pose.bones["shin.L"].lock_ik_x
+    bpy.context.view_layer.update()
+    assert "miss" not in [s.kind for s in chain_segments(posed_rig)]

@@ -12,9 +12,10 @@ from typing import cast
 import bpy
 from bpy.props import BoolProperty, IntProperty
 
-from ..core.diagnosis import apply_all_fixes, diagnose, run_fix
 from ..core.editing import FixError, read_only_reason
 from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
+from ..doctor import apply_all_fixes, diagnose, run_fix
+from ..verify.animation import CHECK_ID, scan_animation
 from . import preferences, report
 
 
@@ -76,6 +77,46 @@ class IK_DOCTOR_OT_check_rig(bpy.types.Operator):
         stored = run_checks(context, _armature(context))
         level = "WARNING" if stored.errors else "INFO"
         self.report({level}, f"IK Doctor: {report.summary(stored)}")
+        return {"FINISHED"}
+
+
+class IK_DOCTOR_OT_verify_by_solving(bpy.types.Operator):
+    """Check the rig, then play each of its actions frame by frame and list where its IK
+    misses, with the cause proved by solving"""
+
+    bl_idname = "ik_doctor.verify_by_solving"
+    bl_label = "Verify by Solving"
+    bl_options = {"REGISTER"}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return _has_armature(cls, context)
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        obj = _armature(context)
+        enabled, options = preferences.settings(context)
+        if CHECK_ID not in enabled:
+            self.report({"WARNING"}, "Verify by solving is switched off in the preferences.")
+            return {"CANCELLED"}
+        window_manager = context.window_manager
+        window_manager.progress_begin(0, 100)
+        try:
+            scanned = scan_animation(
+                obj,
+                progress=lambda done, total: window_manager.progress_update(
+                    100 * done // max(total, 1)
+                ),
+            )
+        except ValueError as error:
+            self.report({"ERROR"}, str(error))
+            return {"CANCELLED"}
+        finally:
+            window_manager.progress_end()
+        stored = report.store(
+            context, obj, diagnose(obj, checks=enabled, options=options) + scanned
+        )
+        level = "WARNING" if stored.errors else "INFO"
+        self.report({level}, f"IK Doctor: verified by solving: {report.summary(stored)}")
         return {"FINISHED"}
 
 
@@ -217,6 +258,8 @@ class IK_DOCTOR_OT_select_bone(bpy.types.Operator):
         _select_only(obj, name)
         if obj.mode == "POSE":
             _frame_selected(context)
+        if row is not None and row.action:
+            _show_worst_frame(self, context, obj, report.to_finding(row))
         return {"FINISHED"}
 
 
@@ -235,6 +278,7 @@ class IK_DOCTOR_OT_toggle_overlay(bpy.types.Operator):
 
 CLASSES = (
     IK_DOCTOR_OT_check_rig,
+    IK_DOCTOR_OT_verify_by_solving,
     IK_DOCTOR_OT_fix_finding,
     IK_DOCTOR_OT_fix_all,
     IK_DOCTOR_OT_select_bone,
@@ -256,6 +300,24 @@ def _warning_for(impacts: list[FixImpact]) -> str:
             counts[cost] = counts.get(cost, 0) + 1
     fixes = {cost: "1 fix" if n == 1 else f"{n} fixes" for cost, n in counts.items()}
     return "; ".join(f"{fixes[cost]}: {cost}" for cost in counts) + ". Apply?"
+
+
+def _show_worst_frame(
+    operator: bpy.types.Operator, context: bpy.types.Context, obj: bpy.types.Object, finding
+) -> None:
+    """Go to the frame where a finding of the animation scan is worst, and say whether the
+    action it was found in is the one playing."""
+    frame = finding.args.get("worst_frame", finding.frames[0][0] if finding.frames else None)
+    if frame is None:
+        return
+    context.scene.frame_set(int(frame))
+    animation = obj.animation_data
+    if animation is None or animation.action is None or animation.action.name != finding.action:
+        operator.report(
+            {"WARNING"},
+            f"Frame {frame} is the worst of '{finding.action}', which is not the active action: "
+            "make it active (or solo its NLA track) to see the miss.",
+        )
 
 
 def _frame_selected(context: bpy.types.Context) -> None:

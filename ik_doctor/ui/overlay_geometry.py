@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from mathutils import Vector
 
 from ..core.geometry import bend_normal, offset_from_line
-from ..core.rig import IKChain, RigView
-from ..core.solve import posed_point
+from ..core.rig import IKChain, RigView, posed_point
+from ..verify.animation import MISS
 
 if TYPE_CHECKING:
     import bpy
@@ -39,7 +39,8 @@ its bend plane is float noise, so no normal is drawn."""
 
 @dataclass(frozen=True)
 class Segment:
-    """One line to draw: ``kind`` is "chain", "target", "pole" or "normal"."""
+    """One line to draw: ``kind`` is "chain", "target" (or "miss", red, when the tip misses a
+    target within reach on this frame), "pole" or "normal"."""
 
     kind: str
     start: Vector
@@ -67,7 +68,7 @@ def _chain_segments(obj: bpy.types.Object, chain: IKChain, color: Color) -> list
     root, tip = points[0], points[-1]
     target = posed_point(chain.target, chain.subtarget, chain.target_bone_missing)
     if target is not None:
-        segments.append(Segment("target", tip, target, color))
+        segments.append(_target_segment(points, target, color))
     if len(points) < 3:
         return segments
     joint = points[1]
@@ -79,6 +80,19 @@ def _chain_segments(obj: bpy.types.Object, chain: IKChain, color: Color) -> list
     if normal is not None and offset_from_line(joint, root, tip).length > STRAIGHT * length:
         segments.append(Segment("normal", joint, joint + normal * NORMAL_SCALE * length, color))
     return segments
+
+
+def _target_segment(points: list[Vector], target: Vector, color: Color) -> Segment:
+    """Tip to target; red ("miss") on this frame when the tip misses a target within reach."""
+    root, tip = points[0], points[-1]
+    reach = sum((b - a).length for a, b in pairwise(points))
+    missed = len(points) > 2 and (target - root).length <= reach  # an aim never lands
+    missed = missed and (tip - target).length > MISS * reach
+    return (
+        Segment("miss", tip, target, COLORS["error"])
+        if missed
+        else Segment("target", tip, target, color)
+    )
 
 
 def _posed_chain_points(obj: bpy.types.Object, chain: IKChain) -> list[Vector]:

@@ -16,6 +16,7 @@ from .operators import (
     IK_DOCTOR_OT_fix_all,
     IK_DOCTOR_OT_fix_finding,
     IK_DOCTOR_OT_select_bone,
+    IK_DOCTOR_OT_verify_by_solving,
 )
 
 SEVERITY_ICONS = {"ERROR": "CANCEL", "WARNING": "ERROR", "INFO": "INFO"}
@@ -82,6 +83,7 @@ class IK_DOCTOR_PT_panel(bpy.types.Panel):
             return
         row = layout.row(align=True)
         row.operator(IK_DOCTOR_OT_check_rig.bl_idname, icon="VIEWZOOM")
+        row.operator(IK_DOCTOR_OT_verify_by_solving.bl_idname, text="Verify", icon="ACTION")
         row.prop(report.state(context), "show_overlay", text="", icon="OVERLAY")
         stored = report.report_for(context, obj)
         if stored is None:
@@ -159,6 +161,11 @@ def _draw_active_finding(
     box = layout.box()
     box.alert = item.severity == "ERROR"
     _wrapped(box, item.message, width, icon=SEVERITY_ICONS[item.severity])
+    if item.action:
+        frames = ", ".join(
+            str(a) if a == b else f"{a}-{b}" for a, b in report.to_finding(item).frames
+        )
+        _wrapped(box, f"Action '{item.action}', frames {frames}", width, icon="ACTION")
     box.label(text="Why:")
     _wrapped(box, item.why, width)
     row = box.row(align=True)

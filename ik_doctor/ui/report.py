@@ -54,6 +54,8 @@ class IK_DOCTOR_PG_finding(bpy.types.PropertyGroup):
     no_fix_reason: StringProperty()
     changes_rest_pose: BoolProperty()
     needs_confirmation: BoolProperty()
+    action: StringProperty(description="The action whose frames show the fault")
+    frames_json: StringProperty(default="[]")
 
 
 class IK_DOCTOR_PG_report(bpy.types.PropertyGroup):
@@ -148,6 +150,8 @@ def to_finding(row: IK_DOCTOR_PG_finding) -> Finding:
         no_fix_reason=row.no_fix_reason or None,
         changes_rest_pose=row.changes_rest_pose,
         needs_confirmation=row.needs_confirmation,
+        action=row.action or None,
+        frames=tuple((first, last) for first, last in json.loads(row.frames_json)),
     )
 
 
@@ -281,6 +285,8 @@ def _copy_into(row: IK_DOCTOR_PG_finding, finding: Finding) -> None:
     row.no_fix_reason = finding.no_fix_reason or ""
     row.changes_rest_pose = finding.changes_rest_pose
     row.needs_confirmation = finding.needs_confirmation
+    row.action = finding.action or ""
+    row.frames_json = json.dumps([list(pair) for pair in finding.frames])
 
 
 def _count(number: int, noun: str) -> str:

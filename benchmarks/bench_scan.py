@@ -1,0 +1,108 @@
+"""What ``scan_animation`` costs over playing the same frames: the figures for the README.
+
+For every real rig in ``../shared/rigs/`` with animation, in one process: the time to play each
+of its actions frame by frame with ``frame_set`` alone (what any look at those frames costs),
+the time of ``scan_animation`` without the cause search (the measuring), and the time the cause
+search adds on the chain-actions that miss. The target is a ratio of at most 1.5 between the
+scan and plain playback where nothing fails::
+
+    .venv/latest/bin/python benchmarks/bench_scan.py
+    .venv/4.2/bin/python benchmarks/bench_scan.py --repeat 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("BLENDER_USER_RESOURCES", tempfile.mkdtemp(prefix="ik_doctor_user_"))
+
+import bpy
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from ik_doctor.verify import animation  # noqa: E402
+
+RIGS = (ROOT.parent / "shared" / "rigs").resolve()
+
+
+def play(obj: bpy.types.Object) -> None:
+    """Every frame of every action the scan would play, with nothing measured."""
+    scene = bpy.context.scene
+    for action in animation._actions(obj, None):
+        animation._play_alone(obj, action)
+        for frame in animation._frame_list(action, None):
+            scene.frame_set(frame)
+
+
+def median_seconds(run: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
+    args = parser.parse_args(argv)
+    print(f"Blender {bpy.app.version_string}; seconds, median of {args.repeat}")
+    print(f"{'rig':<34}{'frames':>7}{'play':>9}{'scan':>9}{'ratio':>7}{'causes':>9}  failing")
+    totals = {"play": 0.0, "scan": 0.0, "quiet_play": 0.0, "quiet_scan": 0.0, "causes": 0.0}
+    for path in sorted(RIGS.glob("*.blend")):
+        try:
+            bpy.ops.wm.open_mainfile(filepath=str(path), load_ui=False)
+        except RuntimeError:
+            continue
+        for obj in [o for o in bpy.data.objects if o.type == "ARMATURE" and o.library is None]:
+            actions = animation._actions(obj, None)
+            if not actions or not any(True for _ in obj.pose.bones):
+                continue
+            frames = sum(len(animation._frame_list(a, None)) for a in actions)
+            with animation._scene_kept(obj):
+                played = median_seconds(lambda o=obj: play(o), args.repeat)
+            suspects = animation.suspects
+            animation.suspects = lambda *_: []  # the measuring alone
+            try:
+                scanned = median_seconds(
+                    lambda o=obj: animation.scan_animation(o, solve_untested=False), args.repeat
+                )
+            finally:
+                animation.suspects = suspects
+            start = time.perf_counter()
+            findings = animation.scan_animation(obj, solve_untested=False)
+            causes = max(0.0, time.perf_counter() - start - scanned)
+            failing = sum(1 for f in findings if f.args.get("problem") == "miss")
+            totals["play"] += played
+            totals["scan"] += scanned
+            totals["causes"] += causes
+            if not failing:
+                totals["quiet_play"] += played
+                totals["quiet_scan"] += scanned
+            name = f"{path.stem[:22]}/{obj.name[:10]}"
+            print(
+                f"{name:<34}{frames:>7}{played:>9.3f}{scanned:>9.3f}"
+                f"{scanned / played if played else 0.0:>7.2f}{causes:>9.3f}  {failing}"
+            )
+    quiet = totals["quiet_scan"] / totals["quiet_play"] if totals["quiet_play"] else 0.0
+    print(
+        f"all: play {totals['play']:.2f} s, scan {totals['scan']:.2f} s "
+        f"(ratio {totals['scan'] / totals['play']:.2f}); rigs where nothing misses: "
+        f"ratio {quiet:.2f} (target <= 1.5); cause search {totals['causes']:.2f} s"
+    )
+    sys.stdout.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
