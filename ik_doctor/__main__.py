@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 
@@ -11,7 +12,13 @@ def _import_blender_quietly() -> None:
 
     Blender logs to stdout while it starts (for example when ``$OCIO`` names a colour config it
     cannot read); a JSON or JUnit report on stdout must start with the report itself.
+    A Ctrl-C meanwhile is held until ``bpy`` has started: raised inside its import, bpy prints
+    the traceback and carries on half-started.
     """
+    held: list[int] = []
+    python_handler = signal.getsignal(signal.SIGINT)
+    if python_handler is signal.default_int_handler:  # not ignored, as under nohup
+        signal.signal(signal.SIGINT, lambda number, _frame: held.append(number))
     sys.stdout.flush()
     saved = os.dup(1)
     os.dup2(2, 1)
@@ -21,13 +28,20 @@ def _import_blender_quietly() -> None:
         sys.stdout.flush()
         os.dup2(saved, 1)
         os.close(saved)
+        signal.signal(signal.SIGINT, python_handler)
+    if held:
+        raise KeyboardInterrupt
 
 
 def main() -> int:
-    _import_blender_quietly()
-    from .cli import main as run_command_line
+    try:
+        _import_blender_quietly()
+        from .cli import main as run_command_line
 
-    return run_command_line()
+        return run_command_line()
+    except KeyboardInterrupt:  # before or after the files are read; meanwhile cli.interrupt
+        print("\nik-doctor: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

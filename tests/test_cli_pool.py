@@ -1,39 +1,61 @@
 """Worker processes: a file that crashes Blender costs one line, and the order never changes.
 
-A stand-in worker (plain Python, no Blender) answers like the real one and dies of a
-segmentation fault on the job named "crash", as Blender would on a file it cannot survive.
+A stand-in worker (plain Python, no Blender) speaks the real worker's protocol: it says it is
+ready (after ``START_UP`` seconds, as Blender takes to import), answers each job, and on
+jobs with telling names dies of a segmentation fault (as Blender would on a file it cannot
+survive), hangs, or is killed while it says it is saving.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
+import time
 
-from ik_doctor.cli.pool import run_jobs
-from ik_doctor.cli.worker import ANSWER_PREFIX
+import pytest
+
+from ik_doctor.cli import pool
+from ik_doctor.cli.pool import NOT_CHECKED, Stop, run_jobs
+from ik_doctor.cli.worker import ANSWER_PREFIX, READY_LINE, STAGE_PREFIX
 
 FAKE_WORKER = f"""
-import json, os, signal, sys
+import json, os, signal, sys, time
 print("chatter before serving, as Blender prints on start", flush=True)
+time.sleep(float(sys.argv[1]) if len(sys.argv) > 1 else 0)
+print({READY_LINE!r}, flush=True)
 for line in sys.stdin:
     job = json.loads(line)
     if job["path"].startswith("crash"):
         os.kill(os.getpid(), signal.SIGSEGV)
+    if job["path"] == "killed-while-saving":
+        print({STAGE_PREFIX!r} + "saving the fixed file", flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)
     if job["path"] == "hang":
         signal.pause()
     answer = {{"path": job["path"], "status": "ok", "problem": None, "armatures": [],
                "pid": os.getpid()}}
     print({ANSWER_PREFIX!r} + json.dumps(answer), flush=True)
+if len(sys.argv) > 2:  # hang at exit, as bpy 4.5 does after a file with a Python driver
+    signal.pause()
 """
+
+
+def fake_worker(start_up: float = 0.0, hang_at_exit: bool = False) -> list[str]:
+    return [sys.executable, "-c", FAKE_WORKER, str(start_up), *(["hang"] if hang_at_exit else [])]
+
+
+def jobs(*paths: str) -> list[dict[str, str]]:
+    return [{"command": "check", "path": path} for path in paths]
 
 
 def test_a_crash_on_one_file_is_reported_and_the_others_are_still_checked() -> None:
     paths = ["a", "crash-1", "b", "c", "crash-2", "d", "e"]
     seen: list[str] = []
     answers = run_jobs(
-        [{"command": "check", "path": path} for path in paths],
+        jobs(*paths),
         workers=2,
         on_answer=lambda _index, answer: seen.append(answer["path"]),
-        command=[sys.executable, "-c", FAKE_WORKER],
+        command=fake_worker(),
     )
     assert [answer["path"] for answer in answers] == paths
     assert sorted(seen) == sorted(paths)
@@ -51,11 +73,82 @@ def test_a_crash_on_one_file_is_reported_and_the_others_are_still_checked() -> N
 
 
 def test_a_file_that_hangs_blender_is_given_up_after_the_timeout() -> None:
-    answers = run_jobs(
-        [{"command": "check", "path": path} for path in ("a", "hang", "b")],
-        workers=1,
-        command=[sys.executable, "-c", FAKE_WORKER],
-        timeout=2,
-    )
+    answers = run_jobs(jobs("a", "hang", "b"), workers=1, command=fake_worker(), timeout=2)
     assert [answer["status"] for answer in answers] == ["ok", "failed", "ok"]
     assert answers[1]["problem"] == "stopped: no answer after 2 s"
+
+
+def test_worker_start_up_does_not_count_against_the_timeout() -> None:
+    """``--jobs 8 --timeout 1.5`` failed tiny files: eight bpy imports took longer than that."""
+    answers = run_jobs(jobs("a", "b", "c"), workers=3, command=fake_worker(start_up=2.5), timeout=1)
+    assert [answer["status"] for answer in answers] == ["ok", "ok", "ok"], answers
+
+
+def test_a_worker_killed_while_saving_is_not_reported_as_crashed_while_reading() -> None:
+    (answer,) = run_jobs(jobs("killed-while-saving"), workers=1, command=fake_worker())
+    assert answer["status"] == "failed"  # the file was read; writing it is what failed
+    assert answer["problem"] == "Blender crashed while saving the fixed file (signal SIGKILL)"
+
+
+def test_a_worker_that_never_gets_ready_is_given_up(monkeypatch) -> None:
+    monkeypatch.setattr(pool, "STARTUP_TIMEOUT", 1.0)
+    (answer,) = run_jobs(jobs("a"), workers=1, command=fake_worker(start_up=60))
+    assert answer == {
+        "path": "a",
+        "status": "failed",
+        "problem": "stopped: a worker was not ready after 1 s",
+        "armatures": [],
+    }
+
+
+def test_a_worker_that_cannot_start_is_not_blamed_on_the_file() -> None:
+    command = [sys.executable, "-c", "raise SystemExit('no bpy here')"]
+    (answer,) = run_jobs(jobs("a"), workers=1, command=command)
+    assert answer["status"] == "failed"
+    assert answer["problem"] == "a worker could not start (exit code 1; last words: no bpy here)"
+
+
+def test_a_worker_that_hangs_at_exit_is_killed_and_the_run_returns(monkeypatch) -> None:
+    """Blender 4.5 hangs in its interpreter shutdown after reading a file with a Python driver."""
+    monkeypatch.setattr(pool, "EXIT_GRACE", 0.5)
+    started = time.monotonic()
+    answers = run_jobs(jobs("a", "b"), workers=1, command=fake_worker(hang_at_exit=True))
+    assert [answer["status"] for answer in answers] == ["ok", "ok"]
+    assert time.monotonic() - started < 20
+
+
+def test_a_gentle_stop_finishes_the_file_in_flight_and_starts_no_other() -> None:
+    stop = Stop()
+    answers = run_jobs(
+        jobs("a", "b", "c"),
+        workers=1,
+        on_answer=lambda _index, _answer: stop.gently(),
+        command=fake_worker(),
+        stop=stop,
+    )
+    assert [answer["status"] for answer in answers] == ["ok", "failed", "failed"]
+    assert answers[1]["problem"] == answers[2]["problem"] == NOT_CHECKED
+
+
+def test_a_stop_now_kills_the_worker_and_says_what_it_was_doing() -> None:
+    stop = Stop()
+    threading.Timer(1.0, stop.now).start()
+    started = time.monotonic()
+    answers = run_jobs(jobs("hang", "b"), workers=1, command=fake_worker(), stop=stop)
+    assert time.monotonic() - started < 10
+    assert answers[0]["status"] == answers[1]["status"] == "failed"
+    assert answers[0]["problem"] == "not finished: the run was interrupted while reading this file"
+    assert answers[1]["problem"] == NOT_CHECKED
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "nan", "inf", "soon"])
+def test_a_timeout_that_is_not_a_positive_number_of_seconds_is_a_usage_error(
+    text: str, capsys
+) -> None:
+    """``--timeout 0`` meant "never" and ``inf`` printed a traceback."""
+    from ik_doctor.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["check", "rig.blend", "--timeout", text])
+    assert stopped.value.code == 2
+    assert f"--timeout: {text!r} is not a number of seconds above 0" in capsys.readouterr().err

@@ -8,20 +8,32 @@ or above ``--fail-on``, 1 something is, 2 a usage error or a file that could not
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from .. import all_checks
-from .demo import run_demo
-from .inputs import Input, collect_inputs
-from .pool import run_jobs
+from .demo import demo_report_path, run_demo
+from .inputs import FOLLOW_FLAG, Input, collect_inputs
+from .interrupt import Interrupt
+from .merge import merge_reports
+from .pool import DEFAULT_TIMEOUT, run_jobs
 from .report_html import render_html
-from .report_json import render_json
+from .report_json import render_json, run_header
 from .report_junit import render_junit
 from .report_text import render_text
-from .results import EXIT_TROUBLE, SEVERITIES, exit_code
+from .results import (
+    EXIT_TROUBLE,
+    SEVERITIES,
+    armature_named_nowhere,
+    exit_code,
+    failed_without_armature,
+)
+from .safe_text import visible
+from .shard import Selection, parse_shard
+from .write_targets import Target, first_clash
 
 FORMATS = ("text", "json", "junit")
 
@@ -68,6 +80,18 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--report", default=None, help="HTML report path (default: next to the rig, .html)"
     )
+    merge = commands.add_parser(
+        "merge", help="combine the JSON reports of a --shard run's parts into that run's report"
+    )
+    merge.add_argument("reports", nargs="+", metavar="REPORT.json")
+    merge.add_argument("--format", choices=FORMATS, default="text", help="report format")
+    merge.add_argument("--output", metavar="PATH", help="write the report here, not to stdout")
+    merge.add_argument(
+        "--fail-on", choices=SEVERITIES, help="as for check (default: what the parts used)"
+    )
+    merge.add_argument(
+        "--html", metavar="PATH", help="also write the HTML page (the parts need --html too)"
+    )
     return parser
 
 
@@ -87,15 +111,29 @@ def _add_common_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--html", metavar="PATH", help="also write an HTML page with diagrams")
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=_seconds,
+        default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
-        help="give up on a file Blender has not finished after this long (default: never)",
+        help="give up on a file Blender has not finished this long after it started reading it "
+        f"(default: {DEFAULT_TIMEOUT:g})",
     )
     parser.add_argument(
         "--jobs",
         type=_positive,
         metavar="N",
         help="worker processes (default: the machine's cores, at most one per file)",
+    )
+    parser.add_argument(
+        "--shard",
+        type=parse_shard,
+        metavar="K/N",
+        help="take only part K of N of the files (stable across machines); see `merge`",
+    )
+    parser.add_argument(
+        FOLLOW_FLAG,
+        action="store_true",
+        help="search linked directories and read linked files found in them; with --in-place, "
+        "fix the file a link points to (default: links found are skipped, in place refused)",
     )
 
 
@@ -110,21 +148,50 @@ def _positive(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    """A time limit: a number above 0; "never" is not on offer, a run must end."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (0 < value < math.inf):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "demo":
+        report = demo_report_path(args.output, args.report)
+        where = f"--report {report}" if args.report else f"the report ({report}, next to the rig)"
+        targets = [Target(f"--output {args.output}", args.output), Target(where, str(report))]
+        _refuse_overwrites(parser, [], targets)
         return run_demo(args.output, out=sys.stdout, report=args.report)
+    if args.command == "merge":
+        files, header = merge_reports(args)
+        _write_reports(args, files, header)
+        return exit_code(files, header["fail_on"])
     _validate_checks(parser, args.checks)
-    inputs, notes = collect_inputs(args.paths)
+    inputs, notes = collect_inputs(args.paths, args.follow_symlinks)
     for note in notes:
-        print(f"ik-doctor: {note}", file=sys.stderr)
+        print(f"ik-doctor: {visible(note)}", file=sys.stderr)
     if not inputs:
         parser.error("no .blend files to " + args.command)
-    jobs = _jobs(parser, args, inputs)
-    files = _run(jobs, inputs, args.jobs, args.timeout)
-    _write_reports(args, files)
-    return exit_code(files, args.fail_on)
+    jobs = _jobs(args, inputs)
+    targets, replaced = _written_paths(args, jobs)
+    _refuse_overwrites(parser, [item.path for item in inputs], targets, replaced)
+    part = Selection.of(inputs, args.shard)
+    interrupt = Interrupt()
+    files = part.numbered(
+        _run(part.take(jobs), part.take(inputs), args.jobs, args.timeout, interrupt)
+    )
+    if args.shard is None and armature_named_nowhere(files, args.armature):
+        nowhere = f"no checked file has an armature named {args.armature!r}"
+        print(f"ik-doctor: {visible(nowhere)}", file=sys.stderr)
+        files = failed_without_armature(files)
+    _write_reports(args, files, run_header(args, part.describe()))
+    return interrupt.exit_code or exit_code(files, args.fail_on)
 
 
 def _validate_checks(parser: argparse.ArgumentParser, checks: list[str] | None) -> None:
@@ -136,9 +203,7 @@ def _validate_checks(parser: argparse.ArgumentParser, checks: list[str] | None) 
         parser.error(f"unknown check id {', '.join(unknown)!r} (known: {', '.join(known)})")
 
 
-def _jobs(
-    parser: argparse.ArgumentParser, args: argparse.Namespace, inputs: list[Input]
-) -> list[dict[str, Any]]:
+def _jobs(args: argparse.Namespace, inputs: list[Input]) -> list[dict[str, Any]]:
     common = {
         "command": args.command,
         "armature": args.armature,
@@ -147,7 +212,7 @@ def _jobs(
     }
     jobs = [{**common, "path": item.path} for item in inputs]
     if args.command == "fix":
-        for job, output in zip(jobs, _fix_outputs(parser, args, inputs), strict=True):
+        for job, output in zip(jobs, _fix_outputs(args, inputs), strict=True):
             job.update(
                 output=output,
                 in_place=args.in_place,
@@ -157,32 +222,60 @@ def _jobs(
     return jobs
 
 
-def _fix_outputs(
-    parser: argparse.ArgumentParser, args: argparse.Namespace, inputs: list[Input]
-) -> list[str]:
-    """Where each fixed file goes; refuses anything that would overwrite an input."""
+def _fix_outputs(args: argparse.Namespace, inputs: list[Input]) -> list[str]:
+    """Where each fixed file goes: below ``--output-dir``, or the input itself in place.
+
+    In place with ``--follow-symlinks``, a link's target is what is fixed (and reported).
+    """
     if args.in_place:
-        return [item.path for item in inputs]
-    outputs = [args.output_dir / item.relative for item in inputs]
-    sources = {Path(item.path).resolve() for item in inputs}
-    seen: set[Path] = set()
-    for item, output in zip(inputs, outputs, strict=True):
-        resolved = output.resolve()
-        if resolved in sources:
-            parser.error(
-                f"{item.path}: the fixed copy would overwrite an input file; "
-                "choose another --output-dir (or use --in-place, which keeps a backup)"
-            )
-        if resolved in seen:
-            parser.error(f"{item.path}: two inputs would be written to {output}")
-        seen.add(resolved)
-    return [str(output) for output in outputs]
+        follow = args.follow_symlinks
+        return [os.path.realpath(item.path) if follow else item.path for item in inputs]
+    return [str(args.output_dir / item.relative) for item in inputs]
+
+
+def _written_paths(
+    args: argparse.Namespace, jobs: list[dict[str, Any]]
+) -> tuple[list[Target], list[str]]:
+    """The files this run writes besides the ones it replaces in place, and those it replaces."""
+    in_place = args.command == "fix" and args.in_place
+    advice = "choose another --output-dir (or use --in-place, which keeps a backup)"
+    copies = [
+        Target(f"the fixed copy of {job['path']}", job["output"], advice)
+        for job in jobs
+        if args.command == "fix" and not in_place
+    ]
+    reports = [
+        Target(f"{flag} {path}", path)
+        for flag, path in (("--output", args.output), ("--html", args.html))
+        if path is not None
+    ]
+    return copies + reports, [job["output"] for job in jobs] if in_place else []
+
+
+def _refuse_overwrites(
+    parser: argparse.ArgumentParser,
+    inputs: list[str],
+    targets: list[Target],
+    replaced: list[str] | None = None,
+) -> None:
+    """Stop with a usage error, before any work, when a path written is an input or another."""
+    clash = first_clash(inputs, targets, replaced or ())
+    if clash is not None:
+        parser.error(visible(clash))
 
 
 def _run(
-    jobs: list[dict[str, Any]], inputs: list[Input], workers: int | None, timeout: float | None
+    jobs: list[dict[str, Any]],
+    inputs: list[Input],
+    workers: int | None,
+    timeout: float,
+    interrupt: Interrupt,
 ) -> list[dict[str, Any]]:
-    """Answers for every input in order; files that fail the first look never reach Blender."""
+    """Answers for every input in order; files that fail the first look never reach Blender.
+
+    A signal while the workers run ends the run early (see ``interrupt``): the files never
+    handed out are answered as not checked.
+    """
     readable = [index for index, item in enumerate(inputs) if item.problem is None]
     files: list[dict[str, Any]] = [
         {"path": item.path, "status": "unreadable", "problem": item.problem, "armatures": []}
@@ -190,12 +283,14 @@ def _run(
     ]
     progress = ProgressBar(len(readable))
     try:
-        answers = run_jobs(
-            [jobs[index] for index in readable],
-            workers or min(os.cpu_count() or 1, len(readable)),
-            on_answer=progress.advance,
-            timeout=timeout,
-        )
+        with interrupt.caught() as stop:
+            answers = run_jobs(
+                [jobs[index] for index in readable],
+                workers or min(os.cpu_count() or 1, len(readable)),
+                on_answer=progress.advance,
+                timeout=timeout,
+                stop=stop,
+            )
     finally:
         progress.close()
     for index, answer in zip(readable, answers, strict=True):
@@ -217,7 +312,7 @@ class ProgressBar:
             return
         self.done += 1
         filled = self.WIDTH * self.done // self.total
-        name = Path(answer["path"]).name[:40]
+        name = visible(Path(answer["path"]).name)[:40]
         bar = "#" * filled + "." * (self.WIDTH - filled)
         sys.stderr.write(f"\r\033[K[{bar}] {self.done}/{self.total} {name}")
         sys.stderr.flush()
@@ -228,21 +323,23 @@ class ProgressBar:
             sys.stderr.flush()
 
 
-def _write_reports(args: argparse.Namespace, files: list[dict[str, Any]]) -> None:
+def _write_reports(
+    args: argparse.Namespace, files: list[dict[str, Any]], header: dict[str, Any]
+) -> None:
+    """Write the report (and page) of ``files``; ``header`` says what run they come from."""
     to_terminal = args.output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     if args.format == "json":
-        text = render_json(files, args.command, args.fail_on, args.checks)
+        text = render_json(files, header)
     elif args.format == "junit":
-        checks = args.checks or [check.id for check in all_checks()]
-        text = render_junit(files, checks, args.fail_on)
+        text = render_junit(files, header["checks"], header["fail_on"])
     else:
-        text = render_text(files, args.command, colour=to_terminal)
+        text = render_text(files, header["command"], colour=to_terminal)
     if args.output is None:
         sys.stdout.write(text)
     else:
         _write_file(args.output, text)
     if args.html:
-        _write_file(args.html, render_html(files, args.command))
+        _write_file(args.html, render_html(files, header["command"], header["blender"]))
 
 
 def _write_file(path: str, text: str) -> None:

@@ -49,6 +49,11 @@ def build_demo_rig() -> bpy.types.Object:
     return obj
 
 
+def demo_report_path(output: str, report: str | None) -> Path:
+    """Where the demo's HTML report goes: ``report``, or next to the rig with ``.html``."""
+    return Path(report) if report else Path(output).with_suffix(".html")
+
+
 def run_demo(output: str, out: TextIO, report: str | None = None) -> int:
     bpy.ops.wm.read_homefile(use_empty=True)
     obj = build_demo_rig()
@@ -79,7 +84,7 @@ def run_demo(output: str, out: TextIO, report: str | None = None) -> int:
     path = Path(output).resolve()
     bpy.ops.wm.save_as_mainfile(filepath=str(path))
     out.write(f"\nSaved the fixed rig to {path}\n")
-    report_path = Path(report).resolve() if report else path.with_suffix(".html")
+    report_path = demo_report_path(output, report).resolve()
     result: dict[str, Any] = {
         "path": "built-in demo rig",
         "status": "ok",

@@ -93,7 +93,8 @@ def fix_file(job: dict[str, Any]) -> dict[str, Any]:
         result = _without_armature(result, missing)
         if result["status"] == "unreadable":
             return result
-    refusal = _rewrite_refusal(job)
+    newer = _newer_blender()
+    refusal = None if newer is None else f"{newer}: checked as read, never rewritten"
     changed = False
     failed = False
     for obj in armatures:
@@ -108,8 +109,9 @@ def fix_file(job: dict[str, Any]) -> dict[str, Any]:
             failed = True
         changed = changed or any(a["changed"] for a in entry.get("fix", {}).get("applied", []))
         result["armatures"].append(entry)
+    refusal = refusal or _in_place_refusal(job, changed)
     if refusal is not None:
-        return {**result, "status": "failed", "problem": refusal}
+        return _refused(result, refusal)
     try:
         written = _write(output, changed, bool(job.get("in_place")))
     except (OSError, RuntimeError) as error:  # RuntimeError: Blender refused to save
@@ -153,16 +155,20 @@ def _held_back(impact: FixImpact) -> str:
     return f"{'; '.join(impact.costs())}; run with {' '.join(flags)} to apply it"
 
 
-def _rewrite_refusal(job: dict[str, Any]) -> str | None:
-    """Why the open file must not be written at all; decided before any fix is applied."""
-    newer = _newer_blender()
-    if newer is not None:
-        return f"{newer}: checked as read, never rewritten"
-    if job.get("in_place"):
-        reason = in_place_refusal(Path(job["output"]))
-        if reason is not None:
-            return f"not fixed in place: the file {reason}"
-    return None
+def _in_place_refusal(job: dict[str, Any], changed: bool) -> str | None:
+    """Why the fixed rig must not replace the input, when it would (a fix changed something)."""
+    if not (changed and job.get("in_place")):
+        return None
+    reason = in_place_refusal(Path(job["output"]))
+    return None if reason is None else f"not fixed in place: the file {reason}"
+
+
+def _refused(result: dict[str, Any], reason: str) -> dict[str, Any]:
+    """Nothing is written: what was fixed in memory is dropped, and each armature says why."""
+    for entry in result["armatures"]:
+        if "fix" in entry:
+            entry["fix"] = _skipped_fix(reason)
+    return {**result, "status": "failed", "problem": reason}
 
 
 def _newer_blender() -> str | None:
@@ -174,7 +180,8 @@ def _newer_blender() -> str | None:
     saved = tuple(bpy.data.version)
     if saved <= tuple(bpy.app.version_file):
         return None
-    return f"saved by Blender {saved[0]}.{saved[1]}, newer than this Blender {bpy.app.version_string}"
+    this = bpy.app.version_string
+    return f"saved by Blender {saved[0]}.{saved[1]}, newer than this Blender {this}"
 
 
 def _skipped_fix(reason: str) -> dict[str, Any]:

@@ -4,6 +4,10 @@ One ``bpy`` holds one open file, so files are checked in parallel only in separa
 Every file goes to a worker, also in a serial run: a file that crashes Blender then costs one
 line in the report, not the whole run. Answers are put back in input order, so the report of
 ``--jobs 4`` is the same as the report of ``--jobs 1``.
+
+Workers run foreign files, so they are kept on a short leash: an isolated interpreter that
+cannot import from the current directory, their own process group (a Ctrl-C meant for the run
+does not kill a file half-saved), death with the main process, and a deadline for every wait.
 """
 
 from __future__ import annotations
@@ -13,24 +17,96 @@ import json
 import os
 import queue
 import signal
+import site
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
-from .worker import ANSWER_PREFIX
+from .worker import ANSWER_PREFIX, READING, READY_LINE, STAGE_PREFIX
 
 Job = dict[str, Any]
 Answer = dict[str, Any]
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+DEFAULT_TIMEOUT = 600.0
+"""Seconds a worker may spend on one file, counted from when it starts reading it: ten times
+the slowest real rig here (``fix`` of BlenRig's biped with every fix allowed and ``--html``
+took 60 s on a busy 2-core machine), yet a file that hangs cannot hold a night's run."""
+STARTUP_TIMEOUT = 120.0
+"""Seconds a new worker may take to import ``bpy`` (many starting at once on a busy machine)."""
+EXIT_GRACE = 5.0
+"""Seconds a worker whose input is closed has to leave before it is killed; its answers are in."""
+NOT_CHECKED = "not checked: the run was interrupted"
 
 
 def worker_command() -> list[str]:
-    return [sys.executable, "-m", "ik_doctor.cli.worker"]
+    """An isolated interpreter (``-I``): no module is ever imported from the current directory.
+
+    ``-I`` also leaves out ``PYTHONPATH`` and the user's site-packages, where a studio may keep
+    ``bpy``; those are handed over (see ``_import_path``), the current directory never is.
+    """
+    bootstrap = (
+        f"import sys; sys.path[:0] = {_import_path()!r}; "
+        f"from ik_doctor.cli.worker import main; main(parent={os.getpid()})"
+    )
+    return [sys.executable, "-I", "-c", bootstrap]
+
+
+def _import_path() -> list[str]:
+    """This package's folder, then what ``-I`` leaves out: ``PYTHONPATH``, the user's site.
+
+    Entries of ``PYTHONPATH`` that are relative or name the current directory are dropped:
+    they would import from wherever the command is run, such as a folder of rigs.
+    """
+    try:
+        here = os.path.realpath(os.getcwd())
+    except OSError:  # the current directory was removed: nothing can be imported from it
+        here = None
+    python_path = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    user_site = [site.getusersitepackages()] if site.ENABLE_USER_SITE else []
+    path = [PACKAGE_PARENT]
+    for entry in [*python_path, *user_site]:
+        if os.path.isabs(entry) and os.path.realpath(entry) != here and entry not in path:
+            path.append(entry)
+    return path
+
+
+class Stop:
+    """A request to end a run early, made from a signal handler, read by the feeding threads.
+
+    ``gently``: no new file is handed out, the files in flight finish. ``now``: the workers are
+    killed as well, and their files reported as interrupted.
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.immediate = False
+        self._lock = threading.Lock()
+        self._processes: set[subprocess.Popen[str]] = set()
+
+    def gently(self) -> None:
+        self.requested = True
+
+    def now(self) -> None:
+        self.requested = self.immediate = True
+        with self._lock:
+            for process in self._processes:
+                process.kill()
+
+    def watch(self, process: subprocess.Popen[str]) -> None:
+        with self._lock:
+            self._processes.add(process)
+            if self.immediate:
+                process.kill()
+
+    def forget(self, process: subprocess.Popen[str]) -> None:
+        with self._lock:
+            self._processes.discard(process)
 
 
 def run_jobs(
@@ -38,13 +114,16 @@ def run_jobs(
     workers: int,
     on_answer: Callable[[int, Answer], None] | None = None,
     command: Sequence[str] | None = None,
-    timeout: float | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    stop: Stop | None = None,
 ) -> list[Answer]:
     """Answer every job, in input order, using up to ``workers`` processes.
 
-    A worker that has not answered one job after ``timeout`` seconds is stopped and the job
-    reported as failed, so one file that hangs Blender cannot hang a CI run.
+    A worker that has not answered one job ``timeout`` seconds after it started reading it is
+    stopped and the job reported as failed, so one file that hangs Blender cannot hang a CI
+    run. After ``stop`` is requested, the jobs never handed out are answered ``NOT_CHECKED``.
     """
+    stop = stop or Stop()
     answers: list[Answer | None] = [None] * len(jobs)
     todo: queue.Queue[int] = queue.Queue()
     for index in range(len(jobs)):
@@ -59,14 +138,17 @@ def run_jobs(
 
     argv = list(command or worker_command())
     threads = [
-        threading.Thread(target=_drive, args=(jobs, todo, record, argv, timeout))
+        threading.Thread(target=_drive, args=(jobs, todo, record, argv, timeout, stop))
         for _ in range(max(1, min(workers, len(jobs))))
     ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    return [answer for answer in answers if answer is not None]
+    return [
+        answer if answer is not None else _failed(job, NOT_CHECKED)
+        for job, answer in zip(jobs, answers, strict=True)
+    ]
 
 
 def _drive(
@@ -74,29 +156,30 @@ def _drive(
     todo: queue.Queue[int],
     record: Callable[[int, Answer], None],
     command: list[str],
-    timeout: float | None,
+    timeout: float,
+    stop: Stop,
 ) -> None:
-    """Feed one worker until no job is left; replace it when it dies."""
+    """Feed one worker until no job is left or a stop is asked; replace it when it dies.
+
+    The worker is started and ended by this thread: on Linux a worker dies with the thread
+    that started it.
+    """
     worker: _Worker | None = None
     try:
-        while True:
+        while not stop.requested:
             try:
                 index = todo.get_nowait()
             except queue.Empty:
                 return
             if worker is None:
                 try:
-                    worker = _Worker(command)
+                    worker = _Worker(command, stop)
                 except OSError as error:
                     record(index, _failed(jobs[index], f"could not start a worker: {error}"))
                     continue
             answer = worker.ask(jobs[index], timeout)
-            if answer is None and worker.timed_out:
-                worker.close()
-                answer = _failed(jobs[index], f"stopped: no answer after {timeout:g} s")
-                worker = None
-            elif answer is None:
-                answer = _crashed(jobs[index], worker.close())
+            if answer is None:
+                answer = worker.lost(jobs[index], timeout)
                 worker = None
             record(index, answer)
     finally:
@@ -107,66 +190,95 @@ def _drive(
 class _Worker:
     """One worker process; its standard error goes to a temporary log, read after a crash."""
 
-    def __init__(self, command: list[str]) -> None:
+    def __init__(self, command: list[str], stop: Stop) -> None:
         # Closed in close(), after the worker has exited and its last words are read.
         self.log: TextIO = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [PACKAGE_PARENT, env.get("PYTHONPATH")]))
-        self.timed_out = False
         self.process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.log,
-            env=env,
+            env=_environment(),
             text=True,
             encoding="utf-8",
+            process_group=0,  # a Ctrl-C at the terminal reaches the main process only
         )
+        self.stop = stop
+        stop.watch(self.process)
+        self.started = time.monotonic()
+        self.ready = False
+        self.stage: str | None = None
+        self.ran_out = False
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        assert self.process.stdout is not None
+        reader = threading.Thread(target=_read_lines, args=(self.process.stdout, self.lines))
+        reader.daemon = True  # it ends with the worker's output; never wait for it
+        reader.start()
 
-    def ask(self, job: Job, timeout: float | None = None) -> Answer | None:
-        """Send one job and wait for its answer; None when the worker died or was stopped."""
-        assert self.process.stdin is not None and self.process.stdout is not None
-        timer = threading.Timer(timeout, self._stop) if timeout else None
-        if timer is not None:
-            timer.start()
-        try:
-            return self._answer(job)
-        finally:
-            if timer is not None:
-                timer.cancel()
+    def ask(self, job: Job, timeout: float) -> Answer | None:
+        """Send one job and wait for its answer; None when the worker died or ran out of time.
 
-    def _stop(self) -> None:
-        self.timed_out = True
-        self.process.kill()
-
-    def _answer(self, job: Job) -> Answer | None:
-        assert self.process.stdin is not None and self.process.stdout is not None
+        The clock starts when the worker, ready, can read the job: a worker's start-up (bpy's
+        import, slow when many start at once) has its own, longer deadline.
+        """
+        assert self.process.stdin is not None
+        self.stage = None
         try:
             self.process.stdin.write(json.dumps(job) + "\n")
             self.process.stdin.flush()
-            while True:
-                line = self.process.stdout.readline()
-                if not line:
-                    return None
-                if line.startswith(ANSWER_PREFIX):
-                    return json.loads(line[len(ANSWER_PREFIX) :])
-                # Anything else is Blender's chatter from before the worker started serving.
-        except (BrokenPipeError, OSError):
+        except OSError:  # it died before reading the job
             return None
+        deadline = time.monotonic() + timeout if self.ready else self.started + STARTUP_TIMEOUT
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self.ran_out = True
+                self.process.kill()
+                return None
+            if line is None:
+                return None
+            if line == READY_LINE:
+                self.ready = True
+                deadline = time.monotonic() + timeout
+            elif line.startswith(STAGE_PREFIX):
+                self.stage = line.removeprefix(STAGE_PREFIX)
+            elif line.startswith(ANSWER_PREFIX):
+                answer: Answer = json.loads(line.removeprefix(ANSWER_PREFIX))
+                return answer
+
+    def lost(self, job: Job, timeout: float) -> Answer:
+        """Stop the worker and say why ``job`` got no answer, and what the worker was doing."""
+        how = self.close()
+        doing = self.stage or READING
+        if self.stop.immediate:
+            return _failed(job, f"not finished: the run was interrupted while {doing}")
+        if self.ran_out and not self.ready:
+            return _failed(job, f"stopped: a worker was not ready after {STARTUP_TIMEOUT:g} s")
+        if self.ran_out:
+            problem = f"stopped: no answer after {timeout:g} s"
+            return _failed(job, problem + (f" (while {self.stage})" if self.stage else ""))
+        if not self.ready:
+            return _failed(job, f"a worker could not start ({how or 'no answer'})")
+        problem = f"Blender crashed while {doing} ({how or 'no answer'})"
+        if doing != READING:  # the file was read: what broke is the check, the fix or the save
+            return _failed(job, problem)
+        return {"path": job["path"], "status": "unreadable", "problem": problem, "armatures": []}
 
     def close(self) -> str:
-        """Stop the worker; return how it ended when it did not end well, else ""."""
+        """End the worker; return how it ended when it did not end well, else ""."""
         if self.process.stdin is not None:
             with contextlib.suppress(OSError):  # a crashed worker has closed its end already
                 self.process.stdin.close()
-        code = self.process.wait()
+        code = _end(self.process)
+        self.stop.forget(self.process)
         self.log.seek(0)
         tail = [line.strip() for line in self.log.read().splitlines() if line.strip()][-3:]
         self.log.close()
         if code == 0:
             return ""
-        how = f"exit code {code}"
-        if code < 0:
+        how = "it did not end when killed" if code is None else f"exit code {code}"
+        if code is not None and code < 0:
             try:
                 how = f"signal {signal.Signals(-code).name}"
             except ValueError:
@@ -174,9 +286,37 @@ class _Worker:
         return how + (f"; last words: {' | '.join(tail)}" if tail else "")
 
 
-def _crashed(job: Job, how: str) -> Answer:
-    problem = f"Blender crashed while reading this file ({how or 'no answer'})"
-    return {"path": job["path"], "status": "unreadable", "problem": problem, "armatures": []}
+def _environment() -> dict[str, str]:
+    """The environment the user gave (not bpy's changes to this process's: OCIO), ``PWD`` true.
+
+    Blender 4.2 resolves a relative path against ``$PWD``, which a parent that changed
+    directory without a shell (``subprocess.run(cwd=...)``) leaves pointing elsewhere.
+    """
+    environment = dict(os.environ)
+    with contextlib.suppress(OSError):  # a removed current directory has no true PWD
+        environment["PWD"] = os.getcwd()
+    return environment
+
+
+def _end(process: subprocess.Popen[str]) -> int | None:
+    """Its exit code, killing it after ``EXIT_GRACE``; None if even a kill does not end it."""
+    try:
+        return process.wait(timeout=EXIT_GRACE)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    try:
+        return process.wait(timeout=EXIT_GRACE)
+    except subprocess.TimeoutExpired:  # stuck in the kernel (a dead network share)
+        return None
+
+
+def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
+    """Pass on the worker's complete protocol lines, then None when its output ends."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in stream:
+            if line.endswith("\n") and line.startswith((ANSWER_PREFIX, STAGE_PREFIX, READY_LINE)):
+                lines.put(line.removesuffix("\n"))
+    lines.put(None)
 
 
 def _failed(job: Job, problem: str) -> Answer:

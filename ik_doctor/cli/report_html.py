@@ -12,6 +12,7 @@ import bpy
 
 from .diagram import ChainGeometry, chain_svg, faulty_parts, views_for
 from .results import current_findings, plural, summary
+from .safe_text import visible_strings
 
 STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
@@ -31,12 +32,18 @@ LEGEND = (
 )
 
 
-def render_html(files: list[dict[str, Any]], command: str) -> str:
+def render_html(files: list[dict[str, Any]], command: str, blender: str | None = None) -> str:
+    """The page for ``files``, read by Blender ``blender`` (default: this one).
+
+    Names are escaped for HTML, and their control characters shown as escapes.
+    """
+    files = visible_strings(files)
     totals = summary(files)
     counts = ", ".join(plural(totals[s], s) for s in ("error", "warning", "info"))
+    version = escape(blender or bpy.app.version_string)
     body = [
         f"<h1>IK Doctor {escape(command)} report</h1>",
-        f"<p>Blender {escape(bpy.app.version_string)}: {plural(totals['files'], 'file')}, "
+        f"<p>Blender {version}: {plural(totals['files'], 'file')}, "
         f"{plural(totals['armatures'], 'armature')}, {counts}"
         f"{' left after fixing' if command == 'fix' else ''}.</p>",
         LEGEND,

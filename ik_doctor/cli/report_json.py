@@ -1,11 +1,14 @@
 """The machine-readable report; its shape is ``report.schema.json`` and the README.
 
 ``version`` changes only when a field is removed or changes meaning; new fields may appear
-without a new version, so readers should ignore what they do not know.
+without a new version, so readers should ignore what they do not know. Names are kept exact:
+``json.dumps`` writes control and non-ASCII characters as ``\\u`` escapes, so the report is
+plain ASCII whatever the files hold.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 from typing import Any
@@ -18,37 +21,39 @@ from .results import exit_code, summary
 FORMAT_NAME = "ik-doctor-report"
 FORMAT_VERSION = 1
 SCHEMA_PATH = Path(__file__).with_name("report.schema.json")
-DIAGRAM_KEYS = ("chains", "chains_after")
-"""Diagram geometry travels with the results for the HTML page; it is not part of the JSON."""
+HEADER_KEYS = ("command", "blender", "checks", "options", "fail_on")
+"""What a report states about its run besides its files: the parts of one run agree on them."""
 
 
-def report_document(
-    files: list[dict[str, Any]], command: str, fail_on: str, checks: list[str] | None
-) -> dict[str, Any]:
+def run_header(args: argparse.Namespace, shard: dict[str, Any] | None) -> dict[str, Any]:
+    """The header of a ``check`` or ``fix`` report: what was run, with which options."""
+    options = {"armature": args.armature, "diagrams": bool(args.html)}
+    if args.command == "fix":
+        options.update(
+            in_place=args.in_place,
+            allow_rest_pose_changes=args.allow_rest_pose_changes,
+            allow_discard=args.allow_discard,
+        )
+    header = {
+        "command": args.command,
+        "blender": bpy.app.version_string,
+        "checks": args.checks if args.checks is not None else [c.id for c in all_checks()],
+        "options": options,
+        "fail_on": args.fail_on,
+    }
+    return header if shard is None else {**header, "shard": shard}
+
+
+def report_document(files: list[dict[str, Any]], header: dict[str, Any]) -> dict[str, Any]:
     return {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
-        "command": command,
-        "blender": bpy.app.version_string,
-        "checks": checks if checks is not None else [check.id for check in all_checks()],
-        "fail_on": fail_on,
-        "exit_code": exit_code(files, fail_on),
+        **header,
+        "exit_code": exit_code(files, header["fail_on"]),
         "summary": summary(files),
-        "files": [_without_diagrams(file) for file in files],
+        "files": files,
     }
 
 
-def render_json(
-    files: list[dict[str, Any]], command: str, fail_on: str, checks: list[str] | None
-) -> str:
-    return json.dumps(report_document(files, command, fail_on, checks), indent=2) + "\n"
-
-
-def _without_diagrams(file: dict[str, Any]) -> dict[str, Any]:
-    armatures = []
-    for armature in file["armatures"]:
-        entry = {k: v for k, v in armature.items() if k not in DIAGRAM_KEYS}
-        if "fix" in entry:
-            entry["fix"] = {k: v for k, v in entry["fix"].items() if k not in DIAGRAM_KEYS}
-        armatures.append(entry)
-    return {**file, "armatures": armatures}
+def render_json(files: list[dict[str, Any]], header: dict[str, Any]) -> str:
+    return json.dumps(report_document(files, header), indent=2) + "\n"

@@ -11,9 +11,12 @@ import xml.etree.ElementTree as ElementTree
 from typing import Any
 
 from .results import TROUBLE, at_or_above, current_findings
+from .safe_text import visible_strings
 
 
 def render_junit(files: list[dict[str, Any]], checks: list[str], fail_on: str) -> str:
+    """Valid XML 1.0 whatever the names hold: control characters are written as escapes."""
+    files = visible_strings(files)
     root = ElementTree.Element("testsuites", name="ik-doctor")
     for file in files:
         suite = ElementTree.SubElement(root, "testsuite", name=file["path"])

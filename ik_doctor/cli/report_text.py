@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .results import SEVERITIES, by_chain, current_findings, plural, severity_counts, summary
+from .safe_text import visible_strings
 
 COLOURS = {"error": "31", "warning": "33", "info": "36", "bold": "1", "dim": "2", "ok": "32"}
 WIDTH = 100
@@ -16,6 +17,8 @@ DETAIL_INDENT = INDENT + " " * 8
 
 
 def render_text(files: list[dict[str, Any]], command: str, colour: bool) -> str:
+    """The report for people; names and messages show control characters as escapes."""
+    files = visible_strings(files)
     paint = _painter(colour)
     lines: list[str] = []
     for file in files:

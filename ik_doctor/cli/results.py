@@ -60,6 +60,20 @@ def exit_code(files: list[dict[str, Any]], fail_on: str) -> int:
     return EXIT_CLEAN
 
 
+def armature_named_nowhere(files: list[dict[str, Any]], armature: str | None) -> bool:
+    """``--armature NAME`` and no file read has an armature NAME: a mistake, not a clean run."""
+    read = [file for file in files if file["status"] not in TROUBLE]
+    return armature is not None and bool(read) and not any(file["armatures"] for file in read)
+
+
+def failed_without_armature(files: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every file without the armature asked for, as failed: all reports and the exit code say 2.
+
+    Each file's ``problem`` already names the armatures it has.
+    """
+    return [{**f, "status": "failed"} if f["status"] == "no_armature" else f for f in files]
+
+
 def by_chain(
     findings: Iterable[dict[str, Any]],
 ) -> list[tuple[tuple[str, str] | None, list[dict[str, Any]]]]:

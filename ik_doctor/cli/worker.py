@@ -3,33 +3,93 @@
 Each worker has its own ``bpy``, so a file that crashes Blender takes down only its worker;
 the main process notices, reports that file, and starts a fresh worker for the rest. Blender
 prints to standard output from C (with ``OCIO`` set, already while ``bpy`` is imported), so
-answers are marked with ``ANSWER_PREFIX``; once serving, everything else written to standard
-output lands on standard error, which the main process keeps as a log.
+the lines meant for the main process are marked: ``READY_LINE`` once the worker serves,
+``STAGE_PREFIX`` and what Blender is doing with the current file, ``ANSWER_PREFIX`` and the
+answer. Once serving, everything else written to standard output lands on standard error,
+which the main process keeps as a log.
+
+A worker never outlives the run that started it: it dies with its parent (Linux) and leaves
+when its standard input closes, through ``os._exit``, because ``bpy`` can hang while the
+interpreter shuts down (Blender 4.5, after reading a file with a Python driver).
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
+import signal
 import sys
 import traceback
+from collections.abc import Callable
 from typing import Any, TextIO
 
 ANSWER_PREFIX = "ik-doctor-answer "
+STAGE_PREFIX = "ik-doctor-stage "
+READY_LINE = "ik-doctor-ready"
+READING = "reading this file"
+"""The first stage of every job; the main process assumes it when a worker never said."""
+PR_SET_PDEATHSIG = 1
+"""From <linux/prctl.h>: the signal the kernel sends a process when its parent thread ends."""
 
 
 def serve(jobs: TextIO, answers: TextIO) -> None:
     from .file_jobs import check_file, fix_file
 
     handlers = {"check": check_file, "fix": fix_file}
+
+    def tell(line: str) -> None:
+        answers.write(line + "\n")
+        answers.flush()
+
+    stages = _StageReporter(lambda stage: tell(STAGE_PREFIX + stage))
+    tell(READY_LINE)
     for line in jobs:
         job = json.loads(line)
+        stages.begin(job["command"])
         try:
             answer = handlers[job["command"]](job)
         except Exception:  # never leave the main process waiting for an answer
             answer = _failed(job, traceback.format_exc(limit=3))
-        answers.write(ANSWER_PREFIX + json.dumps(answer) + "\n")
-        answers.flush()
+        tell(ANSWER_PREFIX + json.dumps(answer))
+
+
+class _StageReporter:
+    """Tells the main process what Blender is doing with the file, from Blender's handlers.
+
+    A worker killed while saving is then reported as such, not as "crashed while reading".
+    The handlers see every open and save, whatever code in ``file_jobs`` asks for them.
+    """
+
+    def __init__(self, tell: Callable[[str], None]) -> None:
+        import bpy
+
+        self.tell, self.command, self.saved = tell, "check", False
+
+        @bpy.app.handlers.persistent
+        def on_load_pre(*_args: Any) -> None:
+            if self.saved:  # begin() has told the first reading
+                self.tell("reading back the fixed file")
+
+        @bpy.app.handlers.persistent
+        def on_load_post(*_args: Any) -> None:
+            if self.saved:
+                self.tell("checking the fixed file")
+            else:
+                self.tell("checking this file" if self.command == "check" else "fixing this file")
+
+        @bpy.app.handlers.persistent
+        def on_save_pre(*_args: Any) -> None:
+            self.saved = True
+            self.tell("saving the fixed file")
+
+        bpy.app.handlers.load_pre.append(on_load_pre)
+        bpy.app.handlers.load_post.append(on_load_post)
+        bpy.app.handlers.save_pre.append(on_save_pre)
+
+    def begin(self, command: str) -> None:
+        self.command, self.saved = command, False
+        self.tell(READING)
 
 
 def _failed(job: dict[str, Any], trace: str) -> dict[str, Any]:
@@ -37,11 +97,29 @@ def _failed(job: dict[str, Any], trace: str) -> dict[str, Any]:
     return {"path": job["path"], "status": "failed", "problem": last, "armatures": []}
 
 
-def main() -> None:
+def die_with_parent(parent: int) -> None:
+    """Have the kernel kill this process when ``parent`` ends, even by SIGKILL (Linux only).
+
+    Elsewhere the worker still leaves when its standard input closes, after the current file.
+    """
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent ended before the request above was in place
+        print("the ik-doctor process that started this worker has ended", file=sys.stderr)
+        os._exit(1)
+
+
+def main(parent: int) -> None:
+    die_with_parent(parent)
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    serve(sys.stdin, answers)
-
-
-if __name__ == "__main__":
-    main()
+    code = 0
+    try:
+        serve(sys.stdin, answers)
+    except Exception:
+        traceback.print_exc()
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

@@ -1,0 +1,170 @@
+"""How fast ``ik-doctor check`` gets through a library, next to merely opening its files.
+
+Copies the real rigs of ``../shared/rigs`` that this Blender can read into a temporary
+directory (``--copies`` of each, so about a hundred files), reads them once so every run finds
+them in the page cache, then times, each as one fresh process, wall clock from start to exit:
+
+- the floor: one Python process that imports ``bpy`` and opens every file with
+  ``open_mainfile(load_ui=False, use_scripts=False)``, one after the other, and nothing else;
+- ``ik-doctor check DIR --jobs 1 --format json --output FILE``;
+- the same with ``--jobs N``, N the machine's cores.
+
+The targets of issue 16: ``--jobs 2`` on 2 cores at least 1.7 times faster than ``--jobs 1``,
+and ``--jobs 1`` within 1.2 times the floor. The machine's load average is printed beside the
+figures: on a shared machine they mean little without it. The CPU time of each run (user and
+system, every process of it) is printed too: it tells what a run costs even when others share
+the cores, and its ratio is the ``--jobs 1`` target as a busy machine can still measure it.
+
+Run with the same Python as the tests:
+    .venv/latest/bin/python benchmarks/bench_cli.py [--copies 4] [--repeat 3] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RIGS = Path(__file__).resolve().parents[2] / "shared" / "rigs"
+FLOOR = """
+import json, os, sys, time
+import bpy
+unread = []
+for path in sys.stdin.read().splitlines():
+    try:
+        bpy.ops.wm.open_mainfile(filepath=path, load_ui=False, use_scripts=False)
+    except RuntimeError:
+        unread.append(path)
+print(json.dumps({"blender": bpy.app.version_string, "unread": unread}), flush=True)
+os._exit(0)  # the floor is the reading; Blender's own clean-up is not needed for it
+"""
+"""Opens the files named on stdin in one process; says which it could not read."""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--copies", type=int, default=4, help="copies of each rig (default 4)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each; the median counts")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="N for --jobs N")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="ik_doctor_bench_cli_") as temporary:
+        library = Path(temporary) / "library"
+        blender, rigs = readable_rigs()
+        files = copy_rigs(rigs, library, args.copies)
+        figures = measure(library, files, args.jobs, args.repeat, Path(temporary) / "r.json")
+    figures = {"blender": blender, "rigs": len(rigs), "cores": os.cpu_count(), **figures}
+    print_table(figures)
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+
+
+def readable_rigs() -> tuple[str, list[Path]]:
+    """This Blender's version and the shared rigs it reads (a newer Blender's files it cannot)."""
+    rigs = sorted(RIGS.glob("*.blend"))
+    if not rigs:
+        raise SystemExit(f"no rigs in {RIGS}")
+    answer = _floor(rigs)
+    unread = set(answer["unread"])
+    return answer["blender"], [rig for rig in rigs if str(rig) not in unread]
+
+
+def copy_rigs(rigs: list[Path], library: Path, copies: int) -> list[Path]:
+    """``copies`` of every rig, one folder per copy, read once so the page cache holds them."""
+    files = []
+    for copy in range(copies):
+        folder = library / f"copy{copy}"
+        folder.mkdir(parents=True)
+        for rig in rigs:
+            files.append(Path(shutil.copyfile(rig, folder / rig.name)))
+    for file in files:
+        file.read_bytes()
+    return sorted(files)
+
+
+def measure(library: Path, files: list[Path], jobs: int, repeat: int, report: Path) -> dict:
+    names = ("floor", "jobs_1", f"jobs_{jobs}")
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
+    loads = []
+    for _ in range(repeat):
+        loads.append(os.getloadavg()[0])
+        runs["floor"].append(_timed(lambda: _floor(files)))
+        for workers in (1, jobs):
+            runs[f"jobs_{workers}"].append(_timed(lambda w=workers: _check(library, w, report)))
+            checked = json.loads(report.read_text("utf-8"))["summary"]
+            if (checked["files"], checked["unreadable"]) != (len(files), 0):
+                raise SystemExit(f"ik-doctor check did not read every file: {checked}")
+        loads.append(os.getloadavg()[0])
+    seconds = {name: statistics.median(wall for wall, _cpu in runs[name]) for name in names}
+    cpu = {name: statistics.median(cpu for _wall, cpu in runs[name]) for name in names}
+    return {
+        "files": len(files),
+        "jobs": jobs,
+        "seconds": seconds,
+        "cpu_seconds": cpu,
+        "runs": runs,
+        "jobs_1_over_floor": seconds["jobs_1"] / seconds["floor"],
+        "cpu_jobs_1_over_floor": cpu["jobs_1"] / cpu["floor"],
+        "speed_up": seconds["jobs_1"] / seconds[f"jobs_{jobs}"],
+        "load_average": [min(loads), max(loads)],
+    }
+
+
+def _floor(files: list[Path]) -> dict:
+    process = subprocess.run(
+        [sys.executable, "-c", FLOOR],
+        input="\n".join(map(str, files)),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(process.stdout.strip().splitlines()[-1])
+
+
+def _check(library: Path, jobs: int, report: Path) -> None:
+    command = [sys.executable, "-m", "ik_doctor", "check", str(library), "--jobs", str(jobs)]
+    process = subprocess.run(
+        [*command, "--format", "json", "--output", str(report)], capture_output=True, text=True
+    )
+    if process.returncode not in (0, 1):
+        raise SystemExit(f"ik-doctor check failed ({process.returncode}): {process.stderr}")
+
+
+def _timed(run) -> tuple[float, float]:
+    """Wall-clock seconds of ``run`` and the CPU seconds of the processes it waited for."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    run()
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu
+
+
+def print_table(figures: dict) -> None:
+    seconds, cpu, jobs = figures["seconds"], figures["cpu_seconds"], figures["jobs"]
+    low, high = figures["load_average"]
+    print(
+        f"| Blender | files | floor s | --jobs 1 s | --jobs {jobs} s | jobs 1 / floor | "
+        f"speed-up jobs {jobs} | CPU s floor / jobs 1 | CPU jobs 1 / floor | load average |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    print(
+        f"| {figures['blender']} | {figures['files']} | {seconds['floor']:.1f} | "
+        f"{seconds['jobs_1']:.1f} | {seconds[f'jobs_{jobs}']:.1f} | "
+        f"{figures['jobs_1_over_floor']:.2f} | {figures['speed_up']:.2f} | "
+        f"{cpu['floor']:.1f} / {cpu['jobs_1']:.1f} | {figures['cpu_jobs_1_over_floor']:.2f} | "
+        f"{low:.1f}-{high:.1f} |"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""How a run stops on SIGINT (Ctrl-C) or SIGTERM (a farm or CI cancelling the job).
+
+The first signal stops handing out files: the files in flight finish (a fix in place is never
+cut short by the signal), the others are reported as not checked, the partial report is
+written, and the command exits 130 (SIGINT) or 143 (SIGTERM), as a shell reports a signal.
+A second signal kills the workers at once; what they were writing is a temporary file that
+never replaces anything.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+from collections.abc import Iterator
+from types import FrameType
+
+from .pool import Stop
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class Interrupt:
+    """The signals of one run: caught while it runs, then read for the exit code."""
+
+    def __init__(self) -> None:
+        self.stop = Stop()
+        self.signal: int | None = None
+
+    @contextlib.contextmanager
+    def caught(self) -> Iterator[Stop]:
+        """Catch SIGINT and SIGTERM in this block (unless ignored, as under ``nohup``)."""
+        previous = {
+            number: signal.signal(number, self._receive)
+            for number in SIGNALS
+            if signal.getsignal(number) is not signal.SIG_IGN
+        }
+        try:
+            yield self.stop
+        finally:
+            for number, handler in previous.items():
+                signal.signal(number, handler)
+
+    @property
+    def exit_code(self) -> int | None:
+        """128 plus the first signal's number, as a shell reports it; None without one."""
+        return None if self.signal is None else 128 + self.signal
+
+    def _receive(self, number: int, _frame: FrameType | None) -> None:
+        name = signal.Signals(number).name
+        if self.signal is None:
+            self.signal = number
+            self.stop.gently()
+            print(
+                ("\n" if sys.stderr.isatty() else "")  # after the progress bar's line
+                + f"ik-doctor: {name}: finishing the files in flight, starting no other "
+                "(send it again to stop at once)",
+                file=sys.stderr,
+            )
+        else:
+            self.stop.now()
+            print(f"ik-doctor: {name} again: stopping now", file=sys.stderr)

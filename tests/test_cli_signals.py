@@ -1,0 +1,182 @@
+"""Stopping a real run: Ctrl-C, SIGTERM and SIGKILL, sent to a real ``ik-doctor`` process.
+
+A farm or a CI cancels a job with SIGTERM (then SIGKILL), a person with Ctrl-C, which a
+terminal sends to the whole foreground process group: these tests start the command in a
+group of its own and signal that group as a terminal would. One input links its armature from
+a library that is a FIFO: Blender waits forever to read it, so a worker on that file is busy
+for as long as the test needs. Workers are found in ``/proc`` (Linux).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import bpy
+import jsonschema
+import pytest
+
+from ik_doctor.cli.pool import NOT_CHECKED
+from ik_doctor.cli.report_json import SCHEMA_PATH
+from ik_doctor.sample_rig import build_character_rig
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="finds the workers in /proc"
+)
+IK_DOCTOR = Path(sys.executable).with_name("ik-doctor")
+SCHEMA = json.loads(SCHEMA_PATH.read_text("utf-8"))
+WORKER_MARK = "ik_doctor.cli.worker"
+"""Found in a worker's command line once it runs the worker (not in a fork before exec)."""
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("signals")
+    library = root / "library.blend"
+    bpy.ops.wm.read_homefile(use_empty=True)
+    build_character_rig()
+    bpy.ops.wm.save_as_mainfile(filepath=str(root / "a.blend"), check_existing=False)
+    shutil.copy(root / "a.blend", library)
+    for name in ("b", "c", "d"):
+        shutil.copy(root / "a.blend", root / f"{name}.blend")
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(library), link=True, relative=True) as (_src, dst):
+        dst.objects = ["IKDoctorRig"]
+    bpy.context.scene.collection.objects.link(dst.objects[0])
+    bpy.ops.wm.save_as_mainfile(filepath=str(root / "hangs.blend"), check_existing=False)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    library.unlink()
+    os.mkfifo(library)  # nothing ever writes to it
+    return {name: root / f"{name}.blend" for name in ("a", "b", "c", "d", "hangs")}
+
+
+def start(*args: str | Path) -> subprocess.Popen[str]:
+    """The command in a process group of its own, as a shell starts a foreground job."""
+    return subprocess.Popen(
+        [str(IK_DOCTOR), *map(str, args)],
+        env=dict(os.environ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def running(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended; nobody reaped it
+
+
+def workers_of(parent: int, count: int) -> list[int]:
+    """Wait until ``parent`` runs ``count`` workers; their process ids."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        found = []
+        for entry in Path("/proc").iterdir():
+            try:
+                stat = (entry / "stat").read_text()
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == parent and WORKER_MARK.encode() in command:
+                found.append(int(entry.name))
+        if len(found) >= count:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"{parent} never ran {count} workers")
+
+
+def end(process: subprocess.Popen[str], workers: list[int]) -> None:
+    """Leave nothing running, whatever the test found."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+    for pid in workers:
+        if running(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def report(output: str) -> dict:
+    document = json.loads(output)
+    jsonschema.Draft202012Validator(SCHEMA).validate(document)
+    return document
+
+
+def test_killing_the_command_kills_its_workers(files) -> None:
+    """SIGKILL to the main process left a worker that replaced a file 42 s later."""
+    process = start("check", files["hangs"], files["a"], files["b"], "--jobs", "3")
+    workers: list[int] = []
+    try:
+        workers = workers_of(process.pid, 3)
+        time.sleep(1)  # the jobs are handed out
+        process.kill()
+        process.communicate()
+        deadline = time.monotonic() + 10
+        while any(map(running, workers)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in workers if running(pid)]
+    finally:
+        end(process, workers)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_lets_the_file_in_flight_finish_and_reports_the_others_not_checked(
+    files, stop: signal.Signals
+) -> None:
+    """Ctrl-C killed the workers in flight, then started new ones and kept fixing files."""
+    process = start("check", files["a"], files["b"], files["c"], "--jobs", "1", "--format", "json")
+    workers: list[int] = []
+    try:
+        workers = workers_of(process.pid, 1)
+        os.killpg(process.pid, stop)  # the whole group, as a terminal sends Ctrl-C
+        output, errors = process.communicate(timeout=300)
+        assert process.returncode == 128 + stop, errors
+        assert "Traceback" not in errors
+        first, *others = report(output)["files"]
+        assert first["status"] == "ok" and first["armatures"], first
+        assert [(f["status"], f["problem"]) for f in others] == [("failed", NOT_CHECKED)] * 2
+        assert f"ik-doctor: {stop.name}: finishing the files in flight" in errors
+    finally:
+        end(process, workers)
+
+
+def test_a_second_ctrl_c_stops_at_once(files) -> None:
+    """The file in flight would never finish: Blender waits on a FIFO."""
+    process = start("check", files["hangs"], files["d"], "--jobs", "1", "--format", "json")
+    workers: list[int] = []
+    try:
+        workers = workers_of(process.pid, 1)
+        os.killpg(process.pid, signal.SIGINT)
+        time.sleep(0.5)
+        os.killpg(process.pid, signal.SIGINT)
+        output, errors = process.communicate(timeout=60)
+        assert process.returncode == 130, errors
+        assert "Traceback" not in errors
+        hangs, never = report(output)["files"]
+        assert hangs["status"] == "failed"
+        assert hangs["problem"].startswith("not finished: the run was interrupted while ")
+        assert (never["status"], never["problem"]) == ("failed", NOT_CHECKED)
+        assert not [pid for pid in workers if running(pid)]
+    finally:
+        end(process, workers)
+
+
+def test_ctrl_c_while_blender_starts_exits_130_without_a_traceback(files) -> None:
+    process = start("check", files["a"])
+    try:
+        time.sleep(0.3)
+        os.killpg(process.pid, signal.SIGINT)
+        output, errors = process.communicate(timeout=60)
+        assert process.returncode == 130
+        assert "Traceback" not in errors and output == ""
+    finally:
+        end(process, [])
