@@ -1,0 +1,303 @@
+"""The symmetry check: an IK chain whose settings differ from its mirror twin's."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from mathutils import Matrix
+from solving import TIP_TOLERANCE, assert_ik_works, findings_of, pose_snapshot, tip_error
+
+from ik_doctor import Severity, apply_fix
+from ik_doctor.core.editing import edit_bones
+from ik_doctor.core.limb import keep_pole_at_rest, pole_rest_angle
+from ik_doctor.core.rig import RigView
+
+IK_SETTINGS = ("chain_count", "use_tail", "use_stretch", "iterations", "weight", "pole_angle")
+BONE_SETTINGS = (
+    *(
+        f"{prefix}_{axis}"
+        for prefix in ("lock_ik", "use_ik_limit", "ik_min", "ik_max", "ik_stiffness")
+        for axis in "xyz"
+    ),
+    "ik_stretch",
+)
+
+
+def _side(rig, side: str) -> dict:
+    """Every IK setting of one side's bones and constraints: proof the good side is untouched."""
+    state = {}
+    for pose_bone in rig.pose.bones:
+        if pose_bone.name.endswith(f".{side}"):
+            state[pose_bone.name] = tuple(getattr(pose_bone, s) for s in BONE_SETTINGS)
+            for constraint in pose_bone.constraints:
+                if constraint.type == "IK":
+                    values = tuple(getattr(constraint, s) for s in IK_SETTINGS)
+                    state[pose_bone.name, constraint.name] = (
+                        *values,
+                        constraint.subtarget,
+                        constraint.pole_subtarget,
+                    )
+    return state
+
+
+def _ik(rig, owner: str):
+    return rig.pose.bones[owner].constraints["IK"]
+
+
+def _twist(rig, owner: str, degrees: float) -> None:
+    """Turn a chain ``degrees`` from its rest pose by its pole angle."""
+    _ik(rig, owner).pole_angle += math.radians(degrees)
+
+
+def _turn_from_rest(rig, owner: str) -> float:
+    view = RigView(rig)
+    chain = view.chain(owner, "IK")
+    rest = pole_rest_angle(view, chain)
+    return math.degrees(math.remainder(chain.pole_angle - rest, math.tau))
+
+
+def _only_finding(rig):
+    (finding,) = findings_of(rig, "symmetry")
+    return finding
+
+
+def _fixed(rig, finding, good_side: str) -> str:
+    """Apply the fix; prove the good side kept every setting and a second run changes nothing."""
+    good = _side(rig, good_side)
+    report = apply_fix(finding)
+    assert _side(rig, good_side) == good
+    assert findings_of(rig, "symmetry") == []
+    before = (pose_snapshot(rig), _side(rig, "L"), _side(rig, "R"))
+    assert "Nothing to change" in apply_fix(finding)
+    assert (pose_snapshot(rig), _side(rig, "L"), _side(rig, "R")) == before
+    return report
+
+
+def test_the_reference_rig_is_its_own_mirror_image(rig) -> None:
+    assert findings_of(rig, "symmetry") == []
+
+
+@pytest.mark.parametrize(("broken", "good"), [("R", "L"), ("L", "R")])
+def test_a_knee_locked_on_one_side_is_freed_from_its_twin(rig, broken, good) -> None:
+    rig.pose.bones[f"shin.{broken}"].lock_ik_x = True
+    assert tip_error(rig, f"shin.{broken}") > TIP_TOLERANCE
+    finding = _only_finding(rig)
+    assert (finding.bone, finding.severity) == (f"shin.{broken}", Severity.ERROR)
+    assert f"IK lock X of shin.{good} / shin.{broken} off / on" in finding.message
+    assert "locks error" in finding.message
+    report = _fixed(rig, finding, good)
+    assert f"from its mirror twin on shin.{good}" in report
+    assert not rig.pose.bones[f"shin.{broken}"].lock_ik_x
+    assert_ik_works(rig, ["shin.L", "shin.R"])
+
+
+def test_a_chain_length_of_1_on_one_arm_gets_its_twins_2(rig) -> None:
+    _ik(rig, "forearm.R").chain_count = 1
+    assert tip_error(rig, "forearm.R") > TIP_TOLERANCE
+    finding = _only_finding(rig)
+    assert (finding.bone, finding.severity) == ("forearm.R", Severity.ERROR)
+    assert "chain length 2 / 1" in finding.message
+    _fixed(rig, finding, "L")
+    assert _ik(rig, "forearm.R").chain_count == 2
+    assert abs(_turn_from_rest(rig, "forearm.R")) < 1e-3
+    assert_ik_works(rig, ["forearm.L", "forearm.R"])
+
+
+def test_a_pole_angle_that_twists_one_knee_is_mirrored_from_the_other(rig) -> None:
+    _twist(rig, "shin.R", 40.0)
+    finding = _only_finding(rig)
+    assert (finding.bone, finding.severity) == ("shin.R", Severity.WARNING)
+    assert "+0.0° from its rest pose) / -50.0° (turns the chain +40.0°" in finding.message
+    _fixed(rig, finding, "L")
+    assert abs(_turn_from_rest(rig, "shin.R")) < 1e-3
+    assert_ik_works(rig, ["shin.L", "shin.R"])
+
+
+def test_pole_angles_that_turn_the_twins_opposite_ways_are_mirrored(rig) -> None:
+    _twist(rig, "shin.L", 10.0)
+    _twist(rig, "shin.R", -10.0)
+    assert findings_of(rig, "symmetry") == []
+
+
+def test_pole_angles_that_turn_both_knees_the_same_way_differ_with_no_side_to_copy(rig) -> None:
+    _twist(rig, "shin.L", 10.0)
+    _twist(rig, "shin.R", 10.0)
+    finding = _only_finding(rig)
+    assert finding.severity == Severity.WARNING
+    assert finding.message.count("turns the chain +10.0°") == 2
+    assert finding.fix_id is None
+    assert "cannot tell which is meant" in finding.no_fix_reason
+
+
+def _limit(rig, bone: str, axis: str, low: float, high: float) -> None:
+    pose_bone = rig.pose.bones[bone]
+    setattr(pose_bone, f"use_ik_limit_{axis}", True)
+    setattr(pose_bone, f"ik_min_{axis}", math.radians(low))
+    setattr(pose_bone, f"ik_max_{axis}", math.radians(high))
+
+
+@pytest.mark.parametrize("axis", ["y", "z"])
+def test_ik_limits_on_y_and_z_are_mirrored_ranges(rig, axis) -> None:
+    _limit(rig, "thigh.L", axis, -10.0, 40.0)
+    _limit(rig, "thigh.R", axis, -40.0, 10.0)
+    _limit(rig, "thigh.L", "x", -10.0, 40.0)
+    _limit(rig, "thigh.R", "x", -10.0, 40.0)
+    assert findings_of(rig, "symmetry") == []
+
+
+def test_ik_limits_copied_unmirrored_differ_with_both_ranges_named(rig) -> None:
+    _limit(rig, "thigh.L", "z", -10.0, 40.0)
+    _limit(rig, "thigh.R", "z", -10.0, 40.0)
+    finding = _only_finding(rig)
+    assert "IK limit Z range of thigh.L / thigh.R -10.0°..40.0° / -10.0°..40.0°" in (
+        finding.message
+    )
+    assert finding.fix_id is None
+
+
+def test_the_fix_copies_limits_mirrored_with_the_rest_of_the_good_side(rig) -> None:
+    _limit(rig, "thigh.L", "z", -10.0, 40.0)
+    _limit(rig, "thigh.R", "z", -10.0, 40.0)
+    _twist(rig, "shin.R", 40.0)  # a fault of the right side: the left one is the model
+    finding = _only_finding(rig)
+    assert "mirrored" in finding.fix_label
+    _fixed(rig, finding, "L")
+    thigh = rig.pose.bones["thigh.R"]
+    assert math.degrees(thigh.ik_min_z) == pytest.approx(-40.0, abs=1e-4)
+    assert math.degrees(thigh.ik_max_z) == pytest.approx(10.0, abs=1e-4)
+    assert_ik_works(rig, ["shin.L", "shin.R"])
+
+
+def test_a_leg_aimed_at_the_other_foot_gets_its_own(rig) -> None:
+    _ik(rig, "shin.R").subtarget = "foot_ik.L"
+    finding = _only_finding(rig)
+    assert finding.bone == "shin.R"
+    assert "target foot_ik.L / foot_ik.L (across the mirror plane)" in finding.message
+    assert "its target across the mirror plane" in finding.message
+    _fixed(rig, finding, "L")
+    assert _ik(rig, "shin.R").subtarget == "foot_ik.R"
+    assert_ik_works(rig, ["shin.L", "shin.R"])
+
+
+def test_a_leg_that_lost_its_pole_gets_the_mirror_of_its_twins(rig) -> None:
+    _ik(rig, "shin.R").pole_target = None
+    finding = _only_finding(rig)
+    assert "pole knee_pole.L / none" in finding.message
+    assert "pole warning" in finding.message
+    _fixed(rig, finding, "L")
+    assert _ik(rig, "shin.R").pole_subtarget == "knee_pole.R"
+    assert abs(_turn_from_rest(rig, "shin.R")) < 1e-3
+    assert_ik_works(rig, ["shin.L", "shin.R"])
+
+
+def test_a_pole_without_a_mirror_control_is_not_copied(rig) -> None:
+    rig.data.bones["knee_pole.L"].name = "KneePoleLeft"
+    _ik(rig, "shin.R").pole_target = None
+    finding = _only_finding(rig)
+    assert finding.fix_id is None
+    assert "the pole of shin.L cannot be copied" in finding.no_fix_reason
+
+
+def test_faults_on_both_sides_leave_the_choice_to_the_rigger(rig) -> None:
+    rig.pose.bones["shin.R"].lock_ik_x = True
+    _twist(rig, "shin.L", 40.0)
+    finding = _only_finding(rig)
+    assert finding.severity == Severity.WARNING
+    assert finding.fix_id is None
+    assert "shin.L: pole warning" in finding.no_fix_reason
+    assert "shin.R: locks error" in finding.no_fix_reason
+
+
+def test_twins_built_to_different_lengths_are_only_information(rig) -> None:
+    with edit_bones(rig) as bones:
+        shin = bones["shin.R"]
+        shin.tail = shin.head + (shin.tail - shin.head) * 1.1
+    _ik(rig, "shin.R").iterations = 50
+    finding = _only_finding(rig)
+    assert finding.severity == Severity.INFO
+    assert "rest length of shin.L / shin.R" in finding.message
+    assert "iterations 500 / 50" in finding.message
+    assert finding.fix_id is None
+
+
+def test_a_chain_without_a_twin_is_not_judged(rig) -> None:
+    rig.data.bones["forearm.R"].name = "forearm_right_custom"
+    _ik(rig, "forearm_right_custom").iterations = 50
+    assert findings_of(rig, "symmetry") == []
+
+
+def test_twins_whose_limbs_are_built_differently_are_not_judged(rig) -> None:
+    with edit_bones(rig) as bones:
+        twist = bones.new("arm_twist.R")
+        twist.head, twist.tail = bones["shoulder.R"].tail, bones["upper_arm.R"].head
+        twist.parent = bones["shoulder.R"]
+        bones["upper_arm.R"].parent = twist
+    for side in "LR":
+        _ik(rig, f"forearm.{side}").chain_count = 3
+    _ik(rig, "forearm.R").iterations = 50
+    assert findings_of(rig, "symmetry") == []
+
+
+def _roll(rig, bone: str, degrees: float) -> None:
+    with edit_bones(rig) as bones:
+        bones[bone].roll += math.radians(degrees)
+    keep_pole_at_rest(rig, ("shin.R", "IK"))
+
+
+def test_a_roll_that_is_not_mirrored_is_information_while_the_bones_turn_freely(rig) -> None:
+    _roll(rig, "thigh.R", 30.0)
+    finding = _only_finding(rig)
+    assert finding.severity == Severity.INFO
+    assert "roll of thigh.L / thigh.R 0.0° / 30.0° (X axis 30° off" in finding.message
+    assert finding.fix_id is None and "Edit Mode" in finding.no_fix_reason
+
+
+def test_a_roll_that_is_not_mirrored_turns_ik_locks_the_other_way(rig) -> None:
+    for side in "LR":
+        rig.pose.bones[f"thigh.{side}"].lock_ik_z = True
+    _roll(rig, "thigh.R", 30.0)
+    assert _only_finding(rig).severity == Severity.WARNING
+
+
+def test_a_reversed_x_axis_locks_the_same_lines(rig) -> None:
+    for side in "LR":
+        rig.pose.bones[f"thigh.{side}"].lock_ik_z = True
+    _roll(rig, "thigh.R", 180.0)
+    assert _only_finding(rig).severity == Severity.INFO
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        lambda base, side: f"{base}_{side}",
+        lambda base, side: f"{base}-{side}",
+        lambda base, side: f"{side}_{base}",
+        lambda base, side: f"{side.lower()}_{base}",
+        lambda base, side: f"{base}_{'left' if side == 'L' else 'right'}",
+        lambda base, side: f"{'Left' if side == 'L' else 'Right'}{base.title()}",
+    ],
+    ids=["_L", "-L", "L_", "l_", "_left", "Left"],
+)
+def test_twins_are_found_under_the_names_flip_names_understands(rig, name) -> None:
+    for bone in list(rig.data.bones):
+        base, dot, side = bone.name.rpartition(".")
+        if dot and side in "LR":
+            bone.name = name(base, side)  # Blender renames the constraints' targets too
+    owner = name("shin", "R")
+    rig.pose.bones[owner].lock_ik_x = True
+    finding = _only_finding(rig)
+    assert (finding.bone, finding.severity) == (owner, Severity.ERROR)
+    apply_fix(finding)
+    assert_ik_works(rig, [name("shin", "L"), owner])
+
+
+def test_a_rig_mirrored_across_y_is_judged_across_y(rig) -> None:
+    rig.data.transform(Matrix.Rotation(math.pi / 2, 4, "Z"))  # the body now faces +X
+    assert findings_of(rig, "symmetry") == []
+    _ik(rig, "shin.R").subtarget = "foot_ik.L"
+    finding = _only_finding(rig)
+    assert "across the mirror plane" in finding.message
+    apply_fix(finding)
+    assert _ik(rig, "shin.R").subtarget == "foot_ik.R"
+    assert_ik_works(rig, ["shin.L", "shin.R"])
