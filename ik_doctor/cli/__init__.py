@@ -110,6 +110,12 @@ def _add_common_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--html", metavar="PATH", help="also write an HTML page with diagrams")
     parser.add_argument(
+        "--animation",
+        action="store_true",
+        help="also play every action of each armature frame by frame and report where its IK "
+        "misses, with the cause proved by solving (check id 'verify')",
+    )
+    parser.add_argument(
         "--timeout",
         type=_seconds,
         default=DEFAULT_TIMEOUT,
@@ -209,6 +215,7 @@ def _jobs(args: argparse.Namespace, inputs: list[Input]) -> list[dict[str, Any]]
         "armature": args.armature,
         "checks": args.checks,
         "geometry": bool(args.html),
+        "animation": args.animation,
     }
     jobs = [{**common, "path": item.path} for item in inputs]
     if args.command == "fix":

@@ -14,11 +14,12 @@ from typing import Any
 
 import bpy
 
-from .. import apply_all_fixes, diagnose
-from ..core.editing import read_only_reason
-from ..core.finding import Finding
+from .. import apply_all_fixes, diagnose, run_fix
+from ..core.editing import FixError, read_only_reason
+from ..core.finding import Finding, FixResult, sort_findings
 from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
 from ..core.rig import RigView
+from ..verify.animation import scan_animation, scan_with_curves
 from .diagram import rig_geometry
 from .in_place import refusal as in_place_refusal
 from .in_place import replace as replace_in_place
@@ -26,6 +27,8 @@ from .inputs import header_version, not_regular_problem
 
 ALLOW_REST_POSE_FLAG = "--allow-rest-pose-changes"
 ALLOW_DISCARD_FLAG = "--allow-discard"
+MAX_ANIMATION_FIXES = 50
+"""Fixes the animation scan may apply to one armature: a bound, as for ``apply_all_fixes``."""
 
 
 class UnreadableFile(Exception):
@@ -62,10 +65,7 @@ def check_file(job: dict[str, Any]) -> dict[str, Any]:
     for obj in armatures:
         entry = _armature_entry(obj)
         try:
-            findings = diagnose(obj, checks=job.get("checks"))
-            entry["findings"] = _dicts(findings)
-            if job.get("geometry"):
-                entry["chains"] = [g.to_dict() for g in rig_geometry(RigView(obj))]
+            entry.update(_read(obj, job))
         except Exception as error:  # a check that breaks on one rig must not hide the others
             entry["problem"] = f"the checks failed on this armature: {error!r}"
             failed = True
@@ -100,9 +100,7 @@ def fix_file(job: dict[str, Any]) -> dict[str, Any]:
     for obj in armatures:
         entry = _armature_entry(obj)
         try:
-            entry["findings"] = _dicts(diagnose(obj, checks=job.get("checks")))
-            if job.get("geometry"):
-                entry["chains"] = [g.to_dict() for g in rig_geometry(RigView(obj))]
+            entry.update(_read(obj, job))
             entry["fix"] = _fix_armature(obj, job) if refusal is None else _skipped_fix(refusal)
         except Exception as error:
             entry["problem"] = f"fixing this armature failed: {error!r}"
@@ -135,17 +133,68 @@ def _fix_armature(obj: bpy.types.Object, job: dict[str, Any]) -> dict[str, Any]:
         rebind_meshes=bool(job.get("allow_rest_pose_changes")),
         discard=bool(job.get("allow_discard")),
     )
+    results = apply_all_fixes(obj, checks=job.get("checks"), permission=permission)
+    if job.get("animation"):
+        results += _fix_animation(obj, permission)
     applied = [
         {"finding": result.finding.to_dict(), "result": result.sentence, "changed": result.changed}
-        for result in apply_all_fixes(obj, checks=job.get("checks"), permission=permission)
+        for result in results
     ]
     skinned = skinned_meshes(obj)
     not_applied = []
-    for finding in diagnose(obj, checks=job.get("checks")):
+    for finding in _findings(obj, job):
         impact = fix_impact(finding, obj, skinned)
         if finding.fix_id is not None and not impact.allowed_by(permission):
             not_applied.append({"finding": finding.to_dict(), "reason": _held_back(impact)})
     return {"skipped": None, "applied": _json_safe(applied), "not_applied": _json_safe(not_applied)}
+
+
+def _findings(obj: bpy.types.Object, job: dict[str, Any]) -> list[Finding]:
+    """What the checks find, and with ``animation`` what the animation scan finds too."""
+    found = diagnose(obj, checks=job.get("checks"))
+    if job.get("animation"):
+        found = sort_findings(found + scan_animation(obj))
+    return found
+
+
+def _read(obj: bpy.types.Object, job: dict[str, Any]) -> dict[str, Any]:
+    """An armature's entry fields: its findings, and for the page its chains and miss curves."""
+    if not job.get("animation"):
+        read = {"findings": _dicts(diagnose(obj, checks=job.get("checks")))}
+    else:
+        scanned, curves = scan_with_curves(obj)
+        found = sort_findings(diagnose(obj, checks=job.get("checks")) + scanned)
+        read = {"findings": _dicts(found)}
+        if job.get("geometry"):
+            read["curves"] = [curve.to_dict() for curve in curves]
+    if job.get("geometry"):
+        read["chains"] = [g.to_dict() for g in rig_geometry(RigView(obj))]
+    return read
+
+
+def _fix_animation(obj: bpy.types.Object, permission: FixPermission) -> list[FixResult]:
+    """Apply the fixes the animation scan proves, one at a time, scanning again after each:
+    one freed lock can land the chain in every action."""
+    done: list[FixResult] = []
+    tried: set[tuple[Any, ...]] = set()
+    skinned = skinned_meshes(obj)
+    for _ in range(MAX_ANIMATION_FIXES):
+        fixable = [
+            finding
+            for finding in scan_animation(obj, solve_untested=False)
+            if finding.fix_id is not None
+            and finding.key not in tried
+            and fix_impact(finding, obj, skinned).allowed_by(permission)
+        ]
+        if not fixable:
+            break
+        tried.add(fixable[0].key)
+        try:
+            done.append(run_fix(fixable[0]))
+        except FixError as error:
+            sentence = f"Not fixed: {error}"
+            done.append(FixResult(fixable[0], changed=False, sentence=sentence, failed=True))
+    return done
 
 
 def _held_back(impact: FixImpact) -> str:
@@ -221,9 +270,9 @@ def _recheck(result: dict[str, Any], job: dict[str, Any]) -> None:
             entry["problem"] = f"the armature is missing from {result['output']} when read back"
             result["status"] = "failed"
             continue
-        entry["fix"]["after"] = _dicts(diagnose(obj, checks=job.get("checks")))
-        if job.get("geometry"):
-            entry["fix"]["chains_after"] = [g.to_dict() for g in rig_geometry(RigView(obj))]
+        after = _read(obj, job)
+        entry["fix"]["after"] = after.pop("findings")
+        entry["fix"].update({f"{name}_after": value for name, value in after.items()})
 
 
 def _file_result(job: dict[str, Any]) -> dict[str, Any]:

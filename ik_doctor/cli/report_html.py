@@ -11,6 +11,7 @@ from typing import Any
 import bpy
 
 from .diagram import ChainGeometry, chain_svg, faulty_parts, views_for
+from .miss_plot import miss_plot_svg
 from .results import current_findings, plural, summary
 from .safe_text import visible_strings
 
@@ -92,6 +93,7 @@ def _armature_section(armature: dict[str, Any], command: str) -> list[str]:
         (troubled if mine else healthy).append(geometry)
     for geometry in troubled:
         parts.append(_chain_card(geometry, before_findings, after, now_findings, command))
+        parts.append(_plots(geometry, armature.get("curves", []), (fix or {}).get("curves_after")))
     rig_wide = [f for f in now_findings if f.get("chain") is None]
     if rig_wide:
         parts.append("<p>Rig-wide:</p>" + _finding_list(rig_wide))
@@ -129,6 +131,31 @@ def _chain_card(
         f"<div>after{after_views}{_finding_list(left) or '<p class=ok>no findings</p>'}</div>"
         "</div></div>"
     )
+
+
+def _plots(
+    geometry: ChainGeometry, curves: list[dict[str, Any]], after: list[dict[str, Any]] | None
+) -> str:
+    """Per action, the chain's miss over the frames (after fixing beside it, for ``fix``)."""
+    key = (geometry.owner, geometry.constraint)
+    mine = [c for c in curves if (c["owner"], c["constraint"]) == key]
+    figures = []
+    for curve in mine:
+        fixed = next(
+            (
+                c
+                for c in after or []
+                if (c["owner"], c["constraint"], c["action"]) == (*key, curve["action"])
+            ),
+            None,
+        )
+        pair = miss_plot_svg(curve) + (
+            f"<br>after fixing<br>{miss_plot_svg(fixed)}" if fixed is not None else ""
+        )
+        figures.append(
+            f"<figure><figcaption>miss in '{escape(curve['action'])}'</figcaption>{pair}</figure>"
+        )
+    return f'<div class="pair">{"".join(figures)}</div>' if figures else ""
 
 
 def _views(geometry: ChainGeometry, findings: list[dict[str, Any]]) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 import bpy
 
 from .. import all_checks
-from .results import exit_code, summary
+from .results import ANIMATION_CHECK, exit_code, summary
 
 FORMAT_NAME = "ik-doctor-report"
 FORMAT_VERSION = 1
@@ -27,7 +27,7 @@ HEADER_KEYS = ("command", "blender", "checks", "options", "fail_on")
 
 def run_header(args: argparse.Namespace, shard: dict[str, Any] | None) -> dict[str, Any]:
     """The header of a ``check`` or ``fix`` report: what was run, with which options."""
-    options = {"armature": args.armature, "diagrams": bool(args.html)}
+    options = {"armature": args.armature, "diagrams": bool(args.html), "animation": args.animation}
     if args.command == "fix":
         options.update(
             in_place=args.in_place,
@@ -37,11 +37,19 @@ def run_header(args: argparse.Namespace, shard: dict[str, Any] | None) -> dict[s
     header = {
         "command": args.command,
         "blender": bpy.app.version_string,
-        "checks": args.checks if args.checks is not None else [c.id for c in all_checks()],
+        "checks": _checks_run(args),
         "options": options,
         "fail_on": args.fail_on,
     }
     return header if shard is None else {**header, "shard": shard}
+
+
+def _checks_run(args: argparse.Namespace) -> list[str]:
+    """The check ids the report speaks for; the animation scan's ``verify`` with --animation."""
+    checks = args.checks if args.checks is not None else [c.id for c in all_checks()]
+    if args.animation and ANIMATION_CHECK not in checks:
+        checks = [*checks, ANIMATION_CHECK]
+    return [c for c in checks if c != ANIMATION_CHECK or args.animation]
 
 
 def report_document(files: list[dict[str, Any]], header: dict[str, Any]) -> dict[str, Any]:

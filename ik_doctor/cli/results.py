@@ -11,6 +11,8 @@ from typing import Any
 
 SEVERITIES = ("error", "warning", "info")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE = 0, 1, 2
+ANIMATION_CHECK = "verify"
+"""The check id of the animation scan's findings (``--animation``): not one ``diagnose`` runs."""
 TROUBLE = ("unreadable", "failed")
 """File statuses that mean the tool could not do its job on that file: exit code 2."""
 

@@ -32,7 +32,7 @@ from ..core.finding import Finding, Severity, chain_finding, sort_findings
 from ..core.geometry import offset_from_line
 from ..core.limb import FULL_INFLUENCE, MAX_BEND_TURN
 from ..core.registry import Check, register
-from ..core.rig import IKChain, RigView, posed_point
+from ..core.rig import IKChain, RigView, known_constraints, posed_point
 from .oracle import (
     bend_angle,
     degrees_apart,
@@ -134,16 +134,41 @@ def scan_animation(
     called after every frame. Chains no frame judged are solved at the oracle's goals unless
     ``solve_untested`` is False. Changes nothing: see the module's docstring.
     """
-    return _scan(obj, actions, frames, progress, solve_untested)
+    return scan_with_curves(obj, actions, frames, progress, solve_untested)[0]
 
 
-def _scan(
+@dataclass(frozen=True)
+class MissCurve:
+    """One chain over the frames of one action, for a report to plot: the tip's miss as a
+    share of the reach on each frame whose target lay within reach."""
+
+    owner: str
+    constraint: str
+    action: str
+    misses: tuple[tuple[int, float], ...]
+    """(frame, miss) for every frame judged; aims in radians."""
+    beyond: tuple[int, ...]
+    """Frames whose target was keyed beyond the reach."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "owner": self.owner,
+            "constraint": self.constraint,
+            "action": self.action,
+            "misses": [[frame, miss] for frame, miss in self.misses],
+            "beyond": list(self.beyond),
+            "limit": MISS,
+        }
+
+
+def scan_with_curves(
     obj: bpy.types.Object,
-    actions: Iterable[bpy.types.Action | str] | None,
-    frames: Iterable[int] | None,
-    progress: ProgressCallback | None,
-    solve_untested: bool,
-) -> list[Finding]:
+    actions: Iterable[bpy.types.Action | str] | None = None,
+    frames: Iterable[int] | None = None,
+    progress: ProgressCallback | None = None,
+    solve_untested: bool = True,
+) -> tuple[list[Finding], list[MissCurve]]:
+    """``scan_animation``, with each chain-action's miss on every frame for the reports."""
     require_armature(obj)
     if obj.library is not None:
         raise ValueError(
@@ -154,6 +179,7 @@ def _scan(
     frame_lists = [_frame_list(action, frames) for action in chosen]
     total, done = sum(len(frames_) for frames_ in frame_lists), 0
     findings: list[Finding] = []
+    curves: list[MissCurve] = []
     judged: set[tuple[str, str]] = set()
     with _scene_kept(obj):
         rig = RigView(obj)
@@ -173,10 +199,20 @@ def _scan(
                 if track.misses:
                     judged.add(track.chain.key)
                 findings.extend(_findings(obj, rig, action, track))
+                if track.misses or track.blended or track.beyond:
+                    misses = {**track.misses, **track.blended}
+                    curves.append(
+                        MissCurve(
+                            *track.chain.key,
+                            action.name,
+                            tuple(sorted(misses.items())),
+                            tuple(sorted(track.beyond)),
+                        )
+                    )
     untested = [chain for chain in RigView(obj).chains if chain.key not in judged]
     if untested and solve_untested:
         findings.extend(_oracle_findings(obj, rig, {chain.key for chain in untested}))
-    return sort_findings(findings)
+    return sort_findings(findings), curves
 
 
 # --- playing one action on its own, and putting everything back ------------------------------
@@ -556,7 +592,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
                 )
             )
     for bone in bones:
-        for other in bone.constraints:
+        for other in known_constraints(bone.constraints):
             if other.type != "IK" and not other.mute and other.influence > 0.0:
                 found.append(
                     Suspect(
@@ -732,7 +768,7 @@ def rescan(obj: bpy.types.Object, finding: Finding) -> Finding | None:
     """The same fault found again by scanning the finding's action, or None when it is gone."""
     if finding.action is None or bpy.data.actions.get(finding.action) is None:
         return None
-    for fresh in _scan(obj, [finding.action], None, None, solve_untested=False):
+    for fresh in scan_animation(obj, [finding.action], solve_untested=False):
         if fresh.key == finding.key:
             return fresh
     return None
@@ -743,7 +779,7 @@ def _after(obj: bpy.types.Object, finding: Finding, done: str) -> str:
     assert finding.action is not None  # only scan findings carry these fixes
     left = [
         fresh
-        for fresh in _scan(obj, [finding.action], None, None, solve_untested=False)
+        for fresh in scan_animation(obj, [finding.action], solve_untested=False)
         if fresh.chain == finding.chain and fresh.args.get("problem") == "miss"
     ]
     if left:

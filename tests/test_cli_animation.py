@@ -1,0 +1,70 @@
+"""``ik-doctor check --animation`` and ``fix --animation``: the scan of the animator's frames
+from the command line, in every report format, with the fix proven by a rescan of the file."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import bpy
+import pytest
+from test_cli import ik_doctor, valid_report
+from test_scan_animation import key_walk
+
+from ik_doctor.sample_rig import build_character_rig
+
+
+@pytest.fixture(scope="module")
+def walking(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The reference rig walking its left foot, with the knee's IK locked on its bend axis."""
+    path = tmp_path_factory.mktemp("animation") / "walk.blend"
+    bpy.ops.wm.read_homefile(use_empty=True)
+    rig = build_character_rig()
+    key_walk(rig)
+    rig.pose.bones["shin.L"].lock_ik_x = True
+    bpy.ops.wm.save_as_mainfile(filepath=str(path), check_existing=False)
+    return path
+
+
+def verify_findings(armature: dict) -> list[dict]:
+    return [f for f in armature["findings"] if f["check_id"] == "verify"]
+
+
+def test_check_animation_reports_the_miss_with_its_action_frames_and_curve(walking) -> None:
+    page = walking.with_name("page.html")
+    plain = valid_report(ik_doctor("check", walking, "--format", "json", cwd=walking.parent))
+    assert verify_findings(plain["files"][0]["armatures"][0]) == []
+    process = ik_doctor(
+        "check", walking, "--animation", "--format", "json", "--html", page, cwd=walking.parent
+    )
+    report = valid_report(process)
+    assert report["options"]["animation"] is True and "verify" in report["checks"]
+    (armature,) = report["files"][0]["armatures"]
+    (miss,) = verify_findings(armature)
+    assert (miss["bone"], miss["action"], miss["fix_id"]) == ("shin.L", "Walk", "free_ik_locks")
+    assert miss["frames"] and all(1 <= a <= b <= 12 for a, b in miss["frames"])
+    (curve,) = [c for c in armature["curves"] if c["owner"] == "shin.L"]
+    assert max(m for _, m in curve["misses"]) > curve["limit"]
+    html = page.read_text("utf-8")
+    assert "miss in 'Walk'" in html and "<polyline" in html
+    junit = ik_doctor("check", walking, "--animation", "--format", "junit", cwd=walking.parent)
+    cases = ElementTree.fromstring(junit.stdout).iter("testcase")
+    assert [c.find("failure") is not None for c in cases if c.get("name", "").endswith("verify")]
+
+
+def test_fix_animation_frees_the_lock_and_the_rescan_of_the_written_file_lands(walking) -> None:
+    out = walking.parent / "fixed"
+    # Only the target check runs statically: the locks check would free the knee before the scan.
+    options = ("--checks", "target", "--format", "json")
+    process = ik_doctor(
+        "fix", walking, "--animation", "--output-dir", out, *options, cwd=walking.parent
+    )
+    report = valid_report(process)
+    (armature,) = report["files"][0]["armatures"]
+    applied = [a for a in armature["fix"]["applied"] if a["finding"]["check_id"] == "verify"]
+    assert [a["changed"] for a in applied] == [True]
+    assert "finds the tip on its target on every frame" in applied[0]["result"]
+    assert [f for f in armature["fix"]["after"] if f["check_id"] == "verify"] == []
+    assert process.returncode == 0, process.stdout
+    bpy.ops.wm.open_mainfile(filepath=str(out / "walk.blend"))
+    assert not bpy.data.objects["IKDoctorRig"].pose.bones["shin.L"].lock_ik_x
