@@ -7,22 +7,31 @@ takes a fix back.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 import bpy
 from bpy.props import BoolProperty, IntProperty
 
 from ..core.editing import FixError, read_only_reason
+from ..core.finding import Finding
 from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
 from ..doctor import apply_all_fixes, diagnose, run_fix
 from ..verify.animation import CHECK_ID, scan_animation
 from . import preferences, report
 
 
-def run_checks(context: bpy.types.Context, obj: bpy.types.Object):
-    """Diagnose ``obj`` with the enabled checks and thresholds, store and return the report."""
+def run_checks(context: bpy.types.Context, obj: bpy.types.Object, solved: Sequence[Finding] = ()):
+    """Diagnose ``obj`` with the enabled checks and thresholds, store and return the report
+    (with ``solved``, the animation scan's findings, beside the checks' own)."""
     enabled, options = preferences.settings(context)
-    return report.store(context, obj, diagnose(obj, checks=enabled, options=options))
+    found = diagnose(obj, checks=enabled, options=options)
+    return report.store(context, obj, [*found, *solved])
+
+
+def _tell(operator: bpy.types.Operator, stored, what: str = "") -> None:
+    level = "WARNING" if stored.errors else "INFO"
+    operator.report({level}, f"IK Doctor: {what}{report.summary(stored)}")
 
 
 def _armature(context: bpy.types.Context) -> bpy.types.Object | None:
@@ -74,9 +83,7 @@ class IK_DOCTOR_OT_check_rig(bpy.types.Operator):
         return _has_armature(cls, context)
 
     def execute(self, context: bpy.types.Context) -> set[str]:
-        stored = run_checks(context, _armature(context))
-        level = "WARNING" if stored.errors else "INFO"
-        self.report({level}, f"IK Doctor: {report.summary(stored)}")
+        _tell(self, run_checks(context, _armature(context)))
         return {"FINISHED"}
 
 
@@ -94,7 +101,7 @@ class IK_DOCTOR_OT_verify_by_solving(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         obj = _armature(context)
-        enabled, options = preferences.settings(context)
+        enabled, _ = preferences.settings(context)
         if CHECK_ID not in enabled:
             self.report({"WARNING"}, "Verify by solving is switched off in the preferences.")
             return {"CANCELLED"}
@@ -112,11 +119,7 @@ class IK_DOCTOR_OT_verify_by_solving(bpy.types.Operator):
             return {"CANCELLED"}
         finally:
             window_manager.progress_end()
-        stored = report.store(
-            context, obj, diagnose(obj, checks=enabled, options=options) + scanned
-        )
-        level = "WARNING" if stored.errors else "INFO"
-        self.report({level}, f"IK Doctor: verified by solving: {report.summary(stored)}")
+        _tell(self, run_checks(context, obj, scanned), "verified by solving: ")
         return {"FINISHED"}
 
 
@@ -287,9 +290,13 @@ CLASSES = (
 
 
 def _recheck_after_change(context: bpy.types.Context):
+    """Check again; scan the animation again too when the report held the scan's findings."""
     # Evaluate now so the update flagging this rig as changed runs before the fresh report.
     context.view_layer.update()
-    return run_checks(context, _armature(context))
+    obj = _armature(context)
+    stored = report.report_for(context, obj)
+    solved = stored is not None and any(row.check_id == CHECK_ID for row in stored.rows)
+    return run_checks(context, obj, scan_animation(obj) if solved else ())
 
 
 def _warning_for(impacts: list[FixImpact]) -> str:

@@ -794,26 +794,27 @@ def _bones(obj: bpy.types.Object, finding: Finding) -> list[bpy.types.PoseBone]:
     return [pose_of(obj).bones[name] for name in finding.args["bones"]]
 
 
-def free_ik_locks(obj: bpy.types.Object, finding: Finding) -> str:
-    axes = str(finding.args["axes"])
+def _set_on_bones(
+    obj: bpy.types.Object, finding: Finding, attribute: str, value: Any, axes: str
+) -> None:
+    """Set ``attribute`` (with ``{}`` for the axis) on each axis of the finding's bones."""
     for pose_bone in _bones(obj, finding):
         for axis in axes:
-            setattr(pose_bone, f"lock_ik_{axis}", False)
+            setattr(pose_bone, attribute.format(axis), value)
+
+
+def free_ik_locks(obj: bpy.types.Object, finding: Finding) -> str:
+    _set_on_bones(obj, finding, "lock_ik_{}", False, str(finding.args["axes"]))
     return _after(obj, finding, f"{finding.fix_label}.")
 
 
 def drop_ik_limits(obj: bpy.types.Object, finding: Finding) -> str:
-    axes = str(finding.args["axes"])
-    for pose_bone in _bones(obj, finding):
-        for axis in axes:
-            setattr(pose_bone, f"use_ik_limit_{axis}", False)
+    _set_on_bones(obj, finding, "use_ik_limit_{}", False, str(finding.args["axes"]))
     return _after(obj, finding, f"{finding.fix_label} (their ranges are kept).")
 
 
 def clear_stiffness(obj: bpy.types.Object, finding: Finding) -> str:
-    for pose_bone in _bones(obj, finding):
-        for axis in "xyz":
-            setattr(pose_bone, f"ik_stiffness_{axis}", 0.0)
+    _set_on_bones(obj, finding, "ik_stiffness_{}", 0.0, "xyz")
     return _after(obj, finding, f"{finding.fix_label}.")
 
 
