@@ -4,15 +4,19 @@ A ``RigSpec`` is plain data (so Hypothesis can shrink it and print it); ``build_
 into Blender objects with the data API and ``edit_bones``. The specs cover what real files
 contain and what the checks must survive: broken hierarchies, gaps, zero-length bones (Blender
 deletes them on leaving Edit Mode and re-parents their children), negative and zero object
-scales, IK constraints aimed at anything, and other constraints mixed in. ``rig_state`` is a
-snapshot of everything a fix might touch, for "changed nothing" and "lost nothing" checks.
+scales, IK constraints aimed at anything (with or without the tail, chains of no length), and
+constraints of every type this Blender makes mixed in, with the leftovers of old files it cannot
+name (``UnknownType``, made by editing a saved file). ``rig_state`` is a snapshot of everything
+a fix might touch, for "changed nothing" and "lost nothing" checks.
 """
 
 from __future__ import annotations
 
 import math
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import bpy
@@ -41,6 +45,15 @@ OTHER_CONSTRAINTS = (
     "STRETCH_TO",
     "CHILD_OF",
 )
+"""The constraints the checks read most: drawn as often as all the others together."""
+UNKNOWN = "UNKNOWN"
+"""A constraint of a type this Blender cannot name, as files from Blender 2.4x hold (a Null
+constraint): Blender loads it as ``UnknownType``, with no name, type or mute to read."""
+EVERY_CONSTRAINT = (
+    *(item.identifier for item in bpy.types.Constraint.bl_rna.properties["type"].enum_items),
+    UNKNOWN,
+)
+"""Every constraint type this Blender line can make (4.2 has 28, 5.3 29), and an old leftover."""
 NAME_STEMS = ("bone", "thigh", "shin", "forearm", "DEF-arm", "ORG-leg", "MCH-ik", "骨")
 NAME_SIDES = ("", ".L", ".R", "_l", ".001", " x")
 # Blender deletes edit bones shorter than 1e-6 when leaving Edit Mode; 1e-5 survives.
@@ -173,7 +186,14 @@ def bone_specs(draw: st.DrawFn, count: int) -> tuple[BoneSpec, ...]:
 def constraint_specs(draw: st.DrawFn, bone_count: int) -> ConstraintSpec:
     return ConstraintSpec(
         bone=draw(st.integers(0, bone_count - 1)),
-        type=draw(st.one_of(st.just("IK"), st.just("IK"), st.sampled_from(OTHER_CONSTRAINTS))),
+        type=draw(
+            st.one_of(
+                st.just("IK"),
+                st.just("IK"),
+                st.sampled_from(OTHER_CONSTRAINTS),
+                st.sampled_from(EVERY_CONSTRAINT),
+            )
+        ),
         chain_count=draw(st.one_of(st.integers(0, 3), st.integers(0, 255))),
         use_tail=draw(st.booleans()),
         target=draw(references),
@@ -260,6 +280,8 @@ def build_rig(spec: RigSpec, name: str = "Rig") -> bpy.types.Object:
     if spec.driven_influence and constraints:
         driver = constraints[-1].driver_add("influence").driver
         driver.type, driver.expression = "SCRIPTED", "0.5"
+    if any(c.type == UNKNOWN for c in spec.constraints):
+        obj = reloaded_with_unknown_types(obj)
     # Evaluate once, as any open Blender session has: driven values are current, as on reload.
     bpy.context.view_layer.update()
     return obj
@@ -314,13 +336,21 @@ def _add_constraint(
     pose_bone = obj.pose.bones.get(owner_name)
     if pose_bone is None:  # a zero-length bone Blender deleted
         return
-    constraint = pose_bone.constraints.new(constraint_spec.type)
+    unknown = constraint_spec.type == UNKNOWN
+    constraint = pose_bone.constraints.new("COPY_LOCATION" if unknown else constraint_spec.type)
+    if unknown:
+        constraint.name = f"{LEFTOVER}{len(leftovers())}"
     constraint.mute = constraint_spec.mute
     constraint.influence = constraint_spec.influence
     target, subtarget = _resolve(obj, pose_bone, constraint_spec.target, helpers)
-    if hasattr(constraint, "target"):
-        constraint.target = target
+    if isinstance(constraint, bpy.types.ArmatureConstraint):  # a list of targets, not one
+        entry = constraint.targets.new()
+        entry.target = target
         if subtarget is not None:
+            entry.subtarget = subtarget
+    elif hasattr(constraint, "target"):
+        constraint.target = target
+        if subtarget is not None and hasattr(constraint, "subtarget"):
             constraint.subtarget = subtarget
     if constraint_spec.type != "IK":
         return
@@ -331,6 +361,48 @@ def _add_constraint(
     if pole_subtarget is not None:
         constraint.pole_subtarget = pole_subtarget
     constraint.pole_angle = constraint_spec.pole_angle
+
+
+LEFTOVER = "IKDoctorOldLeftover"
+"""Name stem of the constraints ``reloaded_with_unknown_types`` turns into old leftovers."""
+_DNA_COPY_LOCATION, _DNA_NULL = 9, 0
+"""``bConstraint.type`` of a Copy Location and of 2.4x's Null constraint (DNA headers)."""
+_TYPE_BEFORE_NAME = 80
+"""Bytes from ``bConstraint.type`` to ``bConstraint.name`` in a saved file (4.2 and 5.3)."""
+
+
+def leftovers() -> list[str]:
+    """Names of the constraints marked to become old leftovers, on any object or pose bone."""
+    stacks = [ob.constraints for ob in bpy.data.objects]
+    stacks += [pb.constraints for ob in bpy.data.objects if ob.pose for pb in ob.pose.bones]
+    return [
+        c.name
+        for stack in stacks
+        for c in stack
+        if isinstance(c, bpy.types.Constraint) and c.name.startswith(LEFTOVER)
+    ]
+
+
+def reloaded_with_unknown_types(obj: bpy.types.Object) -> bpy.types.Object:
+    """Save the file, turn every Copy Location named ``LEFTOVER…`` into a Null constraint in the
+    saved bytes, as a 2.4x file holds them, and open it again: the one way to meet
+    ``UnknownType`` from Python. Returns ``obj`` as reopened."""
+    name, marked = obj.name, leftovers()
+    path = Path(tempfile.mkdtemp(prefix="ik_doctor_old_")) / "old.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(path), compress=False, check_existing=False)
+    data = bytearray(path.read_bytes())
+    for leftover in set(marked):
+        found = data.find(leftover.encode() + b"\0")
+        while found >= 0:
+            at = found - _TYPE_BEFORE_NAME
+            assert int.from_bytes(data[at : at + 2], "little") == _DNA_COPY_LOCATION, "moved"
+            data[at : at + 2] = _DNA_NULL.to_bytes(2, "little")
+            found = data.find(leftover.encode() + b"\0", found + 1)
+    path.write_bytes(bytes(data))
+    bpy.ops.wm.open_mainfile(filepath=str(path), load_ui=False)
+    path.unlink()
+    path.parent.rmdir()
+    return bpy.data.objects[name]
 
 
 def _resolve(

@@ -15,8 +15,8 @@ def _ik(rig, owner="shin.L"):
 def test_chain_length_zero_drags_the_spine(rig) -> None:
     _ik(rig).chain_count = 0
     (finding,) = findings_of(rig, "chain_length")
-    assert finding.severity == Severity.WARNING
-    assert "hips" in finding.message and "root" in finding.message
+    assert finding.severity == Severity.ERROR, "the hips carry the other leg and the spine"
+    assert "hips" in finding.message and "thigh.R" in finding.message
     assert finding.fix_label == "Set chain length to 2"
     apply_fix(finding)
     assert _ik(rig).chain_count == 2
@@ -27,7 +27,7 @@ def test_chain_length_zero_drags_the_spine(rig) -> None:
 def test_chain_longer_than_the_hierarchy_is_reported(rig) -> None:
     _ik(rig).chain_count = 9
     (finding,) = findings_of(rig, "chain_length")
-    assert finding.severity == Severity.WARNING
+    assert finding.severity == Severity.ERROR, "it reaches the hips on its way to the root"
     apply_fix(finding)
     assert _ik(rig).chain_count == 2
     assert_ik_works(rig, ["shin.L"])
@@ -61,3 +61,74 @@ def test_chain_length_zero_on_a_bone_without_parent_is_fine(scene) -> None:
     constraint = obj.pose.bones["bone"].constraints.new("IK")
     constraint.target, constraint.subtarget, constraint.chain_count = obj, "goal", 0
     assert findings_of(obj, "chain_length") == []
+
+
+def test_chain_longer_than_a_free_standing_limb_is_a_warning(scene) -> None:
+    import bpy
+
+    from ik_doctor.core.editing import edit_bones
+
+    obj = bpy.data.objects.new("arm", bpy.data.armatures.new("arm"))
+    scene.collection.objects.link(obj)
+    with edit_bones(obj) as bones:
+        upper = bones.new("upper")
+        upper.head, upper.tail = (0, 0, 0), (0, 0.05, 1)
+        lower = bones.new("lower")
+        lower.head, lower.tail, lower.parent, lower.use_connect = upper.tail, (0, 0, 2), upper, True
+        goal = bones.new("goal")
+        goal.head, goal.tail = (0, 0, 2), (0, 0, 2.2)
+    constraint = obj.pose.bones["lower"].constraints.new("IK")
+    constraint.target, constraint.subtarget, constraint.chain_count = obj, "goal", 5
+    (finding,) = findings_of(obj, "chain_length")
+    assert finding.severity == Severity.WARNING and finding.args["length"] == 2
+
+
+@pytest.mark.parametrize(
+    ("owner", "count", "carrier", "natural"),
+    [("shin.L", 3, "hips", 2), ("forearm.L", 4, "chest", 2)],
+)
+def test_chain_reaching_into_a_bone_other_limbs_hang_from_turns_it(
+    rig, owner, count, carrier, natural
+) -> None:
+    """A leg of length 3 turns the hips whenever the foot moves (23° to 28° measured), an arm
+    of length 4 the chest: the tip lands, and the body moves with it."""
+    from ik_doctor.verify.oracle import MAX_CARRIER_TURN, judge_chains
+
+    _ik(rig, owner).chain_count = count
+    verdict = next(v for v in judge_chains(rig) if v.owner == owner)
+    assert verdict.state == "fail" and f"turns {carrier}" in verdict.reason
+    turned = float(verdict.reason.split(f"turns {carrier} ")[1].split("°")[0])
+    assert turned > 10 * MAX_CARRIER_TURN
+    assert tip_error(rig, owner) < 1e-3, "the tip still lands: only the body gives it away"
+    (finding,) = findings_of(rig, "chain_length")
+    assert (finding.severity, finding.bone, finding.args["length"]) == (
+        Severity.ERROR,
+        owner,
+        natural,
+    )
+    assert carrier in finding.message
+    apply_fix(finding)
+    assert _ik(rig, owner).chain_count == natural
+    assert next(v for v in judge_chains(rig) if v.owner == owner).state == "pass"
+    assert findings_of(rig, "chain_length") == []
+    assert_ik_works(rig, [owner])
+
+
+def test_helpers_hanging_along_a_limb_do_not_make_it_a_body(rig) -> None:
+    """BlenRig's toes and the Godot robot's legs hang deform copies and armour from the bones
+    their chains turn: those bones are the limb, and turning them is the point."""
+    import bpy
+
+    from ik_doctor.core.editing import edit_bones
+    from ik_doctor.verify.oracle import judge_chains
+
+    with edit_bones(rig) as bones:
+        guard = bones.new("shin_guard.L")
+        guard.head, guard.tail, guard.parent = (0.1, -0.1, 0.5), (0.1, -0.1, 0.3), bones["shin.L"]
+    rig.pose.bones["shin.L"].constraints.remove(_ik(rig))
+    foot = rig.pose.bones["foot.L"].constraints.new("IK")
+    foot.target, foot.subtarget, foot.chain_count = rig, "foot_ik.L", 2
+    foot.use_tail = False  # the foot's head is the ankle: the shin and the thigh turn
+    bpy.context.view_layer.update()
+    assert next(v for v in judge_chains(rig) if v.owner == "foot.L").state == "pass"
+    assert [f for f in findings_of(rig, "chain_length") if f.severity == Severity.ERROR] == []

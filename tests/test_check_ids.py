@@ -36,6 +36,11 @@ def foot_ik_overlaps_the_leg(rig):
     foot.target, foot.subtarget, foot.chain_count = rig, "foot_ik.L", 3
 
 
+def thigh_ik_on_the_foot_control(rig):
+    thigh = rig.pose.bones["thigh.L"].constraints.new("IK")
+    thigh.target, thigh.subtarget, thigh.chain_count = rig, "foot_ik.L", 1
+
+
 def rotated_target_empty(rig):
     empty_as_target(rig).rotation_euler = (0.3, 0.0, 0.0)
 
@@ -67,6 +72,7 @@ MORE_FAULTS = [
     shin_keeps_its_scale,
     leg_without_pole,
     foot_ik_overlaps_the_leg,
+    thigh_ik_on_the_foot_control,
     rotated_target_empty,
     rotated_pole_empty,
     pole_tied_to_the_thigh,

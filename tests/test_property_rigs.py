@@ -1,4 +1,5 @@
-"""Generated rigs: diagnosis never crashes, fixes apply cleanly or refuse cleanly, nothing is lost.
+"""Generated rigs: diagnosis, judging and solving never crash, fixes apply cleanly or refuse
+cleanly, nothing is lost.
 
 Every example is a random armature (see ``rig_generation``) built in a fresh empty file. The
 examples run under the "ci" Hypothesis profile unless another is chosen; see
@@ -19,8 +20,9 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from rig_generation import RigSpec, build_rig, rig_specs, rig_state, state_differences
 
-from ik_doctor import Finding, FixError, apply_all_fixes, apply_fix, diagnose
+from ik_doctor import Finding, FixError, apply_all_fixes, apply_fix, diagnose, solve_within_reach
 from ik_doctor.core.fix_policy import FixPermission
+from ik_doctor.verify.oracle import judge_chains
 
 pytestmark = pytest.mark.slow
 
@@ -85,6 +87,18 @@ def test_every_fix_applies_or_refuses_and_loses_nothing(spec: RigSpec, situation
     for finding in diagnose(obj, checks=CHECKS):
         if finding.fix_id is not None:
             _apply_fix_checked(obj, finding)
+
+
+@_examples(0.5)
+@given(spec=rig_specs())
+def test_judging_and_solving_never_raise_and_put_everything_back(spec: RigSpec) -> None:
+    obj = _fresh_rig(spec)
+    before = rig_state(obj)
+    verdicts = judge_chains(obj)
+    assert {verdict.state for verdict in verdicts} <= {"pass", "fail", "off", "untested"}
+    assert not state_differences(before, rig_state(obj)), "judge_chains changed the rig"
+    solve_within_reach(obj)
+    assert not state_differences(before, rig_state(obj)), "solve_within_reach changed the rig"
 
 
 @_examples(0.25)

@@ -27,7 +27,7 @@ import bpy
 from ..core.armature import pose_of
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import FULL_INFLUENCE, switched_by
+from ..core.limb import FULL_INFLUENCE, off_state, switched_by, turn_on
 from ..core.registry import Check, register
 from ..core.rig import AXES, IKChain, RigView
 from ..core.start import start_flips_the_bend
@@ -71,7 +71,7 @@ def find_constraint_order_problems(rig: RigView, options: Mapping[str, Any]) -> 
 
 def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding:
     where = f"IK '{chain.constraint}' on {chain.owner}"
-    state = "muted" if chain.mute else f"at influence {chain.influence:.3g}"
+    state = off_state(chain)
     if switch_reason is not None:
         return chain_finding(
             "constraint_order",
@@ -274,11 +274,8 @@ def _solves(chain: IKChain) -> bool:
 
 
 def enable_ik(obj: bpy.types.Object, finding: Finding) -> str:
-    constraint = constraint_on(obj, finding.bone, finding.constraint, bpy.types.KinematicConstraint)
-    was = "muted" if constraint.mute else f"at influence {constraint.influence:.3g}"
-    constraint.mute = False
-    constraint.influence = 1.0
-    return f"IK '{constraint.name}' on {finding.bone} was {was}; it is now on at influence 1."
+    was = turn_on(obj, finding, bpy.types.KinematicConstraint)
+    return f"IK '{finding.constraint}' on {finding.bone} was {was}; it is now on at influence 1."
 
 
 def mute_overridden(obj: bpy.types.Object, finding: Finding) -> str:

@@ -33,7 +33,7 @@ from ..core.controls import control_parent
 from ..core.editing import FixError, constraint_on, edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.registry import Check, register
-from ..core.rig import IKChain, RigView
+from ..core.rig import IKChain, RigView, known_constraints
 
 
 @dataclass(frozen=True)
@@ -206,9 +206,9 @@ def _constraints(rig: RigView, obj: bpy.types.Object, bone: str) -> list[bpy.typ
         owner = rig.constraints(bone)
     elif obj.type == "ARMATURE" and bone:
         pose_bone = obj.pose.bones.get(bone) if obj.pose else None  # None until evaluated
-        owner = tuple(pose_bone.constraints) if pose_bone is not None else ()
+        owner = known_constraints(pose_bone.constraints) if pose_bone is not None else ()
     else:
-        owner = tuple(obj.constraints)
+        owner = known_constraints(obj.constraints)
     return [c for c in owner if not c.mute and c.influence > 0.0]
 
 

@@ -1,4 +1,4 @@
-"""Duplicates: two live IK constraints on one bone, or two overlapping chains on one control.
+"""Duplicates: two live IK constraints on one bone, or two chains of one limb on one control.
 
 Blender solves every IK that shares bones as one tree with several goals. Measured in 4.2 and
 5.3: a second IK on the shin aimed at another control leaves that control 0.24 to 0.64 away
@@ -6,16 +6,26 @@ Blender solves every IK that shares bones as one tree with several goals. Measur
 onto it and leaves the shin's IK 0.17 short. Two that agree (same control, same tip) solve,
 but only until one of them is edited.
 
+Chains of one limb that share no bone are solved one after the other, the upper first; aimed at
+one control with tips at different points (one reaching with the tail, the other with the head,
+or two bones' tails), the lower one starts from where the upper one put its tip, and misses
+when its root lies further from there than its bones span or nearer than they fold: on the
+reference rig a foot IK (length 1, Use Tail) on the ankle's control stays 0.10 short, 58% of
+its reach, a hand IK on the wrist's 8.6%; nothing else reports it.
+
 A Rigify-style IK/FK switch keeps two IKs on the same bone on purpose, one muted, with the mute
-or influence driven: such pairs are not reported. The fix mutes the later IK on a shared bone
-(a muted twin is a switch); an overlapping IK on another bone is deleted instead, since a lone
-muted IK would itself read as an IK that does nothing.
+or influence driven: such pairs are not reported. When turning Use Tail over on the IK whose tip
+lies further from where the control was placed puts its tip on the other's, the fix does that:
+both goals agree. Otherwise it mutes the later IK on a shared bone (a muted twin is a switch)
+or deletes an IK on another bone, since a lone muted IK would itself read as an IK that does
+nothing.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
@@ -28,6 +38,9 @@ from ..core.limb import constraint_switches
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
+SAME_POINT = 1e-4
+"""Tips closer than this share of the chain's reach are one goal (float noise apart)."""
+
 
 def find_duplicates(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     driven = {(b, c) for (b, c, _), how in constraint_switches(rig).items() if how == "driven"}
@@ -35,8 +48,8 @@ def find_duplicates(rig: RigView, options: Mapping[str, Any]) -> Iterator[Findin
     reported: set[tuple[str, str]] = set()
     for first, later in _candidate_pairs(live):
         finding = _finding(rig, first, later)
-        if finding is not None and later.key not in reported:
-            reported.add(later.key)
+        if finding is not None and (finding.bone, finding.constraint) not in reported:
+            reported.add((finding.bone or "", finding.constraint or ""))
             yield finding
 
 
@@ -53,20 +66,34 @@ def _candidate_pairs(live: list[IKChain]) -> list[tuple[IKChain, IKChain]]:
 
 def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
     same_owner = first.owner == later.owner
-    same_control = (first.target, first.subtarget) == (later.target, later.subtarget)
-    shared = [bone for bone in later.bones if bone in first.bones]
-    if not shared or not (same_owner or (same_control and first.target is not None)):
+    same_control = first.target is not None and (first.target, first.subtarget) == (
+        later.target,
+        later.subtarget,
+    )
+    shared = [bone for bone in later.moving_bones if bone in first.moving_bones]
+    agree = same_control and _same_point(rig, first, later)
+    stacked = None if shared or not same_control or agree else _one_above(rig, first, later)
+    if not shared and (stacked is None or _lower_reaches(rig, *stacked)):
+        return None  # apart, or solved one after the other, each reaching: both hold
+    if not (same_owner or same_control):
         return None
     this = f"IK '{later.constraint}' on {later.owner}"
     other = f"IK '{first.constraint}' on {first.owner}"
-    message = f"{this} and {other} both move {', '.join(reversed(shared))}" + (
-        f", aimed at the same control {_control(first)}" if same_control else ""
-    )
-    agree = same_control and (rig.chain_tip(first) - rig.chain_tip(later)).length <= 1e-4 * max(
-        rig.chain_reach(first), 1e-6
-    )
-    # Measured: of two IKs on one bone the later misses; of nested chains the inner one does.
-    loser = first if not same_owner and first.owner in later.bones[1:] else later
+    if shared:
+        message = f"{this} and {other} both move {', '.join(reversed(shared))}" + (
+            f", aimed at the same control {_control(first)}" if same_control else ""
+        )
+        # Measured: of two IKs on one bone the later misses; of nested chains the inner one does.
+        loser = first if not same_owner and first.owner in later.bones[1:] else later
+    else:
+        message = (
+            f"{this} and {other}, chains of one limb, are aimed at the same control "
+            f"{_control(first)} with their tips at different points ({_tip(later)} and "
+            f"{_tip(first)})"
+        )
+        # Measured: the upper chain is solved first; the lower one starts from its result.
+        assert stacked is not None
+        loser = stacked[1]
     if agree:
         severity, why = (
             Severity.WARNING,
@@ -80,28 +107,114 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
         severity, why = (
             Severity.ERROR,
             (
-                "Blender solves both as one tree with two goals that the chain cannot reach at "
-                "once: one of them wins and the other's tip stays short of its target."
+                "Blender solves both toward two goals that the limb cannot reach at once (as one "
+                "tree when they share bones, else the upper chain first): one of them wins and "
+                "the other's tip stays short of its target."
             ),
         )
         message += f": IK '{loser.constraint}' on {loser.owner} misses its target."
     # A muted twin on the same bone reads as an IK/FK switch, which is what it becomes; a lone
     # muted IK on another bone would read as an IK that does nothing: that one is removed.
     fix_id, verb = ("mute", "Mute") if same_owner else ("remove", "Delete")
-    # The finding stands on the later IK, which the fix changes, in the chain that misses.
-    return chain_finding(
+    # On one control, the IK to change is the one whose tip lies further from where the control
+    # was placed: the other already reaches for it.
+    changed = _further_from_control(rig, first, later) if same_control else later
+    # The finding stands on the IK the fix changes, in the chain that misses.
+    finding = chain_finding(
         "duplicates",
         rig,
         loser,
-        bone=later.owner,
-        constraint=later.constraint,
+        bone=changed.owner,
+        constraint=changed.constraint,
         severity=severity,
         message=message,
         why=why,
         fix_id=fix_id,
-        fix_label=f"{verb} {this} (asks first)",
+        fix_label=f"{verb} IK '{changed.constraint}' on {changed.owner} (asks first)",
         needs_confirmation=True,
     )
+    kept = first if changed is later else later
+    if agree or not same_control or not _toggle_agrees(rig, changed, kept):
+        return finding
+    count = _count_keeping_the_top(changed)
+    return replace(
+        finding,
+        fix_id="agree",
+        fix_label=(
+            f"Turn Use Tail {'off' if changed.use_tail else 'on'} for IK '{changed.constraint}' "
+            f"on {changed.owner} (chain length {changed.chain_count} to {count}, the same top "
+            f"bone), so both chains reach for {_tip(kept)}"
+        ),
+        fix_args=(("use_tail", not changed.use_tail), ("chain_count", count)),
+        needs_confirmation=False,
+    )
+
+
+def _count_keeping_the_top(chain: IKChain) -> int:
+    """The chain length that keeps the chain's top bone once Use Tail is turned over: without
+    the tail Blender counts from the owner's parent (a count of 1 then turns the parent)."""
+    if chain.chain_count == 0:
+        return 0
+    return max(chain.chain_count - 1, 1) if chain.use_tail else chain.chain_count + 1
+
+
+def _same_point(rig: RigView, first: IKChain, later: IKChain) -> bool:
+    apart = (rig.chain_tip(first) - rig.chain_tip(later)).length
+    return apart <= SAME_POINT * max(rig.chain_reach(first), rig.chain_reach(later), 1e-6)
+
+
+def _one_above(rig: RigView, first: IKChain, later: IKChain) -> tuple[IKChain, IKChain] | None:
+    """(upper, lower) when one chain turns a bone the other's root hangs from: Blender solves
+    the upper one first and the lower one from where it left the limb. None for chains apart."""
+    for upper, lower in ((first, later), (later, first)):
+        carried = {lower.root, *rig.ancestors(lower.root)}
+        if carried.intersection(upper.moving_bones):
+            return upper, lower
+    return None
+
+
+def _lower_reaches(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
+    """Whether the lower chain can still bring its tip onto the control once the upper one has
+    put its own tip there: its root keeps its rest distance from the upper chain's tip, and a
+    chain reaches between its longest bone less the others and all of them together (a foot's
+    IK cannot: its head is the ankle, already on the control, and it is one foot long). When
+    the upper chain cannot reach the control at all (a hip's IK turning only the hips), it never
+    puts its tip there and the lower one is free."""
+    control = rig.joint_point(upper.target, upper.subtarget)
+    root = rig.bone(upper.root).head
+    tip = rig.chain_tip(upper)
+    span = max(rig.chain_reach(upper), (tip - root).length)
+    if control is None or (control - root).length > span * (1.0 + SAME_POINT):
+        return True
+    distance = (tip - rig.bone(lower.root).head).length
+    lengths = [rig.bone(name).length for name in lower.moving_bones]
+    if not lengths:
+        return True  # nothing to turn: the chain_length check reports it
+    longest, total = max(lengths), sum(lengths)
+    slack = SAME_POINT * max(total, 1e-6)
+    return max(0.0, 2.0 * longest - total) - slack <= distance <= total + slack
+
+
+def _further_from_control(rig: RigView, first: IKChain, later: IKChain) -> IKChain:
+    """Of two chains on one control, the one whose tip lies further from the control at rest
+    (the later one when the control has no place): the one aimed at it by mistake."""
+    control = rig.joint_point(first.target, first.subtarget)
+    if control is None:
+        return later
+    return max((later, first), key=lambda chain: (rig.chain_tip(chain) - control).length)
+
+
+def _toggle_agrees(rig: RigView, chain: IKChain, other: IKChain) -> bool:
+    """Whether turning Use Tail over puts ``chain``'s tip on ``other``'s: the goals then agree (a
+    foot's tail on the ankle's control cannot be: its head can; a thigh's cannot either way)."""
+    owner = rig.bone(chain.owner)
+    toggled = owner.head if chain.use_tail else owner.tail
+    reach = max(rig.chain_reach(chain), rig.chain_reach(other), 1e-6)
+    return (toggled - rig.chain_tip(other)).length <= SAME_POINT * reach
+
+
+def _tip(chain: IKChain) -> str:
+    return f"{chain.owner}'s {'tail' if chain.use_tail else 'head'}"
 
 
 def _control(chain: IKChain) -> str:
@@ -116,6 +229,19 @@ def mute_later_ik(obj: bpy.types.Object, finding: Finding) -> str:
     return (
         f"Muted IK '{constraint.name}' on {finding.bone}; unmute it in the Bone Constraints "
         "tab to bring it back."
+    )
+
+
+def make_goals_agree(obj: bpy.types.Object, finding: Finding) -> str:
+    ik = constraint_on(obj, finding.bone, finding.constraint, bpy.types.KinematicConstraint)
+    before = ik.chain_count
+    ik.use_tail = bool(finding.args["use_tail"])
+    ik.chain_count = int(finding.args["chain_count"])
+    tip = "tail" if ik.use_tail else "head"
+    return (
+        f"Turned Use Tail {'on' if ik.use_tail else 'off'} for IK '{ik.name}' on {finding.bone} "
+        f"(chain length {before} to {ik.chain_count}): it now reaches for its control with the "
+        f"bone's {tip}, where the other IK's tip is."
     )
 
 
@@ -135,7 +261,7 @@ register(
         title="Duplicate IK",
         doc=__doc__ or "",
         find=find_duplicates,
-        fixes={"mute": mute_later_ik, "remove": remove_later_ik},
+        fixes={"mute": mute_later_ik, "remove": remove_later_ik, "agree": make_goals_agree},
         order=15,
     )
 )

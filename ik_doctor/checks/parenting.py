@@ -15,7 +15,7 @@ import bpy
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.registry import Check, register
-from ..core.rig import RigView
+from ..core.rig import GAP_RATIO, RigView
 
 
 def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -33,8 +33,8 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 severity=Severity.ERROR,
                 message=(
                     f"{top} has no parent, so IK '{chain.constraint}' on {chain.owner} stops "
-                    f"after {len(chain.bones)} of its {chain.chain_count} bones; {parent} ends "
-                    f"where {top} starts."
+                    f"after {len(chain.moving_bones)} of its {chain.chain_count} bones; "
+                    f"{parent} ends where {top} starts."
                 ),
                 why=(
                     "The solver only rotates the owner and its parents: with the link missing, "
@@ -45,9 +45,9 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 fix_args=(("parent", parent),),
             )
         # Chain length 0 climbs into the body; the chain_length check reports that instead.
-        count = chain.chain_count or rig.limb_length(chain.owner)
-        for name in chain.bones[: count - 1]:
-            gap = _gap(rig, name, options["gap_ratio"])
+        span = len(chain.bones) if chain.chain_count else rig.limb_length(chain.owner)
+        for name in chain.bones[: span - 1]:
+            gap = rig.gap_to_parent(name, options["gap_ratio"])
             if gap is None or name in reported:
                 continue
             reported.add(name)
@@ -73,15 +73,6 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 ),
                 changes_rest_pose=True,
             )
-
-
-def _gap(rig: RigView, name: str, ratio: float) -> float | None:
-    bone = rig.bone(name)
-    if bone.parent is None or bone.use_connect:
-        return None
-    parent = rig.bone(bone.parent)
-    gap = (bone.head - parent.tail).length
-    return gap if gap > ratio * max(parent.length, 1e-6) else None
 
 
 def parent_bone(obj: bpy.types.Object, finding: Finding) -> str:
@@ -113,7 +104,7 @@ register(
         doc=__doc__ or "",
         find=find_parenting_problems,
         fixes={"parent": parent_bone, "connect": connect_bone},
-        options={"gap_ratio": 0.01},
+        options={"gap_ratio": GAP_RATIO},
         order=10,
     )
 )

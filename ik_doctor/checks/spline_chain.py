@@ -22,32 +22,24 @@ from typing import Any
 import bpy
 
 from ..core.editing import constraint_on
-from ..core.finding import Finding, Severity
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.registry import Check, register
 from ..core.rig import RigView
 from ..core.spline import (
     SplineChain,
-    curve_path,
     fitting_count,
-    runs_backwards,
+    forward_path,
     spline_chain_of,
     spline_chains,
-    spline_finding,
     where,
 )
 from .parenting import connect_bone
 
-GAP_RATIO = 0.01
-"""A bone that starts more than this fraction of its parent's length from the parent's tail,
-not connected, is a gap the solver closes (the ``parenting`` check's threshold for IK)."""
-
 
 def find_spline_chain_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     for chain in spline_chains(rig):
-        path = curve_path(rig, chain)
-        count = None
-        if path is not None and not runs_backwards(rig, chain, path):
-            count = fitting_count(rig, chain, path)
+        path = forward_path(rig, chain)
+        count = None if path is None else fitting_count(rig, chain, path)
         if count is not None:
             yield _count_finding(rig, chain, count)
         elif chain.chain_count > len(chain.bones):
@@ -68,7 +60,7 @@ def find_spline_chain_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
             )
         joined = min(count or len(chain.bones), len(chain.bones)) - 1
         for name in chain.bones[:joined]:  # bones whose parent is in the chain meant
-            gap = _gap(rig, name)
+            gap = rig.gap_to_parent(name)
             if gap is not None:
                 yield _gap_finding(rig, chain, name, gap)
 
@@ -100,7 +92,7 @@ def _count_finding(rig: RigView, chain: SplineChain, count: int) -> Finding:
 
 
 def _set_count(rig: RigView, chain: SplineChain, count: int, **fields: Any) -> Finding:
-    return spline_finding(
+    return chain_finding(
         "spline_chain",
         rig,
         chain,
@@ -111,18 +103,9 @@ def _set_count(rig: RigView, chain: SplineChain, count: int, **fields: Any) -> F
     )
 
 
-def _gap(rig: RigView, name: str) -> float | None:
-    bone = rig.bone(name)
-    if bone.parent is None or bone.use_connect:
-        return None
-    parent = rig.bone(bone.parent)
-    gap = (bone.head - parent.tail).length
-    return gap if gap > GAP_RATIO * max(parent.length, 1e-6) else None
-
-
 def _gap_finding(rig: RigView, chain: SplineChain, name: str, gap: float) -> Finding:
     parent = rig.bone(name).parent
-    return spline_finding(
+    return chain_finding(
         "spline_chain",
         rig,
         chain,

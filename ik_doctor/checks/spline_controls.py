@@ -32,39 +32,36 @@ from ..core.curve_editing import (
     point_positions,
     point_vertices,
 )
-from ..core.finding import Finding, Severity
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.registry import Check, register
 from ..core.rig import RigView
 from ..core.spline import (
     SplineChain,
+    chains_on_curves,
     curve_links,
-    curve_path,
+    curve_of,
     moved_by_chain,
     moved_from_outside,
     spline_chain_of,
-    spline_chains,
-    spline_finding,
-    where,
+    which_curve,
 )
 
 
 def find_spline_control_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
-    for chain in spline_chains(rig):
-        curve = chain.curve
-        if curve is None or curve_path(rig, chain) is None:
-            continue
+    for chain, _path in chains_on_curves(rig):
+        curve = curve_of(chain)
         links = curve_links(rig, curve)
         looping = [link for link in links if link.bone and moved_by_chain(rig, chain, link.bone)]
         if looping:
             names = ", ".join(f"{link.how} on {link.bone}" for link in looping)
-            yield spline_finding(
+            yield chain_finding(
                 "spline_controls",
                 rig,
                 chain,
                 severity=Severity.ERROR,
                 message=(
-                    f"The curve '{curve.name}' of {where(chain)} is moved by bones the chain "
-                    f"itself moves ({names}): a dependency cycle."
+                    f"The {which_curve(chain)} is moved by bones the chain itself moves "
+                    f"({names}): a dependency cycle."
                 ),
                 why=(
                     "The chain follows the curve and the curve follows the chain: Blender "
@@ -79,14 +76,14 @@ def find_spline_control_problems(rig: RigView, options: Mapping[str, Any]) -> It
         elif not any(link.moves_with_bones for link in links) and not moved_from_outside(
             rig, curve
         ):
-            yield spline_finding(
+            yield chain_finding(
                 "spline_controls",
                 rig,
                 chain,
                 severity=Severity.WARNING,
                 message=(
-                    f"No bone of the rig moves the curve '{curve.name}' of {where(chain)}: "
-                    "posing the rig leaves the chain where the curve is."
+                    f"No bone of the rig moves the {which_curve(chain)}: posing the rig leaves "
+                    "the chain where the curve is."
                 ),
                 why=(
                     "Spline IK only follows the curve; without hooks (or a bone parent) nothing "
@@ -100,8 +97,7 @@ def find_spline_control_problems(rig: RigView, options: Mapping[str, Any]) -> It
 def hook_controls(obj: bpy.types.Object, finding: Finding) -> str:
     rig = RigView(obj)
     chain = spline_chain_of(rig, finding)
-    curve = chain.curve
-    assert curve is not None  # the finding was made on a usable curve
+    curve = curve_of(chain)
     spline = ensure_curve_editable(curve).splines[0]
     done = []
     for link in curve_links(rig, curve):
@@ -121,7 +117,7 @@ def hook_controls(obj: bpy.types.Object, finding: Finding) -> str:
     free = _unhooked_points(obj, rig, chain, curve, spline)
     controls = hook_to_new_controls(obj, chain, curve, free)
     done.append(f"hooked {len(free)} points to new control bones {', '.join(controls)}")
-    return f"On the curve '{curve.name}' of {where(chain)}: {'; '.join(done)}."
+    return f"On the {which_curve(chain)}: {'; '.join(done)}."
 
 
 def _unhooked_points(

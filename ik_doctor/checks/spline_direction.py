@@ -20,48 +20,43 @@ import bpy
 
 from ..core.curve_editing import ensure_curve_editable
 from ..core.editing import FixError
-from ..core.finding import Finding, Severity
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.registry import Check, register
 from ..core.rig import RigView
 from ..core.spline import (
-    curve_path,
+    chains_on_curves,
+    curve_of,
     runs_backwards,
     spline_chain_of,
-    spline_chains,
-    spline_finding,
-    where,
+    which_curve,
 )
 
 
 def find_spline_direction_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
-    for chain in spline_chains(rig):
-        path = curve_path(rig, chain)
-        if path is None or not runs_backwards(rig, chain, path):
+    for chain, path in chains_on_curves(rig):
+        if not runs_backwards(rig, chain, path):
             continue
-        assert chain.curve is not None  # a path has a curve
-        yield spline_finding(
+        yield chain_finding(
             "spline_direction",
             rig,
             chain,
             severity=Severity.ERROR,
             message=(
-                f"The curve '{chain.curve.name}' of {where(chain)} runs from the chain's tip to "
-                f"its root: the chain lies on it end for end, {chain.root} where "
-                f"{chain.owner} should be."
+                f"The {which_curve(chain)} runs from the chain's tip to its root: the chain "
+                f"lies on it end for end, {chain.root} where {chain.owner} should be."
             ),
             why=(
                 "Spline IK puts the head of the chain's top bone on the curve's first point and "
                 "lays the bones toward its last point."
             ),
             fix_id="reverse_curve",
-            fix_label=f"Reverse the direction of '{chain.curve.name}', keeping its shape",
+            fix_label=f"Reverse the direction of '{curve_of(chain).name}', keeping its shape",
         )
 
 
 def reverse_curve(obj: bpy.types.Object, finding: Finding) -> str:
     chain = spline_chain_of(RigView(obj), finding)
-    curve = chain.curve
-    assert curve is not None  # the finding was made on a usable curve
+    curve = curve_of(chain)
     data = ensure_curve_editable(curve)
     users = [other for other in bpy.data.objects if other.data == data]
     for other in bpy.data.objects:

@@ -25,11 +25,11 @@ from typing import Any
 import bpy
 
 from ..core.editing import constraint_on
-from ..core.finding import Finding, Severity
-from ..core.limb import constraint_switches
+from ..core.finding import Finding, Severity, chain_finding
+from ..core.limb import animated_switch, off_state, turn_on
 from ..core.registry import Check, register
 from ..core.rig import RigView
-from ..core.spline import SplineChain, spline_chains, spline_finding, where
+from ..core.spline import SplineChain, spline_chains, where
 
 NO_EFFECT = {"COPY_LOCATION", "COPY_SCALE", "LIMIT_ROTATION", "CHILD_OF", "LOCKED_TRACK"}
 """Constraints on a Spline IK chain bone that change nothing (measured)."""
@@ -67,10 +67,10 @@ def _acts(constraint: bpy.types.Constraint) -> bool:
 
 
 def _weak(rig: RigView, chain: SplineChain) -> Finding:
-    state = "muted" if chain.mute else f"at influence {chain.influence:.3g}"
+    state = off_state(chain)
     switch = _switched_by(rig, chain)
     if switch is not None:
-        return spline_finding(
+        return chain_finding(
             "spline_influence",
             rig,
             chain,
@@ -84,7 +84,7 @@ def _weak(rig: RigView, chain: SplineChain) -> Finding:
         if chain.mute or chain.influence <= 0.0
         else "the chain stops between its FK pose and the curve"
     )
-    return spline_finding(
+    return chain_finding(
         "spline_influence",
         rig,
         chain,
@@ -103,12 +103,7 @@ def _switched_by(rig: RigView, chain: SplineChain) -> str | None:
     for other in spline_chains(rig):
         if other.owner == chain.owner and other is not chain and not other.mute:
             return f"Spline IK '{other.constraint}' on the same bone is active"
-    switches = constraint_switches(rig)
-    for setting in ("mute", "influence"):
-        how = switches.get((chain.owner, chain.constraint, setting))
-        if how is not None:
-            return f"its {setting} is {how}"
-    return None
+    return animated_switch(rig, chain)
 
 
 def _overridden(
@@ -119,7 +114,7 @@ def _overridden(
     effect = (
         "only the twist it gives the bone about the curve stays" if twists else "it changes nothing"
     )
-    return spline_finding(
+    return chain_finding(
         "spline_influence",
         rig,
         chain,
@@ -138,11 +133,8 @@ def _overridden(
 
 
 def enable_spline_ik(obj: bpy.types.Object, finding: Finding) -> str:
-    constraint = constraint_on(obj, finding.bone, finding.constraint, bpy.types.SplineIKConstraint)
-    was = "muted" if constraint.mute else f"at influence {constraint.influence:.3g}"
-    constraint.mute = False
-    constraint.influence = 1.0
-    return f"Spline IK '{constraint.name}' on {finding.bone} was {was}; it is now on at 1."
+    was = turn_on(obj, finding, bpy.types.SplineIKConstraint)
+    return f"Spline IK '{finding.constraint}' on {finding.bone} was {was}; it is now on at 1."
 
 
 def mute_overridden(obj: bpy.types.Object, finding: Finding) -> str:

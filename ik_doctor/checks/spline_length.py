@@ -22,19 +22,18 @@ from typing import Any
 import bpy
 from mathutils import Matrix
 
-from ..core.curve_editing import ensure_curve_editable, point_positions, transform_points
-from ..core.finding import Finding, Severity
+from ..core.curve_editing import first_point, move_points
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.registry import Check, register
 from ..core.rig import RigView
 from ..core.spline import (
     chain_length,
-    curve_path,
+    chains_on_curves,
+    curve_of,
     distorting_scale,
     fitting_count,
-    runs_backwards,
+    forward_path,
     spline_chain_of,
-    spline_chains,
-    spline_finding,
     where,
 )
 
@@ -44,9 +43,8 @@ stretch by exactly the ratio, so 10% is where a mesh visibly grows or shrinks at
 
 
 def find_spline_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
-    for chain in spline_chains(rig):
-        path = curve_path(rig, chain)
-        if path is None or not path.exact or runs_backwards(rig, chain, path):
+    for chain, path in chains_on_curves(rig, forward_path):
+        if not path.exact:
             continue
         if fitting_count(rig, chain, path) is not None or distorting_scale(rig, chain, path):
             continue  # the chain count, or the curve's scale, is the fault to fix first
@@ -54,9 +52,9 @@ def find_spline_length_problems(rig: RigView, options: Mapping[str, Any]) -> Ite
         if length <= 0.0 or abs(curve_length / length - 1.0) <= MAX_MISMATCH:
             continue
         ratio = curve_length / length
-        curve = chain.curve
-        assert curve is not None  # a path has a curve
-        sizes = f"the curve '{curve.name}' is {curve_length:.3g} long, the chain {length:.3g}"
+        sizes = (
+            f"the curve '{curve_of(chain).name}' is {curve_length:.3g} long, the chain {length:.3g}"
+        )
         if chain.fits_curve:
             effect = f"Fit Curve {'stretches' if ratio > 1 else 'squashes'} every bone to "
             effect += f"{ratio:.2f} times its length at rest"
@@ -66,7 +64,7 @@ def find_spline_length_problems(rig: RigView, options: Mapping[str, Any]) -> Ite
             effect = (
                 f"the chain covers only the first {1 / ratio:.0%} of it; the rest moves nothing"
             )
-        yield spline_finding(
+        yield chain_finding(
             "spline_length",
             rig,
             chain,
@@ -87,14 +85,11 @@ def find_spline_length_problems(rig: RigView, options: Mapping[str, Any]) -> Ite
 
 def scale_curve(obj: bpy.types.Object, finding: Finding) -> str:
     chain = spline_chain_of(RigView(obj), finding)
-    curve = chain.curve
-    assert curve is not None  # the finding was made on a usable curve
+    curve = curve_of(chain)
     factor = float(finding.args["factor"])
-    start = point_positions(ensure_curve_editable(curve).splines[0])[0]
+    start = first_point(curve)
     about_start = Matrix.Translation(start) @ Matrix.Scale(factor, 4) @ Matrix.Translation(-start)
-    transform_points(curve, about_start)
-    hooked = any(isinstance(m, bpy.types.HookModifier) for m in curve.modifiers)
-    controls = " (its hook controls stay where they are)" if hooked else ""
+    controls = move_points(curve, about_start)
     return (
         f"Scaled the points of '{curve.name}' by {factor:.3g} about its first point: it is now "
         f"as long as the chain of {where(chain)}{controls}."

@@ -21,22 +21,24 @@ from typing import Any
 import bpy
 from mathutils import Matrix
 
-from ..core.curve_editing import ensure_curve_editable, point_positions, transform_points
+from ..core.curve_editing import first_point, move_points, transform_points
 from ..core.editing import FixError
-from ..core.finding import Finding, Severity
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.registry import Check, register
 from ..core.rig import RigView
 from ..core.spline import (
+    SplineChain,
     chain_length,
-    curve_path,
+    chains_on_curves,
+    curve_of,
     curve_scale,
+    curve_to_rig,
     distorting_scale,
     fitting_count,
-    runs_backwards,
+    forward_path,
     spline_chain_of,
-    spline_chains,
-    spline_finding,
     where,
+    which_curve,
 )
 
 MAX_START_OFFSET = 0.01
@@ -45,27 +47,19 @@ at rest is reported (measured: the chain jumps exactly that distance)."""
 
 
 def find_spline_placement_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
-    for chain in spline_chains(rig):
-        path = curve_path(rig, chain)
-        if path is None or runs_backwards(rig, chain, path):
-            continue
-        curve = chain.curve
-        assert curve is not None  # a path has a curve
-        length = chain_length(rig, chain)
+    for chain, path in chains_on_curves(rig, forward_path):
+        name = curve_of(chain).name
         scale = distorting_scale(rig, chain, path)
         if scale is not None:
             effect = f"the joints slide up to {path.slide:.3g} along it"
             if not chain.fits_curve and max(scale) - min(scale) <= 1e-3 * max(scale):
                 effect = f"the bones are scaled {scale[0]:.3g} times (Fit Curve is off)"
-            yield spline_finding(
-                "spline_placement",
+            sizes = ", ".join(f"{s:.3g}" for s in scale)
+            yield _warning(
                 rig,
                 chain,
-                severity=Severity.WARNING,
                 message=(
-                    f"The curve '{curve.name}' of {where(chain)} is scaled "
-                    f"({', '.join(f'{s:.3g}' for s in scale)}) relative to the rig: "
-                    f"{effect}."
+                    f"The {which_curve(chain)} is scaled ({sizes}) relative to the rig: {effect}."
                 ),
                 why=(
                     "Spline IK measures how far along the curve each bone goes in the curve "
@@ -73,41 +67,40 @@ def find_spline_placement_problems(rig: RigView, options: Mapping[str, Any]) -> 
                     "stretches or slides the chain."
                 ),
                 fix_id="apply_scale",
-                fix_label=f"Apply the scale of '{curve.name}' to its points (nothing moves)",
+                fix_label=f"Apply the scale of '{name}' to its points (nothing moves)",
             )
         if chain.use_chain_offset or fitting_count(rig, chain, path) is not None:
             continue
         offset = (path.start - rig.bone(chain.root).head).length
-        if offset > MAX_START_OFFSET * length:
-            yield spline_finding(
-                "spline_placement",
+        if offset > MAX_START_OFFSET * chain_length(rig, chain):
+            yield _warning(
                 rig,
                 chain,
-                severity=Severity.WARNING,
                 message=(
-                    f"The curve '{curve.name}' of {where(chain)} starts {offset:.3g} from the "
-                    f"head of {chain.root}: at rest the chain jumps {offset:.3g} onto it."
+                    f"The {which_curve(chain)} starts {offset:.3g} from the head of "
+                    f"{chain.root}: at rest the chain jumps {offset:.3g} onto it."
                 ),
                 why=(
                     "Spline IK puts the head of the chain's top bone on the curve's first "
                     "point, wherever that is."
                 ),
                 fix_id="move_curve",
-                fix_label=f"Move the points of '{curve.name}' so it starts at {chain.root}",
+                fix_label=f"Move the points of '{name}' so it starts at {chain.root}",
             )
+
+
+def _warning(rig: RigView, chain: SplineChain, **fields: Any) -> Finding:
+    return chain_finding("spline_placement", rig, chain, severity=Severity.WARNING, **fields)
 
 
 def move_curve(obj: bpy.types.Object, finding: Finding) -> str:
     """Move every point of the curve by the same step, so its first point is the root's head."""
     rig = RigView(obj)
     chain = spline_chain_of(rig, finding)
-    curve = chain.curve
-    assert curve is not None  # the finding was made on a usable curve
-    start = point_positions(ensure_curve_editable(curve).splines[0])[0]
+    curve = curve_of(chain)
+    start = first_point(curve)
     goal = curve.matrix_world.inverted_safe() @ obj.matrix_world @ rig.bone(chain.root).head
-    transform_points(curve, Matrix.Translation(goal - start))
-    hooked = any(isinstance(m, bpy.types.HookModifier) for m in curve.modifiers)
-    controls = " (its hook controls stay where they are)" if hooked else ""
+    controls = move_points(curve, Matrix.Translation(goal - start))
     return (
         f"Moved the points of '{curve.name}' by {(goal - start).length:.3g} so it starts at "
         f"the head of {chain.root}{controls}."
@@ -122,10 +115,8 @@ def apply_scale(obj: bpy.types.Object, finding: Finding) -> str:
     """
     rig = RigView(obj)
     chain = spline_chain_of(rig, finding)
-    curve = chain.curve
-    assert curve is not None  # the finding was made on a usable curve
-    to_rig = obj.matrix_world.inverted_safe() @ curve.matrix_world
-    if abs(to_rig.to_3x3().determinant()) < 1e-12:
+    curve = curve_of(chain)
+    if abs(curve_to_rig(obj, curve).to_3x3().determinant()) < 1e-12:
         raise FixError(f"'{curve.name}' is scaled to 0 on an axis: there is no shape to keep.")
     scale = Matrix.Diagonal(curve_scale(rig, chain)).to_4x4()
     unscale = scale.inverted()

@@ -16,17 +16,10 @@ from mathutils import Vector
 
 from ..core.curve_editing import hook_to_new_controls
 from ..core.editing import constraint_on
-from ..core.finding import Finding, Severity
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.registry import Check, register
 from ..core.rig import RigView
-from ..core.spline import (
-    SplineChain,
-    spline_chain_of,
-    spline_chains,
-    spline_finding,
-    unusable_curve,
-    where,
-)
+from ..core.spline import SplineChain, spline_chain_of, spline_chains, unusable_curve, where
 
 MAX_CURVE_POINTS = 9
 """A new curve gets a point (and a control) on every joint of the chain, or on this many joints
@@ -38,7 +31,7 @@ def find_spline_target_problems(rig: RigView, options: Mapping[str, Any]) -> Ite
         problem = unusable_curve(chain)
         if problem is None:
             continue
-        yield spline_finding(
+        yield chain_finding(
             "spline_target",
             rig,
             chain,

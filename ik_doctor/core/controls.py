@@ -1,4 +1,5 @@
-"""Control bones that fixes add (an IK target, a pole): where they hang and how they are made.
+"""Control bones that fixes add (an IK target, a pole, a curve's hooks): where they hang and
+how they are made.
 
 A control steers a limb, so it must not move with it: it hangs from the rig's top bone above
 the chain (or from nothing), deforms nothing, and is a quarter of the owner's length long.
@@ -10,17 +11,17 @@ import bpy
 from mathutils import Vector
 
 from .editing import edit_bones
-from .rig import IKChain, RigView
+from .rig import BoneChain, RigView
 
 
-def control_parent(rig: RigView, chain: IKChain) -> str | None:
+def control_parent(rig: RigView, chain: BoneChain) -> str | None:
     """The rig's top bone above the chain: a control follows the rig, not the limb."""
     above = rig.ancestors(chain.root)
     return above[-1] if above else None
 
 
 def add_control_bone(
-    obj: bpy.types.Object, rig: RigView, chain: IKChain, name: str, head: Vector, aim: Vector
+    obj: bpy.types.Object, rig: RigView, chain: BoneChain, name: str, head: Vector, aim: Vector
 ) -> tuple[str, str | None]:
     """Add a control bone for ``chain`` at ``head`` pointing along ``aim``; return the name it
     got (Blender adds a suffix to a name in use) and its parent (``control_parent``)."""

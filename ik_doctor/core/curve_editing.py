@@ -15,8 +15,8 @@ from mathutils import Matrix, Vector
 from .armature import armature_data
 from .controls import add_control_bone
 from .editing import FixError
-from .rig import IKChain, RigView
-from .spline import SplineChain, curve_data
+from .rig import RigView
+from .spline import SplineChain, curve_data, curve_to_rig
 
 
 def ensure_curve_editable(curve: bpy.types.Object) -> bpy.types.Curve:
@@ -52,6 +52,20 @@ def point_positions(spline: bpy.types.Spline) -> list[Vector]:
     return [point.co.xyz for point in spline.points]
 
 
+def first_point(curve: bpy.types.Object) -> Vector:
+    """Where the curve's first spline starts, in the curve object's space, once it is sure a fix
+    may change its points."""
+    return point_positions(ensure_curve_editable(curve).splines[0])[0]
+
+
+def move_points(curve: bpy.types.Object, matrix: Matrix) -> str:
+    """Move every point by ``matrix`` (``transform_points``); return what the fix's sentence
+    adds about the curve's hooks, whose control bones stay where they are."""
+    transform_points(curve, matrix)
+    hooked = any(isinstance(m, bpy.types.HookModifier) for m in curve.modifiers)
+    return " (its hook controls stay where they are)" if hooked else ""
+
+
 def transform_points(curve: bpy.types.Object, matrix: Matrix) -> None:
     """Move every point and handle of the curve by ``matrix`` (in the curve object's space)."""
     data = ensure_curve_editable(curve)
@@ -82,14 +96,14 @@ def hook_to_new_controls(
     """
     spline = ensure_curve_editable(curve).splines[0]
     points = point_positions(spline)
-    to_rig = obj.matrix_world.inverted_safe() @ curve.matrix_world
+    to_rig = curve_to_rig(obj, curve)
     made = []
     for index in indices:
         here = to_rig @ points[index]
         after = points[index + 1] if index + 1 < len(points) else None
         aim = to_rig @ after - here if after is not None else here - to_rig @ points[index - 1]
         name, _parent = add_control_bone(
-            obj, RigView(obj), _placed_like(chain), f"CTRL-{curve.name}.{index:03d}", here, aim
+            obj, RigView(obj), chain, f"CTRL-{curve.name}.{index:03d}", here, aim
         )
         made.append((index, name))
     for index, name in made:
@@ -101,24 +115,3 @@ def hook_to_new_controls(
         hook.matrix_inverse = bone_world.inverted_safe() @ curve.matrix_world
         hook.center = points[index]
     return [name for _index, name in made]
-
-
-def _placed_like(chain: SplineChain) -> IKChain:
-    """``add_control_bone`` hangs a control by a chain's root and sizes it by its owner, which a
-    Spline IK chain has too; the fields only an IK has stay empty."""
-    return IKChain(
-        owner=chain.owner,
-        constraint=chain.constraint,
-        bones=chain.bones,
-        chain_count=chain.chain_count,
-        use_tail=True,
-        target=None,
-        subtarget="",
-        target_bone_missing=False,
-        pole=None,
-        pole_subtarget="",
-        pole_bone_missing=False,
-        pole_angle=0.0,
-        mute=chain.mute,
-        influence=chain.influence,
-    )

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .rig import RigView
+    from .rig import BoneChain, RigView
 
 
 class Severity(enum.StrEnum):
@@ -76,21 +76,10 @@ class Finding:
         return data
 
 
-class Chain(Protocol):
-    """What a finding needs of a chain: an IK chain, a Spline IK chain."""
-
-    @property
-    def owner(self) -> str: ...
-    @property
-    def constraint(self) -> str: ...
-    @property
-    def key(self) -> tuple[str, str]: ...
-
-
 def chain_finding(
     check_id: str,
     rig: RigView,
-    chain: Chain,
+    chain: BoneChain,
     bone: str | None = None,
     constraint: str | None = None,
     **fields: Any,

@@ -1,4 +1,5 @@
-"""What the checks of a limb's shape share: its bend, its pole angle at rest, its animation.
+"""What the checks of a limb's shape share: its bend, its pole angle at rest, its animation and
+the switches that turn its constraint off and on.
 
 The pole, roll, rest_pose, transforms and fk_ik_mix checks judge a chain by the plane its rest
 pose bends in, by its animation, and edit bones in ways that must keep it at rest under its pole.
@@ -14,8 +15,9 @@ import bpy
 from mathutils import Matrix, Vector
 
 from .editing import constraint_on
+from .finding import Finding
 from .geometry import bend_normal, offset_from_line, rest_pole_angle
-from .rig import IKChain, RigView
+from .rig import BoneChain, IKChain, RigView
 
 FULL_INFLUENCE = 0.999
 """Below this a constraint visibly blends: an IK at 0.99 leaves its tip 0.004 short of a 0.9
@@ -173,12 +175,33 @@ def switched_by(rig: RigView, chain: IKChain) -> str | None:
     for other in rig.chains_on_bone(chain.owner):
         if other is not chain and not other.mute and other.influence > 0.0:
             return f"IK '{other.constraint}' on the same bone is active, its switch partner"
+    return animated_switch(rig, chain)
+
+
+def animated_switch(rig: RigView, chain: BoneChain) -> str | None:
+    """How keys or drivers switch the chain's constraint ("its influence is driven"), or None
+    (``constraint_switches``)."""
     switches = constraint_switches(rig)
     for setting in ("mute", "influence"):
-        how = switches.get((chain.owner, chain.constraint, setting))
+        how = switches.get((*chain.key, setting))
         if how is not None:
             return f"its {setting} is {how}"
     return None
+
+
+def off_state(switch: BoneChain | bpy.types.Constraint) -> str:
+    """How messages say a constraint is off or blended: "muted" or "at influence 0.5"."""
+    return "muted" if switch.mute else f"at influence {switch.influence:.3g}"
+
+
+def turn_on(obj: bpy.types.Object, finding: Finding, kind: type[bpy.types.Constraint]) -> str:
+    """Unmute the constraint a finding stands on, at full influence; return what it was
+    (``off_state``)."""
+    constraint = constraint_on(obj, finding.bone, finding.constraint, kind)
+    was = off_state(constraint)
+    constraint.mute = False
+    constraint.influence = 1.0
+    return was
 
 
 def animated_bones(rig: RigView) -> set[str]:

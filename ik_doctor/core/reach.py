@@ -22,6 +22,9 @@ SWING_DEGREES = 20.0
 BODY_TURN = 40.0
 """Degrees an animator turns the bone a limb hangs from (the hips) either way about its X axis:
 the oracle's last two goals, and the turn a limb's start must survive."""
+REACH_TOLERANCE = 1e-3
+"""A chain reaches when its tip is closer to the target than this fraction of its reach: the
+oracle's bar, and the one the checks' measured thresholds are set against."""
 HELD_SHARE = 0.5
 """Locks and limits that leave a limb less than this share of its free fold (a single bone less
 than this share of its swing) stop it doing what a limb is for."""
@@ -51,7 +54,7 @@ def limb_bones(rig: RigView, chain: IKChain) -> tuple[str, ...]:
     detached = rig.detached_parent(chain)
     if detached is not None:
         above = [detached, *rig.ancestors(detached)]
-        return (*chain.bones, *above[: chain.chain_count - len(chain.bones)])
+        return (*chain.bones, *above[: chain.chain_count - len(chain.moving_bones)])
     natural = rig.limb_length(chain.owner)
     if chain.chain_count != 1 or natural <= 1:
         return chain.bones

@@ -10,7 +10,7 @@ evaluates the depsgraph; it reads the rest pose (``Bone``) and the pose channels
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -31,6 +31,10 @@ BULK_TYPES = {"BOOLEAN": np.bool_, "FLOAT": np.float32, "INT": np.int32}
 AXES = "xyz"
 """The suffixes of Blender's per-axis bone and constraint settings (``lock_ik_x``,
 ``ik_min_y``, ``use_limit_z``), in order."""
+GAP_RATIO = 0.01
+"""A bone not connected to its parent that starts more than this fraction of the parent's
+length from the parent's tail leaves a gap: an IK pivots on empty space, a Spline IK closes
+it."""
 
 
 class BoneView:
@@ -92,22 +96,15 @@ class BoneView:
 
 
 @dataclass(frozen=True)
-class IKChain:
-    """One IK constraint and the bones it moves, with its targets resolved."""
+class BoneChain:
+    """A constraint that moves a line of bones up from its owner (an IK, a Spline IK): what
+    findings, fixes and new controls know a chain by."""
 
     owner: str
     constraint: str
     bones: tuple[str, ...]
-    """Owner first, then each parent, up to ``chain_count`` bones (all the way up for 0)."""
+    """Owner first, then each parent, as far as the constraint's ``chain_count`` reaches."""
     chain_count: int
-    use_tail: bool
-    target: bpy.types.Object | None
-    subtarget: str
-    target_bone_missing: bool
-    pole: bpy.types.Object | None
-    pole_subtarget: str
-    pole_bone_missing: bool
-    pole_angle: float
     mute: bool
     influence: float
 
@@ -117,8 +114,28 @@ class IKChain:
 
     @property
     def root(self) -> str:
-        """The bone the chain pivots on (the one furthest from the owner)."""
+        """The bone furthest from the owner: an IK pivots on it, a Spline IK puts its head on
+        the curve's first point."""
         return self.bones[-1]
+
+
+@dataclass(frozen=True)
+class IKChain(BoneChain):
+    """One IK constraint and the bones it moves, with its targets resolved.
+
+    ``bones`` runs up to ``chain_count`` bones (all the way up for 0). Without ``use_tail`` the
+    count starts at the owner's parent, as Blender's solver counts: the owner only carries the
+    tip, so a count of 1 turns its parent (measured).
+    """
+
+    use_tail: bool
+    target: bpy.types.Object | None
+    subtarget: str
+    target_bone_missing: bool
+    pole: bpy.types.Object | None
+    pole_subtarget: str
+    pole_bone_missing: bool
+    pole_angle: float
 
     @property
     def moving_bones(self) -> tuple[str, ...]:
@@ -134,7 +151,12 @@ class IKChain:
     @property
     def is_cut_short(self) -> bool:
         """The chain asks for more bones than the hierarchy above the owner has."""
-        return self.chain_count > len(self.bones)
+        return self.chain_count > len(self.moving_bones)
+
+    def count_for(self, bones: int) -> int:
+        """The ``chain_count`` that spans ``bones`` bones counted from the owner up (a limb's
+        length): one less without ``use_tail``, whose count starts at the owner's parent."""
+        return bones if self.use_tail else max(bones - 1, 1)
 
 
 class RigView:
@@ -183,7 +205,7 @@ class RigView:
         for pose_bone in pose_of(self.object).bones:
             constraints = pose_bone.constraints
             if constraints:  # most bones have none: do not copy an empty stack
-                stacks[pose_bone.name] = tuple(constraints)
+                stacks[pose_bone.name] = known_constraints(constraints)
         return stacks
 
     @cached_property
@@ -347,16 +369,51 @@ class RigView:
         owners = self._chain_owners
         length, name = 1, owner
         while True:
-            bone = self.bone(name)
-            if bone.parent is None:
+            parent = self.bone(name).parent
+            if parent is None:
                 return length
-            parent = self.bone(bone.parent)
-            attached = bone.use_connect or (bone.head - parent.tail).length <= 1e-4 * max(
-                parent.length, 1.0
-            )
-            if not attached or len(self.children(parent.name)) > 1 or parent.name in owners:
+            attached = self.sits_on_parent(name)
+            if not attached or len(self.children(parent)) > 1 or parent in owners:
                 return length
-            length, name = length + 1, parent.name
+            length, name = length + 1, parent
+
+    def sits_on_parent(self, name: str) -> bool:
+        """The bone starts where its parent ends (connected, or its head on the parent's tail):
+        the two bend like one limb."""
+        bone = self.bone(name)
+        if bone.parent is None:
+            return False
+        parent = self.bone(bone.parent)
+        return bone.use_connect or (bone.head - parent.tail).length <= 1e-4 * max(
+            parent.length, 1.0
+        )
+
+    def gap_to_parent(self, name: str, ratio: float = GAP_RATIO) -> float | None:
+        """How far the bone starts from its parent's tail when it is not connected and that is
+        more than ``ratio`` of the parent's length; else None."""
+        bone = self.bone(name)
+        if bone.parent is None or bone.use_connect:
+            return None
+        parent = self.bone(bone.parent)
+        gap = (bone.head - parent.tail).length
+        return gap if gap > ratio * max(parent.length, 1e-6) else None
+
+    def limb_carriers(self, chain: IKChain) -> tuple[str, ...]:
+        """Bones the chain turns that other limbs hang from, owner side first: the hips a leg
+        hangs from, when the chain reaches that far.
+
+        A carrier is a chain bone that the next chain bone down does not sit on (the limb
+        starts away from its tail: a thigh at the hips' head) and that has children off the
+        chain (the other leg, the spine). Helpers along a limb (deform copies, armour, pistons)
+        hang from bones the limb sits on, and do not count.
+        """
+        carriers = []
+        for below, name in zip(chain.bones, chain.bones[1:], strict=False):
+            if self.sits_on_parent(below):
+                continue
+            if any(child not in chain.bones for child in self.children(name)):
+                carriers.append(name)
+        return tuple(carriers)
 
     def detached_parent(self, chain: IKChain) -> str | None:
         """For a chain cut short by a missing parent: the bone whose tail its top bone starts on.
@@ -376,8 +433,9 @@ class RigView:
 
     def _chain(self, owner: str, constraint: bpy.types.KinematicConstraint) -> IKChain:
         count = constraint.chain_count
+        use_tail = constraint.use_tail
         bones = [owner]
-        while count == 0 or len(bones) < count:
+        while count == 0 or len(bones) < count + (not use_tail):
             parent = self.bone(bones[-1]).parent
             if parent is None:
                 break
@@ -389,7 +447,7 @@ class RigView:
             constraint=constraint.name,
             bones=tuple(bones),
             chain_count=count,
-            use_tail=constraint.use_tail,
+            use_tail=use_tail,
             target=target,
             subtarget=subtarget,
             target_bone_missing=self._names_missing_bone(target, subtarget),
@@ -438,6 +496,17 @@ class RigView:
         else:
             world = obj.matrix_world.translation
         return self.object.matrix_world.inverted_safe() @ world
+
+
+def known_constraints(stack: Iterable[Any]) -> tuple[bpy.types.Constraint, ...]:
+    """The constraints of a stack that this Blender can name, in stack order.
+
+    A file from an old Blender can hold a constraint of a type this one no longer has (a 2.4x
+    Null or Script constraint): Blender loads it as ``UnknownType``, with no name, type, mute or
+    target to read, and skips it when it evaluates. Every stack IK Doctor reads goes through
+    here, so nothing downstream meets one.
+    """
+    return tuple(c for c in stack if isinstance(c, bpy.types.Constraint))
 
 
 def posed_tip(obj: bpy.types.Object, chain: IKChain) -> Vector:

@@ -20,17 +20,16 @@ long), and what every Spline IK check builds on:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
 
 import bpy
-from mathutils import Vector
+from mathutils import Matrix, Vector
 from mathutils.geometry import interpolate_bezier
 
 from .finding import Finding
-from .rig import RigView
+from .rig import BoneChain, RigView, known_constraints
 
 START_WITHIN = 0.5
 """The curve starts at a bone when its first point lies within this fraction of the bone's
@@ -44,30 +43,15 @@ SCALE_TOLERANCE = 1e-3
 
 
 @dataclass(frozen=True)
-class SplineChain:
-    """One Spline IK constraint and the bones it lays along its curve."""
+class SplineChain(BoneChain):
+    """One Spline IK constraint and the bones it lays along its curve (``bones`` runs up to
+    ``chain_count`` bones or the top of the hierarchy)."""
 
-    owner: str
-    constraint: str
-    bones: tuple[str, ...]
-    """Owner first, then each parent, up to ``chain_count`` bones or the top of the hierarchy."""
-    chain_count: int
     curve: bpy.types.Object | None
     """The constraint's target, whatever kind of object it is."""
-    mute: bool
-    influence: float
     fits_curve: bool
     """Y Scale Mode is *Fit Curve*: the bones stretch to the curve's length."""
     use_chain_offset: bool
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.owner, self.constraint)
-
-    @property
-    def root(self) -> str:
-        """The bone whose head Blender puts on the curve's first point."""
-        return self.bones[-1]
 
 
 @dataclass(frozen=True)
@@ -164,32 +148,29 @@ def _read_chains(rig: RigView) -> Iterator[SplineChain]:
                 )
 
 
-def spline_finding(
-    check_id: str,
-    rig: RigView,
-    chain: SplineChain,
-    bone: str | None = None,
-    constraint: str | None = None,
-    **fields: Any,
-) -> Finding:
-    """A finding about a Spline IK chain: it stands on the constraint's owner bone and the
-    constraint, or on the chain bone or other constraint named when that one is at fault."""
-    return Finding(
-        check_id=check_id,
-        armature=rig.name,
-        bone=chain.owner if bone is None else bone,
-        constraint=chain.constraint if constraint is None else constraint,
-        chain=chain.key,
-        **fields,
-    )
-
-
 def where(chain: SplineChain) -> str:
     """How messages name a Spline IK constraint."""
     return f"Spline IK '{chain.constraint}' on {chain.owner}"
 
 
+def which_curve(chain: SplineChain) -> str:
+    """How messages name a Spline IK's curve: "curve 'Tail' of Spline IK 'IK' on tail.004"."""
+    return f"curve '{curve_of(chain).name}' of {where(chain)}"
+
+
 # --- the curve -----------------------------------------------------------------------------------
+
+
+def curve_of(chain: SplineChain) -> bpy.types.Object:
+    """The chain's curve object, where it is known to be usable: a path was read from it, or a
+    finding was made on it."""
+    assert chain.curve is not None, f"{where(chain)} has no curve"
+    return chain.curve
+
+
+def curve_to_rig(obj: bpy.types.Object, curve: bpy.types.Object) -> Matrix:
+    """The matrix from the curve object's space to the armature object's."""
+    return obj.matrix_world.inverted_safe() @ curve.matrix_world
 
 
 def curve_data(obj: bpy.types.Object) -> bpy.types.Curve:
@@ -227,14 +208,13 @@ def curve_path(rig: RigView, chain: SplineChain) -> CurvePath | None:
     """The curve the chain follows, at rest in the armature's space; None when unusable."""
     if unusable_curve(chain) is not None:
         return None
-    curve = chain.curve
-    assert curve is not None  # unusable_curve said so
+    curve = curve_of(chain)
     return rig.remember(("spline_path", curve.as_pointer()), lambda: _read_path(rig, curve))
 
 
 def _read_path(rig: RigView, curve: bpy.types.Object) -> CurvePath:
     spline = curve_data(curve).splines[0]
-    to_rig = rig.object.matrix_world.inverted_safe() @ curve.matrix_world
+    to_rig = curve_to_rig(rig.object, curve)
     if spline.type == "BEZIER":
         knots = list(spline.bezier_points)
         if spline.use_cyclic_u:
@@ -264,8 +244,7 @@ def curve_scale(rig: RigView, chain: SplineChain) -> tuple[float, float, float]:
     slides the joints along the curve in every mode (1, 2, 1: 0.25 with Fit Curve, 0.56 to 0.77
     without). Rotation changes nothing.
     """
-    assert chain.curve is not None  # callers read a usable curve
-    to_rig = rig.object.matrix_world.inverted_safe() @ chain.curve.matrix_world
+    to_rig = curve_to_rig(rig.object, curve_of(chain))
     x, y, z = (to_rig.col[axis].xyz.length for axis in range(3))
     return (x, y, z)
 
@@ -297,6 +276,25 @@ def runs_backwards(rig: RigView, chain: SplineChain, path: CurvePath) -> bool:
     return starts_at_tip and ends_at_root
 
 
+def forward_path(rig: RigView, chain: SplineChain) -> CurvePath | None:
+    """The curve the chain follows when it is usable and runs from root to tip; else None (a
+    backwards curve flips the chain, which the direction check reports before anything else)."""
+    path = curve_path(rig, chain)
+    return None if path is None or runs_backwards(rig, chain, path) else path
+
+
+def chains_on_curves(
+    rig: RigView,
+    path_of: Callable[[RigView, SplineChain], CurvePath | None] = curve_path,
+) -> Iterator[tuple[SplineChain, CurvePath]]:
+    """Each Spline IK chain with the path ``path_of`` reads for it, skipping those it reads none
+    for: ``curve_path`` skips unusable curves, ``forward_path`` backwards ones too."""
+    for chain in spline_chains(rig):
+        path = path_of(rig, chain)
+        if path is not None:
+            yield chain, path
+
+
 def fitting_count(rig: RigView, chain: SplineChain, path: CurvePath) -> int | None:
     """The chain count that starts the chain where the curve starts, when it is not the count
     set: the curve's first point lies on the head of another bone of the owner's lineage."""
@@ -320,7 +318,7 @@ def curve_links(rig: RigView, curve: bpy.types.Object) -> list[CurveLink]:
             links.append(CurveLink(None, "armature", curve.name, modifier.name))
     obj: bpy.types.Object | None = curve
     while obj is not None:
-        for constraint in obj.constraints:
+        for constraint in known_constraints(obj.constraints):
             if not constraint.mute and getattr(constraint, "target", None) == rig.object:
                 bone = getattr(constraint, "subtarget", "") or None
                 links.append(CurveLink(bone, "constraint", obj.name, constraint.name))
@@ -349,7 +347,7 @@ def moved_from_outside(rig: RigView, curve: bpy.types.Object) -> bool:
             return True
     return any(
         not constraint.mute and getattr(constraint, "target", None) not in (None, rig.object)
-        for constraint in curve.constraints
+        for constraint in known_constraints(curve.constraints)
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import bpy
 from mathutils import Matrix, Vector
@@ -17,6 +18,8 @@ from mathutils import Matrix, Vector
 from ..core.armature import pose_of
 from ..core.editing import current_view_layer
 from ..core.geometry import offset_from_line
+from ..core.limb import TRANSFORMS
+from ..core.reach import REACH_TOLERANCE
 from ..core.rig import IKChain, RigView, posed_point, posed_tip
 
 
@@ -35,7 +38,7 @@ class ChainSolve:
 
     @property
     def reaches(self) -> bool:
-        return self.tip_error is not None and self.tip_error < 1e-3 * self.reach
+        return self.tip_error is not None and self.tip_error < REACH_TOLERANCE * self.reach
 
 
 def evaluate(obj: bpy.types.Object) -> None:
@@ -116,22 +119,33 @@ def _target_moved_to(obj: bpy.types.Object, chain: IKChain, goal: Vector) -> Ite
     if target is None or chain.target_bone_missing:
         yield
         return
-    if target.type == "ARMATURE" and chain.subtarget:
-        pose_bone = pose_of(target).bones[chain.subtarget]
-        saved = pose_bone.matrix_basis.copy()
-        evaluate(obj)
-        matrix = pose_bone.matrix.copy()
-        matrix.translation = target.matrix_world.inverted_safe() @ goal
-        pose_bone.matrix = matrix
-        try:
-            yield
-        finally:
-            pose_bone.matrix_basis = saved
-        return
-    saved_world = target.matrix_world.copy()
-    saved_basis = target.matrix_basis.copy()
-    target.matrix_world = Matrix.Translation(goal - saved_world.translation) @ saved_world
+    mover: bpy.types.PoseBone | bpy.types.Object = target
+    saved = channels(target)
     try:
+        if target.type == "ARMATURE" and chain.subtarget:
+            mover = pose_of(target).bones[chain.subtarget]
+            saved = channels(mover)
+            evaluate(obj)
+            matrix = mover.matrix.copy()
+            matrix.translation = target.matrix_world.inverted_safe() @ goal
+            mover.matrix = matrix
+        else:
+            saved_world = target.matrix_world.copy()
+            target.matrix_world = Matrix.Translation(goal - saved_world.translation) @ saved_world
         yield
     finally:
-        target.matrix_basis = saved_basis
+        set_channels(mover, saved)
+
+
+_CHANNELS = tuple(sorted(TRANSFORMS))
+
+
+def channels(owner: Any) -> tuple[tuple[float, ...], ...]:
+    """An object's or pose bone's transform channels, to put back exactly: a matrix would not
+    survive a scale of 0 (its rotation is lost when it is decomposed)."""
+    return tuple(tuple(getattr(owner, name)) for name in _CHANNELS)
+
+
+def set_channels(owner: Any, saved: tuple[tuple[float, ...], ...]) -> None:
+    for name, value in zip(_CHANNELS, saved, strict=True):
+        setattr(owner, name, value)

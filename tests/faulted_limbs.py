@@ -1,0 +1,425 @@
+"""The reference rig broken in random combinations and magnitudes of the faults the checks know.
+
+A ``Fault`` is plain data (what, on which limb, how much), so Hypothesis shrinks a failing
+combination and ``benchmarks/agreement.py`` prints one. ``faulted_rig`` builds the reference rig
+in an empty file and applies the faults in order; ``judge`` lets the oracle solve every chain
+and compares it with the findings by the rules of issue 13:
+
+- a chain the oracle fails has an error or warning finding on it or on a chain upstream
+  (no silent failure);
+- an error finding's chain fails the oracle (no false alarm);
+- applying any offered fix leaves no error that was not there before (no fix trades one fault
+  for another), and Fix All leaves none of the errors its fixes claimed to remove.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import bpy
+from hypothesis import strategies as st
+
+from ik_doctor import Finding, FixError, Severity, all_checks, apply_all_fixes, apply_fix, diagnose
+from ik_doctor.core.editing import edit_bones
+from ik_doctor.core.fix_policy import FixPermission
+from ik_doctor.sample_rig import build_character_rig
+from ik_doctor.verify.oracle import ChainVerdict, Disagreement, disagreements, judge_chains
+
+
+@dataclass(frozen=True)
+class Limb:
+    owner: str
+    parent: str
+    control: str
+    pole: str
+    below: str
+    """The bone below the owner (foot, hand)."""
+    body: str
+    """The bone the limb hangs from."""
+    elsewhere: str
+    """Another limb's control."""
+
+
+LIMBS = {
+    "leg": Limb("shin.L", "thigh.L", "foot_ik.L", "knee_pole.L", "foot.L", "hips", "hand_ik.L"),
+    "arm": Limb(
+        "forearm.L", "upper_arm.L", "hand_ik.L", "elbow_pole.L", "hand.L", "shoulder.L", "foot_ik.L"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Fault:
+    kind: str
+    limb: str
+    amount: float
+    """How much, in the kind's own terms (degrees, a stiffness, a chain length, a choice)."""
+
+
+Breaker = Callable[[bpy.types.Object, Limb, float], None]
+KINDS: dict[str, tuple[tuple[float, ...], Breaker]] = {}
+"""Every fault kind: the amounts it is drawn with, and what it does to the rig."""
+
+
+def kind(*amounts: float) -> Callable[[Breaker], Breaker]:
+    def register(breaker: Breaker) -> Breaker:
+        KINDS[breaker.__name__] = (amounts, breaker)
+        return breaker
+
+    return register
+
+
+def _ik(rig: bpy.types.Object, limb: Limb) -> bpy.types.KinematicConstraint:
+    return rig.pose.bones[limb.owner].constraints["IK"]
+
+
+def _pair(rig: bpy.types.Object, limb: Limb, amount: float) -> list[bpy.types.PoseBone]:
+    """The owner (0), its parent (1) or both (2)."""
+    names = [[limb.owner], [limb.parent], [limb.owner, limb.parent]][int(amount) % 3]
+    return [rig.pose.bones[name] for name in names]
+
+
+def _new_ik(rig, owner: str, target: str, count: int, use_tail: bool = True) -> None:
+    ik = rig.pose.bones[owner].constraints.new("IK")
+    ik.target, ik.subtarget, ik.chain_count, ik.use_tail = rig, target, count, use_tail
+
+
+@kind(0, 1, 3, 9)
+def chain_length(rig, limb, amount):
+    _ik(rig, limb).chain_count = int(amount)
+
+
+@kind(0, 1, 2, 3)
+def target(rig, limb, amount):
+    """None; a bone that does not exist; the armature itself; a bone of its own chain."""
+    ik = _ik(rig, limb)
+    if amount == 0:
+        ik.target = None
+    else:
+        ik.subtarget = ("", "no such bone", "", limb.parent)[int(amount)]
+
+
+@kind(0)
+def unparented(rig, limb, amount):
+    with edit_bones(rig) as bones:
+        bones[limb.owner].use_connect = False
+        bones[limb.owner].parent = None
+
+
+@kind(0.0, 0.5, 0.95)
+def influence(rig, limb, amount):
+    _ik(rig, limb).influence = amount
+
+
+@kind(0)
+def muted(rig, limb, amount):
+    _ik(rig, limb).mute = True
+
+
+@kind(20, 60, 100, 150, 180)
+def pole_angle(rig, limb, amount):
+    _ik(rig, limb).pole_angle += math.radians(amount)
+
+
+@kind(0)
+def no_pole(rig, limb, amount):
+    _ik(rig, limb).pole_target = None
+
+
+@kind(0)
+def pole_behind(rig, limb, amount):
+    with edit_bones(rig) as bones:
+        pole = bones[limb.pole]
+        pole.head.y, pole.tail.y = -pole.head.y, -pole.tail.y
+
+
+@kind(0, 1, 2, 3)
+def ik_lock(rig, limb, amount):
+    """The owner's bend axis; the parent's; every axis of both; a hinge (the owner's Y and Z)."""
+    if amount == 3:
+        owner = rig.pose.bones[limb.owner]
+        owner.lock_ik_y = owner.lock_ik_z = True
+        return
+    for bone in _pair(rig, limb, amount):
+        bone.lock_ik_x = True
+        if amount == 2:
+            bone.lock_ik_y = bone.lock_ik_z = True
+
+
+@kind(0, 3, 6, 20, 60)
+def ik_limit(rig, limb, amount):
+    """The owner folds only ± this many degrees on its bend axis."""
+    owner = rig.pose.bones[limb.owner]
+    owner.use_ik_limit_x = True
+    owner.ik_min_x, owner.ik_max_x = -math.radians(amount), math.radians(amount)
+
+
+def _stiff(where: int) -> Breaker:
+    def stiffness(rig, limb, amount):
+        for bone in _pair(rig, limb, where):
+            bone.ik_stiffness_x = bone.ik_stiffness_y = bone.ik_stiffness_z = amount
+
+    return stiffness
+
+
+for _where, _name in enumerate(("stiff_owner", "stiff_parent", "stiff_both")):
+    KINDS[_name] = ((0.7, 0.8, 0.9, 0.95, 0.975, 0.99), _stiff(_where))
+
+
+@kind(0.1, 0.5)
+def stretch(rig, limb, amount):
+    rig.pose.bones[limb.owner].ik_stretch = amount
+    rig.pose.bones[limb.parent].ik_stretch = amount / 10.0
+
+
+@kind(-40, 20, 90)
+def roll(rig, limb, amount):
+    with edit_bones(rig) as bones:
+        bones[limb.owner].roll += math.radians(amount)
+
+
+@kind(0)
+def straight(rig, limb, amount):
+    with edit_bones(rig) as bones:
+        upper, lower = bones[limb.parent], bones[limb.owner]
+        upper.tail = (upper.head + lower.tail) / 2
+
+
+@kind(-70, -20, 20, 70)
+def pose_rotation(rig, limb, amount):
+    owner = rig.pose.bones[limb.owner]
+    owner.rotation_mode = "XYZ"
+    owner.rotation_euler = (math.radians(amount), 0.0, 0.0)
+
+
+@kind(0.5, 2.0)
+def pose_scale(rig, limb, amount):
+    rig.pose.bones[limb.parent].scale = (1.0, amount, 1.0)
+
+
+@kind(0)
+def inherit_rotation_off(rig, limb, amount):
+    rig.data.bones[limb.owner].use_inherit_rotation = False
+
+
+@kind(0.5, 1.5)
+def inherit_scale_none(rig, limb, amount):
+    rig.data.bones[limb.owner].inherit_scale = "NONE"
+    rig.pose.bones[limb.parent].scale = (amount, amount, amount)
+
+
+@kind(0.8, 1.3)
+def body_squashed(rig, limb, amount):
+    rig.pose.bones[limb.body].scale = (amount, 1.0, 1.0 / amount)
+
+
+@kind(5, 12, 20)
+def iterations(rig, limb, amount):
+    _ik(rig, limb).iterations = int(amount)
+
+
+@kind(0.001, 0.006, 0.02)
+def itasc(rig, limb, amount):
+    rig.pose.ik_solver = "ITASC"
+    rig.pose.ik_param.precision = amount
+
+
+OVERRIDES = (
+    ("COPY_ROTATION", "body"),
+    ("DAMPED_TRACK", "control"),
+    ("TRACK_TO", "control"),
+    ("DAMPED_TRACK", "pole"),
+    ("LIMIT_ROTATION", ""),
+    ("COPY_ROTATION", "elsewhere"),
+)
+
+
+@kind(*range(len(OVERRIDES)))
+def overriding_constraint(rig, limb, amount):
+    kind_name, aimed = OVERRIDES[int(amount)]
+    constraint = rig.pose.bones[limb.owner].constraints.new(kind_name)
+    if aimed:
+        constraint.target, constraint.subtarget = rig, getattr(limb, aimed)
+    else:
+        constraint.use_limit_x, constraint.max_x, constraint.owner_space = True, 0.1, "LOCAL"
+
+
+@kind(0, 1)
+def twin_ik(rig, limb, amount):
+    """A second IK on the owner aimed at another limb's control (0) or its own (1)."""
+    _new_ik(rig, limb.owner, (limb.elsewhere, limb.control)[int(amount)], 2)
+
+
+@kind(1, 2, 3)
+def ik_below(rig, limb, amount):
+    """An IK on the bone below, aimed at the limb's control, of this chain length."""
+    _new_ik(rig, limb.below, limb.control, int(amount))
+
+
+@kind(0, 1)
+def ik_above(rig, limb, amount):
+    """An IK on the parent aimed at the limb's control, with or without its tail."""
+    _new_ik(rig, limb.parent, limb.control, 1, use_tail=bool(amount))
+
+
+@kind(0)
+def tail_off(rig, limb, amount):
+    _ik(rig, limb).use_tail = False
+
+
+@kind(0, 1)
+def control_in_chain(rig, limb, amount):
+    """The control parented to the owner (0) or to the parent (1)."""
+    with edit_bones(rig) as bones:
+        bones[limb.control].parent = bones[(limb.owner, limb.parent)[int(amount)]]
+
+
+@kind(0)
+def rest_position(rig, limb, amount):
+    rig.data.pose_position = "REST"
+
+
+@kind(0, 1, 2)
+def object_transform(rig, limb, amount):
+    """A uniform scale, a mirroring scale, a rotation."""
+    if amount == 0:
+        rig.scale = (2.5, 2.5, 2.5)
+    elif amount == 1:
+        rig.scale = (-1.0, 1.0, 1.0)
+    else:
+        rig.rotation_euler = (0.3, 0.5, 0.2)
+
+
+@kind(0.3, 0.8)
+def fk_keys(rig, limb, amount):
+    parent = rig.pose.bones[limb.parent]
+    parent.rotation_mode = "XYZ"
+    parent.rotation_euler = (amount, amount / 2, 0.0)
+    parent.keyframe_insert("rotation_euler")
+
+
+faults = st.builds(
+    lambda name, limb, pick: Fault(name, limb, KINDS[name][0][pick % len(KINDS[name][0])]),
+    st.sampled_from(sorted(KINDS)),
+    st.sampled_from(sorted(LIMBS)),
+    st.integers(0, 5),
+)
+fault_lists = st.lists(faults, min_size=1, max_size=3)
+
+
+def random_faults(rng: random.Random, most: int = 3) -> tuple[Fault, ...]:
+    """The same distribution as ``fault_lists``, for the benchmark's thousands of rigs."""
+    picked = []
+    for _ in range(rng.randint(1, most)):
+        name = rng.choice(sorted(KINDS))
+        picked.append(Fault(name, rng.choice(sorted(LIMBS)), rng.choice(KINDS[name][0])))
+    return tuple(picked)
+
+
+def faulted_rig(faults_to_apply: tuple[Fault, ...] | list[Fault]) -> bpy.types.Object:
+    """The reference rig in an empty file, with the faults applied in order, evaluated."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    rig = build_character_rig()
+    for fault in faults_to_apply:
+        KINDS[fault.kind][1](rig, LIMBS[fault.limb], fault.amount)
+    bpy.context.view_layer.update()
+    return rig
+
+
+@dataclass
+class Judgement:
+    """How the findings of one faulted rig agree with the oracle and with their own fixes."""
+
+    faults: tuple[Fault, ...]
+    verdicts: list[ChainVerdict]
+    findings: list[Finding]
+    silent: list[Disagreement] = field(default_factory=list)
+    """Chains the oracle fails with no error or warning on them or upstream."""
+    unexplained: list[Disagreement] = field(default_factory=list)
+    """Chains the oracle fails with no error on them or upstream (a warning may name it)."""
+    false_alarms: list[Disagreement] = field(default_factory=list)
+    trades: list[str] = field(default_factory=list)
+    """A fix that left an error the rig did not have before, or Fix All leaving an error its
+    fixes claimed to remove."""
+
+    @property
+    def holds(self) -> bool:
+        return not (self.silent or self.false_alarms or self.trades)
+
+    def problems(self) -> Iterator[str]:
+        for d in self.silent:
+            yield f"silent: {d.owner}/{d.constraint} {d.problem}"
+        for d in self.false_alarms:
+            yield f"false alarm: {d.problem}"
+        yield from (f"trade: {trade}" for trade in self.trades)
+
+
+def judge(
+    faults_to_apply: tuple[Fault, ...], fixes: bool = True, ignored: frozenset[str] = frozenset()
+) -> Judgement:
+    """Build the faulted rig, judge it by the oracle and, with ``fixes``, every fix it offers;
+    the findings of the ``ignored`` checks count for nothing."""
+    rig = faulted_rig(faults_to_apply)
+    verdicts = judge_chains(rig)
+    findings = [f for f in diagnose(rig) if f.check_id not in ignored]
+    judged = Judgement(faults_to_apply, verdicts, findings)
+    judged.false_alarms = [d for d in disagreements(verdicts, findings) if d.kind == "false alarm"]
+    judged.unexplained = [d for d in disagreements(verdicts, findings) if d.kind != "false alarm"]
+    explained = (Severity.ERROR, Severity.WARNING)
+    judged.silent = [
+        d for d in disagreements(verdicts, findings, explained) if d.kind != "false alarm"
+    ]
+    if fixes:
+        judged.trades = list(_trades(faults_to_apply, findings, verdicts, ignored))
+    return judged
+
+
+ALL = FixPermission(rebind_meshes=True, discard=True)
+
+
+def _trades(
+    faults_to_apply: tuple[Fault, ...],
+    findings: list[Finding],
+    verdicts: list[ChainVerdict],
+    ignored: frozenset[str],
+) -> Iterator[str]:
+    """Errors a fix leaves that the rig did not have, on a chain that worked before the fix or
+    works after it: the fix broke it, or the error is wrong. An error on a chain that failed
+    before and still fails is a fault the fixed one hid (a muted IK hides every other fault of
+    its chain): not a trade."""
+    before = {f.key for f in findings if f.severity == Severity.ERROR}
+    failing = {v.key for v in verdicts if v.state in ("fail", "untested")}
+    for finding in findings:
+        if finding.fix_id is None:
+            continue
+        rig = faulted_rig(faults_to_apply)
+        try:
+            apply_fix(finding)
+        except FixError:
+            continue
+        new = [
+            f
+            for f in diagnose(rig)
+            if f.severity == Severity.ERROR and f.key not in before and f.check_id not in ignored
+        ]
+        if not new:
+            continue
+        failing_now = {v.key for v in judge_chains(rig) if v.state in ("fail", "untested")}
+        for after in new:
+            if after.chain in failing and after.chain in failing_now:
+                continue  # revealed, not traded
+            yield (
+                f"{finding.check_id}.{finding.fix_id} on {finding.bone} left a new error from "
+                f"'{after.check_id}': {after.message}"
+            )
+    rig = faulted_rig(faults_to_apply)
+    checks = [c.id for c in all_checks() if c.id not in ignored]
+    claimed = {
+        r.finding.key for r in apply_all_fixes(rig, checks=checks, permission=ALL) if r.changed
+    }
+    for after in diagnose(rig, checks=checks):
+        if after.severity == Severity.ERROR and after.key in claimed:
+            yield f"Fix All claimed '{after.check_id}' on {after.bone} fixed: {after.message}"
