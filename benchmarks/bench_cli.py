@@ -2,12 +2,16 @@
 
 Copies the real rigs of ``../shared/rigs`` that this Blender can read into a temporary
 directory (``--copies`` of each, so about a hundred files), reads them once so every run finds
-them in the page cache, then times, each as one fresh process, wall clock from start to exit:
+them in the page cache, compiles the ``ik_doctor`` that runs (as pip does on install: with
+``PYTHONDONTWRITEBYTECODE`` set, an edited source is compiled again in every process), then
+times, each as one fresh process, wall clock from start to exit:
 
 - the floor: one Python process that imports ``bpy`` and opens every file with
   ``open_mainfile(load_ui=False, use_scripts=False)``, one after the other, and nothing else;
+- one process: the floor plus what a worker does with each file (``check_file``: the checks,
+  the answer as JSON), in one process, with no worker and no report: what the checks cost;
 - ``ik-doctor check DIR --jobs 1 --format json --output FILE``;
-- the same with ``--jobs N``, N the machine's cores.
+- the same with ``--jobs N``, N the cores this process may use.
 
 The targets of issue 16: ``--jobs 2`` on 2 cores at least 1.7 times faster than ``--jobs 1``,
 and ``--jobs 1`` within 1.2 times the floor. The machine's load average is printed beside the
@@ -22,6 +26,8 @@ Run with the same Python as the tests:
 from __future__ import annotations
 
 import argparse
+import compileall
+import importlib.util
 import json
 import os
 import resource
@@ -34,6 +40,9 @@ import time
 from pathlib import Path
 
 RIGS = Path(__file__).resolve().parents[2] / "shared" / "rigs"
+ELSEWHERE = tempfile.gettempdir()
+"""Where every timed process runs: ``python -m`` and ``-c`` import from the current directory
+first, and from a checkout that would be the checkout's ``ik_doctor``, not the one meant."""
 FLOOR = """
 import json, os, sys, time
 import bpy
@@ -47,24 +56,47 @@ print(json.dumps({"blender": bpy.app.version_string, "unread": unread}), flush=T
 os._exit(0)  # the floor is the reading; Blender's own clean-up is not needed for it
 """
 """Opens the files named on stdin in one process; says which it could not read."""
+ONE_PROCESS = """
+import json, os, sys
+import bpy
+from ik_doctor.cli.file_jobs import check_file
+for path in sys.stdin.read().splitlines():
+    json.dumps(check_file({"command": "check", "path": path}))
+os._exit(0)
+"""
+"""What the workers do with the files named on stdin, in one process without the command."""
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--copies", type=int, default=4, help="copies of each rig (default 4)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each; the median counts")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="N for --jobs N")
+    parser.add_argument("--jobs", type=int, default=usable_cores(), help="N for --jobs N")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ik_doctor_bench_cli_") as temporary:
         library = Path(temporary) / "library"
         blender, rigs = readable_rigs()
         files = copy_rigs(rigs, library, args.copies)
+        compile_package()
         figures = measure(library, files, args.jobs, args.repeat, Path(temporary) / "r.json")
-    figures = {"blender": blender, "rigs": len(rigs), "cores": os.cpu_count(), **figures}
+    figures = {"blender": blender, "rigs": len(rigs), "cores": usable_cores(), **figures}
     print_table(figures)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+
+
+def usable_cores() -> int:
+    """The cores this process may run on, as ``ik-doctor`` counts them for its default."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def compile_package() -> None:
+    """Byte-compile the ``ik_doctor`` a run imports (the one ``PYTHONPATH`` or the venv names)."""
+    spec = importlib.util.find_spec("ik_doctor")
+    if spec is None or spec.origin is None:
+        raise SystemExit("ik_doctor is not importable with this Python")
+    compileall.compile_dir(Path(spec.origin).parent, quiet=1)
 
 
 def readable_rigs() -> tuple[str, list[Path]]:
@@ -91,12 +123,13 @@ def copy_rigs(rigs: list[Path], library: Path, copies: int) -> list[Path]:
 
 
 def measure(library: Path, files: list[Path], jobs: int, repeat: int, report: Path) -> dict:
-    names = ("floor", "jobs_1", f"jobs_{jobs}")
+    names = ("floor", "one_process", "jobs_1", f"jobs_{jobs}")
     runs: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
     loads = []
     for _ in range(repeat):
         loads.append(os.getloadavg()[0])
         runs["floor"].append(_timed(lambda: _floor(files)))
+        runs["one_process"].append(_timed(lambda: _one_process(files)))
         for workers in (1, jobs):
             runs[f"jobs_{workers}"].append(_timed(lambda w=workers: _check(library, w, report)))
             checked = json.loads(report.read_text("utf-8"))["summary"]
@@ -112,6 +145,7 @@ def measure(library: Path, files: list[Path], jobs: int, repeat: int, report: Pa
         "cpu_seconds": cpu,
         "runs": runs,
         "jobs_1_over_floor": seconds["jobs_1"] / seconds["floor"],
+        "one_process_over_floor": seconds["one_process"] / seconds["floor"],
         "cpu_jobs_1_over_floor": cpu["jobs_1"] / cpu["floor"],
         "speed_up": seconds["jobs_1"] / seconds[f"jobs_{jobs}"],
         "load_average": [min(loads), max(loads)],
@@ -125,14 +159,29 @@ def _floor(files: list[Path]) -> dict:
         capture_output=True,
         text=True,
         check=True,
+        cwd=ELSEWHERE,
     )
     return json.loads(process.stdout.strip().splitlines()[-1])
+
+
+def _one_process(files: list[Path]) -> None:
+    subprocess.run(
+        [sys.executable, "-c", ONE_PROCESS],
+        input="\n".join(map(str, files)),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ELSEWHERE,
+    )
 
 
 def _check(library: Path, jobs: int, report: Path) -> None:
     command = [sys.executable, "-m", "ik_doctor", "check", str(library), "--jobs", str(jobs)]
     process = subprocess.run(
-        [*command, "--format", "json", "--output", str(report)], capture_output=True, text=True
+        [*command, "--format", "json", "--output", str(report)],
+        capture_output=True,
+        text=True,
+        cwd=ELSEWHERE,
     )
     if process.returncode not in (0, 1):
         raise SystemExit(f"ik-doctor check failed ({process.returncode}): {process.stderr}")
@@ -153,16 +202,18 @@ def print_table(figures: dict) -> None:
     seconds, cpu, jobs = figures["seconds"], figures["cpu_seconds"], figures["jobs"]
     low, high = figures["load_average"]
     print(
-        f"| Blender | files | floor s | --jobs 1 s | --jobs {jobs} s | jobs 1 / floor | "
-        f"speed-up jobs {jobs} | CPU s floor / jobs 1 | CPU jobs 1 / floor | load average |"
+        f"| Blender | files | floor s | one process s | --jobs 1 s | --jobs {jobs} s | "
+        f"one process / floor | jobs 1 / floor | speed-up jobs {jobs} | "
+        "CPU s floor / one process / jobs 1 | CPU jobs 1 / floor | load average |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     print(
         f"| {figures['blender']} | {figures['files']} | {seconds['floor']:.1f} | "
-        f"{seconds['jobs_1']:.1f} | {seconds[f'jobs_{jobs}']:.1f} | "
+        f"{seconds['one_process']:.1f} | {seconds['jobs_1']:.1f} | "
+        f"{seconds[f'jobs_{jobs}']:.1f} | {figures['one_process_over_floor']:.2f} | "
         f"{figures['jobs_1_over_floor']:.2f} | {figures['speed_up']:.2f} | "
-        f"{cpu['floor']:.1f} / {cpu['jobs_1']:.1f} | {figures['cpu_jobs_1_over_floor']:.2f} | "
-        f"{low:.1f}-{high:.1f} |"
+        f"{cpu['floor']:.1f} / {cpu['one_process']:.1f} / {cpu['jobs_1']:.1f} | "
+        f"{figures['cpu_jobs_1_over_floor']:.2f} | {low:.1f}-{high:.1f} |"
     )
 
 

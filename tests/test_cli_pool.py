@@ -1,28 +1,32 @@
 """Worker processes: a file that crashes Blender costs one line, and the order never changes.
 
 A stand-in worker (plain Python, no Blender) speaks the real worker's protocol: it says it is
-ready (after ``START_UP`` seconds, as Blender takes to import), answers each job, and on
+ready and what its Blender is (after ``START_UP`` seconds, as Blender takes to import), answers
+each job, and on
 jobs with telling names dies of a segmentation fault (as Blender would on a file it cannot
 survive), hangs, or is killed while it says it is saving.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from ik_doctor.cli import pool
-from ik_doctor.cli.pool import NOT_CHECKED, Stop, run_jobs
+from ik_doctor.cli.pool import NOT_CHECKED, Stop, ask_about_blender, run_jobs
 from ik_doctor.cli.worker import ANSWER_PREFIX, READY_LINE, STAGE_PREFIX
 
+ABOUT = {"blender": "4.2.0 (stand-in)", "checks": ["target", "pole"]}
 FAKE_WORKER = f"""
 import json, os, signal, sys, time
 print("chatter before serving, as Blender prints on start", flush=True)
 time.sleep(float(sys.argv[1]) if len(sys.argv) > 1 else 0)
-print({READY_LINE!r}, flush=True)
+print({READY_LINE + " " + json.dumps(ABOUT)!r}, flush=True)
 for line in sys.stdin:
     job = json.loads(line)
     if job["path"].startswith("crash"):
@@ -152,3 +156,45 @@ def test_a_timeout_that_is_not_a_positive_number_of_seconds_is_a_usage_error(
         main(["check", "rig.blend", "--timeout", text])
     assert stopped.value.code == 2
     assert f"--timeout: {text!r} is not a number of seconds above 0" in capsys.readouterr().err
+
+
+def test_the_largest_files_are_handed_out_first_and_answered_in_input_order(tmp_path) -> None:
+    """A run ended with one worker reading a big rig while the others had nothing left."""
+    sizes = {"small": 10, "large": 3000, "missing": None, "medium": 500, "tiny": 1}
+    paths = []
+    for name, size in sizes.items():
+        path = tmp_path / f"{name}.blend"
+        if size is not None:
+            path.write_bytes(b"x" * size)
+        paths.append(str(path))
+    handed: list[str] = []
+    answers = run_jobs(
+        jobs(*paths),
+        workers=1,  # one worker answers in the order it was handed the files
+        on_answer=lambda _index, answer: handed.append(Path(answer["path"]).stem),
+        command=fake_worker(),
+    )
+    assert handed == ["large", "medium", "small", "tiny", "missing"]
+    assert [answer["path"] for answer in answers] == paths
+
+
+def test_each_worker_tells_what_its_blender_is_when_ready() -> None:
+    """The main process takes the report's Blender version and check ids from the workers."""
+    heard: list[dict] = []
+    answers = run_jobs(jobs("a", "b", "c"), workers=2, command=fake_worker(), on_ready=heard.append)
+    assert [answer["status"] for answer in answers] == ["ok", "ok", "ok"]
+    assert heard and heard == [ABOUT] * len(heard)
+
+
+def test_a_run_that_hands_out_no_file_asks_a_worker_what_its_blender_is() -> None:
+    assert ask_about_blender(Stop(), fake_worker()) == ABOUT
+    cannot_start = [sys.executable, "-c", "raise SystemExit('no bpy here')"]
+    assert ask_about_blender(Stop(), cannot_start) is None
+
+
+def test_asking_what_blender_is_after_a_stop_now_gives_up_at_once() -> None:
+    stop = Stop()
+    stop.now()
+    started = time.monotonic()
+    assert ask_about_blender(stop, fake_worker(start_up=60)) is None
+    assert time.monotonic() - started < 10

@@ -1,25 +1,27 @@
 """The ``ik-doctor`` command line: the same checks as the panel, for pipelines and CI.
 
 ``check`` and ``fix`` hand every file to worker processes (see ``pool``) and only render what
-comes back, so an untrusted or broken file cannot take the run down. Exit codes: 0 nothing at
+comes back, so an untrusted or broken file cannot take the run down; this process never starts
+Blender for them (only ``demo`` does). Exit codes: 0 nothing at
 or above ``--fail-on``, 1 something is, 2 a usage error or a file that could not be read.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import os
+import pkgutil
 import sys
 from pathlib import Path
 from typing import Any
 
-from .. import all_checks
-from .demo import demo_report_path, run_demo
 from .inputs import FOLLOW_FLAG, Input, collect_inputs
 from .interrupt import Interrupt
 from .merge import merge_reports
-from .pool import DEFAULT_TIMEOUT, run_jobs
+from .pool import DEFAULT_TIMEOUT, About, ask_about_blender, run_jobs, usable_cores
+from .quiet_start import import_bpy_quietly
 from .report_html import render_html
 from .report_json import render_json, run_header
 from .report_junit import render_junit
@@ -36,6 +38,8 @@ from .shard import Selection, parse_shard
 from .write_targets import Target, first_clash
 
 FORMATS = ("text", "json", "junit")
+NO_BLENDER = "unknown: no worker started Blender"
+"""The report's ``blender`` when not one worker got ready to say which it is."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -127,7 +131,7 @@ def _add_common_options(parser: argparse.ArgumentParser) -> None:
         "--jobs",
         type=_positive,
         metavar="N",
-        help="worker processes (default: the machine's cores, at most one per file)",
+        help="worker processes (default: the cores this process may use, at most one per file)",
     )
     parser.add_argument(
         "--shard",
@@ -169,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "demo":
+        import_bpy_quietly()  # the one command that runs Blender in this process
+        from .demo import demo_report_path, run_demo
+
         report = demo_report_path(args.output, args.report)
         where = f"--report {report}" if args.report else f"the report ({report}, next to the rig)"
         targets = [Target(f"--output {args.output}", args.output), Target(where, str(report))]
@@ -189,24 +196,32 @@ def main(argv: list[str] | None = None) -> int:
     _refuse_overwrites(parser, [item.path for item in inputs], targets, replaced)
     part = Selection.of(inputs, args.shard)
     interrupt = Interrupt()
-    files = part.numbered(
-        _run(part.take(jobs), part.take(inputs), args.jobs, args.timeout, interrupt)
-    )
+    answered, about = _run(part.take(jobs), part.take(inputs), args.jobs, args.timeout, interrupt)
+    files = part.numbered(answered)
     if args.shard is None and armature_named_nowhere(files, args.armature):
         nowhere = f"no checked file has an armature named {args.armature!r}"
         print(f"ik-doctor: {visible(nowhere)}", file=sys.stderr)
         files = failed_without_armature(files)
-    _write_reports(args, files, run_header(args, part.describe()))
+    _write_reports(args, files, run_header(args, part.describe(), about))
     return interrupt.exit_code or exit_code(files, args.fail_on)
 
 
 def _validate_checks(parser: argparse.ArgumentParser, checks: list[str] | None) -> None:
     if checks is None:
         return
-    known = [check.id for check in all_checks()]
+    known = check_ids()
     unknown = [check_id for check_id in checks if check_id not in known]
     if unknown or not checks:
         parser.error(f"unknown check id {', '.join(unknown)!r} (known: {', '.join(known)})")
+
+
+def check_ids() -> list[str]:
+    """Every check id, known without starting Blender: each check is the module of its name in
+    ``ik_doctor.checks`` (a test holds the two together). Sorted, not in the order they run."""
+    checks = importlib.util.find_spec("..checks", __package__)
+    assert checks is not None and checks.submodule_search_locations is not None
+    modules = pkgutil.iter_modules(checks.submodule_search_locations)
+    return sorted(module.name for module in modules if not module.name.startswith("_"))
 
 
 def _jobs(args: argparse.Namespace, inputs: list[Input]) -> list[dict[str, Any]]:
@@ -277,11 +292,13 @@ def _run(
     workers: int | None,
     timeout: float,
     interrupt: Interrupt,
-) -> list[dict[str, Any]]:
-    """Answers for every input in order; files that fail the first look never reach Blender.
+) -> tuple[list[dict[str, Any]], About]:
+    """Answers for every input in order, and what the workers said of their Blender; files
+    that fail the first look never reach Blender.
 
     A signal while the workers run ends the run early (see ``interrupt``): the files never
-    handed out are answered as not checked.
+    handed out are answered as not checked. When no worker got ready (no file was readable),
+    one is started only to tell its Blender: every report names the Blender it stands for.
     """
     readable = [index for index, item in enumerate(inputs) if item.problem is None]
     files: list[dict[str, Any]] = [
@@ -289,20 +306,23 @@ def _run(
         for item in inputs
     ]
     progress = ProgressBar(len(readable))
+    heard: list[About] = []
     try:
         with interrupt.caught() as stop:
             answers = run_jobs(
                 [jobs[index] for index in readable],
-                workers or min(os.cpu_count() or 1, len(readable)),
+                workers or usable_cores(),
                 on_answer=progress.advance,
                 timeout=timeout,
                 stop=stop,
+                on_ready=heard.append,
             )
+            about = heard[0] if heard else ask_about_blender(stop)
     finally:
         progress.close()
     for index, answer in zip(readable, answers, strict=True):
         files[index] = answer
-    return files
+    return files, about or {"blender": NO_BLENDER, "checks": check_ids()}
 
 
 class ProgressBar:

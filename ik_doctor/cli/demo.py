@@ -112,7 +112,8 @@ def run_demo(output: str, out: TextIO, report: str | None = None) -> int:
             }
         ],
     }
-    report_path.write_text(render_html([result], "fix"), encoding="utf-8")
+    page = render_html([result], "fix", bpy.app.version_string)
+    report_path.write_text(page, encoding="utf-8")
     out.write(f"Report with before/after diagrams: {report_path}\n")
     out.write(f"Errors left: {len(remaining)}\n")
     return 1 if remaining else 0

@@ -3,7 +3,8 @@
 A TD sees a broken chain faster than they read about it: the bones, where the chain reaches
 (its tip), the target it reaches for, the pole it bends toward and the plane it bends in.
 ``chain_geometry`` reads those points from the rest pose through the ``RigView`` (armature
-space); ``chain_svg`` draws them and needs no Blender, so the report can be written anywhere.
+space), in a worker; ``chain_svg`` draws them and needs no Blender: the main process, which
+writes the report, never starts one.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core.geometry import bend_normal
-from ..core.rig import IKChain, RigView
+if TYPE_CHECKING:
+    from ..core.rig import IKChain, RigView
 
 Point = tuple[float, float, float]
 
@@ -65,6 +66,8 @@ class ChainGeometry:
 
 def chain_geometry(rig: RigView, chain: IKChain) -> ChainGeometry:
     """Read one chain's diagram points from the rest pose."""
+    from ..core.geometry import bend_normal  # Blender's mathutils: only where a rig is read
+
     root_first = tuple(reversed(chain.bones))
     parent = rig.bone(chain.root).parent
     tip = rig.chain_tip(chain)

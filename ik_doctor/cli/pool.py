@@ -2,8 +2,9 @@
 
 One ``bpy`` holds one open file, so files are checked in parallel only in separate processes.
 Every file goes to a worker, also in a serial run: a file that crashes Blender then costs one
-line in the report, not the whole run. Answers are put back in input order, so the report of
-``--jobs 4`` is the same as the report of ``--jobs 1``.
+line in the report, not the whole run. The largest files are handed out first, so the run does
+not end with one worker still reading a big rig while the others have nothing left; answers are
+put back in input order, so the report of ``--jobs 4`` is the same as the report of ``--jobs 1``.
 
 Workers run foreign files, so they are kept on a short leash: an isolated interpreter that
 cannot import from the current directory, their own process group (a Ctrl-C meant for the run
@@ -31,6 +32,8 @@ from .worker import ANSWER_PREFIX, READING, READY_LINE, STAGE_PREFIX
 
 Job = dict[str, Any]
 Answer = dict[str, Any]
+About = dict[str, Any]
+"""What a worker says of its Blender when it is ready: see ``worker.about_blender``."""
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 DEFAULT_TIMEOUT = 600.0
@@ -42,6 +45,13 @@ STARTUP_TIMEOUT = 120.0
 EXIT_GRACE = 5.0
 """Seconds a worker whose input is closed has to leave before it is killed; its answers are in."""
 NOT_CHECKED = "not checked: the run was interrupted"
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (``taskset``, a container's CPU set), not the machine's."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def worker_command() -> list[str]:
@@ -116,17 +126,19 @@ def run_jobs(
     command: Sequence[str] | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     stop: Stop | None = None,
+    on_ready: Callable[[About], None] | None = None,
 ) -> list[Answer]:
     """Answer every job, in input order, using up to ``workers`` processes.
 
     A worker that has not answered one job ``timeout`` seconds after it started reading it is
     stopped and the job reported as failed, so one file that hangs Blender cannot hang a CI
     run. After ``stop`` is requested, the jobs never handed out are answered ``NOT_CHECKED``.
+    ``on_ready`` hears what each worker says of its Blender when it is ready.
     """
     stop = stop or Stop()
     answers: list[Answer | None] = [None] * len(jobs)
     todo: queue.Queue[int] = queue.Queue()
-    for index in range(len(jobs)):
+    for index in largest_first(jobs):
         todo.put(index)
     lock = threading.Lock()
 
@@ -136,9 +148,14 @@ def run_jobs(
             if on_answer is not None:
                 on_answer(index, answer)
 
+    def ready(about: About) -> None:
+        with lock:
+            if on_ready is not None:
+                on_ready(about)
+
     argv = list(command or worker_command())
     threads = [
-        threading.Thread(target=_drive, args=(jobs, todo, record, argv, timeout, stop))
+        threading.Thread(target=_drive, args=(jobs, todo, record, ready, argv, timeout, stop))
         for _ in range(max(1, min(workers, len(jobs))))
     ]
     for thread in threads:
@@ -151,10 +168,43 @@ def run_jobs(
     ]
 
 
+def largest_first(jobs: Sequence[Job]) -> list[int]:
+    """The jobs' indices, largest file first (by size on disk; a file not there counts as 0).
+
+    Reading time grows with the file, so the last files handed out are the quick ones and the
+    workers run out of work together.
+    """
+
+    def size(index: int) -> int:
+        try:
+            return os.stat(jobs[index]["path"]).st_size
+        except (OSError, ValueError):
+            return 0
+
+    return sorted(range(len(jobs)), key=lambda index: -size(index))
+
+
+def ask_about_blender(stop: Stop, command: Sequence[str] | None = None) -> About | None:
+    """What a worker started only to be asked says of its Blender; None if none got ready.
+
+    For a run that handed no file to a worker (none was readable, or ``--shard`` left none),
+    whose report must still name the Blender and checks it stands for, as the other parts do.
+    """
+    try:
+        worker = _Worker(list(command or worker_command()), stop)
+    except OSError:
+        return None
+    try:
+        return worker.about if worker.await_ready() else None
+    finally:
+        worker.close()
+
+
 def _drive(
     jobs: Sequence[Job],
     todo: queue.Queue[int],
     record: Callable[[int, Answer], None],
+    ready: Callable[[About], None],
     command: list[str],
     timeout: float,
     stop: Stop,
@@ -173,7 +223,7 @@ def _drive(
                 return
             if worker is None:
                 try:
-                    worker = _Worker(command, stop)
+                    worker = _Worker(command, stop, ready)
                 except OSError as error:
                     record(index, _failed(jobs[index], f"could not start a worker: {error}"))
                     continue
@@ -190,7 +240,9 @@ def _drive(
 class _Worker:
     """One worker process; its standard error goes to a temporary log, read after a crash."""
 
-    def __init__(self, command: list[str], stop: Stop) -> None:
+    def __init__(
+        self, command: list[str], stop: Stop, on_ready: Callable[[About], None] | None = None
+    ) -> None:
         # Closed in close(), after the worker has exited and its last words are read.
         self.log: TextIO = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
         self.process = subprocess.Popen(
@@ -206,7 +258,9 @@ class _Worker:
         self.stop = stop
         stop.watch(self.process)
         self.started = time.monotonic()
+        self.on_ready = on_ready
         self.ready = False
+        self.about: About | None = None
         self.stage: str | None = None
         self.ran_out = False
         self.lines: queue.Queue[str | None] = queue.Queue()
@@ -228,24 +282,40 @@ class _Worker:
             self.process.stdin.flush()
         except OSError:  # it died before reading the job
             return None
-        deadline = time.monotonic() + timeout if self.ready else self.started + STARTUP_TIMEOUT
+        if not self.await_ready():
+            return None
+        deadline = time.monotonic() + timeout
         while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                self.ran_out = True
-                self.process.kill()
-                return None
+            line = self._line_before(deadline)
             if line is None:
                 return None
-            if line == READY_LINE:
-                self.ready = True
-                deadline = time.monotonic() + timeout
-            elif line.startswith(STAGE_PREFIX):
+            if line.startswith(STAGE_PREFIX):
                 self.stage = line.removeprefix(STAGE_PREFIX)
             elif line.startswith(ANSWER_PREFIX):
                 answer: Answer = json.loads(line.removeprefix(ANSWER_PREFIX))
                 return answer
+
+    def await_ready(self) -> bool:
+        """Wait until the worker says it is ready, ``STARTUP_TIMEOUT`` from its start at most."""
+        while not self.ready:
+            line = self._line_before(self.started + STARTUP_TIMEOUT)
+            if line is None:
+                return False
+            if line.startswith(READY_LINE):
+                self.ready = True
+                self.about = json.loads(line.removeprefix(READY_LINE) or "null")
+                if self.about is not None and self.on_ready is not None:
+                    self.on_ready(self.about)
+        return True
+
+    def _line_before(self, deadline: float) -> str | None:
+        """The worker's next protocol line; None when its output ended or time ran out (killed)."""
+        try:
+            return self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            self.ran_out = True
+            self.process.kill()
+            return None
 
     def lost(self, job: Job, timeout: float) -> Answer:
         """Stop the worker and say why ``job`` got no answer, and what the worker was doing."""

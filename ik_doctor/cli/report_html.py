@@ -8,8 +8,6 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-import bpy
-
 from .diagram import ChainGeometry, chain_svg, faulty_parts, views_for
 from .miss_plot import miss_plot_svg
 from .results import current_findings, plural, summary
@@ -33,15 +31,15 @@ LEGEND = (
 )
 
 
-def render_html(files: list[dict[str, Any]], command: str, blender: str | None = None) -> str:
-    """The page for ``files``, read by Blender ``blender`` (default: this one).
+def render_html(files: list[dict[str, Any]], command: str, blender: str) -> str:
+    """The page for ``files``, read by Blender ``blender`` (its version string).
 
     Names are escaped for HTML, and their control characters shown as escapes.
     """
     files = visible_strings(files)
     totals = summary(files)
     counts = ", ".join(plural(totals[s], s) for s in ("error", "warning", "info"))
-    version = escape(blender or bpy.app.version_string)
+    version = escape(blender)
     body = [
         f"<h1>IK Doctor {escape(command)} report</h1>",
         f"<p>Blender {version}: {plural(totals['files'], 'file')}, "

@@ -13,9 +13,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import bpy
-
-from .. import all_checks
 from .results import ANIMATION_CHECK, exit_code, summary
 
 FORMAT_NAME = "ik-doctor-report"
@@ -25,8 +22,13 @@ HEADER_KEYS = ("command", "blender", "checks", "options", "fail_on")
 """What a report states about its run besides its files: the parts of one run agree on them."""
 
 
-def run_header(args: argparse.Namespace, shard: dict[str, Any] | None) -> dict[str, Any]:
-    """The header of a ``check`` or ``fix`` report: what was run, with which options."""
+def run_header(
+    args: argparse.Namespace, shard: dict[str, Any] | None, about: dict[str, Any]
+) -> dict[str, Any]:
+    """The header of a ``check`` or ``fix`` report: what was run, with which options.
+
+    ``about``: the Blender version and every check id, as a worker that read the files said.
+    """
     options = {"armature": args.armature, "diagrams": bool(args.html), "animation": args.animation}
     if args.command == "fix":
         options.update(
@@ -36,17 +38,17 @@ def run_header(args: argparse.Namespace, shard: dict[str, Any] | None) -> dict[s
         )
     header = {
         "command": args.command,
-        "blender": bpy.app.version_string,
-        "checks": _checks_run(args),
+        "blender": about["blender"],
+        "checks": _checks_run(args, about["checks"]),
         "options": options,
         "fail_on": args.fail_on,
     }
     return header if shard is None else {**header, "shard": shard}
 
 
-def _checks_run(args: argparse.Namespace) -> list[str]:
+def _checks_run(args: argparse.Namespace, every: list[str]) -> list[str]:
     """The check ids the report speaks for; the animation scan's ``verify`` with --animation."""
-    checks = args.checks if args.checks is not None else [c.id for c in all_checks()]
+    checks = args.checks if args.checks is not None else every
     if args.animation and ANIMATION_CHECK not in checks:
         checks = [*checks, ANIMATION_CHECK]
     return [c for c in checks if c != ANIMATION_CHECK or args.animation]

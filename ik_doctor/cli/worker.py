@@ -3,10 +3,10 @@
 Each worker has its own ``bpy``, so a file that crashes Blender takes down only its worker;
 the main process notices, reports that file, and starts a fresh worker for the rest. Blender
 prints to standard output from C (with ``OCIO`` set, already while ``bpy`` is imported), so
-the lines meant for the main process are marked: ``READY_LINE`` once the worker serves,
-``STAGE_PREFIX`` and what Blender is doing with the current file, ``ANSWER_PREFIX`` and the
-answer. Once serving, everything else written to standard output lands on standard error,
-which the main process keeps as a log.
+the lines meant for the main process are marked: ``READY_LINE`` once the worker serves, with
+what a report says of its Blender (``about_blender``), ``STAGE_PREFIX`` and what Blender is
+doing with the current file, ``ANSWER_PREFIX`` and the answer. Once serving, everything else
+written to standard output lands on standard error, which the main process keeps as a log.
 
 A worker never outlives the run that started it: it dies with its parent (Linux) and leaves
 when its standard input closes, through ``os._exit``, because ``bpy`` can hang while the
@@ -43,7 +43,7 @@ def serve(jobs: TextIO, answers: TextIO) -> None:
         answers.flush()
 
     stages = _StageReporter(lambda stage: tell(STAGE_PREFIX + stage))
-    tell(READY_LINE)
+    tell(f"{READY_LINE} {json.dumps(about_blender())}")
     for line in jobs:
         job = json.loads(line)
         stages.begin(job["command"])
@@ -52,6 +52,19 @@ def serve(jobs: TextIO, answers: TextIO) -> None:
         except Exception:  # never leave the main process waiting for an answer
             answer = _failed(job, traceback.format_exc(limit=3))
         tell(ANSWER_PREFIX + json.dumps(answer))
+
+
+def about_blender() -> dict[str, Any]:
+    """What a report states about the Blender that read its files: the version, every check id.
+
+    The main process hears it from a worker, so it never starts Blender itself: a second
+    ``bpy`` import (0.7 to 0.9 s of CPU) in every run, before any file is read.
+    """
+    import bpy
+
+    from .. import all_checks
+
+    return {"blender": bpy.app.version_string, "checks": [check.id for check in all_checks()]}
 
 
 class _StageReporter:
