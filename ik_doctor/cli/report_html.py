@@ -10,7 +10,7 @@ from typing import Any
 
 from .diagram import ChainGeometry, chain_svg, faulty_parts, views_for
 from .miss_plot import miss_plot_svg
-from .results import current_findings, plural, summary
+from .results import SEVERITIES, current_findings, plural, summary
 from .safe_text import visible_strings
 
 STYLE = """
@@ -38,7 +38,7 @@ def render_html(files: list[dict[str, Any]], command: str, blender: str) -> str:
     """
     files = visible_strings(files)
     totals = summary(files)
-    counts = ", ".join(plural(totals[s], s) for s in ("error", "warning", "info"))
+    counts = ", ".join(plural(totals[s], s) for s in SEVERITIES)
     version = escape(blender)
     body = [
         f"<h1>IK Doctor {escape(command)} report</h1>",

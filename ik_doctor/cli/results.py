@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-SEVERITIES = ("error", "warning", "info")
+from ..core.finding import Severity
+
+SEVERITIES = tuple(severity.value for severity in Severity)
+"""Worst first, in the order ``Severity`` declares them (its one home)."""
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE = 0, 1, 2
 ANIMATION_CHECK = "verify"
 """The check id of the animation scan's findings (``--animation``): not one ``diagnose`` runs."""
