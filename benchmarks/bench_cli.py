@@ -11,16 +11,20 @@ times, each as one fresh process, wall clock from start to exit:
 - one process: the floor plus what a worker does with each file (``check_file``: the checks,
   the answer as JSON), in one process, with no worker and no report: what the checks cost;
 - ``ik-doctor check DIR --jobs 1 --format json --output FILE``;
-- the same with ``--jobs N``, N the cores this process may use.
+- the same with ``--jobs N``, N the cores this process may use;
+- the floor split over N processes side by side (largest files first, dealt in turn): how much
+  faster N processes open the files on this machine, the ceiling of any ``--jobs N``.
 
 The targets of issue 16: ``--jobs 2`` on 2 cores at least 1.7 times faster than ``--jobs 1``,
 and ``--jobs 1`` within 1.2 times the floor. The machine's load average is printed beside the
-figures: on a shared machine they mean little without it. The CPU time of each run (user and
-system, every process of it) is printed too: it tells what a run costs even when others share
-the cores, and its ratio is the ``--jobs 1`` target as a busy machine can still measure it.
+figures: on a shared machine they mean little without it (each ratio is the median of the
+ratios within one repeat, whose runs share the load of the same minute). The CPU time of each
+run (user and system, every process of it) is printed too: it tells what a run costs even when
+others share the cores, and its ratio is the ``--jobs 1`` target as a busy machine can still
+measure it.
 
 Run with the same Python as the tests:
-    .venv/latest/bin/python benchmarks/bench_cli.py [--copies 4] [--repeat 3] [--json PATH]
+    .venv/latest/bin/python benchmarks/bench_cli.py [--copies 4] [--repeat 10] [--json PATH]
 """
 
 from __future__ import annotations
@@ -123,7 +127,7 @@ def copy_rigs(rigs: list[Path], library: Path, copies: int) -> list[Path]:
 
 
 def measure(library: Path, files: list[Path], jobs: int, repeat: int, report: Path) -> dict:
-    names = ("floor", "one_process", "jobs_1", f"jobs_{jobs}")
+    names = ("floor", "one_process", "jobs_1", f"jobs_{jobs}", f"floor_{jobs}")
     runs: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
     loads = []
     for _ in range(repeat):
@@ -135,19 +139,28 @@ def measure(library: Path, files: list[Path], jobs: int, repeat: int, report: Pa
             checked = json.loads(report.read_text("utf-8"))["summary"]
             if (checked["files"], checked["unreadable"]) != (len(files), 0):
                 raise SystemExit(f"ik-doctor check did not read every file: {checked}")
+        runs[f"floor_{jobs}"].append(_timed(lambda: _floor_side_by_side(files, jobs)))
         loads.append(os.getloadavg()[0])
     seconds = {name: statistics.median(wall for wall, _cpu in runs[name]) for name in names}
     cpu = {name: statistics.median(cpu for _wall, cpu in runs[name]) for name in names}
+
+    def ratio(top: str, bottom: str, column: int = 0) -> float:
+        """The median of the ratios within each repeat: the runs of one repeat, minutes apart
+        at most, share the machine's load; runs of different repeats may not."""
+        pairs = zip(runs[top], runs[bottom], strict=True)
+        return statistics.median(over[column] / under[column] for over, under in pairs)
+
     return {
         "files": len(files),
         "jobs": jobs,
         "seconds": seconds,
         "cpu_seconds": cpu,
         "runs": runs,
-        "jobs_1_over_floor": seconds["jobs_1"] / seconds["floor"],
-        "one_process_over_floor": seconds["one_process"] / seconds["floor"],
-        "cpu_jobs_1_over_floor": cpu["jobs_1"] / cpu["floor"],
-        "speed_up": seconds["jobs_1"] / seconds[f"jobs_{jobs}"],
+        "jobs_1_over_floor": ratio("jobs_1", "floor"),
+        "one_process_over_floor": ratio("one_process", "floor"),
+        "cpu_jobs_1_over_floor": ratio("jobs_1", "floor", column=1),
+        "speed_up": ratio("jobs_1", f"jobs_{jobs}"),
+        "floor_speed_up": ratio("floor", f"floor_{jobs}"),
         "load_average": [min(loads), max(loads)],
     }
 
@@ -162,6 +175,29 @@ def _floor(files: list[Path]) -> dict:
         cwd=ELSEWHERE,
     )
     return json.loads(process.stdout.strip().splitlines()[-1])
+
+
+def _floor_side_by_side(files: list[Path], processes: int) -> None:
+    """The floor's work in ``processes`` processes at once, each opening its share."""
+    largest_first = sorted(files, key=lambda file: -file.stat().st_size)
+    shares = [largest_first[start::processes] for start in range(processes)]
+    running = [
+        subprocess.Popen(
+            [sys.executable, "-c", FLOOR],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            cwd=ELSEWHERE,
+        )
+        for _share in shares
+    ]
+    for process, share in zip(running, shares, strict=True):
+        assert process.stdin is not None
+        process.stdin.write("\n".join(map(str, share)))
+        process.stdin.close()
+    if any(process.wait() != 0 for process in running):
+        raise SystemExit("a floor process failed")
 
 
 def _one_process(files: list[Path]) -> None:
@@ -199,21 +235,31 @@ def _timed(run) -> tuple[float, float]:
 
 
 def print_table(figures: dict) -> None:
+    """Two tables: the targets, then what bounds them (the checks, the machine, the CPU)."""
     seconds, cpu, jobs = figures["seconds"], figures["cpu_seconds"], figures["jobs"]
     low, high = figures["load_average"]
     print(
-        f"| Blender | files | floor s | one process s | --jobs 1 s | --jobs {jobs} s | "
-        f"one process / floor | jobs 1 / floor | speed-up jobs {jobs} | "
-        "CPU s floor / one process / jobs 1 | CPU jobs 1 / floor | load average |"
+        f"| Blender | files | floor s | --jobs 1 s | --jobs {jobs} s | jobs 1 / floor | "
+        f"speed-up jobs {jobs} | load average | repeats |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     print(
         f"| {figures['blender']} | {figures['files']} | {seconds['floor']:.1f} | "
-        f"{seconds['one_process']:.1f} | {seconds['jobs_1']:.1f} | "
-        f"{seconds[f'jobs_{jobs}']:.1f} | {figures['one_process_over_floor']:.2f} | "
+        f"{seconds['jobs_1']:.1f} | {seconds[f'jobs_{jobs}']:.1f} | "
         f"{figures['jobs_1_over_floor']:.2f} | {figures['speed_up']:.2f} | "
-        f"{cpu['floor']:.1f} / {cpu['one_process']:.1f} / {cpu['jobs_1']:.1f} | "
-        f"{figures['cpu_jobs_1_over_floor']:.2f} | {low:.1f}-{high:.1f} |"
+        f"{low:.1f}-{high:.1f} | {len(figures['runs']['floor'])} |"
+    )
+    print()
+    print(
+        f"| Blender | files | one process / floor | floor in {jobs} processes: speed-up | "
+        f"CPU s floor / one process / jobs 1 / jobs {jobs} | CPU jobs 1 / floor |"
+    )
+    print("|---|---|---|---|---|---|")
+    print(
+        f"| {figures['blender']} | {figures['files']} | {figures['one_process_over_floor']:.2f} | "
+        f"{figures['floor_speed_up']:.2f} | {cpu['floor']:.1f} / {cpu['one_process']:.1f} / "
+        f"{cpu['jobs_1']:.1f} / {cpu[f'jobs_{jobs}']:.1f} | "
+        f"{figures['cpu_jobs_1_over_floor']:.2f} |"
     )
 
 

@@ -10,6 +10,8 @@ survive), hangs, or is killed while it says it is saving.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import threading
 import time
@@ -198,3 +200,14 @@ def test_asking_what_blender_is_after_a_stop_now_gives_up_at_once() -> None:
     started = time.monotonic()
     assert ask_about_blender(stop, fake_worker(start_up=60)) is None
     assert time.monotonic() - started < 10
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="CPU affinity is Linux's")
+def test_the_default_jobs_are_the_cores_this_process_may_use_not_the_machines() -> None:
+    """Under ``taskset -c 0`` (or a container's CPU set) every core's worker shared one core."""
+    probe = (
+        "import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+        "from ik_doctor.cli.pool import usable_cores; print(usable_cores())"
+    )
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert shown.stdout.strip() == "1", shown.stderr
