@@ -47,6 +47,28 @@ def ik_doctor(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def on_a_terminal(*args: str | Path, cwd: Path) -> tuple[int, bytes]:
+    """Run the command with a terminal as its stdout and stderr; its exit code and all it
+    wrote there."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ik_doctor", *map(str, args)],
+        cwd=cwd, env=dict(os.environ), stdout=follower, stderr=follower,
+    )  # fmt: skip
+    os.close(follower)
+    output = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closes when the command ends
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.close(leader)
+    return process.wait(timeout=300), output
+
+
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -257,24 +279,11 @@ def test_fix_in_place_keeps_a_byte_copy_of_the_original_first(files, tmp_path) -
 
 
 def test_on_a_terminal_the_report_is_coloured_and_progress_shows(files) -> None:
-    leader, follower = pty.openpty()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ik_doctor", "check", files["good"], files["broken"],
-         "--checks", SEED_CHECKS, "--jobs", "1"],
-        cwd=files["root"], env=dict(os.environ), stdout=follower, stderr=follower,
+    code, output = on_a_terminal(
+        "check", files["good"], files["broken"], "--checks", SEED_CHECKS, "--jobs", "1",
+        cwd=files["root"],
     )  # fmt: skip
-    os.close(follower)
-    output = b""
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the terminal closes when the command ends
-            break
-        if not chunk:
-            break
-        output += chunk
-    os.close(leader)
-    assert process.wait(timeout=300) == 1
+    assert code == 1
     text = output.decode("utf-8", "replace")
     assert "\x1b[31mERROR" in text  # errors in red
     # The progress bar counts the files as they are answered (the largest is handed out first).

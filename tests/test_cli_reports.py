@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import re
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from typing import Any
 import bpy
 import jsonschema
 import pytest
+from test_cli import on_a_terminal
 
 from ik_doctor.cli.report_html import render_html
 from ik_doctor.cli.report_json import SCHEMA_PATH, render_json
@@ -203,24 +203,10 @@ def test_the_terminal_sees_no_escape_sequence_from_a_name(hostile_rig, tmp_path)
     """On a terminal: colour codes and the progress bar's own, nothing from the names."""
     other = tmp_path / "other.blend"
     other.write_bytes(hostile_rig.read_bytes())
-    leader, follower = pty.openpty()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ik_doctor", "check", hostile_rig, other, "--checks", "target",
-         "--jobs", "1"],
-        cwd=tmp_path, env=dict(os.environ), stdout=follower, stderr=follower,
-    )  # fmt: skip
-    os.close(follower)
-    output = b""
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the terminal closes when the command ends
-            break
-        if not chunk:
-            break
-        output += chunk
-    os.close(leader)
-    assert process.wait(timeout=300) == 1
+    code, output = on_a_terminal(
+        "check", hostile_rig, other, "--checks", "target", "--jobs", "1", cwd=tmp_path
+    )
+    assert code == 1
     shown = output.decode("utf-8", "surrogateescape")
     ours = re.compile(r"\x1b\[[0-9;]*[mK]|\r\x1b\[K")  # colours; the bar clearing its line
     assert "\x1b[31mERROR" in shown

@@ -515,6 +515,10 @@ class Suspect:
     needs_confirmation: bool = False
 
 
+UNEXPLAINED = Suspect(label="", changes=(), fix_id=None, fix_label=None)
+"""What a miss no suspect explains is put down to: nothing to change, no fix to offer."""
+
+
 def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspect]:
     """Every setting of the chain that could keep its tip off a target within reach, each axis
     on its own first, then each kind's axes together."""
@@ -667,23 +671,16 @@ def _miss_finding(
             "IK locks, limits, stiffness, iterations, stretch, overriding constraints and "
             "keyed start rotation did not make it land: no single setting explains it."
         )
-        return _finding(
-            rig,
-            chain,
-            action.name,
-            "miss",
-            failing,
-            Severity.ERROR,
-            message=message,
-            why=why,
-            no_fix_reason="no single setting explains it (each suspect was solved without)",
-            fix_args=(("worst_frame", worst),),
+        cause = UNEXPLAINED
+        no_fix = "no single setting explains it (each suspect was solved without)"
+    else:
+        why = (
+            f"Solved again on the {len(proof_frames)} worst of those frames without "
+            f"{cause.label}, the tip lands on the target on every one: that setting keeps the "
+            "chain from the pose the animator asked for."
         )
-    why = (
-        f"Solved again on the {len(proof_frames)} worst of those frames without {cause.label}, "
-        "the tip lands on the target on every one: that setting keeps the chain from the "
-        "pose the animator asked for."
-    )
+        message = f"{message[:-1]}, because of {cause.label}."
+        no_fix = f"{cause.label} is the animator's to change"
     return _finding(
         rig,
         chain,
@@ -691,12 +688,12 @@ def _miss_finding(
         "miss",
         failing,
         Severity.ERROR,
-        message=f"{message[:-1]}, because of {cause.label}.",
+        message=message,
         why=why,
         fix_id=cause.fix_id,
         fix_label=cause.fix_label,
         fix_args=(*cause.fix_args, ("worst_frame", worst)),
-        no_fix_reason=None if cause.fix_id else f"{cause.label} is the animator's to change",
+        no_fix_reason=None if cause.fix_id else no_fix,
         needs_confirmation=cause.needs_confirmation,
     )
 
