@@ -51,7 +51,7 @@ def diagnose(
         for check in all_checks():
             if wanted is None or check.id in wanted:
                 settings = check.options_with((options or {}).get(check.id))
-                findings.extend(check.find(rig, settings))
+                findings.extend(check.findings_on(rig, settings))
     return sort_findings(findings)
 
 

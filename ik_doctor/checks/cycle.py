@@ -135,7 +135,7 @@ def _link_to_chain(
 ) -> ChainLink | None:
     """The first step of a path from a control to a bone of ``chain``, or None if none leads."""
     for first_constraint, start in steps.of(obj, bone):
-        found = _reaches_chain(rig, chain, start, steps)
+        found = _reaches_chain(chain, start, steps)
         if found is not None:
             direct = start == (rig.object, found)
             return ChainLink(chain_bone=found, constraint=first_constraint, direct=direct)
@@ -158,11 +158,13 @@ def _first_steps(
 
 
 class _Steps:
-    """``_first_steps`` of each node, read once per pass: controls share their parents."""
+    """``_first_steps`` of each node, and what each node depends on, read once per pass:
+    controls share their parents, and most share a path to the root."""
 
     def __init__(self, rig: RigView) -> None:
         self._rig = rig
         self._known: dict[Node, list[tuple[str | None, Node]]] = {}
+        self._depends_on: dict[Node, list[str]] = {}
 
     def of(self, obj: bpy.types.Object, bone: str) -> list[tuple[str | None, Node]]:
         steps = self._known.get((obj, bone))
@@ -170,21 +172,33 @@ class _Steps:
             steps = self._known[(obj, bone)] = list(_first_steps(self._rig, obj, bone))
         return steps
 
+    def rig_bones_from(self, start: Node) -> list[str]:
+        """The rig's bones ``start`` is or depends on through parents and constraints, in the
+        order a depth-first walk meets them (the first on a chain is the one reported)."""
+        found = self._depends_on.get(start)
+        if found is None:
+            found = self._depends_on[start] = self._walk(start)
+        return found
 
-def _reaches_chain(rig: RigView, chain: IKChain, start: Node, steps: _Steps) -> str | None:
+    def _walk(self, start: Node) -> list[str]:
+        seen: set[Node] = set()
+        bones: list[str] = []
+        stack = [start]
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            obj, bone = node
+            if obj == self._rig.object and bone:
+                bones.append(bone)
+            stack.extend(step for _constraint, step in self.of(obj, bone))
+        return bones
+
+
+def _reaches_chain(chain: IKChain, start: Node, steps: _Steps) -> str | None:
     """The chain bone this node is, or depends on through parents and constraints."""
-    seen: set[Node] = set()
-    stack = [start]
-    while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        obj, bone = node
-        if obj == rig.object and bone in chain.bones:
-            return bone
-        stack.extend(step for _constraint, step in steps.of(obj, bone))
-    return None
+    return next((bone for bone in steps.rig_bones_from(start) if bone in chain.bones), None)
 
 
 def _parent_node(obj: bpy.types.Object, bone: str) -> Node | None:

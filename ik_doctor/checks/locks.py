@@ -179,6 +179,7 @@ class _TipMotion:
             key=lambda point: offset_from_line(point, root, tip).length,
         )
         self.normal = bend_normal(root, joint, tip)
+        self._free: dict[bool, float] = {}
 
     def weakest(self, usable: set[tuple[str, str]], in_plane: bool = False) -> float:
         """Smallest singular value of the usable columns: how well the tip moves every way."""
@@ -193,9 +194,14 @@ class _TipMotion:
             return 0.0
         return float(np.linalg.svd(np.array(columns).T, compute_uv=False)[-1])
 
+    def free_motion(self, in_plane: bool = False) -> float:
+        """``weakest`` with every axis usable: what each restriction is measured against."""
+        if in_plane not in self._free:
+            self._free[in_plane] = self.weakest(set(self.columns), in_plane)
+        return self._free[in_plane]
+
     def cannot_reach(self, usable: set[tuple[str, str]], in_plane: bool = False) -> bool:
-        everything = self.weakest(set(self.columns), in_plane)
-        return self.weakest(usable, in_plane) < BLOCKED_RATIO * everything
+        return self.weakest(usable, in_plane) < BLOCKED_RATIO * self.free_motion(in_plane)
 
     def bend_axis(self, rig: RigView, name: str) -> str | None:
         """The bone's local axis nearest the bend plane's normal: the axis it folds about."""
@@ -214,7 +220,7 @@ def _blocked_chain(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[F
         # same verdict (found by the property tests).
         return
     motion = _TipMotion(rig, chain)
-    if motion.weakest(set(motion.columns)) <= 1e-6 * rig.chain_reach(chain):
+    if motion.free_motion() <= 1e-6 * rig.chain_reach(chain):
         return  # a straight or degenerate chain: nothing to compare against
     bones = {name: rig.pose_bone(name) for name in chain.bones}
     free = {key for key in motion.columns if not _blocked(bones[key[0]], key[1])}

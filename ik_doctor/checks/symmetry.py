@@ -331,15 +331,15 @@ def _faults(rig: RigView, twins: _Twins, chain: IKChain) -> list[_Fault]:
 
 
 def _other_checks_faults(rig: RigView) -> dict[tuple[str, str], list[Finding]]:
-    """Every other check's warnings and errors, by chain, found once per pass with their default
-    options: they say which side of a pair is right (one decision, one place)."""
+    """Every other check's warnings and errors, by chain, with their default options: they say
+    which side of a pair is right (one decision, one place). ``diagnose`` reuses these runs."""
 
     def collect() -> dict[tuple[str, str], list[Finding]]:
         found: dict[tuple[str, str], list[Finding]] = {}
         for check in all_checks():
             if check.id == CHECK_ID:
                 continue
-            for finding in check.find(rig, check.options_with(None)):
+            for finding in check.findings_on(rig, check.options_with(None)):
                 if finding.chain is not None and finding.severity != Severity.INFO:
                     found.setdefault(finding.chain, []).append(finding)
         return found

@@ -46,6 +46,12 @@ class Check:
             merged.update({k: v for k, v in overrides.items() if k in self.options})
         return merged
 
+    def findings_on(self, rig: RigView, settings: Mapping[str, Any]) -> list[Finding]:
+        """This check's findings on one pass's rig, found once per settings: ``diagnose`` and a
+        check that weighs the others' findings (``symmetry``) share one run."""
+        key = ("findings", self.id, tuple(sorted(settings.items())))
+        return rig.remember(key, lambda: list(self.find(rig, settings)))
+
 
 _CHECKS: dict[str, Check] = {}
 
