@@ -442,7 +442,12 @@ def test_sigterm_lets_the_files_in_flight_finish_a_second_stops_them_and_the_rep
             assert entry["backup"] == backup, replay
         elif entry["problem"] == NOT_CHECKED:
             assert by_name[name] == "untouched", f"{replay}: {name} is {by_name[name]}"
-        else:  # killed by the second signal: any state above, none with a problem
+        else:  # killed by the second signal: any state above, none with a problem, as said
             assert twice, f"{replay}: {entry}"
-            assert entry["problem"].startswith("not finished: the run was interrupted while ")
+            problem = entry["problem"]
+            assert problem.startswith("not finished: the run was interrupted while "), replay
+            if "had replaced the input" in problem:
+                assert by_name[name] == "fixed", f"{replay}: {name} is {by_name[name]}: {problem}"
+            elif "replaced whole" not in problem:
+                assert by_name[name] == "untouched", f"{replay}: {name} is {by_name[name]}"
     shutil.rmtree(directory)

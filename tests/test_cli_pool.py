@@ -21,7 +21,7 @@ import pytest
 
 from ik_doctor.cli import pool
 from ik_doctor.cli.pool import NOT_CHECKED, Stop, ask_about_blender, run_jobs
-from ik_doctor.cli.worker import ANSWER_PREFIX, READY_LINE, STAGE_PREFIX
+from ik_doctor.cli.worker import ANSWER_PREFIX, READY_LINE, SAVED, SAVING, STAGE_PREFIX
 
 ABOUT = {"blender": "4.2.0 (stand-in)", "checks": ["target", "pole"]}
 FAKE_WORKER = f"""
@@ -37,6 +37,9 @@ for line in sys.stdin:
         print({STAGE_PREFIX!r} + "saving the fixed file", flush=True)
         os.kill(os.getpid(), signal.SIGKILL)
     if job["path"] == "hang":
+        signal.pause()
+    if job["path"].startswith("hang-while:"):
+        print({STAGE_PREFIX!r} + job["path"].removeprefix("hang-while:"), flush=True)
         signal.pause()
     answer = {{"path": job["path"], "status": "ok", "problem": None, "armatures": [],
                "pid": os.getpid()}}
@@ -145,6 +148,31 @@ def test_a_stop_now_kills_the_worker_and_says_what_it_was_doing() -> None:
     assert answers[0]["status"] == answers[1]["status"] == "failed"
     assert answers[0]["problem"] == "not finished: the run was interrupted while reading this file"
     assert answers[1]["problem"] == NOT_CHECKED
+
+
+@pytest.mark.parametrize(
+    ("stage", "in_place", "left"),
+    [
+        ("fixing this file", True, ""),
+        (
+            SAVING,
+            True,
+            "; the input is either untouched or replaced whole, with its backup beside it",
+        ),
+        (SAVED[0], True, "; the fixed file had replaced the input, with its backup beside it"),
+        (SAVING, False, "; out.blend may not have been written"),
+        (SAVED[1], False, "; the fixed file had been written to out.blend"),
+    ],
+)
+def test_a_fix_stopped_now_says_what_it_left_on_disk(stage: str, in_place: bool, left: str) -> None:
+    """A second Ctrl-C while a fix saves or reads back must not call a replaced file unfinished."""
+    stop = Stop()
+    threading.Timer(1.0, stop.now).start()
+    job = {"command": "fix", "path": f"hang-while:{stage}", "output": "out.blend"}
+    (answer,) = run_jobs(
+        [{**job, "in_place": in_place}], workers=1, command=fake_worker(), stop=stop
+    )
+    assert answer["problem"] == f"not finished: the run was interrupted while {stage}{left}"
 
 
 @pytest.mark.parametrize("text", ["0", "-1", "nan", "inf", "soon"])

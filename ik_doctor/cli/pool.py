@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any, TextIO
 
-from .worker import ANSWER_PREFIX, READING, READY_LINE, STAGE_PREFIX
+from .worker import ANSWER_PREFIX, READING, READY_LINE, SAVED, SAVING, STAGE_PREFIX
 
 Job = dict[str, Any]
 Answer = dict[str, Any]
@@ -322,7 +322,8 @@ class _Worker:
         how = self.close()
         doing = self.stage or READING
         if self.stop.immediate:
-            return _failed(job, f"not finished: the run was interrupted while {doing}")
+            left = _left_on_disk(job, doing)
+            return _failed(job, f"not finished: the run was interrupted while {doing}{left}")
         if self.ran_out and not self.ready:
             return _failed(job, f"stopped: a worker was not ready after {STARTUP_TIMEOUT:g} s")
         if self.ran_out:
@@ -354,6 +355,21 @@ class _Worker:
             except ValueError:
                 how = f"signal {-code}"
         return how + (f"; last words: {' | '.join(tail)}" if tail else "")
+
+
+def _left_on_disk(job: Job, doing: str) -> str:
+    """What a fix stopped at ``doing`` left written, so the report never calls a replaced file
+    unfinished; "" when nothing was written yet (every check, and a fix before saving)."""
+    in_place = bool(job.get("in_place"))
+    if doing == SAVING:
+        if in_place:
+            return "; the input is either untouched or replaced whole, with its backup beside it"
+        return f"; {job['output']} may not have been written"
+    if doing in SAVED:
+        if in_place:
+            return "; the fixed file had replaced the input, with its backup beside it"
+        return f"; the fixed file had been written to {job['output']}"
+    return ""
 
 
 def _environment() -> dict[str, str]:

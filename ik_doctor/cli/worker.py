@@ -29,6 +29,10 @@ STAGE_PREFIX = "ik-doctor-stage "
 READY_LINE = "ik-doctor-ready"
 READING = "reading this file"
 """The first stage of every job; the main process assumes it when a worker never said."""
+SAVING = "saving the fixed file"
+"""From here on a fix job may have written: in place, the input is replaced whole or not at all."""
+SAVED = ("reading back the fixed file", "checking the fixed file")
+"""Stages after the fixed file was written: what is left is reading it back to report on it."""
 PR_SET_PDEATHSIG = 1
 """From <linux/prctl.h>: the signal the kernel sends a process when its parent thread ends."""
 
@@ -82,19 +86,19 @@ class _StageReporter:
         @bpy.app.handlers.persistent
         def on_load_pre(*_args: Any) -> None:
             if self.saved:  # begin() has told the first reading
-                self.tell("reading back the fixed file")
+                self.tell(SAVED[0])
 
         @bpy.app.handlers.persistent
         def on_load_post(*_args: Any) -> None:
             if self.saved:
-                self.tell("checking the fixed file")
+                self.tell(SAVED[1])
             else:
                 self.tell("checking this file" if self.command == "check" else "fixing this file")
 
         @bpy.app.handlers.persistent
         def on_save_pre(*_args: Any) -> None:
             self.saved = True
-            self.tell("saving the fixed file")
+            self.tell(SAVING)
 
         bpy.app.handlers.load_pre.append(on_load_pre)
         bpy.app.handlers.load_post.append(on_load_post)
