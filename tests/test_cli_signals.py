@@ -185,3 +185,33 @@ def test_ctrl_c_while_blender_starts_exits_130_without_a_traceback(files) -> Non
         assert [file["status"] for file in report(output)["files"]] == ["ok"]
     finally:
         end(process, workers)
+
+
+HELD_THEN_TERMINATED = """
+import contextlib, os, signal, sys
+import ik_doctor.__main__ as entry
+held = entry._signals_held
+@contextlib.contextmanager
+def terminated_while_importing():
+    with held() as early:
+        os.kill(os.getpid(), signal.SIGTERM)  # as a farm cancelling the job at once would
+        yield early
+entry._signals_held = terminated_while_importing
+sys.argv[0] = "ik-doctor"
+raise SystemExit(entry.main())
+"""
+
+
+def test_sigterm_while_the_command_imports_still_writes_the_report(files) -> None:
+    """It died of the signal, silent, in the first tenth of a second: nothing was caught yet."""
+    process = subprocess.run(
+        [sys.executable, "-c", HELD_THEN_TERMINATED, "check", files["a"], "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert process.returncode == 143, process.stderr
+    assert "Traceback" not in process.stderr
+    assert "SIGTERM: finishing the files in flight" in process.stderr
+    (file,) = report(process.stdout)["files"]
+    assert (file["status"], file["problem"]) == ("failed", NOT_CHECKED)

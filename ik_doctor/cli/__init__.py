@@ -13,6 +13,7 @@ import importlib.util
 import math
 import os
 import pkgutil
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from typing import Any
 from .inputs import FOLLOW_FLAG, Input, collect_inputs
 from .interrupt import Interrupt
 from .merge import merge_reports
-from .pool import DEFAULT_TIMEOUT, About, ask_about_blender, run_jobs, usable_cores
+from .pool import DEFAULT_TIMEOUT, About, Stop, ask_about_blender, run_jobs, usable_cores
 from .quiet_start import import_bpy_quietly
 from .report_html import render_html
 from .report_json import render_json, run_header
@@ -169,9 +170,19 @@ def _seconds(text: str) -> float:
     return value
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, early_signals: list[int] | None = None) -> int:
+    """Run the command; ``early_signals``: SIGINT or SIGTERM received before it was called."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command in ("check", "fix"):
+        interrupt = Interrupt(early_signals)
+        with interrupt.caught() as stop:  # from the start: a scan of a large tree takes time
+            files, header = _check_or_fix(parser, args, stop)
+        _write_reports(args, files, header)
+        return interrupt.exit_code or exit_code(files, args.fail_on)
+    if early_signals:
+        print(f"ik-doctor: {signal.Signals(early_signals[0]).name}: stopped", file=sys.stderr)
+        return 128 + early_signals[0]
     if args.command == "demo":
         import_bpy_quietly()  # the one command that runs Blender in this process
         from .demo import demo_report_path, run_demo
@@ -181,10 +192,16 @@ def main(argv: list[str] | None = None) -> int:
         targets = [Target(f"--output {args.output}", args.output), Target(where, str(report))]
         _refuse_overwrites(parser, [], targets)
         return run_demo(args.output, out=sys.stdout, report=args.report)
-    if args.command == "merge":
-        files, header = merge_reports(args)
-        _write_reports(args, files, header)
-        return exit_code(files, header["fail_on"])
+    files, header = merge_reports(args)
+    _write_reports(args, files, header)
+    return exit_code(files, header["fail_on"])
+
+
+def _check_or_fix(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, stop: Stop
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The files' answers and the report's header; after a signal, files not yet handed out
+    are answered as not checked."""
     _validate_checks(parser, args.checks)
     inputs, notes = collect_inputs(args.paths, args.follow_symlinks)
     for note in notes:
@@ -195,15 +212,13 @@ def main(argv: list[str] | None = None) -> int:
     targets, replaced = _written_paths(args, jobs)
     _refuse_overwrites(parser, [item.path for item in inputs], targets, replaced)
     part = Selection.of(inputs, args.shard)
-    interrupt = Interrupt()
-    answered, about = _run(part.take(jobs), part.take(inputs), args.jobs, args.timeout, interrupt)
+    answered, about = _run(part.take(jobs), part.take(inputs), args.jobs, args.timeout, stop)
     files = part.numbered(answered)
     if args.shard is None and armature_named_nowhere(files, args.armature):
         nowhere = f"no checked file has an armature named {args.armature!r}"
         print(f"ik-doctor: {visible(nowhere)}", file=sys.stderr)
         files = failed_without_armature(files)
-    _write_reports(args, files, run_header(args, part.describe(), about))
-    return interrupt.exit_code or exit_code(files, args.fail_on)
+    return files, run_header(args, part.describe(), about)
 
 
 def _validate_checks(parser: argparse.ArgumentParser, checks: list[str] | None) -> None:
@@ -291,7 +306,7 @@ def _run(
     inputs: list[Input],
     workers: int | None,
     timeout: float,
-    interrupt: Interrupt,
+    stop: Stop,
 ) -> tuple[list[dict[str, Any]], About]:
     """Answers for every input in order, and what the workers said of their Blender; files
     that fail the first look never reach Blender.
@@ -308,16 +323,15 @@ def _run(
     progress = ProgressBar(len(readable))
     heard: list[About] = []
     try:
-        with interrupt.caught() as stop:
-            answers = run_jobs(
-                [jobs[index] for index in readable],
-                workers or usable_cores(),
-                on_answer=progress.advance,
-                timeout=timeout,
-                stop=stop,
-                on_ready=heard.append,
-            )
-            about = heard[0] if heard else ask_about_blender(stop)
+        answers = run_jobs(
+            [jobs[index] for index in readable],
+            workers or usable_cores(),
+            on_answer=progress.advance,
+            timeout=timeout,
+            stop=stop,
+            on_ready=heard.append,
+        )
+        about = heard[0] if heard else ask_about_blender(stop)
     finally:
         progress.close()
     for index, answer in zip(readable, answers, strict=True):

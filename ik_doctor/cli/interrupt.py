@@ -23,9 +23,11 @@ SIGNALS = (signal.SIGINT, signal.SIGTERM)
 class Interrupt:
     """The signals of one run: caught while it runs, then read for the exit code."""
 
-    def __init__(self) -> None:
+    def __init__(self, early: list[int] | None = None) -> None:
         self.stop = Stop()
         self.signal: int | None = None
+        self._early = early if early is not None else []
+        """Signals held before this run caught them (while Python imported the command)."""
 
     @contextlib.contextmanager
     def caught(self) -> Iterator[Stop]:
@@ -35,6 +37,9 @@ class Interrupt:
             for number in SIGNALS
             if signal.getsignal(number) is not signal.SIG_IGN
         }
+        for number in self._early:
+            self._receive(number, None)
+        self._early.clear()
         try:
             yield self.stop
         finally:
