@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ElementTree
+from pathlib import Path
 
 import bpy
 from solving import findings_of
+from test_check_spline_ik import STRAIGHT, TAIL, add_tail
+from test_cli import ik_doctor, valid_report
 
 from ik_doctor.cli.diagram import (
     MARK_RED,
+    SPLINE_IK,
     ChainGeometry,
     chain_geometry,
     chain_svg,
     faulty_parts,
+    rig_geometry,
     views_for,
 )
 from ik_doctor.core.rig import RigView
+from ik_doctor.sample_rig import build_character_rig
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -76,3 +83,80 @@ def test_missing_target_is_drawn_in_red(rig) -> None:
     ]
     assert red_bones == ["shin.L"]
     assert "no target" in front
+
+
+# --- Spline IK: the curve drawn with the chain ---------------------------------------------------
+
+RESOLUTION = 12
+"""Blender's default resolution for a new curve: each bezier segment drawn as 12 steps."""
+CURVE_POINTS = 1 + (len(STRAIGHT) - 1) * RESOLUTION
+"""A four-point bezier at that resolution, as Blender lays the chain on it: 37 points."""
+
+
+def _svg_views(page: str, armature: str) -> list[ElementTree.Element]:
+    """The diagrams drawn in the page's section on ``armature`` (one chain each here)."""
+    section = page.split(f"<h3>{armature}</h3>", 1)[1].split("<h3>", 1)[0]
+    return [ElementTree.fromstring(svg) for svg in re.findall(r"<svg .*?</svg>", section)]
+
+
+def _titled(svg: ElementTree.Element, tag: str, title: str) -> ElementTree.Element:
+    return next(e for e in svg.iter(f"{SVG}{tag}") if e.findtext(f"{SVG}title") == title)
+
+
+def _curve_line(svg: ElementTree.Element) -> list[tuple[float, float]]:
+    points = _titled(svg, "polyline", "curve").get("points", "").split()
+    return [(float(x), float(y)) for x, y in (p.split(",") for p in points)]
+
+
+def test_a_spline_ik_chain_is_drawn_with_its_curve_from_its_first_point(scene) -> None:
+    rig = build_character_rig()
+    add_tail(rig)
+    (tail,) = [g for g in rig_geometry(RigView(rig)) if g.kind == SPLINE_IK]
+    assert [name for name, _head, _tail in tail.bones] == list(TAIL)
+    assert (tail.target, tail.pole, tail.bend_normal) == (None, None, None)
+    assert tail.curve is not None and len(tail.curve) == CURVE_POINTS
+    assert tail.curve[0] == tail.bones[0][1] and tail.curve[-1] == tail.bones[-1][2]
+    assert ChainGeometry.from_dict(json.loads(json.dumps(tail.to_dict()))) == tail
+    side = chain_svg(tail, set(), "side")
+    assert "no target" not in side and MARK_RED not in side
+    rig.pose.bones[TAIL[-1]].constraints[-1].target = None
+    (lost,) = [g for g in rig_geometry(RigView(rig)) if g.kind == SPLINE_IK]
+    assert lost.curve is None and "no curve to follow" in chain_svg(lost, set(), "side")
+
+
+def test_the_html_report_draws_a_reversed_curve_starting_at_the_chains_tip(tmp_path) -> None:
+    """A real file through the real command line: one rig whose tail's curve runs root to tip,
+    one whose curve was drawn from the tip. Each tail's diagram holds its curve, every point
+    of it, with the start dot at the root end for the first and at the tip end, in red, for the
+    second, as Blender's Right view shows them."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    for name, points in (("Forward", STRAIGHT), ("Backward", list(reversed(STRAIGHT)))):
+        rig = bpy.data.objects.new(name, bpy.data.armatures.new(name))
+        bpy.context.scene.collection.objects.link(rig)
+        add_tail(rig, points=points)
+    path = tmp_path / "tails.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(path), check_existing=False)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    done = ik_doctor("check", path, "--format", "json", "--html", "r.html", cwd=tmp_path)
+    report = valid_report(done)
+    chains = {a["name"]: a["chains"] for a in report["files"][0]["armatures"]}
+    for chains_of in chains.values():
+        (tail,) = chains_of
+        assert tail["kind"] == SPLINE_IK and len(tail["curve"]) == CURVE_POINTS
+    page = Path(tmp_path / "r.html").read_text("utf-8")
+    for armature, root_end in (("Forward", True), ("Backward", False)):
+        side = next(s for s in _svg_views(page, armature) if s.findtext(f"{SVG}text") == "side")
+        line = _curve_line(side)
+        assert len(line) == CURVE_POINTS
+        root = _titled(side, "line", TAIL[0])
+        tip = _titled(side, "line", TAIL[-1])
+        root_head = (float(root.get("x1", "nan")), float(root.get("y1", "nan")))
+        tip_tail = (float(tip.get("x2", "nan")), float(tip.get("y2", "nan")))
+        start = _titled(side, "circle", "curve start: where the chain's root goes")
+        dot = (float(start.get("cx", "nan")), float(start.get("cy", "nan")))
+        expected = root_head if root_end else tip_tail
+        assert line[0] == dot and max(abs(a - b) for a, b in zip(dot, expected, strict=True)) < 0.2
+        other = tip_tail if root_end else root_head
+        assert max(abs(a - b) for a, b in zip(line[-1], other, strict=True)) < 0.2
+        red = _titled(side, "polyline", "curve").get("stroke") == MARK_RED
+        assert red is not root_end, "the reversed curve, and only it, is drawn red"

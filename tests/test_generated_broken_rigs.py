@@ -17,10 +17,14 @@ from pathlib import Path
 
 import bpy
 import pytest
+from mathutils import Matrix, Vector
 from solving import pose_snapshot
+from test_check_spline_ik import BENT, HALF, OWNER, STRAIGHT, TAIL, add_tail, open_gap
 
-from ik_doctor import diagnose
+from ik_doctor import Severity, apply_fix, diagnose
+from ik_doctor.sample_rig import build_character_rig
 from ik_doctor.verify.oracle import disagreements, judge_chains
+from ik_doctor.verify.spline_oracle import judge_spline_chains
 
 LEG = ("shin.L", "IK")
 
@@ -433,6 +437,247 @@ def test_the_oracle_puts_everything_back(rig, break_rig) -> None:
     before = _everything(rig)
     judge_chains(rig)
     assert _everything(rig) == before
+
+
+# --- Spline IK: a tail on the reference rig, broken each way the spline checks know -------------
+# Spline IK's chain count cannot be 0 (Blender clamps it to 1, which ``tail_counting_one`` is).
+
+TAIL_KEY = (OWNER, "Spline IK")
+
+
+def tail_healthy(rig):
+    add_tail(rig)
+
+
+def tail_as_a_poly_line(rig):
+    add_tail(rig, kind="POLY")
+
+
+def tail_without_target(rig):
+    add_tail(rig)[1].target = None
+
+
+def tail_on_a_mesh(rig):
+    mesh = bpy.data.objects.new("TailMesh", bpy.data.meshes.new("TailMesh"))
+    bpy.context.scene.collection.objects.link(mesh)
+    add_tail(rig)[1].target = mesh
+
+
+def tail_on_a_curve_without_spline(rig):
+    add_tail(rig, hooks=False)[0].data.splines.clear()
+
+
+def tail_on_a_one_point_spline(rig):
+    data = add_tail(rig, hooks=False)[0].data
+    data.splines.clear()
+    data.splines.new("POLY")
+
+
+def tail_counting_one(rig):
+    add_tail(rig, count=1)
+
+
+def tail_counting_the_root(rig):
+    add_tail(rig, count=5, control_parent=None)
+
+
+def tail_counting_past_the_hierarchy(rig):
+    add_tail(rig, count=10, parent_tail=False)
+
+
+def tail_with_a_gap(rig):
+    add_tail(rig)
+    open_gap(rig)
+
+
+def tail_drawn_backwards(rig):
+    add_tail(rig, points=list(reversed(STRAIGHT)))
+
+
+def tail_drawn_backwards_as_a_poly_line(rig):
+    add_tail(rig, kind="POLY", points=list(reversed(STRAIGHT)))
+
+
+def tail_unhooked(rig):
+    add_tail(rig, hooks=False)
+
+
+def tail_hooked_to_its_own_bone(rig):
+    add_tail(rig)[0].modifiers["Hook.3"].subtarget = TAIL[1]
+
+
+def tail_controls_under_its_root(rig):
+    add_tail(rig)
+
+    def reparent(bones):
+        for index in range(len(STRAIGHT)):
+            bones[f"ctrl.{index}"].parent = bones[TAIL[0]]
+
+    _edit(rig, reparent)
+
+
+def tail_curve_parented_to_its_own_bone(rig):
+    curve, _ = add_tail(rig, hooks=False)
+    world = curve.matrix_world.copy()
+    curve.parent, curve.parent_type, curve.parent_bone = rig, "BONE", TAIL[1]
+    curve.matrix_world = world
+
+
+def tail_on_a_short_curve(rig):
+    add_tail(rig, points=HALF)  # Fit Curve squashes every bone to half its length
+
+
+def _short_curve(y_scale_mode):
+    def break_rig(rig):
+        add_tail(rig, points=[p * 0.8 + Vector((0, 0, 0.2)) for p in STRAIGHT])[
+            1
+        ].y_scale_mode = y_scale_mode
+
+    break_rig.__name__ = f"tail_past_a_short_curve_{y_scale_mode.lower()}"
+    return break_rig
+
+
+tail_past_a_short_curve_none = _short_curve("NONE")
+tail_past_a_short_curve_bone_original = _short_curve("BONE_ORIGINAL")
+
+
+def tail_on_a_long_curve_without_fit_curve(rig):
+    longer = [p * 1.5 + Vector((0.0, 0.0, -0.5)) for p in STRAIGHT]
+    add_tail(rig, points=longer)[1].y_scale_mode = "NONE"
+
+
+def tail_on_a_scaled_curve_without_fit_curve(rig):
+    add_tail(rig, curve_matrix=Matrix.Scale(2.0, 4))[1].y_scale_mode = "NONE"
+
+
+def tail_on_an_unevenly_scaled_bent_curve(rig):
+    uneven = Matrix.Diagonal((1.0, 2.0, 1.0, 1.0))
+    add_tail(rig, points=BENT, curve_matrix=uneven)
+
+
+def tail_on_a_turned_curve_object(rig):
+    turned = Matrix.LocRotScale(Vector((0.3, 0.2, 0.1)), Matrix.Rotation(0.5, 3, "X"), (2, 2, 2))
+    add_tail(rig, curve_matrix=turned)
+
+
+def tail_far_from_its_curve(rig):
+    add_tail(rig, points=[p + Vector((3.0, 0.0, 0.0)) for p in STRAIGHT])
+
+
+def tail_muted(rig):
+    add_tail(rig)[1].mute = True
+
+
+def tail_at_half_influence(rig):
+    add_tail(rig)[1].influence = 0.5
+
+
+def tail_switched_off_by_a_driver(rig):
+    spline_ik = add_tail(rig)[1]
+    spline_ik.driver_add("influence").driver.expression = "0"
+    spline_ik.influence = 0.0
+
+
+def tail_driven_half_way(rig):
+    spline_ik = add_tail(rig)[1]
+    spline_ik.driver_add("influence").driver.expression = "0.5"
+    spline_ik.influence = 0.5
+
+
+def _helper_on_the_tail(kind):
+    def break_rig(rig):
+        add_tail(rig)
+        helper = rig.pose.bones[OWNER].constraints.new(kind)
+        helper.target, helper.subtarget = rig, "ctrl.3"
+
+    break_rig.__name__ = f"tail_under_a_{kind.lower()}"
+    return break_rig
+
+
+tail_under_a_copy_location = _helper_on_the_tail("COPY_LOCATION")
+tail_under_a_copy_rotation = _helper_on_the_tail("COPY_ROTATION")
+
+
+SPLINE_FAULTS = {
+    # fault: what the spline oracle says about the tail
+    tail_healthy: "pass",
+    tail_as_a_poly_line: "pass",
+    tail_without_target: "fail",
+    tail_on_a_mesh: "fail",
+    tail_on_a_curve_without_spline: "fail",
+    tail_on_a_one_point_spline: "fail",
+    tail_counting_one: "fail",  # the owner stretches over the whole curve
+    tail_counting_the_root: "fail",  # the rig's root is dragged onto the curve
+    tail_counting_past_the_hierarchy: "pass",
+    tail_with_a_gap: "pass",  # the solver closes it
+    tail_drawn_backwards: "fail",
+    tail_drawn_backwards_as_a_poly_line: "fail",
+    tail_unhooked: "pass",  # moving the curve moves the tail; the rig does not
+    tail_hooked_to_its_own_bone: "fail",
+    tail_controls_under_its_root: "fail",
+    tail_curve_parented_to_its_own_bone: "fail",
+    tail_on_a_short_curve: "pass",  # on the curve, squashed
+    tail_past_a_short_curve_none: "fail",
+    tail_past_a_short_curve_bone_original: "fail",
+    tail_on_a_long_curve_without_fit_curve: "pass",  # covers the first two thirds
+    tail_on_a_scaled_curve_without_fit_curve: "fail",
+    tail_on_an_unevenly_scaled_bent_curve: "pass",  # on the curve, slid along it
+    tail_on_a_turned_curve_object: "pass",
+    tail_far_from_its_curve: "fail",  # jumps there
+    tail_muted: "fail",
+    tail_at_half_influence: "fail",
+    tail_switched_off_by_a_driver: "off",
+    tail_driven_half_way: "fail",  # stops between its FK pose and the curve
+    tail_under_a_copy_location: "pass",
+    tail_under_a_copy_rotation: "pass",
+}
+EXPLAINED = (Severity.ERROR, Severity.WARNING)
+"""A failing tail needs an error or a warning on it: some spline faults are warnings (a curve
+far from the tail, a scaled one), measured, not a sign that the chain works."""
+
+
+def _tail_verdict(rig):
+    return next(v for v in judge_spline_chains(rig) if v.key == TAIL_KEY)
+
+
+def _tail_findings(rig):
+    return [f for f in diagnose(rig) if f.chain == TAIL_KEY and f.check_id.startswith("spline_")]
+
+
+@pytest.mark.parametrize("break_rig", list(SPLINE_FAULTS), ids=lambda f: f.__name__)
+def test_spline_findings_agree_with_the_spline_oracle(rig, break_rig) -> None:
+    break_rig(rig)
+    bpy.context.view_layer.update()
+    tail = _tail_verdict(rig)
+    assert tail.state == SPLINE_FAULTS[break_rig], tail.reason
+    verdicts = judge_chains(rig) + judge_spline_chains(rig)
+    assert disagreements(verdicts, diagnose(rig), explained_by=EXPLAINED) == []
+
+
+@pytest.mark.parametrize("break_rig", list(SPLINE_FAULTS), ids=lambda f: f.__name__)
+def test_every_spline_fix_leaves_the_tail_passing_the_spline_oracle(rig, break_rig) -> None:
+    """Each fix offered on the tail, applied first on a fresh copy of the fault (then the
+    tail's other spline fixes, for faults that bring more than one finding): the tail passes."""
+    break_rig(rig)
+    offered = [(f.check_id, f.fix_id) for f in _tail_findings(rig) if f.fix_id is not None]
+    for check_id, fix_id in offered:
+        bpy.ops.wm.read_homefile(use_empty=True)
+        fresh = build_character_rig()
+        break_rig(fresh)
+        first = next(
+            f for f in _tail_findings(fresh) if (f.check_id, f.fix_id) == (check_id, fix_id)
+        )
+        applied = [apply_fix(first)]
+        for _ in range(5):
+            left = [
+                f for f in _tail_findings(fresh) if f.fix_id is not None and f.severity in EXPLAINED
+            ]
+            if not left:
+                break
+            applied.append(apply_fix(left[0]))
+        bpy.context.view_layer.update()
+        tail = _tail_verdict(fresh)
+        assert tail.state == "pass", (check_id, fix_id, applied, tail.reason)
 
 
 RIGIFY_SCRIPT = textwrap.dedent(

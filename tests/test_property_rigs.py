@@ -19,10 +19,13 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from rig_generation import RigSpec, build_rig, rig_specs, rig_state, state_differences
+from spline_generation import TailSpec, add_random_tail, tail_specs
 
 from ik_doctor import Finding, FixError, apply_all_fixes, apply_fix, diagnose, solve_within_reach
 from ik_doctor.core.fix_policy import FixPermission
+from ik_doctor.sample_rig import build_character_rig
 from ik_doctor.verify.oracle import judge_chains
+from ik_doctor.verify.spline_oracle import judge_spline_chains
 
 pytestmark = pytest.mark.slow
 
@@ -115,6 +118,55 @@ def test_a_fixed_rig_saved_and_reopened_gives_the_same_findings(
     bpy.ops.wm.open_mainfile(filepath=str(path), load_ui=False)
     reopened = bpy.data.objects[name]
     assert [finding.to_dict() for finding in diagnose(reopened, checks=CHECKS)] == findings
+
+
+def _rig_with_tail(spec: TailSpec, rig_scale: float) -> bpy.types.Object:
+    bpy.ops.wm.read_homefile(use_empty=True)
+    obj = build_character_rig()
+    obj.scale = (rig_scale,) * 3
+    add_random_tail(obj, spec)
+    return obj
+
+
+rig_scales = st.sampled_from((1.0, 1.0, 0.5, 2.0))
+
+
+@_examples(0.5)
+@given(spec=tail_specs, rig_scale=rig_scales)
+def test_spline_ik_tails_broken_every_way_are_diagnosed_and_fixed_without_raising(
+    spec: TailSpec, rig_scale: float
+) -> None:
+    """Diagnose is read-only and repeatable, and every fix offered works or raises FixError."""
+    obj = _rig_with_tail(spec, rig_scale)
+    before = rig_state(obj)
+    first = diagnose(obj, checks=CHECKS)
+    assert first == diagnose(obj, checks=CHECKS)
+    assert not state_differences(before, rig_state(obj)), "diagnose changed the rig"
+    for finding in first:
+        event(f"{finding.check_id} {finding.severity.value}")
+        if finding.fix_id is not None:
+            _apply_fix_checked(obj, finding)
+
+
+@_examples(0.25)
+@given(spec=tail_specs, rig_scale=rig_scales)
+def test_the_spline_oracle_never_raises_and_puts_everything_back(
+    spec: TailSpec, rig_scale: float
+) -> None:
+    obj = _rig_with_tail(spec, rig_scale)
+    before = rig_state(obj)
+    curves = {o.name: o.matrix_world.copy() for o in bpy.data.objects if o.type == "CURVE"}
+    verdicts = judge_spline_chains(obj)
+    assert [v.state for v in verdicts] and {v.state for v in verdicts} <= {
+        "pass",
+        "fail",
+        "off",
+        "untested",
+    }
+    for verdict in verdicts:
+        event(f"spline oracle: {verdict.state}")
+    assert not state_differences(before, rig_state(obj)), "judge_spline_chains changed the rig"
+    assert curves == {o.name: o.matrix_world for o in bpy.data.objects if o.type == "CURVE"}
 
 
 def _apply_fix_checked(obj: bpy.types.Object, finding: Finding) -> None:

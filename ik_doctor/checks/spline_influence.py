@@ -3,7 +3,8 @@
 Measured in 4.2 and 5.3 on a four-bone tail whose curve a control bent: muted or at influence 0
 the chain stays in its FK pose (its tip 0.40 off the curve); at 0.5 the tip is 0.21 off, at 0.9
 still 0.037. An error, as for IK, unless a driver, keys or another live Spline IK on the bone
-switch it (information).
+switch it off (information); a switch left between 0 and 1 is an error with no fix (the spline
+oracle: a driven 0.5 leaves the joints up to 0.095 off a curve a control moved 0.2).
 
 Spline IK sets where each bone of its chain lies, where it points and how long it is after the
 chain's other constraints, whatever the stack order (measured with each constraint above and
@@ -69,6 +70,25 @@ def _acts(constraint: bpy.types.Constraint) -> bool:
 def _weak(rig: RigView, chain: SplineChain) -> Finding:
     state = off_state(chain)
     switch = _switched_by(rig, chain)
+    if switch is not None and not chain.mute and chain.influence > 0.0:
+        return chain_finding(
+            "spline_influence",
+            rig,
+            chain,
+            severity=Severity.ERROR,
+            message=(
+                f"{where(chain)} is {state}, and {switch}: the switch is left half way, so the "
+                "chain stops between its FK pose and the curve."
+            ),
+            why=(
+                "A constraint's influence blends its result with the pose before it: below 1 "
+                "the bones leave the curve."
+            ),
+            no_fix_reason=(
+                "Set the switch to 0 or 1 on this frame: which pose should win is the "
+                "animator's choice."
+            ),
+        )
     if switch is not None:
         return chain_finding(
             "spline_influence",

@@ -1,10 +1,12 @@
 """Small SVG diagrams of IK chains, front and side view, for the HTML report.
 
 A TD sees a broken chain faster than they read about it: the bones, where the chain reaches
-(its tip), the target it reaches for, the pole it bends toward and the plane it bends in.
-``chain_geometry`` reads those points from the rest pose through the ``RigView`` (armature
-space), in a worker; ``chain_svg`` draws them and needs no Blender: the main process, which
-writes the report, never starts one.
+(its tip), the target it reaches for, the pole it bends toward and the plane it bends in; for
+a Spline IK chain the curve it lies on, with a dot on the first point, where Blender puts the
+chain's root (a curve drawn from the tip, or far from the chain, shows at a glance).
+``chain_geometry`` and ``spline_geometry`` read those points from the rest pose through the
+``RigView`` (armature space), in a worker; ``chain_svg`` draws them and needs no Blender: the
+main process, which writes the report, never starts one.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..core.rig import IKChain, RigView
+    from ..core.spline import SplineChain
 
 Point = tuple[float, float, float]
 
@@ -25,6 +28,11 @@ FLAT_VIEW = 0.25
 """A view in which the chain spans less than this share of its size shows little: add Top."""
 
 MARK_RED = "#d62828"
+CURVE_CHECKS = frozenset(
+    ("spline_target", "spline_direction", "spline_placement", "spline_length", "spline_controls")
+)
+"""Checks whose findings on a Spline IK chain are about its curve: drawn red."""
+IK, SPLINE_IK = "ik", "spline_ik"
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,11 @@ class ChainGeometry:
     pole: Point | None
     bend_normal: Point | None
     """Normal of the plane through root, middle joint and tip; None for a straight chain."""
+    kind: str = IK
+    """``IK``, or ``SPLINE_IK`` for a Spline IK chain (no target, pole or bend plane)."""
+    curve: tuple[Point, ...] | None = None
+    """The curve a Spline IK chain lies on, from its first point, as Blender lays the chain on
+    it (``core.spline.curve_path``); None for an IK chain or a curve with nothing to follow."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -61,6 +74,8 @@ class ChainGeometry:
             target=point(data["target"]),
             pole=point(data["pole"]),
             bend_normal=point(data["bend_normal"]),
+            kind=data.get("kind", IK),
+            curve=None if data.get("curve") is None else tuple(map(_point, data["curve"])),
         )
 
 
@@ -88,9 +103,34 @@ def chain_geometry(rig: RigView, chain: IKChain) -> ChainGeometry:
     )
 
 
+def spline_geometry(rig: RigView, chain: SplineChain) -> ChainGeometry:
+    """Read one Spline IK chain's diagram points, and its curve's, from the rest pose."""
+    from ..core.spline import curve_path  # reads Blender data: only where a rig is read
+
+    parent = rig.bone(chain.root).parent
+    path = curve_path(rig, chain)
+    return ChainGeometry(
+        owner=chain.owner,
+        constraint=chain.constraint,
+        bones=tuple(_rest_bone(rig, name) for name in reversed(chain.bones)),
+        parent=None if parent is None else _rest_bone(rig, parent),
+        tip=_point(rig.bone(chain.owner).tail),
+        target=None,
+        pole=None,
+        bend_normal=None,
+        kind=SPLINE_IK,
+        curve=None if path is None else tuple(_point(p) for p in path.points),
+    )
+
+
 def rig_geometry(rig: RigView) -> list[ChainGeometry]:
-    """Diagram points of every IK chain of the rig, in the rig's chain order."""
-    return [chain_geometry(rig, chain) for chain in rig.chains]
+    """Diagram points of every IK chain of the rig, in the rig's chain order, then of every
+    Spline IK chain."""
+    from ..core.spline import spline_chains
+
+    return [chain_geometry(rig, chain) for chain in rig.chains] + [
+        spline_geometry(rig, chain) for chain in spline_chains(rig)
+    ]
 
 
 def faulty_parts(geometry: ChainGeometry, findings: Iterable[Mapping[str, Any]]) -> set[str]:
@@ -118,6 +158,8 @@ def faulty_parts(geometry: ChainGeometry, findings: Iterable[Mapping[str, Any]])
             parts.add("pole")
         if "bend" in check_id or "straight" in check_id:
             parts.add("plane")
+        if check_id in CURVE_CHECKS:
+            parts.add("curve")
     return parts
 
 
@@ -143,6 +185,7 @@ def chain_svg(geometry: ChainGeometry, faulty: set[str], view: str, size: int = 
     if geometry.parent is not None:
         points += [geometry.parent[1], geometry.parent[2]]
     points += [p for p in (geometry.target, geometry.pole) if p is not None]
+    points += geometry.curve or ()
     project = _projector(points, right, up, size)
     root = geometry.bones[0][1]
     joint = geometry.bones[-1][1]
@@ -166,6 +209,8 @@ def chain_svg(geometry: ChainGeometry, faulty: set[str], view: str, size: int = 
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="none" stroke="{colour}" '
             f'stroke-width="2"><title>pole</title></circle>'
         )
+    if geometry.curve is not None:
+        parts += _curve(geometry.curve, project, MARK_RED if "curve" in faulty else "#2a9d8f")
     if geometry.target is not None:
         colour = MARK_RED if "target" in faulty else "#2a9d8f"
         x, y = project(geometry.target)
@@ -182,15 +227,35 @@ def chain_svg(geometry: ChainGeometry, faulty: set[str], view: str, size: int = 
             f'stroke-width="4" stroke-linecap="round"><title>{escape(name)}</title></line>'
         )
         parts.append(f'<circle cx="{x1:.1f}" cy="{y1:.1f}" r="3.5" fill="{colour}" />')
-    if geometry.target is None:
+    missing = _missing(geometry)
+    if missing:
         parts.append(
-            f'<text x="4" y="{size - 6}" font-size="11" fill="{MARK_RED}">no target</text>'
+            f'<text x="4" y="{size - 6}" font-size="11" fill="{MARK_RED}">{missing}</text>'
         )
     parts.append(f'<text x="4" y="13" font-size="11" fill="#666">{view}</text>')
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
         f'viewBox="0 0 {size} {size}" class="chain-view">' + "".join(parts) + "</svg>"
     )
+
+
+def _missing(geometry: ChainGeometry) -> str:
+    """What the diagram says is missing: "no target" (IK), "no curve to follow" (Spline IK)."""
+    if geometry.kind == SPLINE_IK:
+        return "no curve to follow" if geometry.curve is None else ""
+    return "no target" if geometry.target is None else ""
+
+
+def _curve(curve: tuple[Point, ...], project: Any, colour: str) -> list[str]:
+    """A Spline IK's curve as a line, with a dot on its first point: where the root goes."""
+    line = " ".join(_xy(project(point)) for point in curve)
+    x, y = project(curve[0])
+    return [
+        f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2">'
+        "<title>curve</title></polyline>",
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{colour}">'
+        "<title>curve start: where the chain's root goes</title></circle>",
+    ]
 
 
 def _projector(points: list[Point], right: int, up: int, size: int):

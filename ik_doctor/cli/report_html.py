@@ -26,6 +26,7 @@ li{margin:.3em 0}
 LEGEND = (
     '<p class="legend"><span>&#9644; bone</span><span>&#9633; target</span>'
     "<span>&#9675; pole</span><span>shaded: bend plane</span><span>grey: the chain's parent</span>"
+    "<span>&#8764;&#9679; the curve a Spline IK lies on, the dot on its first point</span>"
     '<span class="error">red: what is wrong</span> (as Blender\'s Front, Right and Top views; '
     "top only for a chain that points at the viewer in one of the others)</p>"
 )

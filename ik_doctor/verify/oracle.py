@@ -50,7 +50,8 @@ from ..core.finding import Finding, Severity
 from ..core.geometry import offset_from_line
 from ..core.limb import MAX_BEND_TURN, NOISE_LENGTH, switched_by
 from ..core.reach import BODY_TURN, REACH_TOLERANCE, limb_bones, reachable_tips
-from ..core.rig import IKChain, RigView, known_constraints, posed_point, posed_tip
+from ..core.rig import BoneChain, IKChain, RigView, known_constraints, posed_point, posed_tip
+from ..core.spline import spline_chains
 from .solve import channels, evaluate, set_channels
 
 MAX_CARRIER_TURN = 1.0
@@ -363,13 +364,15 @@ def _body_turned(
 
 
 def _upstream(rig: RigView, chain: IKChain) -> tuple[tuple[str, str], ...]:
-    """Other active chains whose bones carry this chain's root or its target."""
+    """Other active chains (IK or Spline IK) whose bones carry this chain's root or its target:
+    a Spline IK whose chain count reaches the rig's root drags every limb onto its curve."""
     carried = set(rig.ancestors(chain.root))
     if chain.target == rig.object and rig.has_bone(chain.subtarget):
         carried.update([chain.subtarget, *rig.ancestors(chain.subtarget)])
+    others: list[BoneChain] = [*rig.chains, *spline_chains(rig)]
     return tuple(
         other.key
-        for other in rig.chains
+        for other in others
         if other is not chain and not other.mute and carried.intersection(other.bones)
     )
 
