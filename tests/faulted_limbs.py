@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import bpy
 from hypothesis import strategies as st
 
-from ik_doctor import Finding, FixError, Severity, all_checks, apply_all_fixes, apply_fix, diagnose
+from ik_doctor import Finding, FixError, Severity, apply_all_fixes, apply_fix, diagnose
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.fix_policy import FixPermission
 from ik_doctor.sample_rig import build_character_rig
@@ -357,14 +357,11 @@ class Judgement:
         yield from (f"trade: {trade}" for trade in self.trades)
 
 
-def judge(
-    faults_to_apply: tuple[Fault, ...], fixes: bool = True, ignored: frozenset[str] = frozenset()
-) -> Judgement:
-    """Build the faulted rig, judge it by the oracle and, with ``fixes``, every fix it offers;
-    the findings of the ``ignored`` checks count for nothing."""
+def judge(faults_to_apply: tuple[Fault, ...], fixes: bool = True) -> Judgement:
+    """Build the faulted rig, judge it by the oracle and, with ``fixes``, every fix it offers."""
     rig = faulted_rig(faults_to_apply)
     verdicts = judge_chains(rig)
-    findings = [f for f in diagnose(rig) if f.check_id not in ignored]
+    findings = diagnose(rig)
     judged = Judgement(faults_to_apply, verdicts, findings)
     judged.false_alarms = [d for d in disagreements(verdicts, findings) if d.kind == "false alarm"]
     judged.unexplained = [d for d in disagreements(verdicts, findings) if d.kind != "false alarm"]
@@ -373,7 +370,7 @@ def judge(
         d for d in disagreements(verdicts, findings, explained) if d.kind != "false alarm"
     ]
     if fixes:
-        judged.trades = list(_trades(faults_to_apply, findings, verdicts, ignored))
+        judged.trades = list(_trades(faults_to_apply, findings, verdicts))
     return judged
 
 
@@ -384,7 +381,6 @@ def _trades(
     faults_to_apply: tuple[Fault, ...],
     findings: list[Finding],
     verdicts: list[ChainVerdict],
-    ignored: frozenset[str],
 ) -> Iterator[str]:
     """Errors a fix leaves that the rig did not have, on a chain that worked before the fix or
     works after it: the fix broke it, or the error is wrong. An error on a chain that failed
@@ -400,11 +396,7 @@ def _trades(
             apply_fix(finding)
         except FixError:
             continue
-        new = [
-            f
-            for f in diagnose(rig)
-            if f.severity == Severity.ERROR and f.key not in before and f.check_id not in ignored
-        ]
+        new = [f for f in diagnose(rig) if f.severity == Severity.ERROR and f.key not in before]
         if not new:
             continue
         failing_now = {v.key for v in judge_chains(rig) if v.state in ("fail", "untested")}
@@ -416,10 +408,7 @@ def _trades(
                 f"'{after.check_id}': {after.message}"
             )
     rig = faulted_rig(faults_to_apply)
-    checks = [c.id for c in all_checks() if c.id not in ignored]
-    claimed = {
-        r.finding.key for r in apply_all_fixes(rig, checks=checks, permission=ALL) if r.changed
-    }
-    for after in diagnose(rig, checks=checks):
+    claimed = {r.finding.key for r in apply_all_fixes(rig, permission=ALL) if r.changed}
+    for after in diagnose(rig):
         if after.severity == Severity.ERROR and after.key in claimed:
             yield f"Fix All claimed '{after.check_id}' on {after.bone} fixed: {after.message}"

@@ -18,48 +18,61 @@ from hypothesis import given, settings
 
 pytestmark = pytest.mark.slow
 
-NOT_YET_JUDGED = frozenset({"symmetry"})
-"""Checks whose findings the sample leaves out: the symmetry check is new, and reports twins
-that differ whether or not the solver minds (an arm without a pole whose twin has one passes)."""
-KNOWN_MISSES = {
-    ("inherit_rotation_off", "arm", 0): "the oracle turns the shoulder about its X axis only; "
-    "the forearm flips at -40° about Z, which the inherit check rightly reports",
-    ("inherit_scale_none", "arm", 1.5): "the inherit check judges targets placed for the scaled "
-    "limb; the oracle's goals come from the rest lengths, which the limb still reaches",
-    ("inherit_scale_none", "leg", 1.5): "as for the arm",
-    ("iterations", "arm", 12): "the solver check's error starts below 13 iterations; at 12 the "
-    "oracle still passes (it fails at 11)",
-    ("iterations", "leg", 12): "as for the arm",
-    ("overriding_constraint", "arm", 4): "copying a Limit Rotation to the IK limits (the "
-    "constraint_order fix) leaves a 5.7° knee limit the locks check rightly calls an error",
-    ("overriding_constraint", "leg", 4): "as for the arm",
-    ("overriding_constraint", "leg", 5): "a Copy Rotation of the arm's control on the shin: "
-    "constraint_order says the solver starts bent backwards, the oracle finds it still bends "
-    "toward the pole",
-    ("ik_above", "arm", 0): "an IK without its tail on the upper arm turns only the shoulder: "
-    "checks judging the shoulder as a limb (inherit, parenting's connect) disagree with the "
-    "oracle, which finds it reaching its own goals",
-    ("ik_above", "leg", 0): "as for the arm, with the hips",
-}
-"""Faults the benchmark shows the findings and the oracle disagree on, with why: left out of the
-sample until closed, and listed in the README."""
-UNSETTLED = {
-    "itasc": "iTaSC carries state from one evaluation to the next (see the README's \"Tested "
-    'on"): whether a chain reaches depends on what was solved before',
-    "stretch": "IK Stretch lets a chain reach what its locked, limited or shortened bones cannot; "
-    "the checks that predict a shortfall (locks, rest_pose, inherit) do not weigh it",
-}
-"""Fault kinds left out of the sample entirely, with why."""
-
-known_faults = fault_lists.filter(
-    lambda faults: (
-        not any((f.kind, f.limb, f.amount) in KNOWN_MISSES or f.kind in UNSETTLED for f in faults)
-    )
+KNOWN_MISSES = (
+    {
+        frozenset({("pole_behind", limb, 0), ("inherit_rotation_off", limb, 0)}): "with the pole "
+        "behind the bend the limb swings round to face it, and a joint that does not inherit "
+        "rotation still bends toward it with the body turned: the inherit check's error is not "
+        "confirmed"
+        for limb in ("arm", "leg")
+    }
+    | {
+        frozenset({("straight", limb, 0), ("overriding_constraint", limb, 1)}): "a Damped Track "
+        "at the control on a straight limb's lower bone gives the solver a bend to start from: "
+        "the rest_pose check's error on the straight limb is not confirmed"
+        for limb in ("arm", "leg")
+    }
+    | {
+        frozenset({("itasc", limb, precision), ("object_transform", other, 0)}): "scaled 2.5, "
+        "the rig reaches every goal under iTaSC at precision 0.006 and below, which the solver "
+        "check calls an error (unscaled, the arms stop 9.7% short at 0.006 and the right leg "
+        "0.8% at 0.001)"
+        for limb in ("arm", "leg")
+        for other in ("arm", "leg")
+        for precision in (0.001, 0.006)
+    }
+    | {
+        frozenset({("unparented", limb, 0), ("stretch", limb, stretch)}): "a lower bone "
+        "without a parent reaches by IK Stretch alone (a warning); parented back by the "
+        "parenting fix, the whole limb answers for its other faults (a squashed body, a joint "
+        "that does not inherit rotation), which the cut chain did not feel: a fix that trades"
+        for limb in ("arm", "leg")
+        for stretch in (0.1, 0.5)
+    }
+    | {
+        frozenset({("ik_above", limb, tail), ("target", limb, missing)}): "the target fix gives "
+        "the limb's IK a new control, and the IK on the upper bone, aimed at the old one, is "
+        "left nested inside its chain toward another goal (a constraint_order error)"
+        for limb in ("arm", "leg")
+        for tail in (0, 1)
+        for missing in (0, 1)
+    }
 )
+"""Combinations of faults on which the findings break a rule (a false alarm, a silent failure, a
+fix that trades), with why: rigs with all of one are left out of the sample until closed, and
+listed in the README (with the failures only a warning names, which the rules allow)."""
+
+
+def _known_miss(faults: list[Fault]) -> bool:
+    drawn = {(f.kind, f.limb, f.amount) for f in faults}
+    return any(pair <= drawn for pair in KNOWN_MISSES)
+
+
+known_faults = fault_lists.filter(lambda faults: not _known_miss(faults))
 
 
 @settings(max_examples=max(1, int(settings.default.max_examples * 0.6)))
 @given(faults=known_faults)
 def test_faulted_limbs_agree_with_the_oracle_and_their_fixes(faults: list[Fault]) -> None:
-    judged = judge(tuple(faults), ignored=NOT_YET_JUDGED)
+    judged = judge(tuple(faults))
     assert judged.holds, "\n".join(judged.problems())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from solving import assert_ik_works, findings_of, tip_error
 
-from ik_doctor import Severity, apply_fix
+from ik_doctor import Severity, apply_fix, judge_chains
 
 
 def _ik(rig, owner="shin.L"):
@@ -132,3 +132,17 @@ def test_helpers_hanging_along_a_limb_do_not_make_it_a_body(rig) -> None:
     bpy.context.view_layer.update()
     assert next(v for v in judge_chains(rig) if v.owner == "foot.L").state == "pass"
     assert [f for f in findings_of(rig, "chain_length") if f.severity == Severity.ERROR] == []
+
+
+def test_chain_length_of_an_ik_switched_off_beside_a_live_twin_is_a_warning(rig) -> None:
+    ik = rig.pose.bones["forearm.L"].constraints["IK"]
+    ik.chain_count, ik.influence = 0, 0.0
+    twin = rig.pose.bones["forearm.L"].constraints.new("IK")
+    twin.target, twin.subtarget, twin.chain_count = rig, "hand_ik.L", 2
+    states = {v.constraint: v.state for v in judge_chains(rig) if v.owner == "forearm.L"}
+    assert states == {"IK": "off", twin.name: "pass"}
+    (finding,) = [f for f in findings_of(rig, "chain_length") if f.constraint == "IK"]
+    assert finding.severity == Severity.WARNING and "switched off" in finding.message
+    ik.influence, twin.mute = 1.0, True
+    (finding,) = [f for f in findings_of(rig, "chain_length") if f.constraint == "IK"]
+    assert finding.severity == Severity.ERROR

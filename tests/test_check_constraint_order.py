@@ -182,6 +182,21 @@ def test_limit_rotation_range_outside_ik_limits_is_clamped(rig) -> None:
     assert findings_of(rig, "constraint_order") == []
 
 
+@pytest.mark.parametrize("owner", ["shin.L", "forearm.L"])
+@pytest.mark.parametrize("degrees", [(0.0, 5.7), (-90.0, 0.0)], ids=["narrow", "backwards"])
+def test_limit_rotation_that_would_hold_the_fold_is_not_copied_to_ik_limits(
+    rig, owner, degrees
+) -> None:
+    limit = rig.pose.bones[owner].constraints.new("LIMIT_ROTATION")
+    limit.owner_space = "LOCAL"
+    limit.use_limit_x = True
+    limit.min_x, limit.max_x = (math.radians(d) for d in degrees)
+    finding = _only(rig)
+    assert finding.severity == Severity.WARNING and finding.fix_id is None
+    assert "keep" in finding.no_fix_reason and "folding" in finding.no_fix_reason
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
 def test_limit_rotation_in_world_space_has_no_automatic_fix(rig) -> None:
     limit = rig.pose.bones["thigh.L"].constraints.new("LIMIT_ROTATION")
     limit.use_limit_z = True
@@ -253,3 +268,35 @@ def test_a_blended_copy_rotation_on_the_knee_is_only_overridden(rig, influence) 
     other.target, other.subtarget, other.influence = rig, "hips", influence
     assert next(v for v in judge_chains(rig) if v.owner == "shin.L").state == "pass"
     assert _only(rig).severity == Severity.WARNING
+
+
+def test_overridden_track_is_judged_beside_an_active_twin_ik_on_the_bone(rig) -> None:
+    shin = rig.pose.bones["shin.L"]
+    twin = shin.constraints.new("IK")
+    twin.target, twin.subtarget, twin.chain_count = rig, "foot_ik.L", 2
+    track = shin.constraints.new("DAMPED_TRACK")
+    track.target, track.subtarget = rig, "knee_pole.L"
+    states = {v.constraint: v.state for v in judge_chains(rig) if v.owner == "shin.L"}
+    assert states["IK"] == "fail"
+    (finding,) = [f for f in findings_of(rig, "constraint_order") if f.constraint == track.name]
+    assert finding.severity == Severity.ERROR and finding.chain == ("shin.L", "IK")
+
+
+def test_ik_inside_the_chain_of_an_ik_without_a_target_is_not_nested(rig) -> None:
+    inner = rig.pose.bones["thigh.L"].constraints.new("IK")
+    inner.target, inner.subtarget, inner.chain_count = rig, "knee_pole.L", 1
+    rig.pose.bones["shin.L"].constraints["IK"].target = None
+    states = {v.owner: v.state for v in judge_chains(rig) if v.owner in ("thigh.L", "shin.L")}
+    assert states == {"thigh.L": "pass", "shin.L": "fail"}
+    assert [f for f in findings_of(rig, "constraint_order") if f.bone == "thigh.L"] == []
+
+
+def test_ik_without_tail_above_a_longer_chain_moves_no_bone_of_it(rig) -> None:
+    above = rig.pose.bones["upper_arm.L"].constraints.new("IK")
+    above.target, above.subtarget, above.chain_count, above.use_tail = rig, "hand_ik.L", 1, False
+    other = rig.pose.bones["forearm.L"].constraints.new("IK")
+    other.target, other.subtarget, other.chain_count = rig, "foot_ik.L", 2
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "upper_arm.L"]
+    assert verdict.state == "pass", verdict.reason
+    nested = [f for f in findings_of(rig, "constraint_order") if f.bone == "upper_arm.L"]
+    assert nested == []

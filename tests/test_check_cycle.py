@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import bpy
+import pytest
 from mathutils import Matrix
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
 from ik_doctor import Severity, apply_fix
 from ik_doctor.core.editing import edit_bones
+from ik_doctor.verify.oracle import judge_chains
 
 
 def _reparent(rig: bpy.types.Object, bone: str, parent: str) -> None:
@@ -46,6 +48,19 @@ def test_foot_control_below_the_foot_is_a_cycle_that_misses(rig) -> None:
     assert "shin.L" in finding.message
     _fix_and_prove(rig, finding)
     assert rig.data.bones["foot_ik.L"].parent.name == "root"
+
+
+@pytest.mark.parametrize("parent", ["shin.L", "thigh.L"])
+def test_foot_control_parented_straight_into_the_leg_is_an_error_the_oracle_confirms(
+    rig, parent
+) -> None:
+    _reparent(rig, "foot_ik.L", parent)
+    (finding,) = findings_of(rig, "cycle")
+    assert (finding.fix_id, finding.severity) == ("reparent_target", Severity.ERROR)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert verdict.fails, verdict.reason
+    _fix_and_prove(rig, finding)
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
 
 
 def test_posed_control_keeps_its_world_position_when_reparented(rig) -> None:

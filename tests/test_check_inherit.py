@@ -11,6 +11,7 @@ from solving import assert_ik_works, findings_of, hand_posed_miss, pose_snapshot
 
 from ik_doctor import Severity, apply_fix, solve_within_reach
 from ik_doctor.core.editing import edit_bones
+from ik_doctor.verify.oracle import judge_chains
 
 
 def _solved(rig: bpy.types.Object, owner: str):
@@ -127,6 +128,74 @@ def test_leg_that_does_not_scale_with_the_rig_falls_short(rig) -> None:
     assert_ik_works(rig, ["shin.L"])
 
 
+@pytest.mark.parametrize(("owner", "upper"), [("shin.L", "thigh.L"), ("forearm.L", "upper_arm.L")])
+def test_limb_grown_by_its_own_upper_bone_is_a_warning_as_it_still_reaches(
+    rig, owner, upper
+) -> None:
+    rig.data.bones[owner].inherit_scale = "NONE"
+    rig.pose.bones[upper].scale = (1.5, 1.5, 1.5)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.state == "pass", verdict.reason
+    (finding,) = findings_of(rig, "inherit")
+    assert (finding.bone, finding.severity) == (owner, Severity.WARNING)
+
+
+@pytest.mark.parametrize("owner", ["shin.L", "forearm.L"])
+def test_limb_below_a_body_bone_scaled_up_falls_short_without_inherited_scale(rig, owner) -> None:
+    rig.data.bones[owner].inherit_scale = "NONE"
+    rig.pose.bones["root"].scale = (1.2, 1.2, 1.2)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails, verdict.reason
+    (finding,) = findings_of(rig, "inherit")
+    assert (finding.bone, finding.severity) == (owner, Severity.ERROR)
+    assert "root is scaled up" in finding.message
+
+
+def test_limb_below_a_scaled_up_body_that_stretches_still_lands(rig) -> None:
+    rig.data.bones["shin.L"].inherit_scale = "NONE"
+    rig.pose.bones["root"].scale = (1.2, 1.2, 1.2)
+    rig.pose.bones["shin.L"].ik_stretch = 0.1
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert verdict.state == "pass", verdict.reason
+    (finding,) = findings_of(rig, "inherit")
+    assert finding.severity == Severity.WARNING and "IK Stretch on shin.L" in finding.message
+
+
+def test_forearm_without_inherited_rotation_flips_once_the_shoulder_turns_about_z(rig) -> None:
+    rig.data.bones["forearm.L"].use_inherit_rotation = False
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
+    assert verdict.fails and "about Z" in verdict.reason, verdict.reason
+    (finding,) = findings_of(rig, "inherit")
+    assert (finding.bone, finding.severity) == ("forearm.L", Severity.ERROR)
+    _fix_each(rig, [finding])
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+
+
+@pytest.mark.parametrize(
+    ("owner", "pole"), [("shin.L", "knee_pole.L"), ("forearm.L", "elbow_pole.L")]
+)
+def test_joint_without_inherited_rotation_or_pole_still_reaches_and_is_a_warning(
+    rig, owner, pole
+) -> None:
+    rig.data.bones[owner].use_inherit_rotation = False
+    rig.pose.bones[owner].constraints["IK"].pole_target = None
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    (finding,) = findings_of(rig, "inherit")
+    assert (finding.bone, finding.severity) == (owner, Severity.WARNING)
+    assert "without a pole" in finding.message and pole not in finding.message
+
+
+def test_shear_under_itasc_still_reaches_and_is_a_warning(rig) -> None:
+    rig.pose.ik_solver = "ITASC"
+    rig.pose.bones["upper_arm.L"].scale = (1.0, 2.0, 1.0)
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    (finding,) = findings_of(rig, "inherit")
+    assert (finding.bone, finding.severity) == ("forearm.L", Severity.WARNING)
+    rig.pose.ik_solver = "LEGACY"
+    (finding,) = findings_of(rig, "inherit")
+    assert finding.severity == Severity.ERROR
+
+
 def test_reference_rig_inherits_everything(rig) -> None:
     assert findings_of(rig, "inherit") == []
 
@@ -154,3 +223,14 @@ def test_aligned_scale_set_in_edit_mode_lasts_past_the_next_sync(scene) -> None:
     _fix_each(obj, [finding])
     assert obj.mode == "EDIT"
     assert obj.data.edit_bones["bone1"].inherit_scale == "ALIGNED"
+
+
+def test_shear_is_reported_on_the_live_twin_of_an_ik_at_influence_zero(rig) -> None:
+    rig.pose.bones["shoulder.L"].scale = (0.8, 1.0, 1.25)
+    rig.pose.bones["forearm.L"].constraints["IK"].influence = 0.0
+    twin = rig.pose.bones["forearm.L"].constraints.new("IK")
+    twin.target, twin.subtarget, twin.chain_count = rig, "foot_ik.L", 2
+    failing = {v.key for v in judge_chains(rig) if v.fails}
+    found = [f for f in findings_of(rig, "inherit") if f.severity == Severity.ERROR]
+    assert found and all(f.chain == ("forearm.L", twin.name) for f in found)
+    assert ("forearm.L", twin.name) in failing

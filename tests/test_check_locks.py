@@ -353,3 +353,39 @@ def test_a_chain_of_bones_as_short_as_float_noise_is_not_judged(scene) -> None:
     ik = ConstraintSpec(2, "IK", 0, False, Reference("none", 0), Reference("none", 0), 0, False, 0)
     obj = build_rig(RigSpec(bones, (ik,), (1.0,) * 3, (0.0,) * 3, (1.0,) * 3, *[False] * 5))
     assert findings_of(obj, "locks") == []
+
+
+@pytest.mark.parametrize(
+    "restrict",
+    [
+        {"lock_ik_x": True},
+        {"use_ik_limit_x": True, "ik_min_x": 0.0, "ik_max_x": math.radians(6)},
+        {"ik_stiffness_x": 0.99, "ik_stiffness_y": 0.99, "ik_stiffness_z": 0.99},
+    ],
+    ids=["bend_lock", "narrow_limit", "stiffness"],
+)
+@pytest.mark.parametrize("owner", ["shin.L", "forearm.L"])
+def test_a_chain_that_stretches_reaches_what_its_locks_hold_back(rig, restrict, owner) -> None:
+    _set(rig, [owner], **restrict)
+    rig.pose.bones[owner].ik_stretch = 0.1
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.state == "pass", verdict.reason
+    found = findings_of(rig, "locks")
+    assert found and all(f.severity == Severity.WARNING for f in found)
+    assert all("IK Stretch on" in f.message for f in found)
+    rig.pose.bones[owner].constraints["IK"].use_stretch = False
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails, verdict.reason
+    assert any(f.severity == Severity.ERROR for f in findings_of(rig, "locks"))
+
+
+def test_a_chain_locked_on_every_axis_needs_every_bone_to_stretch(rig) -> None:
+    _set(rig, ["shin.L", "thigh.L"], lock_ik_x=True, lock_ik_y=True, lock_ik_z=True)
+    rig.pose.bones["shin.L"].ik_stretch = 0.5
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert verdict.fails, verdict.reason
+    assert any(f.severity == Severity.ERROR for f in findings_of(rig, "locks"))
+    rig.pose.bones["thigh.L"].ik_stretch = 0.05
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert verdict.state == "pass", verdict.reason
+    assert all(f.severity != Severity.ERROR for f in findings_of(rig, "locks"))

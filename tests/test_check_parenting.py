@@ -7,6 +7,7 @@ from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
 from ik_doctor import Severity, apply_fix
 from ik_doctor.core.editing import edit_bones
+from ik_doctor.verify.oracle import judge_chains
 
 
 def test_unparented_shin_cuts_the_leg_chain(rig) -> None:
@@ -40,3 +41,26 @@ def test_gap_below_the_knee_is_a_warning_and_connecting_says_it_moves(rig) -> No
     assert rig.data.bones["shin.L"].use_connect
     assert findings_of(rig, "parenting") == []
     assert_ik_works(rig, ["shin.L"])
+
+
+def test_unparented_shin_that_stretches_still_lands_and_is_a_warning(rig) -> None:
+    with edit_bones(rig) as bones:
+        bones["shin.L"].use_connect = False
+        bones["shin.L"].parent = None
+    rig.pose.bones["shin.L"].ik_stretch = 0.1
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (finding,) = findings_of(rig, "parenting")
+    assert finding.severity == Severity.WARNING and "IK Stretch on shin.L" in finding.message
+
+
+def test_unparented_shin_is_an_error_on_every_active_ik_of_the_bone(rig) -> None:
+    with edit_bones(rig) as bones:
+        bones["shin.L"].use_connect = False
+        bones["shin.L"].parent = None
+    twin = rig.pose.bones["shin.L"].constraints.new("IK")
+    twin.target, twin.subtarget, twin.chain_count = rig, "foot_ik.L", 2
+    failing = {v.constraint for v in judge_chains(rig) if v.owner == "shin.L" and v.fails}
+    assert failing == {"IK", twin.name}
+    found = findings_of(rig, "parenting")
+    assert {f.constraint for f in found} == failing
+    assert {f.severity for f in found} == {Severity.ERROR}

@@ -333,3 +333,28 @@ def test_a_root_placed_on_its_own_pole_by_a_constraint_is_an_error_with_no_fix(r
     (finding,) = [f for f in diagnose(rig) if f.check_id == "pole" and f.bone == "shin.L"]
     assert finding.severity == Severity.ERROR and "as posed" in finding.message
     assert finding.fix_id is None and "Copy Transforms" in (finding.no_fix_reason or "")
+
+
+def test_no_pole_is_offered_to_a_joint_that_does_not_inherit_rotation(rig) -> None:
+    rig.data.bones["shin.L"].use_inherit_rotation = False
+    _leg_ik(rig).pole_target = None
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (finding,) = [f for f in _pole_findings(rig) if f.bone == "shin.L"]
+    assert finding.fix_id is None and "Inherit Rotation" in finding.no_fix_reason
+    _leg_ik(rig).pole_target, _leg_ik(rig).pole_subtarget = rig, "knee_pole.L"
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"], (
+        "the pole the fix would have made flips the knee"
+    )
+
+
+def test_no_pole_is_offered_where_an_overridden_rotation_would_flip_the_knee(rig) -> None:
+    copy = rig.pose.bones["shin.L"].constraints.new("COPY_ROTATION")
+    copy.target, copy.subtarget = rig, "hand_ik.L"
+    _leg_ik(rig).pole_target = None
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (finding,) = [f for f in _pole_findings(rig) if f.bone == "shin.L"]
+    assert finding.fix_id is None and copy.name in finding.no_fix_reason
+    _leg_ik(rig).pole_target, _leg_ik(rig).pole_subtarget = rig, "knee_pole.L"
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"], (
+        "the pole the fix would have made flips the knee"
+    )

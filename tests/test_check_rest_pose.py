@@ -11,6 +11,7 @@ from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 from ik_doctor import Severity, apply_fix, diagnose, solve_within_reach
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.geometry import offset_from_line
+from ik_doctor.verify.oracle import judge_chains
 from ik_doctor.verify.solve import evaluate
 
 
@@ -184,3 +185,50 @@ def test_pre_bend_from_edit_mode(rig) -> None:
     bpy.ops.object.mode_set(mode="OBJECT")
     assert findings_of(rig, "rest_pose") == []
     assert_ik_works(rig, ["shin.L"])
+
+
+def test_a_straight_or_shrunk_limb_that_stretches_still_lands_and_is_a_warning(rig) -> None:
+    with edit_bones(rig) as bones:
+        upper, lower = bones["upper_arm.L"], bones["forearm.L"]
+        upper.tail = (upper.head + lower.tail) / 2
+    rig.pose.bones["thigh.L"].scale = (0.5, 0.5, 0.5)
+    for owner in ("forearm.L", "shin.L"):
+        rig.pose.bones[owner].ik_stretch = 0.1
+    verdicts = {v.owner: v for v in judge_chains(rig)}
+    assert verdicts["forearm.L"].state == verdicts["shin.L"].state == "pass"
+    found = {f.bone: f for f in findings_of(rig, "rest_pose")}
+    assert {found["forearm.L"].severity, found["shin.L"].severity} == {Severity.WARNING}
+    assert all("IK Stretch on" in f.message for f in found.values())
+    for owner in ("forearm.L", "shin.L"):
+        rig.pose.bones[owner].ik_stretch = 0.0
+    assert all(v.fails for v in judge_chains(rig) if v.owner in found)
+    assert {f.severity for f in findings_of(rig, "rest_pose")} == {Severity.ERROR}
+
+
+def test_a_bone_shrunk_along_its_length_alone_shears_the_limb_and_stretch_does_not_help(
+    rig,
+) -> None:
+    rig.pose.bones["thigh.L"].scale = (1.0, 0.5, 1.0)
+    rig.pose.bones["shin.L"].ik_stretch = 0.1
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"]
+    (finding,) = findings_of(rig, "rest_pose")
+    assert finding.severity == Severity.ERROR
+
+
+def test_a_limb_scaled_down_under_itasc_still_reaches_and_is_a_warning(rig) -> None:
+    rig.pose.ik_solver = "ITASC"
+    rig.pose.bones["thigh.L"].scale = (1.0, 0.5, 1.0)
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (finding,) = findings_of(rig, "rest_pose")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
+
+
+def test_leftover_scale_is_reported_on_the_live_twin_of_an_ik_at_influence_zero(rig) -> None:
+    rig.pose.bones["upper_arm.L"].scale = (1.0, 0.5, 1.0)
+    rig.pose.bones["forearm.L"].constraints["IK"].influence = 0.0
+    twin = rig.pose.bones["forearm.L"].constraints.new("IK")
+    twin.target, twin.subtarget, twin.chain_count = rig, "hand_ik.L", 2
+    twin.pole_target, twin.pole_subtarget = rig, "elbow_pole.L"
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["off", "fail"]
+    (finding,) = findings_of(rig, "rest_pose")
+    assert finding.chain == ("forearm.L", twin.name) and finding.severity == Severity.ERROR

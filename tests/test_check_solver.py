@@ -34,7 +34,7 @@ def test_ten_standard_iterations_leave_the_foot_short(rig) -> None:
 def test_itasc_settings_that_stop_early_are_reset(rig, setting, value, severity) -> None:
     rig.pose.ik_solver = "ITASC"
     setattr(rig.pose.ik_param, setting, value)
-    (finding,) = findings_of(rig, "solver")
+    (finding,) = _itasc_settings_findings(rig)
     assert finding.severity == severity and finding.bone is None
     if severity == Severity.ERROR:
         assert any(verdict.fails for verdict in judge_chains(rig))
@@ -42,9 +42,45 @@ def test_itasc_settings_that_stop_early_are_reset(rig, setting, value, severity)
     assert setting in report
     assert rig.pose.ik_param.iterations >= 100
     assert rig.pose.ik_param.precision <= 0.005 + 1e-6
-    assert findings_of(rig, "solver") == []
+    assert _itasc_settings_findings(rig) == []
     assert_ik_works(rig)
     assert "Nothing to change" in apply_fix(finding)
+
+
+def _itasc_settings_findings(rig) -> list:
+    """The solver's findings on iTaSC's settings, without the one on iTaSC itself."""
+    return [f for f in findings_of(rig, "solver") if "settles short" not in f.message]
+
+
+@pytest.mark.parametrize("precision", [0.0, 0.001, 0.005])
+def test_itasc_settles_short_of_a_reachable_goal_and_the_standard_solver_reaches_it(
+    rig, precision
+) -> None:
+    rig.pose.ik_solver = "ITASC"
+    rig.pose.ik_param.precision = precision
+    first = [(v.owner, v.state, v.tip_error) for v in judge_chains(rig)]
+    assert first == [(v.owner, v.state, v.tip_error) for v in judge_chains(rig)], (
+        "the oracle judges iTaSC the same every time"
+    )
+    assert [owner for owner, state, _error in first if state == "fail"] == ["shin.R"]
+    (finding,) = [f for f in findings_of(rig, "solver") if "settles short" in f.message]
+    assert finding.severity == Severity.ERROR and finding.bone is None
+    assert "0.8%" in finding.message and finding.fix_id is None
+    assert "Standard solver by hand" in finding.no_fix_reason
+    rig.pose.ik_solver = "LEGACY"
+    assert findings_of(rig, "solver") == []
+    assert all(v.state == "pass" for v in judge_chains(rig))
+
+
+@pytest.mark.parametrize(("iterations", "fails"), [(11, True), (12, False)])
+def test_standard_iterations_are_an_error_exactly_where_the_leg_stops_short(
+    rig, iterations, fails
+) -> None:
+    rig.pose.bones["shin.L"].constraints["IK"].iterations = iterations
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert verdict.fails == fails, verdict.reason
+    (finding,) = findings_of(rig, "solver")
+    assert finding.severity == (Severity.ERROR if fails else Severity.WARNING)
 
 
 def test_twenty_standard_iterations_miss_targets_near_the_root(rig) -> None:
@@ -62,14 +98,14 @@ def test_twenty_standard_iterations_miss_targets_near_the_root(rig) -> None:
 def test_itasc_precision_zero_still_converges_and_is_not_reported(rig) -> None:
     rig.pose.ik_solver = "ITASC"
     rig.pose.ik_param.precision = 0.0
-    assert findings_of(rig, "solver") == []
+    assert _itasc_settings_findings(rig) == []
     assert_ik_works(rig)
 
 
 def test_itasc_iterations_are_not_read_from_the_constraint(rig) -> None:
     rig.pose.ik_solver = "ITASC"
     rig.pose.bones["shin.L"].constraints["IK"].iterations = 5
-    assert findings_of(rig, "solver") == []
+    assert _itasc_settings_findings(rig) == []
     assert_ik_works(rig, ["shin.L"])
 
 

@@ -12,6 +12,7 @@ from ik_doctor import Severity, apply_fix
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.limb import keep_pole_at_rest, pole_rest_angle
 from ik_doctor.core.rig import RigView
+from ik_doctor.verify.oracle import judge_chains
 
 IK_SETTINGS = ("chain_count", "use_tail", "use_stretch", "iterations", "weight", "pole_angle")
 BONE_SETTINGS = (
@@ -301,3 +302,20 @@ def test_a_rig_mirrored_across_y_is_judged_across_y(rig) -> None:
     apply_fix(finding)
     assert _ik(rig, "shin.R").subtarget == "foot_ik.R"
     assert_ik_works(rig, ["shin.L", "shin.R"])
+
+
+def test_twins_pole_is_not_copied_onto_a_joint_that_does_not_inherit_rotation(rig) -> None:
+    rig.data.bones["shin.L"].use_inherit_rotation = False
+    rig.pose.bones["shin.L"].constraints["IK"].pole_target = None
+    (finding,) = findings_of(rig, "symmetry")
+    assert finding.bone == "shin.L" and finding.severity == Severity.WARNING
+    assert finding.fix_id is None and "Inherit Rotation" in finding.no_fix_reason
+
+
+def test_twins_settings_are_not_copied_over_the_stretch_that_lets_a_limb_reach(rig) -> None:
+    rig.pose.bones["shin.L"].lock_ik_x = True  # the knee's bend axis: only stretch reaches
+    rig.pose.bones["shin.L"].ik_stretch = 0.1
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (finding,) = findings_of(rig, "symmetry")
+    assert finding.bone == "shin.L" and finding.fix_id is None
+    assert "IK Stretch of shin.L" in finding.no_fix_reason

@@ -7,6 +7,7 @@ import pytest
 from solving import assert_ik_works, findings_of, tip_error
 
 from ik_doctor import Severity, apply_fix, diagnose
+from ik_doctor.verify.oracle import judge_chains
 
 
 def _leg_ik(rig: bpy.types.Object) -> bpy.types.KinematicConstraint:
@@ -67,3 +68,19 @@ def test_target_fix_twice_changes_nothing_the_second_time(rig) -> None:
 def test_other_chains_are_not_reported(rig) -> None:
     _no_target(rig)
     assert {f.bone for f in diagnose(rig, checks=["target"])} == {"shin.L"}
+
+
+def test_targetless_ik_switched_off_beside_an_active_twin_is_a_warning(rig) -> None:
+    ik = rig.pose.bones["forearm.L"].constraints["IK"]
+    ik.target, ik.mute = None, True
+    twin = rig.pose.bones["forearm.L"].constraints.new("IK")
+    twin.target, twin.subtarget, twin.chain_count = rig, "hand_ik.L", 2
+    states = {v.constraint: v.state for v in judge_chains(rig) if v.owner == "forearm.L"}
+    assert states == {"IK": "off", twin.name: "pass"}
+    (finding,) = findings_of(rig, "target")
+    assert (finding.constraint, finding.severity) == ("IK", Severity.WARNING)
+    assert "switched off" in finding.message
+    ik.mute = False
+    twin.mute = True
+    (finding,) = findings_of(rig, "target")
+    assert finding.severity == Severity.ERROR

@@ -20,6 +20,7 @@ import bpy
 
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
+from ..core.limb import switched_off
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -30,6 +31,10 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
         if problem is None:
             continue
         severity, message, why, bones = problem
+        if severity == Severity.ERROR and switched_off(rig, chain):
+            # It moves nothing now; the oracle judges its live twin.
+            severity = Severity.WARNING
+            message += " It is switched off now: that shows once it is switched on."
         length = chain.count_for(bones)
         fix: dict[str, Any] = dict(
             fix_id="set_length",

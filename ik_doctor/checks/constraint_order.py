@@ -27,7 +27,8 @@ import bpy
 from ..core.armature import pose_of
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import FULL_INFLUENCE, off_state, switched_by, turn_on
+from ..core.limb import FULL_INFLUENCE, animated_switch, off_state, switched_by, turn_on
+from ..core.reach import holds_the_fold
 from ..core.registry import Check, register
 from ..core.rig import AXES, IKChain, RigView
 from ..core.start import start_flips_the_bend
@@ -48,8 +49,10 @@ def find_constraint_order_problems(rig: RigView, options: Mapping[str, Any]) -> 
     nested = {finding.chain: finding for finding in _overlaps(rig)}
     reported: set[tuple[str, str]] = set()
     for chain in rig.chains:
-        reason = switched_by(rig, chain)
-        if not _solves(chain) or chain.influence < FULL_INFLUENCE:
+        weak_ik = not _solves(chain) or chain.influence < FULL_INFLUENCE
+        # An active twin switches off only an IK that is off: beside this one it is a duplicate.
+        reason = switched_by(rig, chain) if weak_ik else animated_switch(rig, chain)
+        if weak_ik:
             weak = _weak_ik(rig, chain, reason)
             if weak.fix_id is None and chain.key in nested:
                 # Both would say something about this IK with no fix: one finding, one key.
@@ -130,7 +133,27 @@ def _overridden(
         axes = _limited_axes(constraint)
         if not axes or _ik_limits_match(rig.pose_bone(bone), constraint, axes):
             return None
-        convertible = constraint.owner_space == "LOCAL"
+        local = constraint.owner_space == "LOCAL"
+        holding = [
+            axis
+            for axis in axes
+            if local and holds_the_fold(rig, chain, bone, axis, *_ik_range(constraint, axis))
+        ]
+        convertible = local and not holding
+        if holding:
+            low, high = (math.degrees(v) for v in _ik_range(constraint, holding[0]))
+            no_fix = (
+                f"as IK limits its {holding[0].upper()} range ({low:.3g}° to {high:.3g}°) would "
+                f"keep {bone} from folding, and the limb from reaching targets nearer its root "
+                "(the locks check's narrow limit): widen the range first, or leave the IK "
+                "unlimited"
+            )
+        else:
+            no_fix = (
+                f"its ranges are in {constraint.owner_space.replace('_', ' ').lower()} space, "
+                "and IK limits are angles from the rest pose in the bone's own axes: set them "
+                "by hand (Bone properties > Inverse Kinematics)"
+            )
         return finding(
             severity=Severity.WARNING,
             message=(
@@ -143,13 +166,7 @@ def _overridden(
             ),
             fix_id="convert_limit" if convertible else None,
             fix_label=(f"Copy its ranges to {bone}'s IK limits" if convertible else None),
-            no_fix_reason=(
-                None
-                if convertible
-                else f"its ranges are in {constraint.owner_space.replace('_', ' ').lower()} "
-                "space, and IK limits are angles from the rest pose in the bone's own axes: "
-                "set them by hand (Bone properties > Inverse Kinematics)"
-            ),
+            no_fix_reason=None if convertible else no_fix,
         )
     purpose = OVERRIDDEN.get(constraint.type)
     if purpose is None:
@@ -242,7 +259,12 @@ def _overlaps(rig: RigView) -> Iterator[Finding]:
         if not _solves(inner):
             continue
         for outer in rig.chains_with_bone(inner.owner):
-            nested = _solves(outer) and inner.owner in outer.bones[1:]
+            # An outer IK with no target Blender can resolve is invalid: it moves nothing.
+            valid = outer.target is not None and not outer.target_bone_missing
+            # Without Use Tail the inner IK turns only the bones above its owner: when those lie
+            # above the outer chain, the two move no bone in common.
+            shared = not set(inner.moving_bones).isdisjoint(outer.bones)
+            nested = _solves(outer) and valid and inner.owner in outer.bones[1:] and shared
             same_goal = (inner.target, inner.subtarget) == (outer.target, outer.subtarget)
             if not nested or same_goal:
                 continue

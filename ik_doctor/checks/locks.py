@@ -32,7 +32,13 @@ from ..core.armature import pose_of
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.geometry import bend_normal, offset_from_line
 from ..core.limb import has_degenerate_bone
-from ..core.reach import REACH_TOLERANCE, ClampedFold, clamped_folds
+from ..core.reach import (
+    REACH_TOLERANCE,
+    ClampedFold,
+    clamped_folds,
+    solved_by_itasc,
+    stretching_bones,
+)
 from ..core.registry import Check, register
 from ..core.rig import AXES, IKChain, RigView
 
@@ -87,6 +93,7 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         findings = [*_blocked_chain(rig, chain, options["stiffness"])]
         if _has_ik_limits(rig, chain) and not any(f.severity == Severity.ERROR for f in findings):
             findings += [_narrow_finding(rig, chain, clamp) for clamp in clamped_folds(rig, chain)]
+        findings = _weighed_against_stretch(rig, chain, findings)
         findings += _transform_locks(rig, chain)
         for finding in findings:
             # Chains that share bones (a Rigify switch pair) would report a bone twice.
@@ -94,6 +101,33 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             if where not in reported:
                 reported.add(where)
                 yield finding
+
+
+def _weighed_against_stretch(
+    rig: RigView, chain: IKChain, findings: list[Finding]
+) -> list[Finding]:
+    """Errors made warnings on a chain that reaches by IK Stretch what its locks, limits and
+    stiffness keep it from turning to: any stretching bone makes up a blocked bend axis, a
+    narrow limit or stiffness, but a chain with a bone locked on every axis needs every bone to
+    stretch (measured on the leg and the arm, ``stretching_bones``)."""
+    stretching = stretching_bones(rig, chain)
+    if not stretching or not any(f.severity == Severity.ERROR for f in findings):
+        return findings
+    frozen = any(
+        all(_blocked(rig.pose_bone(name), axis) for axis in AXES) for name in chain.moving_bones
+    )
+    if frozen and set(stretching) != set(chain.moving_bones):
+        return findings
+    made_up = (
+        f" IK Stretch on {', '.join(stretching)} makes up for it: the chain reaches by "
+        "stretching (measured)."
+    )
+    return [
+        replace(f, severity=Severity.WARNING, message=f.message + made_up)
+        if f.severity == Severity.ERROR
+        else f
+        for f in findings
+    ]
 
 
 def _restricted_bones(rig: RigView) -> set[str]:
@@ -408,7 +442,7 @@ def _severity(rig: RigView, share: float) -> Severity:
     """What the oracle says of a tip that stops this share of the reach short. The shortfalls
     were measured with the Standard solver: under iTaSC, which weighs stiffness its own way
     (a forearm at 0.9 still reached), the finding stays a warning."""
-    standard = pose_of(rig.object).ik_solver != "ITASC"
+    standard = not solved_by_itasc(rig)
     return Severity.ERROR if share >= REACH_TOLERANCE and standard else Severity.WARNING
 
 

@@ -2,7 +2,9 @@
 
 The solver walks up the parents of the owner. A limb bone with no parent cuts the chain short:
 the bones above never move. A bone that is not connected and starts away from its parent's
-tail pivots on empty space, so the joint the animator sees is not the joint that bends.
+tail pivots on empty space, so the joint the animator sees is not the joint that bends. With
+IK Stretch on the bones left, the cut chain still lands its tip by stretching (measured on the
+leg and the arm, stretch 0.001 on the owner): a warning then.
 """
 
 from __future__ import annotations
@@ -14,27 +16,44 @@ import bpy
 
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
+from ..core.limb import switched_off
+from ..core.reach import stretching_bones
 from ..core.registry import Check, register
 from ..core.rig import GAP_RATIO, RigView
 
 
 def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     reported: set[str] = set()
+    cut: set[tuple[str, str]] = set()
     for chain in rig.chains:
         parent = rig.detached_parent(chain)
         top = chain.bones[-1]
-        if parent is not None and top not in reported:
+        # Every IK the cut chain solves for fails (a twin IK on the bone too); one switched off
+        # beside an active twin is judged through that twin. One finding per bone and IK name.
+        if (
+            parent is not None
+            and not switched_off(rig, chain)
+            and (top, chain.constraint) not in cut
+        ):
+            cut.add((top, chain.constraint))
             reported.add(top)
+            stretching = stretching_bones(rig, chain)
             yield chain_finding(
                 "parenting",
                 rig,
                 chain,
                 bone=top,
-                severity=Severity.ERROR,
+                severity=Severity.WARNING if stretching else Severity.ERROR,
                 message=(
                     f"{top} has no parent, so IK '{chain.constraint}' on {chain.owner} stops "
                     f"after {len(chain.moving_bones)} of its {chain.chain_count} bones; "
                     f"{parent} ends where {top} starts."
+                    + (
+                        f" IK Stretch on {', '.join(stretching)} still lands the tip, by "
+                        "stretching (measured)."
+                        if stretching
+                        else ""
+                    )
                 ),
                 why=(
                     "The solver only rotates the owner and its parents: with the link missing, "

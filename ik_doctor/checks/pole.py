@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import bpy
@@ -29,6 +29,7 @@ from ..core.geometry import offset_from_line, rest_pole_angle
 from ..core.limb import MAX_BEND_TURN, STRAIGHT_RATIO, chain_shape
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
+from ..core.start import start_flips_the_bend
 
 POLE_DISTANCE = 0.5
 """A new or moved pole stands this fraction of the chain's reach in front of the bend."""
@@ -240,6 +241,8 @@ def _missing_pole(
     """A bending two-bone limb with no pole, unless another IK on the bone supplies one."""
     if chain.owner in owners_with_pole or limb.bend is None or not _is_two_bone_limb(rig, chain):
         return None
+    loose = not rig.raw_bone(chain.owner).use_inherit_rotation
+    flipping = None if loose else _start_that_would_flip(rig, chain)
     return _Problem(
         Severity.WARNING,
         f"{_where(chain)} has no pole: nothing decides which way {limb.joint_label} points.",
@@ -248,7 +251,30 @@ def _missing_pole(
         "with the foot moved out and forward the knee turns about 60° inward of where a pole "
         "keeps it).",
         "create_pole",
+        # Measured: with a pole, a joint that does not inherit rotation flips away from it once
+        # the body turns (the inherit check's error); without one the limb still reaches.
+        no_fix=f"{chain.owner} does not inherit rotation: with a pole its joint would flip away "
+        "from it once the body turns; turn Inherit Rotation on first"
+        if loose
+        else flipping,
     )
+
+
+def _start_that_would_flip(rig: RigView, chain: IKChain) -> str | None:
+    """Why a new pole would break the chain: a constraint the IK overrides starts the solver
+    bent the other way, which with a pole flips the joint away from it (the constraint_order
+    check's error, measured; without a pole the limb still reaches)."""
+    with_pole = replace(chain, pole=rig.object)
+    for bone in chain.bones:
+        for constraint in rig.constraints(bone):
+            if constraint.type == "IK" or constraint.mute or constraint.influence <= 0.0:
+                continue
+            if start_flips_the_bend(rig, with_pole, bone, constraint):
+                return (
+                    f"'{constraint.name}' on {bone} starts the solver bent the other way: with a "
+                    "pole the joint would flip away from it; mute that constraint first"
+                )
+    return None
 
 
 def _is_two_bone_limb(rig: RigView, chain: IKChain) -> bool:

@@ -8,7 +8,9 @@ starts from the chain's posed rotations: a leftover rotation on a chain bone ste
 a chain without a pole, and one that bends a joint the other way makes a chain with a pole bend
 away from it; a leftover scale below 1 along a bone shortens it, so the tip falls short
 (measured: a thigh scaled 0.8 along its length leaves the foot 0.022 from the target), while a
-scale across the bone or a scale-up keeps the reach but no longer matches the model.
+scale across the bone or a scale-up keeps the reach but no longer matches the model. IK Stretch
+on a chain bone makes up both shortfalls (measured on the leg and the arm: straight, or the
+upper bone scaled 0.5, they land with stretch 0.001 on one bone): warnings then.
 Bones whose transforms an action or NLA strip animates are left alone: that pose is animation.
 """
 
@@ -33,7 +35,9 @@ from ..core.limb import (
     has_degenerate_bone,
     keep_pole_at_rest,
     pose_flips_bend,
+    switched_off,
 )
+from ..core.reach import solved_by_itasc, stretching_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -48,7 +52,8 @@ def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
         yield _rest_position_finding(rig)
     animated = animated_bones(rig)
     seen: set[tuple[str, ...]] = set()
-    for chain in rig.chains:
+    # The live IK of a switch pair first: a twin switched off is judged through it.
+    for chain in sorted(rig.chains, key=lambda chain: switched_off(rig, chain)):
         bones = chain.moving_bones
         if len(bones) < 2 or bones in seen:
             continue  # Rigify pairs a pole and a no-pole IK on the same bones
@@ -84,7 +89,14 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
     where = f"IK '{chain.constraint}' on {chain.owner}"
     joint = chain_joints(rig, chain)[0]
     direction, side = _bend_direction(rig, chain)
-    if chain.pole is not None:
+    stretching = stretching_bones(rig, chain)
+    if chain.pole is not None and stretching:
+        severity = Severity.WARNING
+        effect = (
+            "with its pole it does not bend at all, and reaches only by IK Stretch on "
+            f"{', '.join(stretching)} (measured: it lands, stretched straight)."
+        )
+    elif chain.pole is not None:
         severity = Severity.ERROR
         effect = "with its pole it does not bend at all and the tip stops short of the target."
     else:
@@ -151,7 +163,17 @@ def _leftover_pose(
     if rotated and chain.pole is not None and not flipped and not scaled:
         return None  # measured: the pole sets the plane and the solve is the same
     effects = []
-    if shrunk:
+    # Stretch makes up a bone scaled down evenly; one scaled down along its length alone shears
+    # the bones below, which no stretching undoes (measured: a thigh at (1, 0.5, 1) still fails).
+    even = all(_evenly_scaled(rig, name) for name in shrunk)
+    stretching = stretching_bones(rig, chain) if shrunk and even else ()
+    if shrunk and stretching:
+        effects.append(
+            f"{', '.join(shrunk)} {'is' if len(shrunk) == 1 else 'are'} scaled down along "
+            f"{'its' if len(shrunk) == 1 else 'their'} length: the limb reaches targets it was "
+            f"built to reach only by IK Stretch on {', '.join(stretching)}"
+        )
+    elif shrunk:
         effects.append(
             f"{', '.join(shrunk)} {'is' if len(shrunk) == 1 else 'are'} scaled down along "
             f"{'its' if len(shrunk) == 1 else 'their'} length, so the tip falls short of targets "
@@ -173,7 +195,8 @@ def _leftover_pose(
             f"the rotation of {', '.join(rotated)} steers which way the chain bends: the same "
             "target gives a different pose"
         )
-    severity = Severity.ERROR if flipped or shrunk else Severity.WARNING
+    falls_short = shrunk and not stretching and not solved_by_itasc(rig)
+    severity = Severity.ERROR if flipped or falls_short else Severity.WARNING
     posed = sorted(set(rotated) | set(scaled), key=bones.index)
     return chain_finding(
         "rest_pose",
@@ -190,6 +213,11 @@ def _leftover_pose(
         fix_args=(("bones", tuple(posed)),),
         needs_confirmation=True,
     )
+
+
+def _evenly_scaled(rig: RigView, name: str) -> bool:
+    scale = rig.pose_bone(name).matrix_basis.to_scale().to_tuple()
+    return max(scale) - min(scale) <= 1e-3 * max(abs(v) for v in scale)
 
 
 def set_pose_position(obj: bpy.types.Object, finding: Finding) -> str:

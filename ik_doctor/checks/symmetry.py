@@ -56,6 +56,7 @@ from ..core.armature import armature_data, pose_of
 from ..core.editing import FixError, constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import pole_rest_angle
+from ..core.reach import stretching_bones
 from ..core.registry import Check, all_checks, register
 from ..core.rig import AXES, IKChain, RigView
 
@@ -230,6 +231,22 @@ def _judge(rig: RigView, twins: _Twins, options: Mapping[str, Any]) -> Finding |
         f"({shown_first.owner} / {dest.owner}): {'; '.join(d.text() for d in differences)}."
     )
     severity, no_fix = _verdict(twins, differences, faults, source)
+    loose = dest.pole is None and not rig.raw_bone(dest.owner).use_inherit_rotation
+    stretching = stretching_bones(rig, dest) if source is not None else ()
+    if no_fix is None and loose and any(d.what == "pole" for d in differences):
+        # Measured: a pole on a joint that does not inherit rotation flips it once the body
+        # turns (the inherit check's error); without one the limb still reaches.
+        no_fix = (
+            f"{dest.owner} does not inherit rotation: with its twin's pole its joint would flip "
+            "away from it once the body turns; turn Inherit Rotation on first"
+        )
+    elif no_fix is None and stretching and not stretching_bones(rig, shown_first):
+        # IK Stretch makes up what the side's other faults take from its reach (locks, a
+        # shortened bone): copied away, they leave the limb short.
+        no_fix = (
+            f"copying would drop the IK Stretch of {', '.join(stretching)}, which lets "
+            f"{dest.owner} reach despite its other faults: fix those first"
+        )
     if source is not None:
         message += f" {dest.owner} has faults its twin has not ({_listed(faults[dest.key])})."
     copies = [d.copy for d in differences if d.copy is not None]

@@ -2,7 +2,9 @@
 
 With no target, or a subtarget naming a bone that does not exist, Blender marks the
 constraint invalid and the chain never moves. A target that is the owner bone or a bone of
-its own chain moves with the chain it is meant to pull: the solver chases itself.
+its own chain moves with the chain it is meant to pull: the solver chases itself. On an IK
+switched off on purpose (muted with an active twin on the bone, or a driven switch), which the
+oracle judges through its twin, that is a warning: it fails once switched on.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import bpy
 from ..core.controls import add_control_bone
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
+from ..core.limb import switched_by
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -27,11 +30,14 @@ def find_target_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
         if problem is None:
             continue
         message, why = problem
+        switch = switched_by(rig, chain) if chain.mute or chain.influence <= 0.0 else None
+        if switch is not None:
+            message += f" It is switched off ({switch}): it fails once switched on."
         yield chain_finding(
             "target",
             rig,
             chain,
-            severity=Severity.ERROR,
+            severity=Severity.ERROR if switch is None else Severity.WARNING,
             message=message,
             why=why,
             fix_id="create_control",

@@ -178,6 +178,12 @@ def switched_by(rig: RigView, chain: IKChain) -> str | None:
     return animated_switch(rig, chain)
 
 
+def switched_off(rig: RigView, chain: IKChain) -> bool:
+    """Whether this IK is off on purpose: muted or at influence 0, and one half of a switch
+    (``switched_by``). It moves nothing, and the oracle judges it through its partner."""
+    return (chain.mute or chain.influence <= 0.0) and switched_by(rig, chain) is not None
+
+
 def animated_switch(rig: RigView, chain: BoneChain) -> str | None:
     """How keys or drivers switch the chain's constraint ("its influence is driven"), or None
     (``constraint_switches``)."""

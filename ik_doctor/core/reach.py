@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import bpy
 from mathutils import Matrix, Vector
 
+from .armature import pose_of
 from .rig import IKChain, RigView
 
 FOLD_DEGREES = 30.0
@@ -41,6 +42,29 @@ class ClampedFold:
     """The IK limit on ``axis``, radians from the rest pose."""
     folded: float
     """Degrees the joint folds within that limit toward the bend (0: only the other way)."""
+
+
+def solved_by_itasc(rig: RigView) -> bool:
+    """Whether the armature uses iTaSC, on which the shortfalls the checks measured with the
+    Standard solver do not hold: it weighs stiffness its own way (a forearm at 0.9 still
+    reached) and solves scaled bones as they are (a limb with its upper bone scaled 0.5, or
+    shorn by a scale of 2 along it, reached every goal the oracle set, in 4.2 and 5.3)."""
+    return pose_of(rig.object).ik_solver == "ITASC"
+
+
+def stretching_bones(rig: RigView, chain: IKChain) -> tuple[str, ...]:
+    """The bones of the chain IK Stretch lengthens: those with IK Stretch above 0, while the
+    IK's own Stretch is on.
+
+    Measured on the reference leg and arm (4.2 and 5.3): one such bone, at 0.001 even, lets the
+    chain reach the oracle's goals that a straight rest pose, a lock on the bend axis, IK limits
+    of ±6°, stiffness 0.99 on any bone or a limb scaled to half its length leave out of reach:
+    the solver stretches where it cannot turn. A chain whose bones are all locked on every axis
+    reaches them only when every bone stretches.
+    """
+    if not rig.ik_constraint(chain).use_stretch:
+        return ()
+    return tuple(name for name in chain.moving_bones if rig.pose_bone(name).ik_stretch > 0.0)
 
 
 def limb_bones(rig: RigView, chain: IKChain) -> tuple[str, ...]:
@@ -90,6 +114,30 @@ def clamped_folds(rig: RigView, chain: IKChain) -> list[ClampedFold]:
     held = [_posed_tip(rig, chain, FOLD_DEGREES, 0.0, True, clamps)]
     held.append(_posed_tip(rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, True))
     return clamps if _held_back(rig, chain, held) else []
+
+
+def holds_the_fold(
+    rig: RigView, chain: IKChain, name: str, axis: str, low: float, high: float
+) -> bool:
+    """Whether an IK limit of ``low`` to ``high`` (radians) on ``axis`` of the chain's joint
+    ``name`` would let it fold less than ``HELD_SHARE`` of the way the limb's first goal folds it
+    (the way that brings the tip nearer the root), as the locks check's narrow limits do."""
+    limb = limb_bones(rig, chain)
+    moving = chain.moving_part(limb)
+    if name not in moving[:-1]:
+        return False  # the limb's root is swung, not folded
+    pose_bone = rig.pose_bone(name)
+    order = list(reversed(limb))
+    root_head = rig.bone(limb[-1]).head
+    folds = [_free_turn(pose_bone, sign * FOLD_DEGREES, "XZY", True) for sign in (1, -1)]
+    distances = [
+        (_fk_tip(rig, chain, order, {name: _rotation(*fold)}) - root_head).length for fold in folds
+    ]
+    fold_axis, angle = folds[distances.index(min(distances))]
+    if fold_axis is None or fold_axis.lower() != axis:
+        return False
+    allowed = min(max(angle, low), high)
+    return allowed * angle <= 0.0 or abs(allowed) < HELD_SHARE * abs(angle)
 
 
 def _held_back(rig: RigView, chain: IKChain, held: list[Vector]) -> bool:
