@@ -7,6 +7,7 @@ a few more, so that every fix a check owns is offered at least once) makes each 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
@@ -66,8 +67,18 @@ def shin_starts_off_the_knee(rig):
     _edit(rig, gap)
 
 
+def shin_limited_like_a_knee(rig):
+    """A Limit Rotation the IK overrides, with a range that lets the knee fold (-10° to 100°):
+    converting it to IK limits is offered (a narrower one that would hold the fold is not)."""
+    limit = rig.pose.bones["shin.L"].constraints.new("LIMIT_ROTATION")
+    limit.owner_space = "LOCAL"
+    limit.use_limit_x = True
+    limit.min_x, limit.max_x = math.radians(-10), math.radians(100)
+
+
 MORE_FAULTS = [
     *SPLINE_FAULTS,
+    shin_limited_like_a_knee,
     rolled_shin,
     shin_keeps_its_scale,
     leg_without_pole,
