@@ -20,8 +20,9 @@ logs="$(mktemp -d)"
 for line in "${lines[@]}"; do
   VENV="${venvs[$line]}"
   # The lines run side by side; each prints its own report when done.
-  (cd "$ROOT" && "$VENV/bin/python" -m pytest -p no:cacheprovider "$@" >"$logs/$line.log" 2>&1
-   echo $? >"$logs/$line.rc") &
+  # (set -e would end the subshell at a failing pytest before its exit code is written.)
+  (cd "$ROOT" && code=0 && { "$VENV/bin/python" -m pytest -p no:cacheprovider "$@" \
+     >"$logs/$line.log" 2>&1 || code=$?; } && echo "$code" >"$logs/$line.rc") &
 done
 wait
 for line in "${lines[@]}"; do
