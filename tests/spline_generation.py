@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import bpy
 from hypothesis import strategies as st
 from mathutils import Euler, Matrix, Vector
+from test_check_spline_ik import new_spline
 
 from ik_doctor.core.editing import edit_bones
 
@@ -173,17 +174,7 @@ def _curve(rig: bpy.types.Object, spec: TailSpec, points: list[Vector]) -> bpy.t
     local = [curve.matrix_world.inverted_safe() @ point for point in points]
     if spec.target == "one_point":
         local = local[:1]
-    spline = data.splines.new(spec.kind)
-    if spec.kind == "BEZIER":
-        spline.bezier_points.add(len(local) - 1)
-        for bezier, point in zip(spline.bezier_points, local, strict=True):
-            bezier.co = point
-            bezier.handle_left_type = bezier.handle_right_type = "AUTO"
-    else:
-        spline.points.add(len(local) - 1)
-        for spline_point, point in zip(spline.points, local, strict=True):
-            spline_point.co = (*point, 1.0)
-        spline.use_endpoint_u = True
+    new_spline(data, spec.kind, local)
     return curve
 
 

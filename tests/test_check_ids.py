@@ -13,8 +13,7 @@ from dataclasses import dataclass, replace
 
 import bpy
 import pytest
-from test_check_spline_ik import SPLINE_FAULTS
-from test_generated_broken_rigs import FAULTS, _edit, _ik, empty_as_target
+from test_generated_broken_rigs import FAULTS, SPLINE_FAULTS, _edit, _ik, empty_as_target
 
 from ik_doctor import Finding, all_checks, diagnose
 from ik_doctor.sample_rig import build_character_rig

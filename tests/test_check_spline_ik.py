@@ -16,8 +16,7 @@ import bpy
 import pytest
 from mathutils import Matrix, Vector
 
-from ik_doctor import FixError, Severity, all_checks, apply_fix, diagnose
-from ik_doctor.sample_rig import build_character_rig
+from ik_doctor import FixError, Severity, apply_fix, diagnose
 
 TAIL = ("tail.001", "tail.002", "tail.003", "tail.004")
 OWNER = TAIL[-1]
@@ -89,19 +88,7 @@ def add_tail(
     bpy.context.scene.collection.objects.link(curve)
     matrix = curve_matrix or Matrix()
     curve.matrix_world = matrix
-    spline = data.splines.new(kind)
-    local = [matrix.inverted() @ point for point in points]
-    if kind == "BEZIER":
-        spline.bezier_points.add(len(local) - 1)
-        for bezier, point in zip(spline.bezier_points, local, strict=True):
-            bezier.co = point
-        for bezier in spline.bezier_points:
-            bezier.handle_left_type = bezier.handle_right_type = "AUTO"
-    else:
-        spline.points.add(len(local) - 1)
-        for spline_point, point in zip(spline.points, local, strict=True):
-            spline_point.co = (*point, 1.0)
-        spline.use_endpoint_u = True
+    new_spline(data, kind, [matrix.inverted() @ point for point in points])
     if hooks:
         for index in range(len(points)):
             hook = curve.modifiers.new(f"Hook.{index}", "HOOK")
@@ -115,6 +102,24 @@ def add_tail(
     spline_ik.target, spline_ik.chain_count = curve, count
     bpy.context.view_layer.update()
     return curve, spline_ik
+
+
+def new_spline(data: bpy.types.Curve, kind: str, local: list[Vector]) -> bpy.types.Spline:
+    """A spline of ``kind`` through ``local`` (curve space): Bezier with automatic handles, or a
+    poly or NURBS line that reaches its end points."""
+    spline = data.splines.new(kind)
+    if kind == "BEZIER":
+        spline.bezier_points.add(len(local) - 1)
+        for bezier, point in zip(spline.bezier_points, local, strict=True):
+            bezier.co = point
+        for bezier in spline.bezier_points:
+            bezier.handle_left_type = bezier.handle_right_type = "AUTO"
+    else:
+        spline.points.add(len(local) - 1)
+        for spline_point, point in zip(spline.points, local, strict=True):
+            spline_point.co = (*point, 1.0)
+        spline.use_endpoint_u = True
+    return spline
 
 
 # --- measuring by solving ------------------------------------------------------------------------
@@ -636,81 +641,3 @@ def test_diagnose_never_raises_and_every_fix_works_or_says_why(scene, break_rig)
             assert str(error)
         bpy.context.view_layer.update()
     diagnose(rig)
-
-
-# --- every fix, offered on the reference character rig -------------------------------------------
-# ``SPLINE_FAULTS`` break a tail added to any rig with a ``root`` bone, one way each, so that every
-# fix of every Spline IK check is offered once (``test_check_ids`` can survey them with its own).
-
-
-def spline_tail_without_target(rig):
-    add_tail(rig, hooks=False)[1].target = None
-
-
-def spline_tail_counting_the_root(rig):
-    add_tail(rig, count=5, control_parent=None)
-
-
-def spline_tail_with_a_gap(rig):
-    add_tail(rig)
-    open_gap(rig)
-
-
-def spline_tail_drawn_backwards(rig):
-    add_tail(rig, points=list(reversed(STRAIGHT)))
-
-
-def spline_tail_far_from_its_curve(rig):
-    add_tail(rig, hooks=False, points=[p + Vector((3.0, 0.0, 0.0)) for p in STRAIGHT])
-
-
-def spline_tail_on_a_scaled_curve(rig):
-    add_tail(rig, curve_matrix=Matrix.Scale(2.0, 4))[1].y_scale_mode = "NONE"
-
-
-def spline_tail_on_a_short_curve(rig):
-    add_tail(rig, hooks=False, points=HALF)
-
-
-def spline_tail_unhooked(rig):
-    add_tail(rig, hooks=False)
-
-
-def spline_tail_muted(rig):
-    add_tail(rig)[1].mute = True
-
-
-def spline_tail_copying_a_location(rig):
-    add_tail(rig)
-    helper = rig.pose.bones[OWNER].constraints.new("COPY_LOCATION")
-    helper.target, helper.subtarget = rig, "ctrl.3"
-
-
-SPLINE_FAULTS = [
-    spline_tail_without_target,
-    spline_tail_counting_the_root,
-    spline_tail_with_a_gap,
-    spline_tail_drawn_backwards,
-    spline_tail_far_from_its_curve,
-    spline_tail_on_a_scaled_curve,
-    spline_tail_on_a_short_curve,
-    spline_tail_unhooked,
-    spline_tail_muted,
-    spline_tail_copying_a_location,
-]
-
-
-def test_every_spline_ik_fix_is_offered_on_the_character_rig(scene) -> None:
-    offered = set()
-    for break_rig in SPLINE_FAULTS:
-        bpy.ops.wm.read_homefile(use_empty=True)
-        rig = build_character_rig()
-        break_rig(rig)
-        offered |= {(f.check_id, f.fix_id) for f in diagnose(rig) if f.fix_id is not None}
-    owned = {
-        (check.id, fix_id)
-        for check in all_checks()
-        if check.id.startswith("spline_")
-        for fix_id in check.fixes
-    }
-    assert owned - offered == set()

@@ -21,7 +21,7 @@ from mathutils import Matrix, Vector
 from solving import pose_snapshot
 from test_check_spline_ik import BENT, HALF, OWNER, STRAIGHT, TAIL, add_tail, open_gap
 
-from ik_doctor import Severity, apply_fix, diagnose
+from ik_doctor import Severity, all_checks, apply_fix, diagnose
 from ik_doctor.sample_rig import build_character_rig
 from ik_doctor.verify.oracle import disagreements, judge_chains
 from ik_doctor.verify.spline_oracle import judge_spline_chains
@@ -634,6 +634,22 @@ SPLINE_FAULTS = {
 EXPLAINED = (Severity.ERROR, Severity.WARNING)
 """A failing tail needs an error or a warning on it: some spline faults are warnings (a curve
 far from the tail, a scaled one), measured, not a sign that the chain works."""
+
+
+def test_every_spline_ik_fix_is_offered_by_some_broken_tail(scene) -> None:
+    offered = set()
+    for break_rig in SPLINE_FAULTS:
+        bpy.ops.wm.read_homefile(use_empty=True)
+        rig = build_character_rig()
+        break_rig(rig)
+        offered |= {(f.check_id, f.fix_id) for f in diagnose(rig) if f.fix_id is not None}
+    owned = {
+        (check.id, fix_id)
+        for check in all_checks()
+        if check.id.startswith("spline_")
+        for fix_id in check.fixes
+    }
+    assert owned - offered == set()
 
 
 def _tail_verdict(rig):
