@@ -194,6 +194,10 @@ class RigView:
         """The constraints of a pose bone, in stack order, read in the one walk over the pose."""
         return self._constraint_stacks.get(name, ())
 
+    def constrained_bones(self) -> list[str]:
+        """The pose bones with a constraint, in pose order: most bones of a large rig have none."""
+        return list(self._constraint_stacks)
+
     def ik_constraint(self, chain: IKChain) -> bpy.types.KinematicConstraint:
         """The Blender constraint behind a chain, for the settings the view does not copy."""
         return self._ik_constraints[chain.key]

@@ -121,12 +121,12 @@ class CurveLink:
 
 
 def spline_chains(rig: RigView) -> list[SplineChain]:
-    """Every Spline IK constraint of the rig, in bone order (read once per pass)."""
+    """Every Spline IK constraint of the rig, in pose order (read once per pass)."""
     return rig.remember("spline_chains", lambda: list(_read_chains(rig)))
 
 
 def _read_chains(rig: RigView) -> Iterator[SplineChain]:
-    for owner in rig.bone_names():
+    for owner in rig.constrained_bones():
         for constraint in rig.constraints(owner):
             if isinstance(constraint, bpy.types.SplineIKConstraint):
                 bones = [owner]
