@@ -18,46 +18,23 @@ from hypothesis import given, settings
 
 pytestmark = pytest.mark.slow
 
-KNOWN_MISSES = (
-    {
-        frozenset({("pole_behind", limb, 0), ("inherit_rotation_off", limb, 0)}): "with the pole "
-        "behind the bend the limb swings round to face it, and a joint that does not inherit "
-        "rotation still bends toward it with the body turned: the inherit check's error is not "
-        "confirmed"
-        for limb in ("arm", "leg")
-    }
-    | {
-        frozenset({("straight", limb, 0), ("overriding_constraint", limb, 1)}): "a Damped Track "
-        "at the control on a straight limb's lower bone gives the solver a bend to start from: "
-        "the rest_pose check's error on the straight limb is not confirmed"
-        for limb in ("arm", "leg")
-    }
-    | {
-        frozenset({("itasc", limb, precision), ("object_transform", other, 0)}): "scaled 2.5, "
-        "the rig reaches every goal under iTaSC at precision 0.006 and below, which the solver "
-        "check calls an error (unscaled, the arms stop 9.7% short at 0.006 and the right leg "
-        "0.8% at 0.001)"
-        for limb in ("arm", "leg")
-        for other in ("arm", "leg")
-        for precision in (0.001, 0.006)
-    }
-    | {
-        frozenset({("unparented", limb, 0), ("stretch", limb, stretch)}): "a lower bone "
-        "without a parent reaches by IK Stretch alone (a warning); parented back by the "
-        "parenting fix, the whole limb answers for its other faults (a squashed body, a joint "
-        "that does not inherit rotation), which the cut chain did not feel: a fix that trades"
-        for limb in ("arm", "leg")
-        for stretch in (0.1, 0.5)
-    }
-    | {
-        frozenset({("ik_above", limb, tail), ("target", limb, missing)}): "the target fix gives "
-        "the limb's IK a new control, and the IK on the upper bone, aimed at the old one, is "
-        "left nested inside its chain toward another goal (a constraint_order error)"
-        for limb in ("arm", "leg")
-        for tail in (0, 1)
-        for missing in (0, 1)
-    }
-)
+KNOWN_MISSES = {
+    frozenset({("itasc", limb, precision), ("object_transform", other, 0)}): "scaled 2.5, "
+    "the rig reaches every goal under iTaSC at precision 0.006 and below, which the solver "
+    "check calls an error: no setting decides it (measured at precision 0.001 and 0.005: "
+    "the legs stop 0.2% to 17% short or flip with the object scaled 0.5 to 2 or 3 to 4, "
+    "41% with the bones 2.5 times as long, and reach only at object scales 2.25 to 2.75)"
+    for limb in ("arm", "leg")
+    for other in ("arm", "leg")
+    for precision in (0.001, 0.006)
+} | {
+    frozenset({("unparented", limb, 0), ("stretch", limb, stretch)}): "a lower bone "
+    "without a parent reaches by IK Stretch alone (a warning); parented back by the "
+    "parenting fix, the whole limb answers for its other faults (a squashed body, a joint "
+    "that does not inherit rotation), which the cut chain did not feel: a fix that trades"
+    for limb in ("arm", "leg")
+    for stretch in (0.1, 0.5)
+}
 """Combinations of faults on which the findings break a rule (a false alarm, a silent failure, a
 fix that trades), with why: rigs with all of one are left out of the sample until closed, and
 listed in the README (with the failures only a warning names, which the rules allow)."""

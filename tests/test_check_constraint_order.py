@@ -11,6 +11,7 @@ from mathutils import Vector
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
 from ik_doctor import FixError, Severity, apply_fix, diagnose, judge_chains
+from ik_doctor.core.editing import edit_bones
 
 RIGIFY = Path(__file__).resolve().parents[2] / "shared" / "rigs" / "cheng_rigify_character.blend"
 
@@ -217,21 +218,33 @@ def test_ik_nested_inside_a_longer_chain_misses_its_target(rig) -> None:
         apply_fix(finding)
 
 
-def test_half_switched_ik_nested_inside_a_longer_chain_is_one_finding_with_one_key(rig) -> None:
-    """Bug: an IK at influence 0.5 beside its active switch partner, both inside the shin's
-    chain, gave two findings on the key (thigh.L, IK.001, no fix): "sits inside the chain" and
-    "switch partner". apply_fix matches by key, so they are one finding saying both."""
+@pytest.mark.parametrize("keyed", [True, False], ids=["keyed", "beside_its_twin"])
+def test_half_switched_ik_nested_inside_a_longer_chain_is_one_finding_with_one_key(
+    rig, keyed
+) -> None:
+    """Bug: an IK at influence 0.5 switched by the rig, inside the shin's chain, gave two
+    findings on the key (thigh.L, IK.001, no fix): "sits inside the chain" and "on purpose".
+    apply_fix matches by key, so they are one finding saying both. Beside an active twin alone
+    it is not switched (a blended IK pulls the chain short): an error of its own, with its own
+    fix and key."""
     for influence in (1.0, 0.5):
         ik = rig.pose.bones["thigh.L"].constraints.new("IK")
         ik.target, ik.subtarget, ik.chain_count = rig, "knee_pole.L", 1
         ik.influence = influence
+    if keyed:
+        ik.keyframe_insert("influence")
     found = findings_of(rig, "constraint_order")
     keys = [f.key for f in found]
     assert len(keys) == len(set(keys))
-    (half,) = [f for f in found if f.constraint == "IK.001"]
-    assert (half.bone, half.severity, half.fix_id) == ("thigh.L", Severity.ERROR, None)
+    (half,) = [f for f in found if f.constraint == "IK.001" and f.fix_id is None]
+    assert (half.bone, half.severity) == ("thigh.L", Severity.ERROR)
     assert "inside the chain of IK 'IK' on shin.L" in half.message
-    assert "switch partner" in half.message
+    blended = [f for f in found if f.constraint == "IK.001" and f.fix_id == "enable_ik"]
+    if keyed:
+        assert "on purpose" in half.message and blended == []
+    else:
+        assert "on purpose" not in half.message
+        assert [f.severity for f in blended] == [Severity.ERROR]
 
 
 def test_chains_that_only_share_the_hips_both_reach(rig) -> None:
@@ -300,3 +313,44 @@ def test_ik_without_tail_above_a_longer_chain_moves_no_bone_of_it(rig) -> None:
     assert verdict.state == "pass", verdict.reason
     nested = [f for f in findings_of(rig, "constraint_order") if f.bone == "upper_arm.L"]
     assert nested == []
+
+
+@pytest.mark.parametrize("aimed", ["foot_ik.L", "hand_ik.L"])
+@pytest.mark.parametrize("influence", [0.5, 0.95])
+def test_blended_ik_beside_an_active_twin_is_not_switched_and_stops_short(
+    rig, aimed, influence
+) -> None:
+    _ik(rig).influence = influence
+    twin = rig.pose.bones["shin.L"].constraints.new("IK")
+    twin.target, twin.subtarget, twin.chain_count = rig, aimed, 2
+    (verdict,) = [v for v in judge_chains(rig) if v.key == ("shin.L", "IK")]
+    assert verdict.fails, "measured: 1.9% of the reach short at 0.95"
+    (finding,) = [f for f in findings_of(rig, "constraint_order") if f.constraint == "IK"]
+    assert finding.severity == Severity.ERROR and "stops short" in finding.message
+
+
+def test_damped_track_that_starts_a_straight_leg_bent_is_not_muted(rig) -> None:
+    """A straight leg lands only because the Damped Track at its control starts the shin bent
+    toward it (measured); muting it would leave the leg straight and failing."""
+    with edit_bones(rig) as bones:
+        thigh, shin = bones["thigh.L"], bones["shin.L"]
+        thigh.tail = shin.head = (thigh.head + shin.tail) / 2
+    track = rig.pose.bones["shin.L"].constraints.new("DAMPED_TRACK")
+    track.target, track.subtarget = rig, "foot_ik.L"
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "constraint_order") if f.constraint == track.name]
+    assert finding.severity == Severity.WARNING and finding.fix_id is None
+    assert "pre-bend" in (finding.no_fix_reason or "")
+
+
+def test_damped_track_that_holds_a_knee_without_inherited_rotation_is_not_muted(rig) -> None:
+    """The shin ignores the thigh's rotation but starts where the Damped Track points it, and
+    the leg lands; muted, the knee flips once the hips turn (measured): the fix waits."""
+    rig.data.bones["shin.L"].use_inherit_rotation = False
+    track = rig.pose.bones["shin.L"].constraints.new("DAMPED_TRACK")
+    track.target, track.subtarget = rig, "foot_ik.L"
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "constraint_order") if f.constraint == track.name]
+    assert finding.fix_id is None and "Inherit Rotation" in (finding.no_fix_reason or "")
+    track.mute = True
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"]

@@ -139,3 +139,16 @@ def test_thigh_ik_on_the_foot_control_is_the_one_removed(rig) -> None:
 def test_ik_on_the_other_leg_aimed_at_the_same_control_is_not_one_limb(rig) -> None:
     _add_ik(rig, "foot.R", "foot_ik.L", 1)
     assert findings_of(rig, "duplicates") == []
+
+
+@pytest.mark.parametrize("missing", ["none", "no such bone", ""])
+def test_ik_without_a_target_beside_a_twin_pulls_nothing_and_is_no_duplicate(rig, missing) -> None:
+    second = _add_ik(rig, "shin.L", "hand_ik.L", 2)
+    first = rig.pose.bones["shin.L"].constraints["IK"]
+    if missing == "none":
+        first.target = None
+    else:
+        first.subtarget = missing
+    states = {v.constraint: v.state for v in judge_chains(rig) if v.owner == "shin.L"}
+    assert states == {"IK": "fail", second.name: "pass"}
+    assert findings_of(rig, "duplicates") == []

@@ -234,3 +234,62 @@ def test_shear_is_reported_on_the_live_twin_of_an_ik_at_influence_zero(rig) -> N
     found = [f for f in findings_of(rig, "inherit") if f.severity == Severity.ERROR]
     assert found and all(f.chain == ("forearm.L", twin.name) for f in found)
     assert ("forearm.L", twin.name) in failing
+
+
+def _pole_behind(rig, pole: str) -> None:
+    with edit_bones(rig) as bones:
+        bone = bones[pole]
+        bone.head.y, bone.tail.y = -bone.head.y, -bone.tail.y
+
+
+@pytest.mark.parametrize(
+    ("owner", "pole"), [("shin.L", "knee_pole.L"), ("forearm.L", "elbow_pole.L")]
+)
+def test_joint_without_inherited_rotation_under_a_pole_behind_the_bend_still_works(
+    rig, owner, pole
+) -> None:
+    rig.data.bones[owner].use_inherit_rotation = False
+    _pole_behind(rig, pole)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    (finding,) = findings_of(rig, "inherit")
+    assert (finding.bone, finding.severity) == (owner, Severity.WARNING)
+    assert "behind the bend" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("owner", "kind", "aimed"),
+    [
+        ("forearm.L", "COPY_ROTATION", "shoulder.L"),
+        ("forearm.L", "DAMPED_TRACK", "hand_ik.L"),
+        ("shin.L", "DAMPED_TRACK", "foot_ik.L"),
+    ],
+)
+def test_joint_without_inherited_rotation_whose_start_a_constraint_sets_still_works(
+    rig, owner, kind, aimed
+) -> None:
+    rig.data.bones[owner].use_inherit_rotation = False
+    constraint = rig.pose.bones[owner].constraints.new(kind)
+    constraint.target, constraint.subtarget = rig, aimed
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    (finding,) = findings_of(rig, "inherit")
+    assert (finding.bone, finding.severity) == (owner, Severity.WARNING)
+    assert f"'{constraint.name}'" in finding.message
+    constraint.mute = True
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
+    (finding,) = findings_of(rig, "inherit")
+    assert finding.severity == Severity.ERROR
+
+
+def test_limb_that_does_not_scale_under_a_bone_stretched_along_its_length_is_given_aligned(
+    rig,
+) -> None:
+    """Full would shear the shin under a thigh scaled (1, 2, 1), an error the rig did not have:
+    the fix sets Aligned, and the leg still reaches."""
+    rig.data.bones["shin.L"].inherit_scale = "NONE"
+    rig.pose.bones["thigh.L"].scale = (1.0, 2.0, 1.0)
+    (finding,) = findings_of(rig, "inherit")
+    assert finding.severity == Severity.WARNING and finding.args["mode"] == "ALIGNED"
+    apply_fix(finding)
+    assert rig.data.bones["shin.L"].inherit_scale == "ALIGNED"
+    assert [f for f in findings_of(rig, "inherit") if f.severity == Severity.ERROR] == []
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]

@@ -8,7 +8,7 @@ import math
 import bpy
 import pytest
 from mathutils import Vector
-from solving import assert_ik_works, pose_snapshot, tip_error
+from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
 from ik_doctor import Severity, apply_fix, diagnose, solve_within_reach
 from ik_doctor.core.editing import edit_bones
@@ -358,3 +358,44 @@ def test_no_pole_is_offered_where_an_overridden_rotation_would_flip_the_knee(rig
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"], (
         "the pole the fix would have made flips the knee"
     )
+
+
+def test_pole_behind_a_joint_without_inherited_rotation_is_not_moved_in_front(rig) -> None:
+    """Behind the bend the forearm that ignores its parent's rotation still lands; moved in
+    front, the pole would leave it flipping away once the shoulder turns: the move waits for
+    Inherit Rotation."""
+    rig.data.bones["forearm.L"].use_inherit_rotation = False
+    with edit_bones(rig) as bones:
+        pole = bones["elbow_pole.L"]
+        pole.head.y, pole.tail.y = -pole.head.y, -pole.tail.y
+    (finding,) = findings_of(rig, "pole")
+    assert finding.fix_id is None and "Inherit Rotation" in (finding.no_fix_reason or "")
+    rig.data.bones["forearm.L"].use_inherit_rotation = True
+    (finding,) = findings_of(rig, "pole")
+    assert finding.fix_id == "move_pole"
+
+
+def test_pole_behind_the_bend_that_a_damped_track_aims_at_is_not_moved_in_front(rig) -> None:
+    """The shin's Damped Track at the pole starts it bent as built while the pole sits behind
+    the bend (the leg lands); moved in front, the pole would start it bent the other way."""
+    with edit_bones(rig) as bones:
+        pole = bones["knee_pole.L"]
+        pole.head.y, pole.tail.y = -pole.head.y, -pole.tail.y
+    track = rig.pose.bones["shin.L"].constraints.new("DAMPED_TRACK")
+    track.target, track.subtarget = rig, "knee_pole.L"
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (finding,) = findings_of(rig, "pole")
+    assert finding.fix_id is None and "aims at the pole" in (finding.no_fix_reason or "")
+
+
+def test_pole_behind_a_knee_posed_toward_it_is_not_moved_in_front(rig) -> None:
+    """The shin posed -70° bends toward the pole behind it and the leg lands; moved in front,
+    the pole would have the knee bend away from it: the pose is cleared first."""
+    with edit_bones(rig) as bones:
+        pole = bones["knee_pole.L"]
+        pole.head.y, pole.tail.y = -pole.head.y, -pole.tail.y
+    rig.pose.bones["shin.L"].rotation_mode = "XYZ"
+    rig.pose.bones["shin.L"].rotation_euler = (math.radians(-70), 0.0, 0.0)
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (finding,) = findings_of(rig, "pole")
+    assert finding.fix_id is None and "clear that pose" in (finding.no_fix_reason or "")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import bpy
+import pytest
 from mathutils import Quaternion, Vector
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
@@ -232,3 +233,64 @@ def test_leftover_scale_is_reported_on_the_live_twin_of_an_ik_at_influence_zero(
     assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["off", "fail"]
     (finding,) = findings_of(rig, "rest_pose")
     assert finding.chain == ("forearm.L", twin.name) and finding.severity == Severity.ERROR
+
+
+def _straighten(rig, upper: str, lower: str) -> None:
+    with edit_bones(rig) as bones:
+        top, bottom = bones[upper], bones[lower]
+        top.tail = bottom.head = (top.head + bottom.tail) / 2
+
+
+LIMBS = [("thigh.L", "shin.L", "foot_ik.L"), ("upper_arm.L", "forearm.L", "hand_ik.L")]
+
+
+@pytest.mark.parametrize(("upper", "lower", "control"), LIMBS)
+@pytest.mark.parametrize("degrees", [20, 70])
+def test_straight_limb_posed_bent_toward_its_pole_still_lands_and_is_a_warning(
+    rig, upper, lower, control, degrees
+) -> None:
+    _straighten(rig, upper, lower)
+    rig.pose.bones[lower].rotation_quaternion = Quaternion((1, 0, 0), math.radians(degrees))
+    assert [v.state for v in judge_chains(rig) if v.owner == lower] == ["pass"]
+    (finding,) = findings_of(rig, "rest_pose")
+    assert (finding.bone, finding.severity) == (lower, Severity.WARNING)
+    assert f"posed rotation of {lower}" in finding.message
+
+
+@pytest.mark.parametrize(("upper", "lower", "control"), LIMBS)
+def test_straight_limb_posed_bent_away_from_its_pole_flips_and_is_an_error(
+    rig, upper, lower, control
+) -> None:
+    _straighten(rig, upper, lower)
+    rig.pose.bones[lower].rotation_quaternion = Quaternion((1, 0, 0), math.radians(-20))
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == lower]
+    assert verdict.fails and "away from the pole" in verdict.reason
+    (finding,) = findings_of(rig, "rest_pose")
+    assert (finding.bone, finding.severity) == (lower, Severity.ERROR)
+    assert "away from its pole" in finding.message
+
+
+@pytest.mark.parametrize(("upper", "lower", "control"), LIMBS)
+def test_straight_limb_tracking_its_control_starts_bent_and_is_a_warning(
+    rig, upper, lower, control
+) -> None:
+    _straighten(rig, upper, lower)
+    track = rig.pose.bones[lower].constraints.new("DAMPED_TRACK")
+    track.target, track.subtarget = rig, control
+    assert [v.state for v in judge_chains(rig) if v.owner == lower] == ["pass"]
+    (finding,) = findings_of(rig, "rest_pose")
+    assert (finding.bone, finding.severity) == (lower, Severity.WARNING)
+    track.mute = True
+    assert [v.state for v in judge_chains(rig) if v.owner == lower] == ["fail"]
+    assert findings_of(rig, "rest_pose")[0].severity == Severity.ERROR
+
+
+def test_leftover_rotation_bending_the_knee_toward_a_pole_behind_it_is_a_warning(rig) -> None:
+    with edit_bones(rig) as bones:
+        pole = bones["knee_pole.L"]
+        pole.head.y, pole.tail.y = -pole.head.y, -pole.tail.y
+    rig.pose.bones["shin.L"].rotation_quaternion = Quaternion((1, 0, 0), math.radians(-70))
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (finding,) = findings_of(rig, "rest_pose")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
+    assert "behind the bend" in finding.message

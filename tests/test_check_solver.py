@@ -111,3 +111,19 @@ def test_itasc_iterations_are_not_read_from_the_constraint(rig) -> None:
 
 def test_reference_rig_solver_is_fine(rig) -> None:
     assert findings_of(rig, "solver") == []
+
+
+@pytest.mark.parametrize(("scale", "short"), [(1.5, 0.15), (2.0, 0.15)])
+def test_itasc_falls_further_short_on_a_scaled_rig_whatever_its_precision_says(
+    rig, scale, short
+) -> None:
+    """What decides whether iTaSC settles short is not a setting: at precision 0.005 the legs
+    stop 16% of their reach short with the rig scaled 1.5 or 2 (0.9% unscaled; scaled 2.25 to
+    2.75 they reach). The error names the measurement."""
+    rig.pose.ik_solver = "ITASC"
+    rig.pose.ik_param.precision = 0.005
+    rig.scale = (scale, scale, scale)
+    legs = [v for v in judge_chains(rig) if v.owner.startswith("shin")]
+    assert all(v.fails and v.tip_error > short * v.reach for v in legs), legs
+    (finding,) = [f for f in findings_of(rig, "solver") if "settles short" in f.message]
+    assert finding.severity == Severity.ERROR and "scaled 1.5" in finding.message

@@ -319,3 +319,40 @@ def test_twins_settings_are_not_copied_over_the_stretch_that_lets_a_limb_reach(r
     (finding,) = findings_of(rig, "symmetry")
     assert finding.bone == "shin.L" and finding.fix_id is None
     assert "IK Stretch of shin.L" in finding.no_fix_reason
+
+
+@pytest.mark.parametrize("copied", ["hips", "hand_ik.L"])
+def test_twins_pole_is_not_copied_where_an_overridden_rotation_would_flip_the_knee(
+    rig, copied
+) -> None:
+    """Without a pole the shin starts where a Copy Rotation puts it and the leg still lands;
+    with its twin's pole copied, that start flips the knee away from it (measured)."""
+    rig.pose.bones["shin.L"].constraints["IK"].pole_target = None
+    copy = rig.pose.bones["shin.L"].constraints.new("COPY_ROTATION")
+    copy.target, copy.subtarget = rig, copied
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (finding,) = findings_of(rig, "symmetry")
+    assert finding.bone == "shin.L" and finding.fix_id is None
+    assert "mute that constraint first" in finding.no_fix_reason
+
+
+def test_twins_use_tail_is_not_copied_where_an_overridden_track_would_flip_the_elbow(rig) -> None:
+    """Without Use Tail the forearm only carries the tip and its Track To works; copied from
+    the twin, Use Tail makes the forearm turn, and the Track To starts it flipped."""
+    rig.pose.bones["forearm.L"].constraints["IK"].use_tail = False
+    track = rig.pose.bones["forearm.L"].constraints.new("TRACK_TO")
+    track.target, track.subtarget = rig, "hand_ik.L"
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    (finding,) = findings_of(rig, "symmetry")
+    assert finding.bone == "forearm.L" and finding.fix_id is None
+    assert "mute that constraint first" in finding.no_fix_reason
+
+
+def test_twins_use_tail_is_not_copied_onto_a_forearm_that_does_not_inherit_rotation(rig) -> None:
+    """Without Use Tail the forearm only carries the tip, so its inheritance does not matter;
+    with its twin's Use Tail it turns, and flips away from the pole once the shoulder turns."""
+    rig.pose.bones["forearm.L"].constraints["IK"].use_tail = False
+    rig.data.bones["forearm.L"].use_inherit_rotation = False
+    (finding,) = findings_of(rig, "symmetry")
+    assert finding.bone == "forearm.L" and finding.fix_id is None
+    assert "Inherit Rotation" in finding.no_fix_reason

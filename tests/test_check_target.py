@@ -84,3 +84,17 @@ def test_targetless_ik_switched_off_beside_an_active_twin_is_a_warning(rig) -> N
     twin.mute = True
     (finding,) = findings_of(rig, "target")
     assert finding.severity == Severity.ERROR
+
+
+@pytest.mark.parametrize(("owner", "count"), [("shin.L", 2), ("thigh.L", 1)])
+def test_targetless_ik_beside_a_live_ik_on_its_bones_gets_no_control_of_its_own(
+    rig, owner, count
+) -> None:
+    """A second IK turning the same bones already pulls them; a control for the targetless one
+    would give the chain two goals (the duplicates error), so the fix is withheld."""
+    other = rig.pose.bones[owner].constraints.new("IK")
+    other.target, other.subtarget, other.chain_count = rig, "foot_ik.L", count
+    rig.pose.bones["shin.L"].constraints["IK"].target = None
+    (finding,) = findings_of(rig, "target")
+    assert finding.severity == Severity.ERROR and finding.fix_id is None
+    assert f"IK '{other.name}' on {owner}" in (finding.no_fix_reason or "")

@@ -27,11 +27,19 @@ import bpy
 from ..core.armature import pose_of
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import FULL_INFLUENCE, animated_switch, off_state, switched_by, turn_on
+from ..core.limb import (
+    FULL_INFLUENCE,
+    STRAIGHT_RATIO,
+    animated_switch,
+    bend_offset,
+    off_state,
+    switched_by,
+    turn_on,
+)
 from ..core.reach import holds_the_fold
 from ..core.registry import Check, register
 from ..core.rig import AXES, IKChain, RigView
-from ..core.start import start_flips_the_bend
+from ..core.start import start_flips_the_bend, start_set_by, target_tracking_joint
 
 OVERRIDDEN = {
     "COPY_ROTATION": "copies the rotation of {target}",
@@ -50,8 +58,9 @@ def find_constraint_order_problems(rig: RigView, options: Mapping[str, Any]) -> 
     reported: set[tuple[str, str]] = set()
     for chain in rig.chains:
         weak_ik = not _solves(chain) or chain.influence < FULL_INFLUENCE
-        # An active twin switches off only an IK that is off: beside this one it is a duplicate.
-        reason = switched_by(rig, chain) if weak_ik else animated_switch(rig, chain)
+        # An active twin switches off only an IK that is off: beside one that is on, even
+        # blended (at 0.95 it stops 1.9% of the leg's reach short, measured), it is a duplicate.
+        reason = switched_by(rig, chain) if not _solves(chain) else animated_switch(rig, chain)
         if weak_ik:
             weak = _weak_ik(rig, chain, reason)
             if weak.fix_id is None and chain.key in nested:
@@ -176,6 +185,17 @@ def _overridden(
     kind = constraint.type.replace("_", " ").title()
     what = purpose.format(target=_target_name(constraint))
     moves_head = constraint.type == "COPY_TRANSFORMS" and not rig.bone(bone).use_connect
+    straight_start = bend_offset(rig, chain) < STRAIGHT_RATIO and target_tracking_joint(
+        rig, chain
+    ) == (bone, constraint.name)
+    # Measured: a joint that does not inherit rotation lands while this sets where it starts,
+    # and flips away from its pole once the body turns when it is muted.
+    holds_loose_joint = (
+        chain.pole is not None
+        and not rig.raw_bone(bone).use_inherit_rotation
+        and bone in chain.moving_bones[:-1]
+        and start_set_by(rig, chain, bone) == constraint
+    )
     if start_flips_the_bend(rig, chain, bone, constraint):
         severity = Severity.ERROR
         effect = (
@@ -186,6 +206,16 @@ def _overridden(
             "Blender solves IK after the chain's other constraints, starting from the pose they "
             "leave; started bent backwards, it settles on the mirrored bend, and the pole only "
             "turns that bend's plane."
+        )
+    elif straight_start:
+        severity = Severity.WARNING
+        effect = (
+            "it shows only where the solver starts, and there it gives the chain, straight at "
+            "rest, the bend it folds from (measured: muted, the straight leg and arm stop short)."
+        )
+        why = (
+            "Blender solves IK after the chain's other constraints, starting from the pose they "
+            "leave: a straight chain started bent toward its target folds that way."
         )
     else:
         severity = Severity.WARNING
@@ -198,20 +228,27 @@ def _overridden(
             "Blender solves IK after every other constraint of the chain's bones, whatever "
             "the stack order, and the solver replaces their rotation with its own."
         )
+    no_mute = (
+        "muting it would also drop the location it copies, which still moves the chain: "
+        "use Copy Location instead if that is what it is for"
+        if moves_head
+        else "muted, it would leave the chain straight: pre-bend the chain first (the "
+        "rest_pose check's fix)"
+        if straight_start
+        else f"muted, it would leave {bone}, which does not inherit rotation, to flip away from "
+        "the pole once the body turns: turn Inherit Rotation on first (the inherit check's fix)"
+        if holds_loose_joint
+        else None
+    )
     return finding(
         severity=severity,
         message=f"{kind} '{constraint.name}' on {bone} ({what}) is overridden by {ik}: {effect}",
         why=why,
-        fix_id=None if moves_head else "mute_overridden",
-        fix_label=None if moves_head else f"Mute '{constraint.name}' (it {what})",
+        fix_id=None if no_mute else "mute_overridden",
+        fix_label=None if no_mute else f"Mute '{constraint.name}' (it {what})",
         fix_args=(("purpose", what),),
-        no_fix_reason=(
-            "muting it would also drop the location it copies, which still moves the chain: "
-            "use Copy Location instead if that is what it is for"
-            if moves_head
-            else None
-        ),
-        needs_confirmation=not moves_head,
+        no_fix_reason=no_mute,
+        needs_confirmation=no_mute is None,
     )
 
 

@@ -44,7 +44,18 @@ SAME_POINT = 1e-4
 
 def find_duplicates(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     driven = {(b, c) for (b, c, _), how in constraint_switches(rig).items() if how == "driven"}
-    live = [c for c in rig.chains if not c.mute and c.influence > 0.0 and c.key not in driven]
+    # An IK without a target Blender can resolve (none, a missing bone, the armature itself)
+    # pulls nothing (measured: its twin reaches).
+    live = [
+        c
+        for c in rig.chains
+        if not c.mute
+        and c.influence > 0.0
+        and c.key not in driven
+        and c.target is not None
+        and not c.target_bone_missing
+        and rig.ik_constraint(c).is_valid
+    ]
     reported: set[tuple[str, str]] = set()
     for first, later in _candidate_pairs(live):
         finding = _finding(rig, first, later)

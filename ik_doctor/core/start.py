@@ -9,6 +9,7 @@ constraint order check asks this model whether such a start flips the bend.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import bpy
 from mathutils import Matrix, Vector
@@ -42,8 +43,8 @@ def start_flips_the_bend(
     plane anyway, and the chain root's rotation is replaced by the pole's.
     """
     parent = rig.raw_bone(bone).parent
-    if chain.pole is None or bone == chain.root or parent is None or parent.name not in chain.bones:
-        return False
+    if chain.pole is None or bone not in chain.moving_bones[:-1] or parent is None:
+        return False  # not an inner joint the solver turns (an owner without Use Tail follows)
     if constraint.type == "TRACK_TO":
         return True  # its up axis rolls the bone as well: it flipped or stalled the knee always
     posed = forward_pose(rig, chain)
@@ -80,6 +81,53 @@ def start_flips_the_bend(
     if not isinstance(constraint, COPIES):
         return False
     return bend < BODY_TURN and not _turns_with_the_body(rig, chain, constraint)
+
+
+def start_that_flips_a_pole(rig: RigView, chain: IKChain) -> str | None:
+    """Why giving this chain a pole would break it: a constraint the IK overrides starts the
+    solver bent the other way, which with a pole flips the joint away from it (the
+    constraint_order check's error, measured; without a pole the limb still reaches)."""
+    with_pole = replace(chain, pole=rig.object)
+    for bone in chain.bones:
+        for constraint in rig.constraints(bone):
+            if constraint.type == "IK" or constraint.mute or constraint.influence <= 0.0:
+                continue
+            if start_flips_the_bend(rig, with_pole, bone, constraint):
+                return (
+                    f"'{constraint.name}' on {bone} starts the solver bent the other way: with a "
+                    "pole the joint would flip away from it; mute that constraint first"
+                )
+    return None
+
+
+def start_set_by(rig: RigView, chain: IKChain, bone: str) -> bpy.types.Constraint | None:
+    """The constraint that sets the rotation the solver starts ``bone`` from, whatever the bones
+    above it do (a Copy Rotation or Copy Transforms of a target the chain does not move, a
+    Damped Track at one); None when the bone's own channels and what it inherits set it."""
+    posed = forward_pose(rig, chain)[bone]
+    for constraint in rig.constraints(bone):
+        sets_all = not isinstance(constraint, bpy.types.LockedTrackConstraint)
+        active = not constraint.mute and constraint.is_valid
+        if sets_all and active and _started_rotation(rig, chain, constraint, posed) is not None:
+            return constraint
+    return None
+
+
+def target_tracking_joint(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
+    """(bone, constraint) of a Damped Track on an inner joint aimed at the chain's own target:
+    it points the bone at the target wherever the target goes, so the solver starts a chain
+    that is straight at rest bent toward it (measured: the straight leg and arm then land)."""
+    for name in chain.moving_bones[:-1]:
+        for constraint in rig.constraints(name):
+            aims = getattr(constraint, "target", None), getattr(constraint, "subtarget", "")
+            if (
+                constraint.type == "DAMPED_TRACK"
+                and not constraint.mute
+                and constraint.influence >= FULL_INFLUENCE
+                and aims == (chain.target, chain.subtarget)
+            ):
+                return name, constraint.name
+    return None
 
 
 def _turns_with_the_body(rig: RigView, chain: IKChain, constraint: Copying) -> bool:

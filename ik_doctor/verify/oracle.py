@@ -123,7 +123,8 @@ class ChainVerdict:
     bend_from_pole: float | None
     """Angle (degrees) between the joint's bend and the pole's side of the root-target line."""
     upstream: tuple[tuple[str, str], ...] = ()
-    """Other active chains that move this chain's root or its target (a fault there shows here)."""
+    """Other active chains that move this chain's root or its target, or turn its bones with it
+    (a fault there shows here)."""
 
     @property
     def key(self) -> tuple[str, str]:
@@ -167,7 +168,8 @@ def disagreements(
     An error finding belongs to a chain by its ``chain`` key, or, without one, when its bone is
     the chain's owner; an error that belongs to no failing (or untested) chain is a false
     alarm. A chain that fails is explained by an error of its own or of an upstream chain (one
-    that moves its root or its target: a leg with chain length 0 swings the arms' targets too);
+    that moves its root or its target: a leg with chain length 0 swings the arms' targets too;
+    or a twin that turns the same bones);
     ``explained_by`` widens that to other severities (a warning at least: no silent failure).
     """
     verdicts = list(verdicts)
@@ -410,16 +412,24 @@ def _body_turned(
 
 
 def _upstream(rig: RigView, chain: IKChain) -> tuple[tuple[str, str], ...]:
-    """Other active chains (IK or Spline IK) whose bones carry this chain's root or its target:
-    a Spline IK whose chain count reaches the rig's root drags every limb onto its curve."""
+    """Other active chains (IK or Spline IK) whose bones carry this chain's root or its target
+    (a Spline IK whose chain count reaches the rig's root drags every limb onto its curve), or
+    that turn a bone this chain turns: Blender solves IKs that share bones as one tree, so a
+    fault of one bone (a lock, a straight joint), reported once on the first IK, shows in both."""
     carried = set(rig.ancestors(chain.root))
     if chain.target == rig.object and rig.has_bone(chain.subtarget):
         carried.update([chain.subtarget, *rig.ancestors(chain.subtarget)])
+    turned = set(chain.moving_bones)
     others: list[BoneChain] = [*rig.chains, *spline_chains(rig)]
     return tuple(
         other.key
         for other in others
-        if other is not chain and not other.mute and carried.intersection(other.bones)
+        if other is not chain
+        and not other.mute
+        and (
+            carried.intersection(other.bones)
+            or (isinstance(other, IKChain) and turned.intersection(other.moving_bones))
+        )
     )
 
 
