@@ -165,16 +165,20 @@ def measure(library: Path, files: list[Path], jobs: int, repeat: int, report: Pa
     }
 
 
-def _floor(files: list[Path]) -> dict:
-    process = subprocess.run(
-        [sys.executable, "-c", FLOOR],
+def _run_script(script: str, files: list[Path]) -> str:
+    """Run ``script`` in a fresh Python, elsewhere, the files named on its stdin; its stdout."""
+    return subprocess.run(
+        [sys.executable, "-c", script],
         input="\n".join(map(str, files)),
         capture_output=True,
         text=True,
         check=True,
         cwd=ELSEWHERE,
-    )
-    return json.loads(process.stdout.strip().splitlines()[-1])
+    ).stdout
+
+
+def _floor(files: list[Path]) -> dict:
+    return json.loads(_run_script(FLOOR, files).strip().splitlines()[-1])
 
 
 def _floor_side_by_side(files: list[Path], processes: int) -> None:
@@ -201,14 +205,7 @@ def _floor_side_by_side(files: list[Path], processes: int) -> None:
 
 
 def _one_process(files: list[Path]) -> None:
-    subprocess.run(
-        [sys.executable, "-c", ONE_PROCESS],
-        input="\n".join(map(str, files)),
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ELSEWHERE,
-    )
+    _run_script(ONE_PROCESS, files)
 
 
 def _check(library: Path, jobs: int, report: Path) -> None:

@@ -27,10 +27,10 @@ import bpy
 
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import animated_switch, off_state, turn_on
+from ..core.limb import off_state, turn_on
 from ..core.registry import Check, register
 from ..core.rig import RigView
-from ..core.spline import SplineChain, spline_chains, where
+from ..core.spline import SplineChain, spline_chains, spline_switched_by, where
 
 NO_EFFECT = {"COPY_LOCATION", "COPY_SCALE", "LIMIT_ROTATION", "CHILD_OF", "LOCKED_TRACK"}
 """Constraints on a Spline IK chain bone that change nothing (measured)."""
@@ -69,7 +69,7 @@ def _acts(constraint: bpy.types.Constraint) -> bool:
 
 def _weak(rig: RigView, chain: SplineChain) -> Finding:
     state = off_state(chain)
-    switch = _switched_by(rig, chain)
+    switch = spline_switched_by(rig, chain)
     if switch is not None and not chain.mute and chain.influence > 0.0:
         return chain_finding(
             "spline_influence",
@@ -117,13 +117,6 @@ def _weak(rig: RigView, chain: SplineChain) -> Finding:
         fix_id="enable_spline_ik",
         fix_label="Unmute the Spline IK and set its influence to 1",
     )
-
-
-def _switched_by(rig: RigView, chain: SplineChain) -> str | None:
-    for other in spline_chains(rig):
-        if other.owner == chain.owner and other is not chain and not other.mute:
-            return f"Spline IK '{other.constraint}' on the same bone is active"
-    return animated_switch(rig, chain)
 
 
 def _overridden(

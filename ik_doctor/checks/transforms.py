@@ -24,6 +24,7 @@ from mathutils import Matrix
 from ..core.armature import armature_data, pose_of
 from ..core.editing import FixError, current_view_layer
 from ..core.finding import Finding, Severity, chain_finding
+from ..core.geometry import mean_scale
 from ..core.limb import (
     TRANSFORMS,
     animated_bones,
@@ -240,7 +241,7 @@ def apply_empty_transforms(obj: bpy.types.Object, finding: Finding) -> str:
     if empty is None:
         raise FixError(f"There is no object named '{finding.args['object']}' any more.")
     basis = empty.matrix_basis.copy()
-    size = sum(abs(s) for s in basis.to_scale()) / 3.0
+    size = mean_scale(basis)
     with _children_kept_in_place(empty):
         empty.matrix_basis = Matrix.Translation(basis.translation)
         empty.empty_display_size *= size

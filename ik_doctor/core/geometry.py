@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from mathutils import Vector
+from mathutils import Matrix, Vector
 
 
 def bend_normal(root: Vector, joint: Vector, tip: Vector) -> Vector | None:
@@ -44,3 +44,8 @@ def rest_pole_angle(
         return 0.0
     wanted.normalize()
     return math.atan2(wanted.cross(root_x).dot(root_y), wanted.dot(root_x))
+
+
+def mean_scale(matrix: Matrix) -> float:
+    """The mean of a matrix's axis scales (mirroring ignored): one size for a whole object."""
+    return sum(abs(axis) for axis in matrix.to_scale().to_tuple()) / 3.0

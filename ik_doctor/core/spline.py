@@ -29,6 +29,7 @@ from mathutils import Matrix, Vector
 from mathutils.geometry import interpolate_bezier
 
 from .finding import Finding
+from .limb import animated_switch
 from .rig import BoneChain, RigView, known_constraints
 
 START_WITHIN = 0.5
@@ -146,6 +147,15 @@ def _read_chains(rig: RigView) -> Iterator[SplineChain]:
                     fits_curve=constraint.y_scale_mode == "FIT_CURVE",
                     use_chain_offset=constraint.use_chain_offset,
                 )
+
+
+def spline_switched_by(rig: RigView, chain: SplineChain) -> str | None:
+    """Why this Spline IK's mute or influence is the rig's own business (another live Spline IK
+    on the bone, keys or a driver), or None when nothing but the animator switches it."""
+    for other in spline_chains(rig):
+        if other.owner == chain.owner and other is not chain and not other.mute:
+            return f"Spline IK '{other.constraint}' on the same bone is active"
+    return animated_switch(rig, chain)
 
 
 def where(chain: SplineChain) -> str:

@@ -35,10 +35,11 @@ from mathutils import Matrix, Vector
 
 from ..core.armature import armature_data, pose_of
 from ..core.editing import constraint_on
-from ..core.limb import NOISE_LENGTH, animated_switch
+from ..core.geometry import mean_scale
+from ..core.limb import NOISE_LENGTH
 from ..core.reach import REACH_TOLERANCE
 from ..core.rig import RigView
-from ..core.spline import SplineChain, curve_links, spline_chains
+from ..core.spline import SplineChain, curve_links, spline_chains, spline_switched_by
 from .oracle import ChainVerdict, everything_restored
 from .solve import channels, evaluate, set_channels
 
@@ -63,7 +64,7 @@ def judge_spline_chains(obj: bpy.types.Object) -> list[ChainVerdict]:
 
 
 def _judge(obj: bpy.types.Object, rig: RigView, chain: SplineChain) -> ChainVerdict:
-    length = sum(rig.bone(name).length for name in chain.bones) * _mean_scale(obj.matrix_world)
+    length = sum(rig.bone(name).length for name in chain.bones) * mean_scale(obj.matrix_world)
 
     def verdict(state: str, reason: str, miss: float | None = None) -> ChainVerdict:
         return ChainVerdict(
@@ -71,7 +72,7 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: SplineChain) -> ChainVerd
         )
 
     if chain.mute or chain.influence <= 0.0:
-        switch = _switched_by(rig, chain)
+        switch = spline_switched_by(rig, chain)
         if switch is not None:
             return verdict("off", f"switched off on purpose: {switch}")
     if armature_data(obj).pose_position == "REST":
@@ -101,18 +102,6 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: SplineChain) -> ChainVerd
         if follows:
             return verdict("fail", f"moving {name} {follows}", miss)
     return verdict("pass", "it lies on its curve, from its first point, and follows it", miss)
-
-
-def _mean_scale(matrix: Matrix) -> float:
-    scale = matrix.to_scale()
-    return (abs(scale.x) + abs(scale.y) + abs(scale.z)) / 3.0
-
-
-def _switched_by(rig: RigView, chain: SplineChain) -> str | None:
-    for other in spline_chains(rig):
-        if other.owner == chain.owner and other is not chain and not other.mute:
-            return f"Spline IK '{other.constraint}' on the same bone is active"
-    return animated_switch(rig, chain)
 
 
 # --- the curve as Blender evaluates it -----------------------------------------------------------
