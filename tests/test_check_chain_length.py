@@ -146,3 +146,64 @@ def test_chain_length_of_an_ik_switched_off_beside_a_live_twin_is_a_warning(rig)
     ik.influence, twin.mute = 1.0, True
     (finding,) = [f for f in findings_of(rig, "chain_length") if f.constraint == "IK"]
     assert finding.severity == Severity.ERROR
+
+
+def test_chain_length_one_nested_inside_a_longer_ik_is_the_nesting_not_the_length(scene) -> None:
+    """The Godot robot aims each upper arm with a chain-length-1 IK at an "orient" bone from
+    inside the hand IK, which turns the upper arm too. Measured here (shoulder 0.2, arm 0.3,
+    forearm 0.3): the aim misses by 0.186 (61% of its reach) at length 1 and still by 0.204
+    (40%) at length 2, so "set chain length to 2" repairs nothing; constraint_order names the
+    nesting. With the hand IK muted the aim is alone, and length 1 is the fault again."""
+    import bpy
+
+    from ik_doctor.core.editing import edit_bones
+
+    obj = bpy.data.objects.new("robot", bpy.data.armatures.new("robot"))
+    scene.collection.objects.link(obj)
+    with edit_bones(obj) as bones:
+        shoulder = bones.new("shoulder")
+        shoulder.head, shoulder.tail = (0, 0, 1.5), (0.2, 0, 1.5)
+        arm = bones.new("arm")
+        arm.head, arm.tail, arm.parent, arm.use_connect = (
+            (0.2, 0, 1.5),
+            (0.5, 0.05, 1.5),
+            shoulder,
+            True,
+        )
+        forearm = bones.new("forearm")
+        forearm.head, forearm.tail = (0.5, 0.05, 1.5), (0.8, 0, 1.5)
+        forearm.parent, forearm.use_connect = arm, True
+        for name, head in (("hand_ik", (0.8, 0, 1.5)), ("orient", (0.5, 0.6, 1.5))):
+            control = bones.new(name)
+            control.head, control.tail = head, (head[0] + 0.1, head[1], head[2])
+    hand = obj.pose.bones["forearm"].constraints.new("IK")
+    hand.target, hand.subtarget, hand.chain_count = obj, "hand_ik", 2
+    aim = obj.pose.bones["arm"].constraints.new("IK")
+    aim.target, aim.subtarget, aim.chain_count = obj, "orient", 1
+    for count in (1, 2):
+        aim.chain_count = count
+        assert next(v for v in judge_chains(obj) if v.owner == "arm").state == "fail"
+        assert tip_error(obj, "arm") > 0.05, f"length {count} misses too"
+    aim.chain_count = 1
+    assert findings_of(obj, "chain_length") == []
+    (nested,) = [f for f in findings_of(obj, "constraint_order") if f.bone == "arm"]
+    assert nested.severity == Severity.ERROR and "sits inside the chain" in nested.message
+    hand.mute = True
+    (finding,) = findings_of(obj, "chain_length")
+    assert (finding.bone, finding.severity, finding.args["length"]) == ("arm", Severity.ERROR, 2)
+
+
+@pytest.mark.parametrize("owner", ["shin.L", "forearm.L"])
+def test_chain_length_one_that_stretches_still_lands_and_is_a_warning(rig, owner) -> None:
+    """IK Stretch on the owner (0.001 even) lets the one bone stretch onto every goal the
+    oracle sets (measured on the leg and the arm, 11% of the reach short without it): a
+    warning; with the IK's own Stretch off it misses again, an error."""
+    _ik(rig, owner).chain_count = 1
+    rig.pose.bones[owner].ik_stretch = 0.001
+    assert next(v for v in judge_chains(rig) if v.owner == owner).state == "pass"
+    (finding,) = findings_of(rig, "chain_length")
+    assert finding.severity == Severity.WARNING and "by stretching" in finding.message
+    _ik(rig, owner).use_stretch = False
+    assert next(v for v in judge_chains(rig) if v.owner == owner).state == "fail"
+    (finding,) = findings_of(rig, "chain_length")
+    assert finding.severity == Severity.ERROR

@@ -354,3 +354,52 @@ def test_damped_track_that_holds_a_knee_without_inherited_rotation_is_not_muted(
     assert finding.fix_id is None and "Inherit Rotation" in (finding.no_fix_reason or "")
     track.mute = True
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"]
+
+
+def test_copy_rotation_that_replaces_a_pose_flipping_the_elbow_is_not_muted(rig) -> None:
+    """The forearm posed -20° would start the solver bent the other way, but a Copy Rotation of
+    the shoulder sets where it starts: the arm lands (measured). Muted, the pose flips the
+    elbow away from its pole: the mute waits for the pose to be cleared (the rest_pose fix)."""
+    forearm = rig.pose.bones["forearm.L"]
+    forearm.rotation_mode = "XYZ"
+    forearm.rotation_euler = (math.radians(-20), 0.0, 0.0)
+    copy = forearm.constraints.new("COPY_ROTATION")
+    copy.target, copy.subtarget = rig, "shoulder.L"
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    finding = _only(rig)
+    assert finding.severity == Severity.WARNING and finding.fix_id is None
+    assert "clear that pose first" in (finding.no_fix_reason or "")
+    (pose,) = findings_of(rig, "rest_pose")
+    assert pose.severity == Severity.WARNING and "once that constraint is muted" in pose.message
+    apply_fix(pose)
+    assert _only(rig).fix_id == "mute_overridden"
+
+
+def test_copied_rotation_is_read_without_what_turns_the_whole_limb(rig) -> None:
+    """A thigh IK without Use Tail turns the hips 174°, and with them the shoulder a Copy
+    Rotation on the forearm copies and the upper arm alike: relative to the arm nothing flips,
+    and the arm lands (measured). Read in the rest frame, the copy looked flipped."""
+    copy = rig.pose.bones["forearm.L"].constraints.new("COPY_ROTATION")
+    copy.target, copy.subtarget = rig, "shoulder.L"
+    hips_ik = rig.pose.bones["thigh.L"].constraints.new("IK")
+    hips_ik.target, hips_ik.subtarget, hips_ik.chain_count = rig, "foot_ik.L", 1
+    hips_ik.use_tail = False
+    bpy.context.view_layer.update()
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "constraint_order") if f.bone == "forearm.L"]
+    assert finding.severity == Severity.WARNING
+
+
+@pytest.mark.parametrize("influence", [0.0, 0.5])
+def test_blended_ik_under_itasc_solves_as_at_full_influence_a_warning(rig, influence) -> None:
+    """iTaSC does not blend an IK by its influence: measured on the leg and the arm in 4.2 and
+    5.3, at 0, 0.5 and 0.95 they reach as at 1 (precision 0.001). Muted, the IK is off."""
+    rig.pose.ik_solver = "ITASC"
+    rig.pose.ik_param.precision = 0.001
+    _ik(rig, "forearm.L").influence = influence
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    finding = _only(rig)
+    assert finding.severity == Severity.WARNING and "iTaSC solver ignores" in finding.message
+    _ik(rig, "forearm.L").mute = True
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["fail"]
+    assert _only(rig).severity == Severity.ERROR

@@ -7,6 +7,7 @@ import pytest
 from solving import assert_ik_works, findings_of, pose_snapshot
 
 from ik_doctor import Severity, apply_fix, diagnose, solve_within_reach
+from ik_doctor.core.editing import edit_bones
 from ik_doctor.verify.oracle import judge_chains
 
 
@@ -152,3 +153,57 @@ def test_ik_without_a_target_beside_a_twin_pulls_nothing_and_is_no_duplicate(rig
     states = {v.constraint: v.state for v in judge_chains(rig) if v.owner == "shin.L"}
     assert states == {"IK": "fail", second.name: "pass"}
     assert findings_of(rig, "duplicates") == []
+
+
+@pytest.mark.parametrize(
+    ("owner", "upper", "control", "short"),
+    [("forearm.L", "upper_arm.L", "hand_ik.L", 0.04), ("shin.L", "thigh.L", "foot_ik.L", 0.03)],
+)
+def test_ik_of_length_one_under_an_upper_ik_on_its_control_misses(
+    rig, owner, upper, control, short
+) -> None:
+    """Issue 13 (silent before): the upper IK cannot reach the control, so it points its bone
+    straight at it, and the one-bone chain below spans exactly the rest: it lands only with the
+    limb straight (measured: the arm 4.4% of its reach short, the leg 3.5%)."""
+    rig.pose.bones[owner].constraints["IK"].chain_count = 1
+    _add_ik(rig, upper, control, 1)
+    verdicts = {v.owner: v for v in judge_chains(rig)}
+    assert verdicts[owner].fails and verdicts[owner].tip_error > short * verdicts[owner].reach
+    assert verdicts[upper].state == "pass"
+    (finding,) = findings_of(rig, "duplicates")
+    assert (finding.chain, finding.severity) == ((owner, "IK"), Severity.ERROR)
+    assert (finding.bone, finding.fix_id) == (upper, "remove")
+    apply_fix(finding)
+    assert findings_of(rig, "duplicates") == []
+    assert [f.severity for f in findings_of(rig, "chain_length")] == [Severity.ERROR], (
+        "alone, the chain of length 1 still freezes the upper bone"
+    )
+
+
+@pytest.mark.parametrize(
+    ("owner", "upper", "control"),
+    [("shin.L", "thigh.L", "foot_ik.L"), ("forearm.L", "upper_arm.L", "hand_ik.L")],
+)
+def test_ik_along_a_straight_chain_on_its_control_lands_and_is_a_warning(
+    rig, owner, upper, control
+) -> None:
+    """A straight leg (arm) with a pole never folds: its IK only aims the straight line at the
+    control, along which the thigh's (upper arm's) IK on the same control aims too, and that
+    one lands (measured). Posed 20° toward the pole the limb folds, wins the thigh and the
+    thigh's IK misses its whole reach: an error. Pre-bending would do the same: no pre-bend."""
+    with edit_bones(rig) as bones:
+        top, lower = bones[upper], bones[owner]
+        top.tail = (top.head + lower.tail) / 2
+    _add_ik(rig, upper, control, 1)
+    states = {v.owner: v.state for v in judge_chains(rig)}
+    assert (states[upper], states[owner]) == ("pass", "fail")
+    (finding,) = findings_of(rig, "duplicates")
+    assert (finding.chain, finding.severity) == ((upper, "IK"), Severity.WARNING)
+    assert "stays straight" in finding.message
+    (straight,) = findings_of(rig, "rest_pose")
+    assert straight.fix_id is None and "remove that IK first" in (straight.no_fix_reason or "")
+    rig.pose.bones[owner].rotation_mode = "XYZ"
+    rig.pose.bones[owner].rotation_euler = (0.35, 0.0, 0.0)
+    assert next(v.state for v in judge_chains(rig) if v.owner == upper) == "fail"
+    (finding,) = findings_of(rig, "duplicates")
+    assert finding.severity == Severity.ERROR

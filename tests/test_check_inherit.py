@@ -293,3 +293,113 @@ def test_limb_that_does_not_scale_under_a_bone_stretched_along_its_length_is_giv
     assert rig.data.bones["shin.L"].inherit_scale == "ALIGNED"
     assert [f for f in findings_of(rig, "inherit") if f.severity == Severity.ERROR] == []
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+
+
+@pytest.mark.parametrize(
+    ("owner", "below", "control"),
+    [("shin.L", "foot.L", "foot_ik.L"), ("forearm.L", "hand.L", "hand_ik.L")],
+)
+def test_joint_without_inherited_rotation_inside_a_longer_chain_without_pole_still_reaches(
+    rig, owner, below, control
+) -> None:
+    """The shin (forearm) inside a foot's (hand's) IK of chain length 3 without a pole: with no
+    side to judge the bend by, the chain lands at rest and with the body turned, as an owner
+    without a pole does (measured: the foot and the hand reach every goal of the oracle)."""
+    rig.data.bones[owner].use_inherit_rotation = False
+    rig.pose.bones[owner].constraints.remove(rig.pose.bones[owner].constraints["IK"])
+    ik = rig.pose.bones[below].constraints.new("IK")
+    ik.target, ik.subtarget, ik.chain_count = rig, control, 3
+    assert [v.state for v in judge_chains(rig) if v.owner == below] == ["pass"]
+    (finding,) = findings_of(rig, "inherit")
+    assert (finding.bone, finding.chain, finding.severity) == (
+        owner,
+        (below, ik.name),
+        Severity.WARNING,
+    )
+    assert "without a pole" in finding.message
+
+
+def _scale_copied_to_shin(rig: bpy.types.Object, source_parent: str | None, **settings):
+    """BlenRig's way: shin.L inherits no scale, and a Copy Scale (pose space to pose space,
+    with offset) from ``leg_scale.L``, hanging from ``source_parent``, gives it back."""
+    with edit_bones(rig) as bones:
+        source = bones.new("leg_scale.L")
+        source.head, source.tail = (0.1, 0.2, 1.0), (0.1, 0.3, 1.0)
+        source.parent = bones[source_parent] if source_parent else None
+        source.use_deform = False
+    rig.data.bones["shin.L"].inherit_scale = "NONE"
+    copy = rig.pose.bones["shin.L"].constraints.new("COPY_SCALE")
+    copy.target, copy.subtarget, copy.use_offset = rig, "leg_scale.L", True
+    copy.owner_space = copy.target_space = "POSE"
+    for setting, value in settings.items():
+        setattr(copy, setting, value)
+
+
+@pytest.mark.parametrize("source_parent", ["hips", "root"])
+def test_limb_given_its_scale_back_by_a_copy_scale_is_not_reported(rig, source_parent) -> None:
+    """Measured: with the root scaled 1.5 the shin copies 1.5 and the leg lands (the oracle
+    passes); BlenRig's forearms and shins scale with their upper bones the same way."""
+    _scale_copied_to_shin(rig, source_parent)
+    assert findings_of(rig, "inherit") == []
+    rig.pose.bones["root"].scale = (1.5, 1.5, 1.5)
+    bpy.context.view_layer.update()
+    assert rig.pose.bones["shin.L"].matrix.to_scale().x == pytest.approx(1.5, abs=1e-4)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert verdict.state == "pass", verdict.reason
+    assert findings_of(rig, "inherit") == []
+
+
+@pytest.mark.parametrize(
+    ("source_parent", "settings", "short"),
+    [
+        (None, {}, 0.199),  # a source that does not scale with the rig
+        ("hips", {"mute": True}, 0.199),
+        ("hips", {"influence": 0.5}, 0.0865),  # the shin grows to 1.25 only
+        ("hips", {"owner_space": "LOCAL", "target_space": "LOCAL"}, 0.199),
+    ],
+    ids=["source_outside_the_rig", "muted", "half_influence", "local_space"],
+)
+def test_copy_scale_that_does_not_give_the_scale_back_keeps_the_finding(
+    rig, source_parent, settings, short
+) -> None:
+    """Measured with the root scaled 1.5: the leg stops 0.199 (14.7% of the reach) short, at
+    influence 0.5 0.0865 (6.4%); unscaled it is the warning about scaling the rig."""
+    _scale_copied_to_shin(rig, source_parent, **settings)
+    (finding,) = findings_of(rig, "inherit")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
+    rig.pose.bones["root"].scale = (1.5, 1.5, 1.5)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert verdict.fails and f"stops {short}" in verdict.reason, verdict.reason
+    (finding,) = findings_of(rig, "inherit")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.ERROR)
+
+
+def test_copy_scale_from_beside_the_scaled_up_bone_keeps_the_error(rig) -> None:
+    """The hips scaled 1.2 grow the thigh, but the shin copies a bone hanging from the root
+    beside them: measured 0.0692 (6.4% of the reach) short."""
+    _scale_copied_to_shin(rig, "root")
+    rig.pose.bones["hips"].scale = (1.2, 1.2, 1.2)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert verdict.fails, verdict.reason
+    (finding,) = findings_of(rig, "inherit")
+    assert finding.severity == Severity.ERROR and "hips is scaled up" in finding.message
+
+
+@pytest.mark.parametrize("aimed", ["shoulder.L", "foot_ik.L"])
+def test_shear_dropped_by_a_world_copy_rotation_still_reaches_and_is_a_warning(rig, aimed) -> None:
+    """A plain world-space Copy Rotation on the forearm rebuilds its matrix from a rotation,
+    which drops the shear of the upper arm scaled (1, 2, 1): the arm lands (measured; 34% of
+    the reach short without it, 40% with it in local space). Muting it would bring the shear
+    back, so constraint_order keeps its mute back until the forearm inherits Aligned."""
+    rig.pose.bones["upper_arm.L"].scale = (1.0, 2.0, 1.0)
+    copy = rig.pose.bones["forearm.L"].constraints.new("COPY_ROTATION")
+    copy.target, copy.subtarget = rig, aimed
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    (finding,) = findings_of(rig, "inherit")
+    assert finding.severity == Severity.WARNING and "drops the shear" in finding.message
+    (overridden,) = findings_of(rig, "constraint_order")
+    assert overridden.fix_id is None and "Aligned first" in (overridden.no_fix_reason or "")
+    copy.owner_space = copy.target_space = "LOCAL"
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["fail"]
+    (finding,) = findings_of(rig, "inherit")
+    assert finding.severity == Severity.ERROR

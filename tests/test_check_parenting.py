@@ -64,3 +64,22 @@ def test_unparented_shin_is_an_error_on_every_active_ik_of_the_bone(rig) -> None
     found = findings_of(rig, "parenting")
     assert {f.constraint for f in found} == failing
     assert {f.severity for f in found} == {Severity.ERROR}
+
+
+def test_unparented_shin_under_a_thigh_ik_on_its_control_is_not_parented_back(rig) -> None:
+    """Issue 13 (a fix that traded): a thigh IK aimed at the foot control lands while the shin
+    hangs free; parented back, the shin's chain turns the thigh too and the thigh's IK misses
+    its whole reach (the duplicates check's error)."""
+    with edit_bones(rig) as bones:
+        bones["shin.L"].use_connect = False
+        bones["shin.L"].parent = None
+    thigh = rig.pose.bones["thigh.L"].constraints.new("IK")
+    thigh.target, thigh.subtarget, thigh.chain_count = rig, "foot_ik.L", 1
+    assert {v.owner: v.state for v in judge_chains(rig)}["thigh.L"] == "pass"
+    (finding,) = findings_of(rig, "parenting")
+    assert (finding.severity, finding.fix_id) == (Severity.ERROR, None)
+    assert "IK 'IK' on thigh.L" in (finding.no_fix_reason or "")
+    with edit_bones(rig) as bones:
+        bones["shin.L"].parent = bones["thigh.L"]
+        bones["shin.L"].use_connect = True
+    assert {v.owner: v.state for v in judge_chains(rig)}["thigh.L"] == "fail"

@@ -399,3 +399,49 @@ def test_pole_behind_a_knee_posed_toward_it_is_not_moved_in_front(rig) -> None:
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
     (finding,) = findings_of(rig, "pole")
     assert finding.fix_id is None and "clear that pose" in (finding.no_fix_reason or "")
+
+
+@pytest.mark.parametrize(("owner", "turn"), [("shin.L", 150.0), ("forearm.L", 100.0)])
+def test_pole_angle_turning_a_flipped_start_back_toward_the_pole_is_a_warning(
+    rig, owner, turn
+) -> None:
+    """The joint posed -20° starts the solver bent the other way, and a pole angle turned more
+    than 89° turns that mirrored bend back: measured, the leg with 150° lands 30° from its pole
+    and the arm with 100° 80°. Either fix alone would leave the joint bending away (120° with
+    the angle turned 60°), so none is offered."""
+    pose_bone = rig.pose.bones[owner]
+    pose_bone.rotation_mode = "XYZ"
+    pose_bone.rotation_euler = (math.radians(-20), 0.0, 0.0)
+    ik = pose_bone.constraints["IK"]
+    rest = ik.pole_angle
+    ik.pole_angle = rest + math.radians(turn)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    (finding,) = findings_of(rig, "pole")
+    assert finding.severity == Severity.WARNING and "posed rotation" in finding.message
+    assert finding.fix_id is None and "together" in (finding.no_fix_reason or "")
+    ik.pole_angle = rest + math.radians(60)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
+    (finding,) = findings_of(rig, "pole")
+    assert finding.severity == Severity.ERROR
+
+
+@pytest.mark.parametrize(("keyed", "fails"), [(0.0, False), (0.3, True), (0.8, True)])
+def test_keys_on_the_upper_arm_of_a_chain_into_the_shoulder_turn_its_bend_past_the_pole(
+    rig, keyed, fails
+) -> None:
+    """Issue 13 (only a warning before): at chain length 3 the arm's pole angle turns it 90°
+    from its rest pose, at the edge; the solver folds the upper arm and forearm from where the
+    keys start them, which turns the bend a further 10.9° (keys of 0.3 rad) or 29.4° (0.8):
+    the elbow ends 100° and 111° from its pole."""
+    ik = rig.pose.bones["forearm.L"].constraints["IK"]
+    ik.chain_count = 3
+    upper = rig.pose.bones["upper_arm.L"]
+    upper.rotation_mode = "XYZ"
+    upper.rotation_euler = (keyed, keyed / 2, 0.0)
+    upper.keyframe_insert("rotation_euler")
+    assert [v.fails for v in judge_chains(rig) if v.owner == "forearm.L"] == [fails]
+    (finding,) = [f for f in findings_of(rig, "pole") if f.chain == ("forearm.L", "IK")]
+    assert finding.severity == (Severity.ERROR if fails else Severity.WARNING)
+    assert ("posed rotation of upper_arm.L" in finding.message) == bool(keyed)
+    apply_fix(finding)
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]

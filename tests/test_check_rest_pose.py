@@ -294,3 +294,69 @@ def test_leftover_rotation_bending_the_knee_toward_a_pole_behind_it_is_a_warning
     (finding,) = findings_of(rig, "rest_pose")
     assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
     assert "behind the bend" in finding.message
+
+
+def test_leftover_scale_on_a_bone_keyed_in_rotation_is_still_a_leftover(rig) -> None:
+    """Issue 13 (only a warning before): the upper arm's rotation is keyed, its scale of 0.5 is
+    not, and the forearm does not inherit it: the arm stops 21.9% of its reach short."""
+    upper = rig.pose.bones["upper_arm.L"]
+    upper.rotation_mode = "XYZ"
+    upper.rotation_euler = (0.3, 0.15, 0.0)
+    upper.keyframe_insert("rotation_euler")
+    upper.scale = (0.5, 0.5, 0.5)
+    rig.data.bones["forearm.L"].inherit_scale = "NONE"
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["fail"]
+    (finding,) = findings_of(rig, "rest_pose")
+    assert (finding.bone, finding.severity) == ("forearm.L", Severity.ERROR)
+    assert "upper_arm.L is scaled down along its length" in finding.message
+    assert "scale of upper_arm.L (its rotation is keyed)" in finding.fix_label
+    apply_fix(finding)
+    assert tuple(upper.scale) == (1.0, 1.0, 1.0)
+    assert tuple(upper.rotation_euler) == pytest.approx((0.3, 0.15, 0.0)), "the keyed pose stays"
+    assert findings_of(rig, "rest_pose") == []
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+
+
+@pytest.mark.parametrize(("owner", "turn"), [("shin.L", 150.0), ("forearm.L", 100.0)])
+def test_leftover_rotation_flipping_a_joint_under_a_pole_angle_that_turns_it_back_is_a_warning(
+    rig, owner, turn
+) -> None:
+    """Posed -20° the joint starts bent the other way; a pole angle turned more than 89°
+    turns the mirrored bend back toward the pole (measured: the leg lands 30° from it at 150°,
+    the arm 80° at 100°; at 60° they bend 120° away, an error). Cleared alone, the pose would
+    leave the turned angle bending the joint away: no fix is offered."""
+    pose_bone = rig.pose.bones[owner]
+    pose_bone.rotation_quaternion = Quaternion((1, 0, 0), math.radians(-20))
+    ik = pose_bone.constraints["IK"]
+    rest = ik.pole_angle
+    ik.pole_angle = rest + math.radians(turn)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    (finding,) = findings_of(rig, "rest_pose")
+    assert finding.severity == Severity.WARNING and "toward its pole again" in finding.message
+    assert finding.fix_id is None and "together" in (finding.no_fix_reason or "")
+    ik.pole_angle = rest + math.radians(60)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
+    (finding,) = findings_of(rig, "rest_pose")
+    assert finding.severity == Severity.ERROR and finding.fix_id == "clear_pose"
+
+
+@pytest.mark.parametrize(
+    ("owner", "kind", "aimed"),
+    [("forearm.L", "COPY_ROTATION", "shoulder.L"), ("shin.L", "DAMPED_TRACK", "foot_ik.L")],
+)
+def test_leftover_rotation_replaced_by_a_constraint_that_sets_the_start_is_not_a_flip(
+    rig, owner, kind, aimed
+) -> None:
+    """A Copy Rotation or Damped Track on the joint sets the rotation the solver starts it
+    from, replacing the pose: posed -20° (or -70°) the arm and the leg still land (measured),
+    and the constraint order check judges that start. Muted, the pose flips the bend again."""
+    pose_bone = rig.pose.bones[owner]
+    pose_bone.rotation_quaternion = Quaternion((1, 0, 0), math.radians(-20))
+    constraint = pose_bone.constraints.new(kind)
+    constraint.target, constraint.subtarget = rig, aimed
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    assert [f for f in findings_of(rig, "rest_pose") if f.severity == Severity.ERROR] == []
+    constraint.mute = True
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
+    (finding,) = findings_of(rig, "rest_pose")
+    assert finding.severity == Severity.ERROR

@@ -235,3 +235,68 @@ def test_a_bone_off_the_bend_plane_is_rolled_as_near_the_normal_as_a_roll_can(sc
     apply_fix(finding)
     assert findings_of(obj, "roll") == []
     assert "Nothing to change" in apply_fix(finding)
+
+
+def _limit_z(rig, name: str, low: float, high: float) -> None:
+    """An IK limit on Z only (degrees), as BlenRig limits its shoulder_mstr bones."""
+    pose_bone = rig.pose.bones[name]
+    pose_bone.use_ik_limit_z = True
+    pose_bone.ik_min_z, pose_bone.ik_max_z = math.radians(low), math.radians(high)
+
+
+def _solved_tip_error(rig) -> float:
+    from ik_doctor import solve_within_reach
+
+    return next(s.tip_error for s in solve_within_reach(rig) if s.owner == "shin.L")
+
+
+@pytest.mark.parametrize(
+    ("name", "roll", "low", "high"),
+    [("shin.L", 90, -10, 180), ("thigh.L", -90, -10, 180)],
+    ids=["joint", "root"],
+)
+def test_bone_limited_on_z_with_z_on_the_bend_normal_bends_in_its_plane(
+    rig, name, roll, low, high
+) -> None:
+    """BlenRig's elbow pin bends its shoulder about Z, the axis its IK limit is on. Measured:
+    rolled so Z lies on the bend normal and limited on Z the way folding the leg turns the bone,
+    the leg bends 0.00° out of its plane and lands; limited the other way it stops 2.4% of the
+    reach short (the thigh also swings 9.8° sideways): still a warning."""
+    _roll(rig, name, roll)
+    _fit_pole_angle(rig)
+    _limit_z(rig, name, low, high)
+    assert _knee_sideways_degrees(rig) < 0.1
+    assert_ik_works(rig, ["shin.L"])
+    (finding,) = findings_of(rig, "roll")
+    assert finding.severity == Severity.INFO and f"{name} bends about its Z axis" in finding.why
+    _limit_z(rig, name, -high, -low)  # Z still on the normal, but it cannot fold that way
+    assert _solved_tip_error(rig) > 0.02
+    (finding,) = findings_of(rig, "roll")
+    assert finding.severity == Severity.WARNING
+
+
+def test_bone_limited_on_z_with_z_40_degrees_off_the_bend_normal_is_a_warning(rig) -> None:
+    _roll(rig, "shin.L", -50)  # Z 40° off the normal, turned against the fold this limit allows
+    _limit_z(rig, "shin.L", -10, 180)
+    assert _knee_sideways_degrees(rig) > 30.0, "measured: 40.1° out of the leg's plane"
+    (finding,) = findings_of(rig, "roll")
+    assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
+
+
+@pytest.mark.parametrize(("owner", "lock"), [("forearm.L", "lock"), ("shin.L", "limit")])
+def test_no_roll_fix_that_would_put_an_x_lock_or_narrow_limit_on_the_bend(rig, owner, lock) -> None:
+    """Rolled 20° off the bend axis, a joint locked or limited to ±6° on X folds about Z and the
+    limb lands (measured); rolled back, X is the bend axis and the joint cannot fold (4.6% to
+    6.5% of the reach short, the locks check's error): the roll fix is held back."""
+    pose_bone = rig.pose.bones[owner]
+    if lock == "lock":
+        pose_bone.lock_ik_x = True
+    else:
+        pose_bone.use_ik_limit_x = True
+        pose_bone.ik_min_x, pose_bone.ik_max_x = -math.radians(6), math.radians(6)
+    _roll(rig, owner, 20)
+    (finding,) = findings_of(rig, "roll")
+    assert finding.fix_id is None and "free that axis first" in (finding.no_fix_reason or "")
+    assert [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR] == []
+    _roll(rig, owner, -20)
+    assert [f.severity for f in findings_of(rig, "locks")] == [Severity.ERROR]

@@ -356,3 +356,16 @@ def test_twins_use_tail_is_not_copied_onto_a_forearm_that_does_not_inherit_rotat
     (finding,) = findings_of(rig, "symmetry")
     assert finding.bone == "forearm.L" and finding.fix_id is None
     assert "Inherit Rotation" in finding.no_fix_reason
+
+
+def test_no_pole_angle_copied_onto_a_flipped_start_that_the_angle_turns_back(rig) -> None:
+    """shin.L posed -20° starts bent the other way and its pole angle, turned 150°, turns it
+    back: it lands 30° from its pole (measured). With its twin's angle it would bend 180° away
+    (the rest_pose check's error): the copy waits for the pose to be cleared."""
+    shin = rig.pose.bones["shin.L"]
+    shin.rotation_mode = "XYZ"
+    shin.rotation_euler = (math.radians(-20), 0.0, 0.0)
+    shin.constraints["IK"].pole_angle += math.radians(150)
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "symmetry") if f.bone == "shin.L"]
+    assert finding.fix_id is None and "copy the angle together" in (finding.no_fix_reason or "")

@@ -5,10 +5,13 @@ drags the hips and spine. A count longer than the hierarchy silently acts as 0. 
 reaches past the limb into a bone other limbs hang from (the hips, the chest) turns that bone
 whenever the target moves, measured 23° to 28° for a leg of length 3, 32° for an arm of length
 4 (``RigView.limb_carriers``): the tip lands, and the body moves with it. A count of 1 on a
-limb leaves the parent (the thigh, the upper arm) frozen, so the tip falls short of the target.
-Without Use Tail the count starts at the owner's parent. The fix sets the limb's natural length
-(see ``RigView.limb_length``), or for a chain reaching into the body the length that stops where
-the limb starts away from its parent's tail.
+limb leaves the parent (the thigh, the upper arm) frozen, so the tip falls short of the target,
+unless the IK sits inside another live IK's longer chain that turns its bone (a makeshift pole
+aim inside the hand IK): then the outer target wins at any length, and constraint_order reports
+the nesting; or unless IK Stretch on the owner lands the tip by stretching it (a warning).
+Without Use Tail the count starts at the owner's parent. The fix sets the limb's
+natural length (see ``RigView.limb_length``), or for a chain reaching into the body the length
+that stops where the limb starts away from its parent's tail.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import bpy
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import switched_off
+from ..core.reach import stretching_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -85,10 +89,24 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, int] | N
             "root too if the rig is later parented.",
             natural,
         )
-    if chain.chain_count == 1 and len(chain.bones) < natural:
+    # Inside another live IK's longer chain that turns its bone, the outer target wins at any
+    # length (measured on the Godot robot: at length 2 the arms still stop 0.205 and 0.662
+    # short): the nesting is the fault, and constraint_order reports it.
+    one_short = chain.chain_count == 1 and len(chain.bones) < natural
+    if one_short and rig.nesting_chain(chain) is None:
+        # Measured on the leg and the arm: IK Stretch on the owner (0.001 even) lands the tip
+        # on every goal the oracle sets, by stretching the one bone (11% of the reach short
+        # without it, or with the IK's own Stretch off).
+        stretching = stretching_bones(rig, chain)
         return (
-            Severity.ERROR,
-            f"{where} has chain length 1, so {chain.root}'s parent never bends.",
+            Severity.WARNING if stretching else Severity.ERROR,
+            f"{where} has chain length 1, so {chain.root}'s parent never bends"
+            + (
+                f": IK Stretch on {', '.join(stretching)} still lands the tip, by stretching "
+                "(measured)."
+                if stretching
+                else "."
+            ),
             f"Only the owner rotates; with its parent frozen the tip cannot reach most "
             f"targets. The limb is {limb}.",
             natural,

@@ -7,7 +7,8 @@ IK limits (``use_ik_limit_*``) do. Overridden is not harmless on an inner joint 
 solver starts from the rotation such a constraint sets, and a start bent the other way flips the
 knee away from its pole (``core.start``: an error; a start bent the rest way is a warning). A
 muted IK, or one at influence 0, does nothing; at a lower influence the tip stops short of the
-target. An IK whose owner lies inside another active IK's
+target, except under iTaSC, which ignores influence (measured: the leg and the arm reach alike
+at 0 and 0.5). An IK whose owner lies inside another active IK's
 chain is solved in one tree with it, and the outer chain's target wins.
 
 A muted IK that is half of a switch (a second IK on the same bone, as Rigify pairs a pole and a
@@ -33,13 +34,14 @@ from ..core.limb import (
     animated_switch,
     bend_offset,
     off_state,
+    pose_flips_bend,
     switched_by,
     turn_on,
 )
-from ..core.reach import holds_the_fold
+from ..core.reach import holds_the_fold, solved_by_itasc
 from ..core.registry import Check, register
 from ..core.rig import AXES, IKChain, RigView
-from ..core.start import start_flips_the_bend, start_set_by, target_tracking_joint
+from ..core.start import COPIES, start_flips_the_bend, start_set_by, target_tracking_joint
 
 OVERRIDDEN = {
     "COPY_ROTATION": "copies the rotation of {target}",
@@ -94,7 +96,20 @@ def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding
             why="It is one half of an IK switch; the rig turns it on when it is needed.",
             no_fix_reason="nothing to fix: the rig switches this IK itself",
         )
-    if not _solves(chain):
+    # Measured on the leg and the arm, in 4.2 and 5.3: iTaSC solves an IK at influence 0, 0.5
+    # or 0.95 as at 1 (0.008% and 0.013% of the reach off at precision 0.001); muted, it is off.
+    ignored = solved_by_itasc(rig) and not chain.mute
+    if ignored:
+        message = (
+            f"{where} is {state}, which the iTaSC solver ignores: it solves the chain as at "
+            "influence 1, and the setting takes effect only under the Standard solver."
+        )
+        why = (
+            "iTaSC does not blend an IK by its influence (measured: the leg and the arm reach "
+            "alike at influence 0, 0.5, 0.95 and 1); under the Standard solver the tip would "
+            "stop short."
+        )
+    elif not _solves(chain):
         message = f"{where} is {state}: the IK does nothing."
         why = "A muted IK, or one at influence 0, is skipped: the chain stays in its FK pose."
     else:
@@ -107,7 +122,7 @@ def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding
         "constraint_order",
         rig,
         chain,
-        severity=Severity.ERROR,
+        severity=Severity.WARNING if ignored else Severity.ERROR,
         message=message,
         why=why,
         fix_id="enable_ik",
@@ -196,6 +211,18 @@ def _overridden(
         and bone in chain.moving_bones[:-1]
         and start_set_by(rig, chain, bone) == constraint
     )
+    # Measured: the arm and the leg posed -20° or -70° at the joint land while this sets where
+    # it starts, and bend away from the pole once it is muted (the rest_pose check's error).
+    holds_flipping_pose = (
+        chain.pole is not None
+        and start_set_by(rig, chain, bone) == constraint
+        and pose_flips_bend(rig, chain)
+    )
+    # Measured: a forearm sheared by its upper arm scaled (1, 2, 1) lands while a world-space
+    # Copy Rotation rebuilds its matrix, and stops 34% short once it is muted (the inherit
+    # check's error).
+    sheared = _shearing_parent(rig, chain, bone) if isinstance(constraint, COPIES) else None
+    holds_shear = sheared is not None and start_set_by(rig, chain, bone) == constraint
     if start_flips_the_bend(rig, chain, bone, constraint):
         severity = Severity.ERROR
         effect = (
@@ -238,6 +265,12 @@ def _overridden(
         else f"muted, it would leave {bone}, which does not inherit rotation, to flip away from "
         "the pole once the body turns: turn Inherit Rotation on first (the inherit check's fix)"
         if holds_loose_joint
+        else f"muted, it would leave {bone} sheared by the uneven scale of {sheared}: set its "
+        "Inherit Scale to Aligned first (the inherit check's fix)"
+        if holds_shear
+        else "muted, it would leave the posed rotation of the chain bending the joint the other "
+        "way, away from the pole: clear that pose first (the rest_pose check's fix)"
+        if holds_flipping_pose
         else None
     )
     return finding(
@@ -250,6 +283,23 @@ def _overridden(
         no_fix_reason=no_mute,
         needs_confirmation=no_mute is None,
     )
+
+
+def _shearing_parent(rig: RigView, chain: IKChain, bone: str) -> str | None:
+    """A bone of the chain, or the one it hangs from, above ``bone`` and scaled unevenly, whose
+    scale ``bone`` takes in full (Inherit Scale 'Full'): it may shear it (the inherit check
+    measures whether it does)."""
+    if rig.raw_bone(bone).inherit_scale != "FULL":
+        return None
+    above = rig.ancestors(bone)
+    reach = set(chain.bones) | set(rig.ancestors(chain.root)[:1])
+    for name in above:
+        if name not in reach:
+            break
+        scale = rig.pose_bone(name).matrix_basis.to_scale().to_tuple()
+        if max(scale) - min(scale) > 1e-3 * max(abs(v) for v in scale):
+            return name
+    return None
 
 
 def _target_name(constraint: bpy.types.Constraint) -> str:
@@ -286,46 +336,32 @@ def _ik_limits_match(
 
 
 def _overlaps(rig: RigView) -> Iterator[Finding]:
-    """IKs whose owner lies inside another active IK's chain: the outer chain wins.
-
-    Chains that only share their upper bones (two legs whose chains reach the hips) are solved
-    together and both reach (measured); an IK nested inside a longer chain toward another target
-    misses it (0.13 of a 0.45 thigh in the measured case).
-    """
+    """Live IKs whose owner lies inside another active IK's chain (``RigView.nesting_chain``):
+    the outer chain wins."""
     for inner in rig.chains:
-        if not _solves(inner):
+        outer = rig.nesting_chain(inner) if _solves(inner) else None
+        if outer is None:
             continue
-        for outer in rig.chains_with_bone(inner.owner):
-            # An outer IK with no target Blender can resolve is invalid: it moves nothing.
-            valid = outer.target is not None and not outer.target_bone_missing
-            # Without Use Tail the inner IK turns only the bones above its owner: when those lie
-            # above the outer chain, the two move no bone in common.
-            shared = not set(inner.moving_bones).isdisjoint(outer.bones)
-            nested = _solves(outer) and valid and inner.owner in outer.bones[1:] and shared
-            same_goal = (inner.target, inner.subtarget) == (outer.target, outer.subtarget)
-            if not nested or same_goal:
-                continue
-            yield chain_finding(
-                "constraint_order",
-                rig,
-                inner,
-                severity=Severity.ERROR,
-                message=(
-                    f"IK '{inner.constraint}' on {inner.owner} sits inside the chain of IK "
-                    f"'{outer.constraint}' on {outer.owner}, which also moves "
-                    f"{', '.join(b for b in inner.bones if b in outer.bones)}: it misses its "
-                    "target."
-                ),
-                why=(
-                    "Blender solves IKs that share bones as one tree; the longer chain pulls the "
-                    "shared bones toward its own target, so the inner IK's target is not reached."
-                ),
-                no_fix_reason=(
-                    "which IK should move the shared bones is a rigging decision: shorten one "
-                    "chain (its Chain Length) so they no longer overlap, or mute one"
-                ),
-            )
-            break
+        yield chain_finding(
+            "constraint_order",
+            rig,
+            inner,
+            severity=Severity.ERROR,
+            message=(
+                f"IK '{inner.constraint}' on {inner.owner} sits inside the chain of IK "
+                f"'{outer.constraint}' on {outer.owner}, which also moves "
+                f"{', '.join(b for b in inner.bones if b in outer.bones)}: it misses its "
+                "target."
+            ),
+            why=(
+                "Blender solves IKs that share bones as one tree; the longer chain pulls the "
+                "shared bones toward its own target, so the inner IK's target is not reached."
+            ),
+            no_fix_reason=(
+                "which IK should move the shared bones is a rigging decision: shorten one "
+                "chain (its Chain Length) so they no longer overlap, or mute one"
+            ),
+        )
 
 
 def _solves(chain: IKChain) -> bool:

@@ -4,14 +4,19 @@ Blender solves every IK that shares bones as one tree with several goals. Measur
 5.3: a second IK on the shin aimed at another control leaves that control 0.24 to 0.64 away
 (the first wins); a three-bone IK on the foot aimed at the foot control pulls the foot's tail
 onto it and leaves the shin's IK 0.17 short. Two that agree (same control, same tip) solve,
-but only until one of them is edited.
+but only until one of them is edited. So do two on one control where the winning chain is
+straight at rest and nothing bends it: it only aims that line, and the other lies along it
+(measured: a thigh IK on the foot control over the straight leg lands).
 
 Chains of one limb that share no bone are solved one after the other, the upper first; aimed at
 one control with tips at different points (one reaching with the tail, the other with the head,
 or two bones' tails), the lower one starts from where the upper one put its tip, and misses
 when its root lies further from there than its bones span or nearer than they fold: on the
 reference rig a foot IK (length 1, Use Tail) on the ankle's control stays 0.10 short, 58% of
-its reach, a hand IK on the wrist's 8.6%; nothing else reports it.
+its reach, a hand IK on the wrist's 8.6%; nothing else reports it. An upper chain too short to
+reach the control points straight at it, and the lower one must bridge the rest: a forearm IK
+of length 1 under an upper-arm IK on the hand control stays 4.4% of its reach short, a shin
+under a thigh IK 3.5%.
 
 A Rigify-style IK/FK switch keeps two IKs on the same bone on purpose, one muted, with the mute
 or influence driven: such pairs are not reported. When turning Use Tail over on the IK whose tip
@@ -34,9 +39,11 @@ import bpy
 from ..core.armature import pose_of
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import constraint_switches
+from ..core.limb import STRAIGHT_RATIO, bend_offset, constraint_switches
+from ..core.reach import stretching_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
+from ..core.start import target_tracking_joint
 
 SAME_POINT = 1e-4
 """Tips closer than this share of the chain's reach are one goal (float noise apart)."""
@@ -105,7 +112,22 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
         # Measured: the upper chain is solved first; the lower one starts from its result.
         assert stacked is not None
         loser = stacked[1]
-    if agree:
+    winner = later if loser is first else first
+    aims_alike = shared and same_control and _aims_its_straight_line(rig, winner, loser)
+    if aims_alike:
+        severity, why = (
+            Severity.WARNING,
+            (
+                f"The chain of IK '{winner.constraint}' on {winner.owner} is straight and "
+                "nothing starts it bent, so the solver never folds it: it only aims that line at "
+                "the control, which the other chain, lying along it, aims at too (measured on "
+                "the straight leg and arm: the thigh's and the upper arm's IK land). Once the "
+                "chain bends (a pre-bend, a posed bend, IK Stretch) it wins and the other misses."
+            ),
+        )
+        message += f": IK '{loser.constraint}' on {loser.owner} lands while {winner.owner}'s "
+        message += "chain stays straight."
+    elif agree:
         severity, why = (
             Severity.WARNING,
             (
@@ -161,6 +183,18 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
     )
 
 
+def _aims_its_straight_line(rig: RigView, winner: IKChain, loser: IKChain) -> bool:
+    """Whether ``winner`` never folds (straight at rest, posed nowhere, no Damped Track bending
+    its start, no IK Stretch) and ``loser``'s bones lie along it: both then aim one line."""
+    return (
+        set(loser.bones) <= set(winner.bones)
+        and bend_offset(rig, winner) < STRAIGHT_RATIO
+        and rig.turned_or_scaled.isdisjoint(winner.bones)
+        and target_tracking_joint(rig, winner) is None
+        and not stretching_bones(rig, winner)
+    )
+
+
 def _count_keeping_the_top(chain: IKChain) -> int:
     """The chain length that keeps the chain's top bone once Use Tail is turned over: without
     the tail Blender counts from the owner's parent (a count of 1 then turns the parent)."""
@@ -188,22 +222,33 @@ def _lower_reaches(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
     """Whether the lower chain can still bring its tip onto the control once the upper one has
     put its own tip there: its root keeps its rest distance from the upper chain's tip, and a
     chain reaches between its longest bone less the others and all of them together (a foot's
-    IK cannot: its head is the ankle, already on the control, and it is one foot long). When
-    the upper chain cannot reach the control at all (a hip's IK turning only the hips), it never
-    puts its tip there and the lower one is free."""
+    IK cannot: its head is the ankle, already on the control, and it is one foot long).
+
+    An upper chain that reaches with its tail and cannot reach the control points straight at
+    it instead, its tip ``span`` from its root: the lower root then lies within its rest
+    distance of that point, and the lower chain must bridge what is left to the control. A
+    forearm IK of chain length 1 under an upper-arm IK on the hand control spans exactly the
+    rest, so it lands only with the arm straight (measured: 4.4% of the reach short, a shin
+    under a thigh IK 3.5%). An upper chain reaching with its head turns only the bones above
+    (a hip's IK turning the hips): not modelled, the lower one is left free."""
     control = rig.joint_point(upper.target, upper.subtarget)
     root = rig.bone(upper.root).head
     tip = rig.chain_tip(upper)
     span = max(rig.chain_reach(upper), (tip - root).length)
-    if control is None or (control - root).length > span * (1.0 + SAME_POINT):
-        return True
-    distance = (tip - rig.bone(lower.root).head).length
     lengths = [rig.bone(name).length for name in lower.moving_bones]
-    if not lengths:
+    if control is None or not lengths:
         return True  # nothing to turn: the chain_length check reports it
     longest, total = max(lengths), sum(lengths)
     slack = SAME_POINT * max(total, 1e-6)
-    return max(0.0, 2.0 * longest - total) - slack <= distance <= total + slack
+    offset = (tip - rig.bone(lower.root).head).length
+    beyond = (control - root).length - span
+    out_of_reach = beyond > SAME_POINT * span
+    if out_of_reach and not upper.use_tail:
+        return True
+    nearest, furthest = (
+        (max(0.0, beyond - offset), beyond + offset) if out_of_reach else (offset,) * 2
+    )
+    return max(0.0, 2.0 * longest - total) - slack <= furthest and nearest <= total + slack
 
 
 def _further_from_control(rig: RigView, first: IKChain, later: IKChain) -> IKChain:

@@ -6,16 +6,19 @@ Measured in 4.2 and 5.3 on the reference leg and arm:
   rotation when the bones above it turn: with the root, hips or thigh turned 20 degrees about
   any axis the knee bends away from its pole (the foot still reaches). Only a rig that never
   moves above the limb escapes it, so this is an error even at rest.
-  (The chain root itself may drop its parent's rotation; the solve is unaffected.) On the
-  owner of a chain without a pole there is no side to judge the bend by and the tip still
-  lands: a warning (and the pole check offers no pole until it inherits rotation). So too
+  (The chain root itself may drop its parent's rotation; the solve is unaffected.) In a
+  chain without a pole there is no side to judge the bend by and the tip still lands (the
+  owner, or the shin inside a foot's chain of 3): a warning (and the pole check offers no
+  pole until it inherits rotation). So too
   where a constraint sets the joint's start rotation (a Copy Rotation of the shoulder, a Damped
   Track at the control: the bend follows it), or the pole sits behind the bend (the joint
   bends as built or turns to face the pole): the limb still lands with the body turned 40°.
 - ``inherit_scale`` Full (Blender's default) passes a parent's non-uniform scale on as shear:
   with the thigh stretched 1.5 along its length, or the hips scaled (1.3, 1, 0.8) above the
   thigh, the foot ends 7 to 70 mm from points the leg reaches by hand (FK). Aligned removes
-  it for every pose tried; Fix Shear misses one (18 mm with the thigh swung 20°).
+  it for every pose tried; Fix Shear misses one (18 mm with the thigh swung 20°). A plain
+  world-space Copy Rotation or Copy Transforms on the sheared bone rebuilds its matrix from a
+  rotation and drops the shear: a warning (measured on the arm; in local space it stays).
 - An unevenly scaled bone further above a chain (the hips above the arms, with the spine,
   chest and shoulder between) breaks it whatever the chain inherits: once a bone in between
   turns the tip misses, by a quarter of the reach for the arms with the shoulder turned 40°.
@@ -26,7 +29,12 @@ Measured in 4.2 and 5.3 on the reference leg and arm:
   the chain is scaled up: the chain's own upper bone scaled 1.2 or 1.5 only makes the limb
   longer, and the leg and the arm still reach every goal (the rest_pose check names the
   leftover scale). IK Stretch on a chain bone makes up the shortfall (measured: the leg and
-  the arm land with stretch 0.001 on one bone): a warning then.
+  the arm land with stretch 0.001 on one bone): a warning then. A live Copy Scale at full
+  influence that copies, pose space to pose space (or world to world), the scale of a bone
+  that scales with the rig gives the scale back (BlenRig's limbs): with it the shin grows to
+  1.5 with the root and the leg lands; muted, at influence 0.5 (the shin grows to 1.25, 6.4% of
+  the reach short), in local space, or from a bone that does not scale with the rig, the leg
+  stops 0.199 (14.7% of the reach) short.
 """
 
 from __future__ import annotations
@@ -43,11 +51,11 @@ from mathutils import Matrix, Vector
 from ..core.armature import armature_data, pose_of
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import animated_bones, pole_behind_bend
+from ..core.limb import FULL_INFLUENCE, animated_bones, pole_behind_bend
 from ..core.reach import solved_by_itasc, stretching_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
-from ..core.start import start_set_by
+from ..core.start import COPIES, start_set_by
 
 NOT_SCALING = ("NONE", "NONE_LEGACY")
 
@@ -109,7 +117,11 @@ def _problems(
         )
     scaled = _shearing_ancestor(rig, name, uneven, tolerance) if uneven else None
     shears = scaled is not None and (scaled in chain.bones or scaled in hangs_from)
-    if bone.inherit_scale in NOT_SCALING and bone.parent is not None:
+    if (
+        bone.inherit_scale in NOT_SCALING
+        and bone.parent is not None
+        and not _scale_given_back(rig, chain, name)
+    ):
         # Full would shear it under an unevenly scaled bone (an error then): Aligned does not.
         mode = "ALIGNED" if shears else "FULL"
         grown = _posed_ancestor(rig, name, _is_grown, skipped=chain.bones)
@@ -137,11 +149,23 @@ def _problems(
     if bone.inherit_scale == "FULL" and shears:
         assert scaled is not None
         scale = _rounded(uneven[scaled])
+        # Measured on the arm, its upper arm scaled (1, 2, 1), (1.5, 1, 1) or (1, 1, 0.6): a
+        # plain Copy Rotation or Copy Transforms in world space rebuilds the forearm's matrix
+        # from a rotation and lands it; in local space the shear stays (20% to 40% short).
+        rebuilt = start_set_by(rig, chain, name)
+        if not isinstance(rebuilt, COPIES):
+            rebuilt = None
+        effect = (
+            f"{rebuilt.type.replace('_', ' ').title()} '{rebuilt.name}' rebuilds its matrix "
+            "from a rotation, which drops the shear: the limb still reaches"
+            if rebuilt is not None
+            else "the limb cannot reach its target"
+        )
         yield finding(
-            severity=Severity.WARNING if solved_by_itasc(rig) else Severity.ERROR,
+            severity=Severity.WARNING if solved_by_itasc(rig) or rebuilt else Severity.ERROR,
             message=(
                 f"{name} inherits the non-uniform scale {scale} of {scaled} in full, "
-                "which shears it: the limb cannot reach its target."
+                f"which shears it: {effect}."
             ),
             why=(
                 "Inherit Scale 'Full' applies the parent's scale along the parent's axes; "
@@ -162,12 +186,14 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
     joint flips away from its pole, but a joint whose start rotation a constraint sets (a Copy
     Rotation of the shoulder, a Damped Track at the control) bends as that start says (the
     constraint order check judges the start), and under a pole behind the bend the joint bends
-    as built or turns to face the pole, both bends the limb was built for. A leg's or an arm's
-    owner without a pole still lands; a joint further up a longer chain (the shin of a foot's
-    chain of 3) misses by 11% once the hips turn.
+    as built or turns to face the pole, both bends the limb was built for. A chain without a
+    pole still lands, whichever joint it is: a leg's or an arm's owner, and the shin or the
+    forearm inside a foot's or a hand's chain of 3 (at rest and with the hips or the shoulder
+    turned 20°, and with the body turned 40° either way about X and Z; what misses by 9-11% there
+    is a shin IK of chain length 1 beside it, inheriting or not).
     """
     started = start_set_by(rig, chain, name)
-    if chain.pole is None and name == chain.owner:
+    if chain.pole is None:
         return (
             "without a pole it still reaches, but its bend no longer follows the bones above it",
             True,
@@ -237,6 +263,66 @@ def _posed_ancestor(
         if ancestor not in skipped and posed(rig.pose_bone(ancestor).matrix_basis):
             return ancestor
     return None
+
+
+def _scale_given_back(rig: RigView, chain: IKChain, name: str) -> bool:
+    """Whether a Copy Scale gives ``name``, which inherits no scale, the scale its parent takes
+    from the top of the rig, and that of a bone above the chain scaled up now, if any.
+
+    BlenRig hangs its limbs from parentless bones that copy the scale of a bone below its
+    master, and gives the lower bones that same bone's scale back.
+    """
+    copied = _copied_scale(rig, name)
+    parent = rig.bone(name).parent
+    if copied is None or parent is None:
+        return False
+    sources, limb = _scale_sources(rig, copied.subtarget), _scale_sources(rig, parent)
+    if sources is None or limb is None or sources[-1] != limb[-1]:
+        return False
+    grown = _posed_ancestor(rig, name, _is_grown, skipped=chain.bones)
+    return grown is None or grown in sources
+
+
+def _copied_scale(rig: RigView, name: str) -> bpy.types.CopyScaleConstraint | None:
+    """A Copy Scale on ``name`` that sets its scale to another bone's of this rig, as the rig
+    scales it: live, at full influence, every axis at power 1, pose or world space on both
+    sides (local space copies only what the target's own channels add)."""
+    for constraint in rig.constraints(name):
+        if not isinstance(constraint, bpy.types.CopyScaleConstraint):
+            continue
+        if (
+            not constraint.mute
+            and constraint.influence >= FULL_INFLUENCE
+            and constraint.is_valid
+            and constraint.target == rig.object
+            and rig.has_bone(constraint.subtarget)
+            and constraint.owner_space == constraint.target_space
+            and constraint.owner_space in ("POSE", "WORLD")
+            and constraint.use_x
+            and constraint.use_y
+            and constraint.use_z
+            and math.isclose(constraint.power, 1.0)
+        ):
+            return constraint
+    return None
+
+
+def _scale_sources(rig: RigView, name: str) -> list[str] | None:
+    """The bones whose pose scale ``name`` follows, itself first, up to one whose own scale is
+    the top of it (a bone without a parent that copies none); None when the scale stops on the
+    way (a bone that neither inherits scale nor copies it back)."""
+    sources: list[str] = []
+    while name not in sources:
+        sources.append(name)
+        bone = rig.raw_bone(name)
+        if bone.parent is not None and bone.inherit_scale not in NOT_SCALING:
+            name = bone.parent.name
+            continue
+        copied = _copied_scale(rig, name)
+        if copied is None:
+            return sources if bone.parent is None else None
+        name = copied.subtarget
+    return None  # a loop of copies: nothing above scales it
 
 
 def _is_turned(basis: Matrix) -> bool:

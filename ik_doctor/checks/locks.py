@@ -7,13 +7,18 @@ hinges are built (a knee locked on Y and Z, an elbow on its twist) and are fine 
 chain can still move its tip every way: that is what this check measures, from the rest pose,
 with the chain's Jacobian (how each free axis moves the tip). An IK limit that lets a joint fold
 only a few degrees, or only away from its bend, holds the limb nearly straight: measured by
-posing the limb by hand within its limits (``core.reach``), as the oracle does. IK stiffness
+posing the limb by hand within its limits (``core.reach``), as the oracle does; a joint rolled
+off its bend axis folds about its other free axis instead and still lands, and so does a chain
+without a pole with one bone locked on its bend axis (it folds out of its plane and the limb
+swings round): warnings, measured. IK stiffness
 slows the solver: spread evenly over the axes a chain folds with, from 0.975 its 500 iterations
 run out short of the target (0.99 on a leg: 0.17% of the reach, past the oracle's 0.1%); on the
 chain's root far above the rest, from 0.75 on a leg and 0.82 on an arm (1.1% at 0.99). The
 message carries the shortfall measured for the setting found, on the limb the chain is like (a
 leg when it hangs down from its root, else an arm; evenly stiff chains, the lesser of the two),
-and the severity is what the oracle says of that.
+and the severity is what the oracle says of that. A two-bone limb without a pole, which the
+solver must also swing toward the target, has tables of its own: the thigh or both leg bones
+at 0.75 already leave it 0.1% short.
 Transform locks (``lock_rotation``) are another matter: the solver ignores them, so they are
 reported as information only.
 """
@@ -115,6 +120,89 @@ and not steadily (the leg fails at 0.85 and passes at 0.86)."""
 EVEN_WARNING = 0.95
 """From here an evenly stiff chain lags its target visibly (0.065% of the reach) though it passes
 the oracle; from 0.975 it fails it."""
+NO_POLE_SHORTFALL: dict[str, dict[str, tuple[tuple[float, float], ...]]] = {
+    "root": {
+        "leg": (
+            (0.5, 2.4e-5),
+            (0.6, 1.21e-4),
+            (0.7, 5.96e-4),
+            (0.75, 1.328e-3),
+            (0.8, 1.803e-3),
+            (0.85, 1.909e-3),
+            (0.9, 3.052e-3),
+            (0.95, 5.029e-3),
+            (0.975, 8.31e-3),
+            (0.99, 1.369e-2),
+        ),
+        "arm": (
+            (0.5, 2.2e-5),
+            (0.6, 1.12e-4),
+            (0.7, 5.61e-4),
+            (0.75, 1.12e-3),
+            (0.8, 2.255e-3),
+            (0.85, 2.331e-3),
+            (0.9, 3.624e-3),
+            (0.95, 5.705e-3),
+            (0.975, 8.834e-3),
+            (0.99, 1.365e-2),
+        ),
+    },
+    "joint": {
+        "leg": (
+            (0.5, 2.97e-4),
+            (0.7, 5.42e-4),
+            (0.8, 8.26e-4),
+            (0.85, 1.113e-3),
+            (0.86, 8.81e-4),
+            (0.9, 1.478e-3),
+            (0.95, 2.259e-3),
+            (0.975, 3.082e-3),
+            (0.99, 5.552e-3),
+        ),
+        "arm": (
+            (0.5, 7.6e-5),
+            (0.7, 4.4e-4),
+            (0.8, 7.67e-4),
+            (0.86, 9.35e-4),
+            (0.9, 1.436e-3),
+            (0.95, 2.295e-3),
+            (0.975, 3.443e-3),
+            (0.99, 5.638e-3),
+        ),
+    },
+    "even": {
+        "leg": (
+            (0.5, 4.0e-5),
+            (0.6, 1.08e-4),
+            (0.7, 4.82e-4),
+            (0.75, 1.04e-3),
+            (0.8, 1.473e-3),
+            (0.85, 1.73e-3),
+            (0.9, 3.434e-3),
+            (0.95, 5.12e-3),
+            (0.975, 6.772e-3),
+            (0.99, 1.181e-2),
+        ),
+        "arm": (
+            (0.5, 2.5e-5),
+            (0.6, 1.05e-4),
+            (0.7, 4.62e-4),
+            (0.75, 9.99e-4),
+            (0.8, 1.418e-3),
+            (0.85, 2.229e-3),
+            (0.9, 3.362e-3),
+            (0.95, 5.08e-3),
+            (0.975, 7.685e-3),
+            (0.99, 1.398e-2),
+        ),
+    },
+}
+"""The same for a two-bone limb without a pole, with the root that stiff and the joint free
+("root"), the joint that stiff and the root free ("joint"), or both ("even"), per limb, in 4.2
+and 5.3 alike: without a pole the solver swings the limb toward the target as well as folding
+it, and stiffness holds both back, the root's most (a leg fails from 0.75 on the thigh, or both
+bones, where with a pole it passes to 0.975). Two bones stiff unevenly stop as short as the
+worse of them alone (measured over 0 to 0.99 on each: thigh 0.8 and shin 0.9, 0.12% short)."""
 
 
 def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -280,6 +368,19 @@ class _TipMotion:
         return AXES[max(range(3), key=lambda i: abs(axes[i].dot(normal)))]
 
 
+def lock_that_holds_a_pole(rig: RigView, chain: IKChain) -> str | None:
+    """Why giving this chain a pole would stop it folding: a bone locked on the axis it bends
+    on, which it now folds around out of its plane (a warning without a pole, measured: it
+    lands; an error with one: 3.3% to 6.5% of the reach short)."""
+    for finding in _blocked_chain(rig, replace(chain, pole=rig.object), 1.0):
+        if finding.severity == Severity.ERROR and finding.fix_id == "free_axes":
+            return (
+                f"{finding.bone} is locked on the axis the chain bends on, which it folds around "
+                "only while it has no pole: with a pole it would stop short; free that axis first"
+            )
+    return None
+
+
 def _blocked_chain(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[Finding]:
     if len(chain.bones) < 2 or has_degenerate_bone(rig, chain):
         # A bone with next to no length (the degenerate check reports it) has no direction:
@@ -315,6 +416,9 @@ def _stiff_findings(
     mobility = {name: _bone_mobility(bones[name], free) for name in turning}
     if not mobility:
         return
+    if chain.pole is None and len(mobility) == 2 and len(chain.moving_bones) == 2:
+        yield from _stiff_without_pole(rig, chain, mobility, threshold)
+        return
     needed = _needed_mobility(motion, free, mobility)
     stiffness = 1.0 - needed
     most = max(mobility.values())
@@ -331,6 +435,48 @@ def _stiff_findings(
             table = tables[_limb_kind(rig, chain)]
             share = _shortfall(table, 1.0 - value)
             yield _stiff_bone_finding(rig, chain, bones[name], 1.0 - value, share)
+
+
+def _stiff_without_pole(
+    rig: RigView, chain: IKChain, mobility: dict[str, float], threshold: float
+) -> Iterator[Finding]:
+    """A two-bone limb without a pole, judged by ``NO_POLE_SHORTFALL``: the worse of its root's
+    and its joint's stiffness, or the even table when both are as stiff."""
+    limb = _limb_kind(rig, chain)
+    stiffness = {name: 1.0 - value for name, value in mobility.items()}
+    shares = {
+        name: _shortfall(NO_POLE_SHORTFALL["root" if name == chain.root else "joint"][limb], value)
+        for name, value in stiffness.items()
+    }
+    if max(stiffness.values()) - min(stiffness.values()) < 1e-3:
+        shares[chain.root] = _shortfall(NO_POLE_SHORTFALL["even"][limb], stiffness[chain.root])
+    worst = max(shares, key=lambda name: shares[name])
+    share = shares[worst]
+    if stiffness[worst] < threshold - 1e-6 and share < REACH_TOLERANCE:
+        return
+    stiff = tuple(name for name in reversed(chain.bones) if stiffness.get(name, 0.0) > 0.0)
+    said = " and ".join(f"{name} {stiffness[name]:.3g}" for name in stiff)
+    yield chain_finding(
+        "locks",
+        rig,
+        chain,
+        bone=worst,
+        severity=_severity(rig, share),
+        message=(
+            f"The chain of IK '{chain.constraint}' on {chain.owner} has no pole and IK "
+            f"stiffness on {said}: the solver stops about {share:.2%} of the reach short of "
+            f"targets in reach ({_against_tolerance(share)})."
+        ),
+        why=(
+            "Without a pole the solver swings the limb toward the target as well as folding it, "
+            "and stiffness holds back both (measured on a two-bone leg and arm: the thigh or "
+            "upper arm at 0.75, or both bones, leave it 0.1% to 0.13% of the reach short; with "
+            "a pole, evenly stiff chains reach up to 0.975)."
+        ),
+        fix_id="clear_stiffness",
+        fix_label=f"Set the IK stiffness of {', '.join(stiff)} to 0",
+        fix_args=(("bones", stiff),),
+    )
 
 
 def _limb_kind(rig: RigView, chain: IKChain) -> str:
@@ -356,6 +502,15 @@ def _locked_findings(
         axis = motion.bend_axis(rig, name)
         if axis is not None and (name, axis) not in free:
             findings.append(_bend_finding(rig, chain, bones[name], axis, bend=True))
+    if chain.pole is None and len(findings) == 1:
+        # Measured on the leg and the arm: the shin, forearm, thigh or upper arm locked on X
+        # alone lands every goal without a pole, folding about Z out of its plane while the
+        # solver swings the limb round; with a pole, or both bones locked, 3.3% to 36% short.
+        (bend,) = findings
+        axis = str(bend.args["axes"])
+        other = {"x": "z", "z": "x"}.get(axis)
+        if other is not None and (bend.bone or "", other) in free:
+            findings = [_bend_finding(rig, chain, bones[bend.bone or ""], axis, True, other)]
     if not findings:
         # No single bend axis is to blame (a twisted or straight chain): free every lock.
         for name in chain.bones:
@@ -417,8 +572,15 @@ def _also_off_plane(bend: Finding, plane_only: Finding) -> Finding:
 
 
 def _bend_finding(
-    rig: RigView, chain: IKChain, pose_bone: bpy.types.PoseBone, axes: str, bend: bool
+    rig: RigView,
+    chain: IKChain,
+    pose_bone: bpy.types.PoseBone,
+    axes: str,
+    bend: bool,
+    folds_about: str | None = None,
 ) -> Finding:
+    """A blocked bend axis: an error, or a warning when the chain has no pole and the bone folds
+    about ``folds_about`` instead, out of its plane, the limb swung round to the target."""
     name = pose_bone.name
     causes = []
     for axis in axes:
@@ -437,10 +599,16 @@ def _bend_finding(
         rig,
         chain,
         bone=name,
-        severity=Severity.ERROR,
+        severity=Severity.WARNING if folds_about else Severity.ERROR,
         message=(
             f"{name} cannot turn about {_axis_list(axes)} ({' and '.join(causes)}), {what}: "
-            "the tip stops short of the target."
+            + (
+                f"without a pole it folds about {folds_about.upper()} instead, out of its "
+                "plane, and the limb swings round to the target (measured: it lands), bent "
+                "where no pole aims it."
+                if folds_about
+                else "the tip stops short of the target."
+            )
         ),
         why=(
             "Blender's solver turns a bone only about the axes its IK locks and IK limits leave "
@@ -458,16 +626,25 @@ def _narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding
     how_far = (
         f"only {clamp.folded:.2g}°" if clamp.folded > 0.0 else "only away from the chain's bend"
     )
+    elsewhere = _folds_without(rig, chain, clamp)
+    effect = (
+        "but the chain still folds in its plane about its other free axes (a joint rolled off "
+        "the bend axis folds about the one the roll tilts into the plane): it reaches, its "
+        "joint bent off the pole's plane (measured on "
+        "the leg and the arm with ±6° and 0° limits: rolled 2° to 40° they land 27° to 77° off "
+        "the pole's plane, rolled 90° in it; unrolled they stop 4.6% to 6.5% of the reach "
+        "short)."
+        if elsewhere
+        else f"the chain of IK '{chain.constraint}' can barely fold and misses targets nearer "
+        "its root."
+    )
     return chain_finding(
         "locks",
         rig,
         chain,
         bone=clamp.bone,
-        severity=Severity.ERROR,
-        message=(
-            f"The {axis} IK limit of {clamp.bone} ({limit}) lets it fold {how_far}: the chain of "
-            f"IK '{chain.constraint}' can barely fold and misses targets nearer its root."
-        ),
+        severity=Severity.WARNING if elsewhere else Severity.ERROR,
+        message=f"The {axis} IK limit of {clamp.bone} ({limit}) lets it fold {how_far}: {effect}",
         why=(
             "IK limits are angles from the rest pose that the solver never leaves; a joint "
             "that cannot fold toward its bend leaves the limb nearly straight, so its tip "
@@ -477,6 +654,19 @@ def _narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding
         fix_label=f"Turn off the {axis} IK limit of {clamp.bone}",
         fix_args=(("axis", clamp.axis),),
     )
+
+
+def _folds_without(rig: RigView, chain: IKChain, clamp: ClampedFold) -> bool:
+    """Whether the chain still folds in its bend plane with the clamped axis held, by the same
+    measure as a lock (``BLOCKED_RATIO`` of its free motion in the plane): a joint rolled off
+    the bend axis folds about its other free axis, which the roll tilts into the plane."""
+    if len(chain.bones) < 2 or has_degenerate_bone(rig, chain):
+        return False
+    motion = _TipMotion(rig, chain)
+    if motion.normal is None or motion.free_motion(in_plane=True) <= 1e-6 * rig.chain_reach(chain):
+        return False  # straight: nothing folds in a plane
+    free = {key for key in motion.columns if not _blocked(rig.pose_bone(key[0]), key[1])}
+    return not motion.cannot_reach(free - {(clamp.bone, clamp.axis)}, in_plane=True)
 
 
 def _severity(rig: RigView, share: float) -> Severity:

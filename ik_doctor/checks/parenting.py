@@ -19,7 +19,7 @@ from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import switched_off
 from ..core.reach import stretching_bones
 from ..core.registry import Check, register
-from ..core.rig import GAP_RATIO, RigView
+from ..core.rig import GAP_RATIO, IKChain, RigView
 
 
 def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -59,9 +59,7 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                     "The solver only rotates the owner and its parents: with the link missing, "
                     f"{parent} and the bones above it never bend."
                 ),
-                fix_id="parent",
-                fix_label=f"Parent {top} to {parent} and connect it",
-                fix_args=(("parent", parent),),
+                **_parent_fix(rig, chain, top, parent),
             )
         # Chain length 0 climbs into the body; the chain_length check reports that instead.
         span = len(chain.bones) if chain.chain_count else rig.limb_length(chain.owner)
@@ -92,6 +90,30 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 ),
                 changes_rest_pose=True,
             )
+
+
+def _parent_fix(rig: RigView, chain: IKChain, top: str, parent: str) -> dict[str, Any]:
+    """The parent fix, unless another live IK aimed at the same control turns a bone the chain
+    would then take in: Blender solves the two as one tree and that IK misses its target
+    (measured: a thigh IK aimed at the foot control, which lands while the shin hangs free,
+    stops its whole reach short once the shin is parented back; the duplicates check's error)."""
+    span = [parent, *rig.ancestors(parent)]
+    taken = set(span[: chain.chain_count - len(chain.bones)] if chain.chain_count else span)
+    for other in rig.chains:
+        aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
+        live = not other.mute and other.influence > 0.0 and other.target is not None
+        if other is not chain and aimed and live and taken.intersection(other.moving_bones):
+            return dict(
+                no_fix_reason=f"parented back, {top} would bring {parent} into the chain of IK "
+                f"'{chain.constraint}' on {chain.owner}, and IK '{other.constraint}' on "
+                f"{other.owner}, aimed at the same control, would then miss it: remove that IK "
+                "first"
+            )
+    return dict(
+        fix_id="parent",
+        fix_label=f"Parent {top} to {parent} and connect it",
+        fix_args=(("parent", parent),),
+    )
 
 
 def parent_bone(obj: bpy.types.Object, finding: Finding) -> str:

@@ -29,13 +29,17 @@ from ..core.geometry import offset_from_line, rest_pole_angle
 from ..core.limb import (
     MAX_BEND_TURN,
     STRAIGHT_RATIO,
+    chain_joints,
     chain_shape,
+    forward_pose,
+    forward_tip,
     pole_behind_bend,
     pose_flips_bend,
 )
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
-from ..core.start import start_that_flips_a_pole
+from ..core.start import pose_flips_the_start, start_that_flips_a_pole
+from .locks import lock_that_holds_a_pole
 
 POLE_DISTANCE = 0.5
 """A new or moved pole stands this fraction of the chain's reach in front of the bend."""
@@ -246,6 +250,7 @@ def _missing_pole(
         return None
     loose = not rig.raw_bone(chain.owner).use_inherit_rotation
     flipping = None if loose else start_that_flips_a_pole(rig, chain)
+    flipping = flipping or (None if loose else lock_that_holds_a_pole(rig, chain))
     return _Problem(
         Severity.WARNING,
         f"{_where(chain)} has no pole: nothing decides which way {limb.joint_label} points.",
@@ -301,6 +306,17 @@ def _misplaced_pole(
     if not (twisted or behind):
         return None
     bend_at_rest = limb.bend_at_rest(twist)
+    # A posed rotation that bends a joint the other way where the solver starts mirrors the
+    # bend it settles on, and the pole angle turns that (measured on the leg and the arm posed
+    # -20° and -70° at the joint: the angle turned 95° to 180° lands them 86° to 0° from the
+    # pole, 60° and 85° leave them 120° and 95° away, the rest_pose check's error).
+    flipped = bend_at_rest is not None and pose_flips_the_start(rig, chain)
+    if bend_at_rest is not None and flipped:
+        bend_at_rest, turned = -bend_at_rest, 180.0 - turned
+    start = 0.0 if flipped or bend_at_rest is None else _start_turn(rig, chain)
+    if start:
+        bend_at_rest = limb.bend_at_rest(twist + start)
+        turned = abs(math.degrees(math.remainder(twist + start, math.tau)))
     away = None if bend_at_rest is None else math.degrees(bend_at_rest.angle(side, 0.0))
     # Blender fails a chain whose joint bends away from its pole where it was not built to
     # (the oracle's verdict); bending away as modelled, or turning to face the pole, works.
@@ -310,12 +326,29 @@ def _misplaced_pole(
         f"the pole angle {math.degrees(chain.pole_angle):.1f}° turns the chain "
         f"{math.degrees(twist):+.1f}° about the {chain.root}→target line at rest "
         f"({math.degrees(rest):.1f}° keeps the rest pose)"
+    ) + (
+        f", and the posed rotation of {', '.join(_posed_joints(rig, chain))} turns its bend a "
+        f"further {math.degrees(start):+.1f}° where the solver starts"
+        if abs(math.degrees(start)) >= 1.0
+        else ""
     )
     why_twist = (
         "Blender turns the chain until the root's X axis sits at the pole angle from the plane "
         "through root, target and pole; only one angle leaves the limb where it was modelled "
         "and skinned."
     )
+    if not behind and flipped and not fails:
+        # Set alone, the rest angle would leave the flipped start bending the joint away.
+        return _Problem(
+            severity,
+            f"In {_where(chain)} {turns}, and the chain's posed rotation bends the joint the "
+            f"other way where the solver starts: the two together leave {limb.joint_label} "
+            f"{away:.0f}° from the pole.",
+            why_twist,
+            "set_angle",
+            no_fix="set alone, the rest angle would leave the posed rotation bending the joint "
+            "away from the pole: clear the pose and set the angle together",
+        )
     if not behind:
         consequence = f", so {limb.joint_label} bends away from the pole." if fails else "."
         return _Problem(
@@ -367,6 +400,54 @@ def _misplaced_pole(
         if pose_flips_bend(rig, chain)
         else None,
     )
+
+
+def _start_turn(rig: RigView, chain: IKChain) -> float:
+    """Radians the posed rotations of the chain's inner joints (forward kinematics) turn its
+    bend about the root-tip line, measured from the root's X axis as the pole angle is.
+
+    The pole sets only the root's turn about that line; the solver folds the joints below from
+    where the pose starts them, so that turn adds to the pole's (measured: an arm IK reaching
+    into the shoulder under a pole angle 90° off, with its upper arm keyed 17° and 9°, bends
+    100° from its pole, where this model says 101°). 0 for a start that bends a joint the other
+    way (``pose_flips_the_start``), or a chain too straight to say."""
+    joints = chain_joints(rig, chain)
+    if not _posed_joints(rig, chain):
+        return 0.0
+    posed = forward_pose(rig, chain)
+    rest_root = rig.raw_bone(chain.root).matrix_local
+    before = _bend_from_x(rest_root, rig.chain_tip(chain), [rig.bone(j).head for j in joints])
+    after = _bend_from_x(
+        posed[chain.root],
+        forward_tip(rig, chain, posed),
+        [posed[j].translation for j in joints],
+    )
+    if before is None or after is None:
+        return 0.0
+    turn = math.remainder(after - before, math.tau)
+    return turn if abs(turn) < math.pi / 2.0 else 0.0
+
+
+def _posed_joints(rig: RigView, chain: IKChain) -> list[str]:
+    """The inner bones of the chain (neither its root nor its last bone) that are posed."""
+    return [
+        name
+        for name in chain.moving_bones[1:-1]
+        if rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
+    ]
+
+
+def _bend_from_x(root: Matrix, tip: Vector, joints: list[Vector]) -> float | None:
+    """Signed angle (radians) about the root-tip line from the root's X axis to the bend."""
+    head = root.translation
+    axis = tip - head
+    bend = sum((offset_from_line(joint, head, tip) for joint in joints), Vector())
+    if axis.length < 1e-9 or bend.length < STRAIGHT_RATIO * axis.length:
+        return None
+    axis.normalize()
+    x = root.to_3x3().col[0]
+    x = x - axis * x.dot(axis)
+    return math.atan2(x.cross(bend).dot(axis), x.dot(bend))
 
 
 def _pole_point(rig: RigView, chain: IKChain) -> Vector | None:

@@ -9,11 +9,14 @@ target, the straight leg and arm land (a warning); posed away, they bend away fr
 Blender's solver starts from the chain's posed rotations: a leftover rotation on a chain bone
 steers the bend of a chain without a pole, and one that bends a joint the other way makes a
 chain with a pole bend away from it (toward it, and the leg lands, under a pole behind the
-bend: a warning); a leftover scale below 1 along a bone shortens it, so the tip falls short
-(measured: a thigh scaled 0.8 along its length leaves the foot 0.022 from the target), while a
-scale across the bone or a scale-up keeps the reach but no longer matches the model. IK Stretch
-on a chain bone makes up both shortfalls (measured on the leg and the arm: straight, or the
-upper bone scaled 0.5, they land with stretch 0.001 on one bone): warnings then.
+bend, or with a pole angle that turns the chain more than 89° round, back toward the pole: a
+warning; a Copy Rotation or Damped Track that sets the bone's start rotation replaces its pose,
+and the constraint order check judges that start); a leftover scale below 1 along a bone
+shortens it, so the tip falls short (measured: a thigh scaled 0.8 along its length leaves the
+foot 0.022 from the target), while a scale across the bone or a scale-up keeps the reach but no
+longer matches the model. IK Stretch on a chain bone makes up both shortfalls (measured on the
+leg and the arm: straight, or the upper bone scaled 0.5, they land with stretch 0.001 on one
+bone): warnings then.
 Bones whose transforms an action or NLA strip animates are left alone: that pose is animation.
 """
 
@@ -32,7 +35,7 @@ from ..core.finding import Finding, Severity, chain_finding
 from ..core.geometry import offset_from_line
 from ..core.limb import (
     STRAIGHT_RATIO,
-    animated_bones,
+    animated_channels,
     bend_offset,
     chain_joints,
     forward_pose,
@@ -46,7 +49,7 @@ from ..core.limb import (
 from ..core.reach import solved_by_itasc, stretching_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
-from ..core.start import target_tracking_joint
+from ..core.start import pole_turns_the_flip_back, pose_flips_the_start, target_tracking_joint
 
 PRE_BEND = 0.01
 """The pre-bend moves each inner joint by this share of the length of the bone above it (or of
@@ -57,7 +60,7 @@ def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
     live = [chain for chain in rig.chains if not chain.mute and chain.influence > 0.0]
     if live and armature_data(rig.object).pose_position == "REST":
         yield _rest_position_finding(rig)
-    animated = animated_bones(rig)
+    animated = animated_channels(rig)
     seen: set[tuple[str, ...]] = set()
     # The live IK of a switch pair first: a twin switched off is judged through it.
     for chain in sorted(rig.chains, key=lambda chain: switched_off(rig, chain)):
@@ -136,6 +139,27 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
             "The solver bends a chain the way its rest pose is already bent; a straight chain "
             f"gives it no direction. A slight pre-bend of {joint} tells it which way to go."
         ),
+        **_pre_bend_fix(rig, chain, joint, direction, side),
+    )
+
+
+def _pre_bend_fix(
+    rig: RigView, chain: IKChain, joint: str, direction: Vector, side: str
+) -> dict[str, Any]:
+    """The pre-bend, unless another live IK aimed at the same control lies along the chain:
+    straight, the chain only aims its line at the control and that IK lands too; bent, the
+    chain folds, wins the shared bones and that IK misses (measured on the straight leg and arm
+    with a thigh or upper-arm IK on the foot or hand control: the duplicates check's error)."""
+    for other in rig.chains:
+        live = not other.mute and other.influence > 0.0 and other.target is not None
+        aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
+        if other is not chain and live and aimed and set(other.bones) < set(chain.bones):
+            return dict(
+                no_fix_reason=f"pre-bent, the chain would fold and take {other.root} from IK "
+                f"'{other.constraint}' on {other.owner}, aimed at the same control, which would "
+                "then miss it: remove that IK first"
+            )
+    return dict(
         fix_id="pre_bend",
         fix_label=f"Pre-bend {joint} slightly {side} (changes the rest pose)",
         fix_args=(("direction", direction.to_tuple()), ("side", side)),
@@ -184,17 +208,19 @@ def _bend_direction(rig: RigView, chain: IKChain) -> tuple[Vector, str]:
 
 
 def _leftover_pose(
-    rig: RigView, chain: IKChain, animated: set[str], max_angle: float
+    rig: RigView, chain: IKChain, animated: set[tuple[str, str]], max_angle: float
 ) -> Finding | None:
     bones = chain.moving_bones
     rotated, scaled, shrunk = [], [], []
     for name in bones:
-        if name in animated:
-            continue
         basis = rig.pose_bone(name).matrix_basis
         _location, rotation, scale = basis.decompose()
-        if math.degrees(rotation.angle) > max_angle:
+        # A keyed channel is animation; another channel of the same bone is still left over
+        # (measured: an upper arm keyed in rotation and scaled 0.5 leaves the arm 21.9% short).
+        if math.degrees(rotation.angle) > max_angle and (name, "rotation") not in animated:
             rotated.append(name)
+        if (name, "scale") in animated:
+            continue
         if any(abs(s - 1.0) > 1e-3 for s in scale.to_tuple()):
             scaled.append(name)
             if scale.y < 1.0 - 1e-3:  # Y runs along the bone: only this shortens the reach
@@ -202,8 +228,12 @@ def _leftover_pose(
     if not rotated and not scaled:
         return None
     where = f"IK '{chain.constraint}' on {chain.owner}"
-    flipped = chain.pole is not None and pose_flips_bend(rig, chain)
-    if rotated and chain.pole is not None and not flipped and not scaled:
+    flips = chain.pole is not None and pose_flips_bend(rig, chain)
+    flipped = flips and pose_flips_the_start(rig, chain)
+    # A constraint that sets where the solver starts the turned bones replaces their pose: the
+    # flip shows only once it is muted (the constraint order check then keeps its mute back).
+    replaced = flips and not flipped
+    if rotated and chain.pole is not None and not flips and not scaled:
         return None  # measured: the pole sets the plane and the solve is the same
     effects = []
     # Stretch makes up a bone scaled down evenly; one scaled down along its length alone shears
@@ -231,15 +261,28 @@ def _leftover_pose(
     # Under a pole behind the bend, bending the other way is bending toward the pole: the leg
     # posed -70° at the knee still lands, facing the pole (measured).
     behind = flipped and pole_behind_bend(rig, chain)
+    turned_back = flipped and not behind and pole_turns_the_flip_back(rig, chain)
     if behind:
         effects.append(
             "the posed rotation bends the joint the other way, toward its pole, which sits "
             "behind the bend (measured: the leg still lands, bent toward the pole)"
         )
+    elif turned_back:
+        effects.append(
+            "the posed rotation bends the joint the other way, and the pole angle turns the "
+            "chain round toward its pole again (measured: the leg posed -20° at the knee with "
+            "the pole angle turned 150° lands 30° from its pole)"
+        )
     elif flipped:
         effects.append(
             "the posed rotation bends the joint the other way, so the chain bends away from "
             "its pole"
+        )
+    elif replaced:
+        effects.append(
+            "the posed rotation would bend the joint the other way, but a constraint sets the "
+            "rotation the solver starts it from instead (measured: the arm and the leg land); "
+            "once that constraint is muted, the chain bends away from its pole"
         )
     elif rotated and chain.pole is None:
         effects.append(
@@ -247,8 +290,10 @@ def _leftover_pose(
             "target gives a different pose"
         )
     falls_short = shrunk and not stretching and not solved_by_itasc(rig)
-    severity = Severity.ERROR if (flipped and not behind) or falls_short else Severity.WARNING
+    wrong_way = flipped and not (behind or turned_back)
+    severity = Severity.ERROR if wrong_way or falls_short else Severity.WARNING
     posed = sorted(set(rotated) | set(scaled), key=bones.index)
+    keyed = tuple((n, c) for n in posed for c in ("rotation", "scale") if (n, c) in animated)
     return chain_finding(
         "rest_pose",
         rig,
@@ -259,10 +304,18 @@ def _leftover_pose(
             "Blender's solver starts from the chain's posed rotations and keeps its scale: a "
             "pose left on the bones under IK changes the solution."
         ),
-        fix_id="clear_pose",
-        fix_label=f"Clear the rotation and scale of {', '.join(reversed(posed))} (loses that pose)",
-        fix_args=(("bones", tuple(posed)),),
-        needs_confirmation=True,
+        # Cleared alone, the pose would leave the pole angle turning the chain away from its
+        # pole (the pole check's error): the two undo each other, so both change by hand.
+        fix_id=None if turned_back else "clear_pose",
+        fix_label=None if turned_back else f"Clear the {_cleared(posed, keyed)} (loses that pose)",
+        fix_args=() if turned_back else (("bones", tuple(posed)), ("keyed", keyed)),
+        no_fix_reason=(
+            "cleared alone, the pose would leave the pole angle turning the joint away from the "
+            "pole: clear the pose and set the pole angle that keeps the rest pose together"
+            if turned_back
+            else None
+        ),
+        needs_confirmation=not turned_back,
     )
 
 
@@ -304,12 +357,32 @@ def pre_bend(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
+def _cleared(names: list[str], keyed: tuple[tuple[str, str], ...]) -> str:
+    """What clearing the pose of ``names`` clears, keeping the channels an action keys: "rotation
+    and scale of shin.L, thigh.L", "scale of upper_arm.L (its rotation is keyed)"."""
+    kept = dict(keyed)
+    plain = [name for name in reversed(names) if name not in kept]
+    parts = [f"rotation and scale of {', '.join(plain)}"] if plain else []
+    for name, channel in reversed(keyed):
+        other = "scale" if channel == "rotation" else "rotation"
+        parts.append(f"{other} of {name} (its {channel} is keyed)")
+    return "; the ".join(parts)
+
+
 def clear_pose(obj: bpy.types.Object, finding: Finding) -> str:
     names = list(finding.args["bones"])
+    keyed = tuple(finding.args.get("keyed", ()))
+    kept = dict(keyed)
     for name in names:
         pose_bone = pose_of(obj).bones[name]
+        if kept.get(name) == "rotation":
+            pose_bone.scale = (1.0, 1.0, 1.0)
+            continue
+        scale = pose_bone.scale.copy()
         pose_bone.matrix_basis = Matrix.Translation(pose_bone.matrix_basis.translation)
-    return f"Cleared the pose rotation and scale of {', '.join(reversed(names))}."
+        if kept.get(name) == "scale":
+            pose_bone.scale = scale
+    return f"Cleared the pose {_cleared(names, keyed)}."
 
 
 register(

@@ -5,8 +5,14 @@ shin rolled 30° or 90° gives the same solved pose and mesh). Roll starts to ma
 bone's IK rotation is restricted: IK locks, IK limits and IK stiffness act on the bone's own X,
 Y and Z, so a hinge on X bends the joint out of the limb's plane when X is not its bend axis
 (measured: a shin rolled 30° with Y and Z locked bends the knee 25° sideways); in longer chains
-the free joints take the bend instead (measured on a spider's hinged legs). The chain root's
-X axis is also what the pole angle is measured from, so a roll fix recomputes the pole angle.
+the free joints take the bend instead (measured on a spider's hinged legs). A bone whose Z
+axis lies on the bend plane's normal, not locked and free within its IK limit to turn the way
+folding the limb turns it, bends about Z in the plane (BlenRig's shoulder, limited on Z only):
+a Z hinge by design, information, not a warning (measured: a shin rolled 90° with Z limited to
+-10° to 180° bends 0.00° sideways and lands; limited the other way it stops 2.4% of the reach
+short, and with Z 40° off the normal, turned against the limit, the knee swings 40° sideways).
+The chain root's X axis is also what the pole angle is measured from, so a roll fix recomputes
+the pole angle.
 A straight chain has no bend plane; the rest_pose check reports it.
 """
 
@@ -23,6 +29,7 @@ from ..core.armature import armature_data, pose_of
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import animated_bones, bend_plane, chain_joints, chain_shape, keep_pole_at_rest
+from ..core.reach import FOLD_DEGREES, HELD_SHARE, holds_the_fold
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -58,7 +65,7 @@ def find_roll_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         off = [name for name in reversed(held) if angles.get(name, 0.0) > options["max_angle"]]
         if off:
             keyed = [name for name in bones if name in animated]
-            yield _finding(rig, chain, off, angles, sign, options["max_angle"], keyed)
+            yield _finding(rig, chain, off, angles, sign, normal, options["max_angle"], keyed)
 
 
 def _planar_normal(rig: RigView, chain: IKChain) -> Vector | None:
@@ -95,12 +102,37 @@ def _restricted(pose_bone: bpy.types.PoseBone) -> bool:
     )
 
 
+def _bends_on_z(rig: RigView, chain: IKChain, name: str, normal: Vector, limit: float) -> bool:
+    """Whether the IK settings leave the bone Z to bend on and Z lies on the bend plane's normal
+    (within ``limit`` degrees): then it bends in the limb's plane whatever its X.
+
+    Its IK limit on Z must also let it turn the way folding the limb turns it: a positive turn
+    about the normal folds the lower bone further, and the root turns the other way (measured
+    with Z on the normal: the shin limited to -180° to 10°, or the thigh to -10° to 180°, stops
+    2.4% of the reach short).
+    """
+    pose_bone = rig.pose_bone(name)
+    z_axis = rig.bone(name).z_axis
+    across = _rollable_normal(rig, name, normal)
+    if pose_bone.lock_ik_z or across is None:
+        return False
+    if abs(z_axis.dot(across)) < math.cos(math.radians(limit)):
+        return False
+    if not pose_bone.use_ik_limit_z:
+        return True
+    turn = -z_axis.dot(normal) if name == chain.moving_bones[-1] else z_axis.dot(normal)
+    fold = math.copysign(math.radians(FOLD_DEGREES), turn)
+    allowed = min(max(fold, pose_bone.ik_min_z), pose_bone.ik_max_z)
+    return allowed * fold > 0.0 and abs(allowed) >= HELD_SHARE * abs(fold)
+
+
 def _finding(
     rig: RigView,
     chain: IKChain,
     off: list[str],
     angles: dict[str, float],
     sign: float,
+    normal: Vector,
     limit: float,
     keyed: list[str],
 ) -> Finding:
@@ -112,19 +144,31 @@ def _finding(
     # With more than two bones the free joints take the bend (measured on quaternius' spider:
     # rolling its hinged third bones changes neither the bend nor the tip).
     two_bones = len(chain.moving_bones) == 2
-    restricted = [
+    hinged = [
         name
         for name in off
         if two_bones
         and _restricted(rig.pose_bone(name))
         and min(angles[name], 180.0 - angles[name]) > limit
     ]
+    on_z = [name for name in hinged if _bends_on_z(rig, chain, name, normal, limit)]
+    restricted = [name for name in hinged if name not in on_z]
+    held = _held_once_aligned(rig, chain, off)
     if restricted:
         severity = Severity.WARNING
         why = (
             f"{', '.join(restricted)} has IK locks, limits or stiffness on X or Z, which act "
             "on the bone's own axes: its X axis is not the axis the limb bends on, so the joint "
             "bends out of the limb's plane and the limb twists."
+        )
+    elif on_z:
+        severity = Severity.INFO
+        why = (
+            f"{', '.join(on_z)} bends about its Z axis, which lies on the bend plane's normal "
+            "and which its IK locks and limits leave free to fold: the joint stays in the "
+            "limb's plane. Its X axis still matters for rotating it in FK, for IK locks or "
+            "limits on X added later, and for the pole angle, which is measured from the "
+            "root's X axis."
         )
     else:
         severity = Severity.INFO
@@ -144,9 +188,9 @@ def _finding(
             f"normal of the plane bent at {joint} by {listed}."
         ),
         why=why,
-        fix_id=None if keyed else "align_rolls",
+        fix_id=None if keyed or held else "align_rolls",
         fix_label=None
-        if keyed
+        if keyed or held
         else (
             f"Roll the chain's bones so their {axis} axes are the bend plane's normal "
             "(changes the rest pose)"
@@ -157,9 +201,29 @@ def _finding(
             "change what every key does. Fix the roll before animating, or re-key after."
         )
         if keyed
-        else None,
+        else held,
         changes_rest_pose=True,
     )
+
+
+def _held_once_aligned(rig: RigView, chain: IKChain, off: list[str]) -> str | None:
+    """Why rolling would stop the chain folding: an inner joint's X IK lock, or an X IK limit
+    too narrow to fold (``holds_the_fold``), that the roll keeps off the bend now would lie on
+    it (measured on the leg and the arm rolled 20° or 40°: with an X lock or a ±6° limit they
+    land, aligned they stop 4.6% to 6.5% of the reach short, the locks check's error)."""
+    for name in off:
+        if name not in chain.moving_bones[:-1]:
+            continue  # the chain's root is swung, not folded
+        pose_bone = rig.pose_bone(name)
+        low, high = pose_bone.ik_min_x, pose_bone.ik_max_x
+        limited = pose_bone.use_ik_limit_x and holds_the_fold(rig, chain, name, "x", low, high)
+        if pose_bone.lock_ik_x or limited:
+            what = "IK lock" if pose_bone.lock_ik_x else "IK limit"
+            return (
+                f"rolled onto the bend, the X {what} of {name} would stop the joint folding "
+                "(the locks check's error): free that axis first"
+            )
+    return None
 
 
 def align_rolls(obj: bpy.types.Object, finding: Finding) -> str:

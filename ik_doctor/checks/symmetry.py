@@ -55,11 +55,11 @@ from mathutils import Vector
 from ..core.armature import armature_data, pose_of
 from ..core.editing import FixError, constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import pole_rest_angle
+from ..core.limb import pole_rest_angle, pole_turn
 from ..core.reach import stretching_bones
 from ..core.registry import Check, all_checks, register
 from ..core.rig import AXES, IKChain, RigView
-from ..core.start import start_that_flips_a_pole
+from ..core.start import pole_turns_the_flip_back, start_that_flips_a_pole
 
 CHECK_ID = "symmetry"
 MAX_REST_DIFFERENCE = 0.01
@@ -251,6 +251,18 @@ def _judge(rig: RigView, twins: _Twins, options: Mapping[str, Any]) -> Finding |
         # chain now ignores starts the solver bent the other way (measured: a Track To on a
         # forearm without Use Tail, or a Copy Rotation of the hips on a leg without a pole).
         no_fix = start_that_flips_a_pole(rig, replace(dest, use_tail=shown_first.use_tail))
+    if (
+        no_fix is None
+        and any(d.what == "pole angle" for d in differences)
+        and pole_turns_the_flip_back(rig, dest)
+    ):
+        # Measured: the leg posed -20° at the knee lands with its pole angle turned 150°, and
+        # bends 180° away from the pole with the twin's angle (the rest_pose check's error).
+        no_fix = (
+            f"the posed rotation of {dest.owner}'s chain bends its joint the other way and its "
+            "pole angle turns it back: with the twin's angle it would bend away from the pole; "
+            "clear the pose and copy the angle together"
+        )
     if no_fix is None and stretching and not stretching_bones(rig, shown_first):
         # IK Stretch makes up what the side's other faults take from its reach (locks, a
         # shortened bone): copied away, they leave the limb short.
@@ -474,7 +486,7 @@ def _pole_angle_difference(
     rig: RigView, source: IKChain, dest: IKChain, options: Mapping[str, Any]
 ) -> _Difference | None:
     """Pole angles that turn the twins by other than opposite amounts from their rest poses."""
-    turn, other = _pole_turn(rig, source), _pole_turn(rig, dest)
+    turn, other = pole_turn(rig, source), pole_turn(rig, dest)
     if turn is None or other is None:
         return None
     if abs(math.degrees(math.remainder(turn + other, math.tau))) <= options["max_angle"]:
@@ -485,12 +497,6 @@ def _pole_angle_difference(
         _pole_angle(dest, other),
         copy=f"pole angle turning it {_signed(-turn)} from its rest pose",
     )
-
-
-def _pole_turn(rig: RigView, chain: IKChain) -> float | None:
-    """How far the pole angle turns the chain from its rest pose; None without a usable pole."""
-    rest = pole_rest_angle(rig, chain)
-    return None if rest is None else math.remainder(chain.pole_angle - rest, math.tau)
 
 
 def _pole_angle(chain: IKChain, turn: float) -> str:
@@ -677,7 +683,7 @@ def copy_from_twin(obj: bpy.types.Object, finding: Finding) -> str:
         for bone, setting, value in difference.writes:
             _write(obj, dest, bone, setting, value)
     copied = "; ".join(d.copy for d in differences if d.copy is not None)
-    turn = _pole_turn(rig, source)
+    turn = pole_turn(rig, source)
     pole = ""
     if turn is not None:
         fresh = RigView(obj)

@@ -104,6 +104,13 @@ def pole_rest_angle(rig: RigView, chain: IKChain) -> float | None:
     return rest_pole_angle(root.head, root.x_axis, root.y_axis, rig.chain_tip(chain), pole)
 
 
+def pole_turn(rig: RigView, chain: IKChain) -> float | None:
+    """Radians the pole angle turns the chain about its root-target line from its rest pose
+    (raising the angle by d turns it by +d, measured); None without a usable pole."""
+    rest = pole_rest_angle(rig, chain)
+    return None if rest is None else math.remainder(chain.pole_angle - rest, math.tau)
+
+
 def pole_behind_bend(rig: RigView, chain: IKChain, pole: Vector | None = None) -> bool:
     """Whether the pole (``pole``, armature space, or the chain's own) sits on the far side of
     the side every inner joint bends to at rest (a knee, not an S-curve).
@@ -230,11 +237,17 @@ def turn_on(obj: bpy.types.Object, finding: Finding, kind: type[bpy.types.Constr
 
 def animated_bones(rig: RigView) -> set[str]:
     """Bones whose location, rotation or scale the rig's action or NLA strips animate."""
+    return {bone for bone, _channel in animated_channels(rig)}
+
+
+def animated_channels(rig: RigView) -> set[tuple[str, str]]:
+    """(bone, "location", "rotation" or "scale") that the rig's action or NLA strips animate:
+    a bone keyed in rotation keeps whatever scale is left on it."""
     prefix = 'pose.bones["'
     return rig.remember(
-        "animated_bones",
+        "animated_channels",
         lambda: {
-            path[len(prefix) : path.index('"]')]
+            (path[len(prefix) : path.index('"]')], path.rsplit(".", 1)[-1].split("_")[0])
             for path in animated_paths(rig)
             if path.startswith(prefix) and path.rsplit(".", 1)[-1] in TRANSFORMS
         },
@@ -283,6 +296,16 @@ def forward_pose(rig: RigView, chain: IKChain) -> dict[str, Matrix]:
         else:
             posed[name] = bone.matrix_local @ basis
     return posed
+
+
+def parent_motion(rig: RigView, name: str) -> Matrix:
+    """Armature-space transform the parent of ``name`` applies to the rest pose now, as last
+    evaluated (identity without a parent): what moves a chain whose root is ``name`` as a
+    whole, and what ``forward_pose``, which keeps the root where it rests, leaves out."""
+    parent = rig.pose_bone(name).parent
+    if parent is None:
+        return Matrix.Identity(4)
+    return parent.matrix @ parent.bone.matrix_local.inverted_safe()
 
 
 def forward_tip(rig: RigView, chain: IKChain, posed: dict[str, Matrix]) -> Vector:

@@ -353,6 +353,26 @@ class RigView:
         """The chains whose IK constraint sits on ``owner``, in stack order."""
         return [chain for chain in self._chains_by_bone.get(owner, ()) if chain.owner == owner]
 
+    def nesting_chain(self, inner: IKChain) -> IKChain | None:
+        """The first live, valid IK toward another target whose longer chain holds ``inner``'s
+        owner above its own owner and turns a bone ``inner`` turns; None if there is none.
+
+        Blender solves the two as one tree and the outer chain's target wins: the inner IK
+        misses its target (0.13 of a 0.45 thigh measured), whatever its own chain length.
+        Chains that only share their upper bones (two legs reaching the hips) both reach.
+        """
+        for outer in self.chains_with_bone(inner.owner):
+            live = not outer.mute and outer.influence > 0.0
+            # An outer IK with no target Blender can resolve is invalid: it moves nothing.
+            valid = outer.target is not None and not outer.target_bone_missing
+            # Without Use Tail the inner IK turns only the bones above its owner: when those lie
+            # above the outer chain, the two move no bone in common.
+            shared = not set(inner.moving_bones).isdisjoint(outer.bones)
+            same_goal = (inner.target, inner.subtarget) == (outer.target, outer.subtarget)
+            if live and valid and inner.owner in outer.bones[1:] and shared and not same_goal:
+                return outer
+        return None
+
     def chain(self, owner: str, constraint: str) -> IKChain | None:
         return self._chains_by_key.get((owner, constraint))
 

@@ -14,7 +14,14 @@ from dataclasses import replace
 import bpy
 from mathutils import Matrix, Vector
 
-from .limb import FULL_INFLUENCE, forward_pose
+from .limb import (
+    FULL_INFLUENCE,
+    MAX_BEND_TURN,
+    forward_pose,
+    parent_motion,
+    pole_turn,
+    pose_flips_bend,
+)
 from .reach import BODY_TURN, limb_bones
 from .rig import AXES, IKChain, RigView
 
@@ -81,6 +88,35 @@ def start_flips_the_bend(
     if not isinstance(constraint, COPIES):
         return False
     return bend < BODY_TURN and not _turns_with_the_body(rig, chain, constraint)
+
+
+def pose_flips_the_start(rig: RigView, chain: IKChain) -> bool:
+    """Whether the posed rotations bend a joint the other way where the solver starts
+    (``pose_flips_bend``), unless a constraint sets the start rotation of every turned bone of
+    the chain (``start_set_by``): it replaces their pose before the solver runs. Measured on the
+    arm and the leg, the lower bone posed ±20° and ±70° under a Copy Rotation or a Damped Track:
+    the chain does what the constraint's start says, whatever the pose."""
+    if not pose_flips_bend(rig, chain):
+        return False
+    turned = [
+        name
+        for name in chain.moving_bones
+        if rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
+    ]
+    return not turned or any(start_set_by(rig, chain, name) is None for name in turned)
+
+
+def pole_turns_the_flip_back(rig: RigView, chain: IKChain) -> bool:
+    """Whether the posed rotations flip the start (``pose_flips_the_start``) and the pole angle
+    turns the chain far enough round that the mirrored bend faces the pole again: Blender
+    settles on the mirrored bend and the pole angle only turns its plane, so what was 180° from
+    the pole ends within the oracle's ``MAX_BEND_TURN`` of it. Measured on the leg and the arm
+    posed -20° and -70° at the joint: the angle turned 95° to 180° lands them 86° to 0° from
+    the pole; 60° and 85° leave them 120° and 95° away."""
+    turn = pole_turn(rig, chain)
+    if turn is None or abs(math.degrees(turn)) < 180.0 - MAX_BEND_TURN:
+        return False
+    return pose_flips_the_start(rig, chain)
 
 
 def start_that_flips_a_pole(rig: RigView, chain: IKChain) -> str | None:
@@ -160,6 +196,11 @@ def _started_rotation(
         matrix = rig.object.matrix_world.inverted_safe() @ target.matrix_world
     else:
         return None
+    # ``posed`` keeps the chain's root where it rests: read the target in that frame, without
+    # what has moved the bone the chain hangs from (measured: a thigh IK without Use Tail turns
+    # the hips 174°, and with them the shoulder a forearm's Copy Rotation copies and the upper
+    # arm alike; the arm lands).
+    matrix = parent_motion(rig, chain.root).inverted_safe() @ matrix
     own = posed.to_3x3().normalized()
     if isinstance(constraint, TRACKS):
         if constraint.track_axis != "TRACK_Y" or constraint.head_tail != 0.0:

@@ -49,7 +49,7 @@ from ..core.armature import armature_data, pose_of
 from ..core.editing import constraint_on, current_view_layer
 from ..core.finding import Finding, Severity
 from ..core.geometry import offset_from_line
-from ..core.limb import MAX_BEND_TURN, NOISE_LENGTH, switched_by
+from ..core.limb import MAX_BEND_TURN, NOISE_LENGTH, parent_motion, switched_by
 from ..core.reach import BODY_TURN, REACH_TOLERANCE, limb_bones, reachable_tips
 from ..core.rig import BoneChain, IKChain, RigView, known_constraints, posed_point, posed_tip
 from ..core.spline import spline_chains
@@ -434,20 +434,12 @@ def _upstream(rig: RigView, chain: IKChain) -> tuple[tuple[str, str], ...]:
 
 
 def _world_reach(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> float:
-    scale = obj.matrix_world.to_scale() * _mean(_parent_motion(obj, chain.root).to_scale())
+    scale = obj.matrix_world.to_scale() * _mean(parent_motion(rig, chain.root).to_scale())
     return rig.chain_reach(chain) * _mean(scale)
 
 
 def _mean(vector: Vector) -> float:
     return (abs(vector.x) + abs(vector.y) + abs(vector.z)) / 3.0
-
-
-def _parent_motion(obj: bpy.types.Object, root: str) -> Matrix:
-    """Armature-space transform the parent of ``root`` applies to the rest pose right now."""
-    parent = pose_of(obj).bones[root].parent
-    if parent is None:
-        return Matrix.Identity(4)
-    return parent.matrix @ parent.bone.matrix_local.inverted_safe()
 
 
 def _goals(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Vector]:
@@ -458,7 +450,7 @@ def _goals(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Vector]:
     (a horse's legs lock all but one axis); see ``reach``.
     """
     limb_root = limb_bones(rig, chain)[-1]
-    world = obj.matrix_world @ _parent_motion(obj, limb_root)
+    world = obj.matrix_world @ parent_motion(rig, limb_root)
     root_rest = rig.bone(limb_root).head
     root = obj.matrix_world @ pose_of(obj).bones[limb_root].head
     return [root + world.to_3x3() @ (tip - root_rest) for tip in reachable_tips(rig, chain)]
