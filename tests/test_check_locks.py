@@ -491,3 +491,67 @@ def test_one_bone_locked_on_the_bend_axis_without_a_pole_still_reaches_a_warning
     _set(rig, [bone], lock_ik_y=True, lock_ik_z=True)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
     assert {f.severity for f in findings_of(rig, "locks")} == {Severity.ERROR}
+
+
+@pytest.mark.parametrize(
+    ("stiffness", "severity", "state"), [(0.8, None, "pass"), (0.975, Severity.ERROR, "fail")]
+)
+def test_a_twin_ik_without_a_pole_is_aimed_by_its_twins_pole(
+    rig, stiffness, severity, state
+) -> None:
+    """Issue 13 (a false error before): a second IK on the shin without a pole, on the foot
+    control, is solved with the leg's IK as one tree and stops exactly as short as it (measured:
+    0.02% of the reach with both bones at 0.8, where a leg without a pole stops 0.15% short;
+    0.11% at 0.975, the evenly stiff leg's error)."""
+    twin = rig.pose.bones["shin.L"].constraints.new("IK")
+    twin.target, twin.subtarget, twin.chain_count = rig, "foot_ik.L", 2
+    _set(rig, ["thigh.L", "shin.L"], **{f"ik_stiffness_{axis}": stiffness for axis in "xyz"})
+    verdicts = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert {v.constraint: v.state for v in verdicts} == {"IK": state, twin.name: state}
+    findings = findings_of(rig, "locks")
+    assert not any("has no pole" in f.message for f in findings)
+    errors = [f for f in findings if f.severity == Severity.ERROR]
+    assert [f.severity for f in errors] == ([severity] if severity else [])
+    assert disagreements(verdicts, errors) == []
+
+
+def test_a_hand_ik_reaching_for_the_wrist_is_aimed_by_the_forearms_pole(rig) -> None:
+    """Issue 13 (the duplicates fix ``agree`` traded for a false locks error): a hand IK without
+    its tail, chain length 2, turns the forearm IK's bones toward its control and tip, and the
+    forearm's pole aims both (measured: the upper arm at 0.8 leaves both 0.0% of the reach
+    short, where an arm without a pole stops 0.23% short)."""
+    hand = rig.pose.bones["hand.L"].constraints.new("IK")
+    hand.target, hand.subtarget, hand.chain_count, hand.use_tail = rig, "hand_ik.L", 2, False
+    _set(rig, ["upper_arm.L"], **{f"ik_stiffness_{axis}": 0.8 for axis in "xyz"})
+    verdicts = [v for v in judge_chains(rig) if v.owner in ("hand.L", "forearm.L")]
+    assert {v.owner: v.state for v in verdicts} == {"hand.L": "pass", "forearm.L": "pass"}
+    findings = findings_of(rig, "locks")
+    assert [f.severity for f in findings] == [Severity.WARNING]
+    assert not any("has no pole" in f.message for f in findings)
+
+
+@pytest.mark.parametrize(
+    ("scale", "stiffness", "severity", "state"),
+    [
+        (1.5, 0.9, Severity.ERROR, "fail"),
+        (1.5, 0.95, Severity.ERROR, "fail"),
+        (1.25, 0.95, Severity.ERROR, "fail"),
+        (1.25, 0.9, None, "pass"),
+    ],
+)
+def test_an_evenly_stiff_leg_with_a_bone_posed_longer_lags_further(
+    rig, scale, stiffness, severity, state
+) -> None:
+    """Issue 13 (only warnings before): a thigh scaled 1.5 over a shin that does not inherit
+    its scale leaves the evenly stiff leg 0.103% of the reach short at 0.9 and 0.171% at 0.95,
+    where the plain leg stops 0.046% and 0.065% short; scaled 1.25, 0.086% and 0.12%."""
+    rig.data.bones["shin.L"].inherit_scale = "NONE"
+    rig.pose.bones["thigh.L"].scale = (scale,) * 3
+    _set(rig, ["thigh.L", "shin.L"], **{f"ik_stiffness_{axis}": stiffness for axis in "xyz"})
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == [state]
+    errors = [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR]
+    assert [f.severity for f in errors] == ([severity] if severity else [])
+    if errors:
+        assert "thigh.L posed at" in errors[0].message
+        _fixed(rig, errors[0])
+        assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]

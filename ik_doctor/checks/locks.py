@@ -18,7 +18,9 @@ message carries the shortfall measured for the setting found, on the limb the ch
 leg when it hangs down from its root, else an arm; evenly stiff chains, the lesser of the two),
 and the severity is what the oracle says of that. A two-bone limb without a pole, which the
 solver must also swing toward the target, has tables of its own: the thigh or both leg bones
-at 0.75 already leave it 0.1% short.
+at 0.75 already leave it 0.1% short; a chain solved as one tree with a live IK that has a pole
+(a twin on the same bones, control and tip) is aimed by that pole and judged with it. An evenly
+stiff two-bone limb with a bone posed longer than at rest lags further: tables of its own.
 Transform locks (``lock_rotation``) are another matter: the solver ignores them, so they are
 reported as information only.
 """
@@ -117,6 +119,36 @@ JOINT_SHORTFALL = {
 }
 """The same with an inner joint (shin, forearm) that stiff and the root free: about half as far,
 and not steadily (the leg fails at 0.85 and passes at 0.86)."""
+GROWN_EVEN_SHORTFALL = (
+    (
+        1.25,
+        (
+            (0.7, 2.6e-4),
+            (0.8, 4.2e-4),
+            (0.9, 7.0e-4),
+            (0.95, 1.2e-3),
+            (0.975, 1.86e-3),
+            (0.99, 3.28e-3),
+        ),
+    ),
+    (
+        1.5,
+        (
+            (0.7, 3.8e-4),
+            (0.8, 5.6e-4),
+            (0.9, 1.02e-3),
+            (0.95, 1.58e-3),
+            (0.975, 2.55e-3),
+            (0.99, 4.15e-3),
+        ),
+    ),
+)
+"""``EVEN_SHORTFALL`` for a two-bone limb with a bone posed at least this many times its rest
+length (scaled, its scale not passed down, or scaled itself): the solver lags further, the
+least of the leg and the arm with the upper or the lower bone so scaled, the same in 4.2 and
+5.3 (at 1.5 both bones at 0.9 leave it 0.102% to 0.106% short, at 0.95 0.16% to 0.18%; at
+1.1 0.95 leaves it 0.097% to 0.101% short, too near the line to call; 0.33% to 0.45% at
+0.99). Rest proportions do not matter (a thigh 0.67 to 2 times the shin: as the plain leg)."""
 EVEN_WARNING = 0.95
 """From here an evenly stiff chain lags its target visibly (0.065% of the reach) though it passes
 the oracle; from 0.975 it fails it."""
@@ -416,15 +448,17 @@ def _stiff_findings(
     mobility = {name: _bone_mobility(bones[name], free) for name in turning}
     if not mobility:
         return
-    if chain.pole is None and len(mobility) == 2 and len(chain.moving_bones) == 2:
+    if not _aimed_by_a_pole(rig, chain) and len(mobility) == 2 and len(chain.moving_bones) == 2:
         yield from _stiff_without_pole(rig, chain, mobility, threshold)
         return
     needed = _needed_mobility(motion, free, mobility)
     stiffness = 1.0 - needed
     most = max(mobility.values())
     if needed >= most / 2.0 - 1e-6:
-        if stiffness >= EVEN_WARNING - 1e-6:
-            yield _evenly_stiff_finding(rig, chain, stiffness)
+        grown, table = _even_table(rig, chain)
+        share = _shortfall(table, stiffness)
+        if stiffness >= EVEN_WARNING - 1e-6 or share >= REACH_TOLERANCE:
+            yield _evenly_stiff_finding(rig, chain, stiffness, share, grown)
         return
     if stiffness < threshold - 1e-6:
         return
@@ -435,6 +469,28 @@ def _stiff_findings(
             table = tables[_limb_kind(rig, chain)]
             share = _shortfall(table, 1.0 - value)
             yield _stiff_bone_finding(rig, chain, bones[name], 1.0 - value, share)
+
+
+def _aimed_by_a_pole(rig: RigView, chain: IKChain) -> bool:
+    """Whether a pole aims the chain: its own, or that of a live IK turning the same bones toward
+    the same control from the same tip, which Blender solves with it as one tree. Measured: a
+    second IK without a pole on the shin, on the foot control, stops exactly as short as the
+    leg's IK with one (0.02% of the reach with both bones at 0.8, 0.11% at 0.975, as
+    ``EVEN_SHORTFALL``), and a hand IK without its tail beside the forearm's IK no shorter than
+    it (0.0% with the upper arm at 0.8); judged without a pole, both were false errors."""
+    if chain.pole is not None:
+        return True
+    tip = rig.chain_tip(chain)
+    return any(
+        other.pole is not None
+        and not other.mute
+        and other.influence > 0.0
+        and other.key != chain.key
+        and set(other.moving_bones) == set(chain.moving_bones)
+        and (other.target, other.subtarget) == (chain.target, chain.subtarget)
+        and (rig.chain_tip(other) - tip).length <= 1e-4 * rig.chain_reach(chain)
+        for other in rig.chains_with_bone(chain.root)
+    )
 
 
 def _stiff_without_pole(
@@ -677,8 +733,30 @@ def _severity(rig: RigView, share: float) -> Severity:
     return Severity.ERROR if share >= REACH_TOLERANCE and standard else Severity.WARNING
 
 
-def _evenly_stiff_finding(rig: RigView, chain: IKChain, stiffness: float) -> Finding:
-    share = _shortfall(EVEN_SHORTFALL, stiffness)
+def _even_table(rig: RigView, chain: IKChain) -> tuple[str, tuple[tuple[float, float], ...]]:
+    """The evenly stiff chain's table, and what grew the limb ("" for ``EVEN_SHORTFALL``): a
+    two-bone limb with a bone posed longer than at rest lags further
+    (``GROWN_EVEN_SHORTFALL``)."""
+    if len(chain.moving_bones) != 2:
+        return "", EVEN_SHORTFALL
+    scale, name = max((_posed_scale(rig, name), name) for name in chain.moving_bones)
+    grown: tuple[str, tuple[tuple[float, float], ...]] = ("", EVEN_SHORTFALL)
+    for least, table in GROWN_EVEN_SHORTFALL:
+        if scale >= least - 1e-3:
+            grown = (f"{name} posed at {scale:.3g} times its rest length", table)
+    return grown
+
+
+def _posed_scale(rig: RigView, name: str) -> float:
+    """How many times its rest length a bone is posed: its own or an inherited scale."""
+    pose_bone = rig.pose_bone(name)
+    rest = rig.bone(name).length
+    return (pose_bone.tail - pose_bone.head).length / rest if rest > 0.0 else 1.0
+
+
+def _evenly_stiff_finding(
+    rig: RigView, chain: IKChain, stiffness: float, share: float, grown: str
+) -> Finding:
     names = [name for name in reversed(chain.bones) if name in chain.moving_bones]
     return chain_finding(
         "locks",
@@ -687,13 +765,14 @@ def _evenly_stiff_finding(rig: RigView, chain: IKChain, stiffness: float) -> Fin
         severity=_severity(rig, share),
         message=(
             f"IK stiffness {stiffness:.3g} on every bone of the chain of IK '{chain.constraint}' "
-            f"on {chain.owner}: the solver stops about {share:.2%} of the reach short of targets "
-            f"in reach ({_against_tolerance(share)})."
+            f"on {chain.owner}{f', {grown}' if grown else ''}: the solver stops about "
+            f"{share:.2%} of the reach short of targets in reach ({_against_tolerance(share)})."
         ),
         why=(
             "Stiffness slows every step the solver takes; near 1 on every axis the chain needs, "
             "its iterations run out before the tip arrives (measured on a two-bone leg at 500 "
-            "iterations: 0.065% of the reach short at 0.95, 0.17% at 0.99; an arm 0.2%)."
+            "iterations: 0.065% of the reach short at 0.95, 0.17% at 0.99; an arm 0.2%; with "
+            "a bone posed 1.5 times its length, 0.1% already at 0.9)."
         ),
         fix_id="clear_stiffness",
         fix_label=f"Set the IK stiffness of {', '.join(names)} to 0",
