@@ -403,3 +403,36 @@ def test_shear_dropped_by_a_world_copy_rotation_still_reaches_and_is_a_warning(r
     assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["fail"]
     (finding,) = findings_of(rig, "inherit")
     assert finding.severity == Severity.ERROR
+
+
+def _ik_above(rig, owner: str, target: str) -> bpy.types.KinematicConstraint:
+    """An IK of length 1 without Use Tail on ``owner``: it turns the bone ``owner`` hangs from."""
+    ik = rig.pose.bones[owner].constraints.new("IK")
+    ik.target, ik.subtarget, ik.chain_count, ik.use_tail = rig, target, 1, False
+    return ik
+
+
+def test_joint_without_inherited_rotation_below_a_bone_aimed_at_its_own_target_still_works(
+    rig,
+) -> None:
+    """An upper-arm IK without Use Tail aimed at the hand control re-aims the shoulder from the
+    target on every evaluation: the body's turn never reaches the forearm, which lands 6.6°
+    from its pole with the body turned 40° (measured)."""
+    rig.data.bones["forearm.L"].use_inherit_rotation = False
+    _ik_above(rig, "upper_arm.L", "hand_ik.L")
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "inherit") if f.bone == "forearm.L"]
+    assert finding.severity == Severity.WARNING
+    assert "upper_arm.L" in finding.message and "shoulder.L" in finding.message
+
+
+def test_joint_without_inherited_rotation_below_an_aimed_bone_other_limbs_hang_from_fails(
+    rig,
+) -> None:
+    """The same IK on the thigh re-aims the hips, which carry the other leg and the spine: the
+    shin flips 107° from its pole (measured), an error still."""
+    rig.data.bones["shin.L"].use_inherit_rotation = False
+    _ik_above(rig, "thigh.L", "foot_ik.L")
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"]
+    (finding,) = [f for f in findings_of(rig, "inherit") if f.bone == "shin.L"]
+    assert finding.severity == Severity.ERROR

@@ -369,3 +369,38 @@ def test_no_pole_angle_copied_onto_a_flipped_start_that_the_angle_turns_back(rig
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
     (finding,) = [f for f in findings_of(rig, "symmetry") if f.bone == "shin.L"]
     assert finding.fix_id is None and "copy the angle together" in (finding.no_fix_reason or "")
+
+
+def test_twins_use_tail_copied_leaves_no_error_read_from_the_pose_before_the_copy(rig) -> None:
+    """shin.L without Use Tail (its length-2 chain then turns the hips) under a Damped Track at
+    its foot control: the twin's Use Tail makes it land (measured), and the checks that read the
+    rig right after the copy read the pose it gives, not the hips the old chain turned (which
+    made constraint_order call the track's start flipped)."""
+    shin = rig.pose.bones["shin.L"]
+    shin.constraints["IK"].use_tail = False
+    track = shin.constraints.new("DAMPED_TRACK")
+    track.target, track.subtarget = rig, "foot_ik.L"
+    judge_chains(rig)  # leaves the rig evaluated with its faults, as the user sees it
+    (finding,) = findings_of(rig, "symmetry")
+    assert finding.bone == "shin.L" and finding.fix_id == "copy_from_twin"
+    apply_fix(finding)
+    errors = [f for f in findings_of(rig, "constraint_order") if f.severity == Severity.ERROR]
+    assert errors == []
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+
+
+def test_twins_differing_beside_a_joint_whose_lost_inheritance_is_harmless_are_a_warning(
+    rig,
+) -> None:
+    """forearm.L inherits no rotation, but an upper-arm IK without Use Tail aimed at the hand
+    control re-aims the shoulder (the inherit check's warning): with stiffness 0.8 on the arm
+    too it lands 6.6° from its pole (measured), so the pair is no error."""
+    rig.data.bones["forearm.L"].use_inherit_rotation = False
+    for name in ("forearm.L", "upper_arm.L"):
+        bone = rig.pose.bones[name]
+        bone.ik_stiffness_x = bone.ik_stiffness_y = bone.ik_stiffness_z = 0.8
+    ik = rig.pose.bones["upper_arm.L"].constraints.new("IK")
+    ik.target, ik.subtarget, ik.chain_count, ik.use_tail = rig, "hand_ik.L", 1, False
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "symmetry") if f.bone == "forearm.L"]
+    assert finding.severity == Severity.WARNING

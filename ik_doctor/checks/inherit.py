@@ -12,7 +12,9 @@ Measured in 4.2 and 5.3 on the reference leg and arm:
   pole until it inherits rotation). So too
   where a constraint sets the joint's start rotation (a Copy Rotation of the shoulder, a Damped
   Track at the control: the bend follows it), or the pole sits behind the bend (the joint
-  bends as built or turns to face the pole): the limb still lands with the body turned 40°.
+  bends as built or turns to face the pole), or an IK on the chain's own target re-aims the
+  bone the chain hangs from (an upper-arm IK without Use Tail on the hand control turns the
+  shoulder): the limb still lands with the body turned 40°.
 - ``inherit_scale`` Full (Blender's default) passes a parent's non-uniform scale on as shear:
   with the thigh stretched 1.5 along its length, or the hips scaled (1.3, 1, 0.8) above the
   thigh, the foot ends 7 to 70 mm from points the leg reaches by hand (FK). Aligned removes
@@ -213,6 +215,15 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
             "or turned to face the pole), but the bend no longer follows the bones above it",
             True,
         )
+    aimer = _aimer_above(rig, chain)
+    if aimer is not None:
+        return (
+            f"IK '{aimer.constraint}' on {aimer.owner} aims {aimer.moving_bones[-1]}, which the "
+            "chain hangs from, at the same target on every evaluation, so the body's turn never "
+            "reaches the joint (measured: the arm lands 6.6° from its pole with the body turned "
+            "40°), but the bend no longer follows the bones above it",
+            True,
+        )
     turned = _posed_ancestor(rig, name, _is_turned)
     if turned:
         return f"with {turned} turned, the joint bends away from its pole", False
@@ -220,6 +231,30 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
         "it works at rest, but as soon as a bone above it turns the joint bends away from its pole",
         False,
     )
+
+
+def _aimer_above(rig: RigView, chain: IKChain) -> IKChain | None:
+    """A live IK at full influence that turns the bone the chain hangs from, aimed at the chain's
+    own target, and turns no bone another limb hangs from: an upper-arm IK without Use Tail
+    aimed at the hand control re-aims the shoulder from the target wherever the body turns.
+    Measured: the forearm that inherits no rotation lands 6.6° from its pole (66.6° with the
+    pole angle turned 60°) with the body turned 40° either way about X and Z; the same IK on
+    the thigh turns the hips, which carry the other leg, and the shin flips 107°."""
+    hangs_from = rig.raw_bone(chain.root).parent
+    if hangs_from is None:
+        return None
+    for other in rig.chains:
+        if (
+            other is not chain
+            and not other.mute
+            and other.influence >= FULL_INFLUENCE
+            and hangs_from.name in other.moving_bones
+            and (other.target, other.subtarget) == (chain.target, chain.subtarget)
+            and not other.target_bone_missing
+            and not rig.limb_carriers(other)
+        ):
+            return other
+    return None
 
 
 def _uneven_body(rig: RigView, chain: IKChain, body: str, scale: Vector) -> Finding:
