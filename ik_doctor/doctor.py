@@ -15,7 +15,13 @@ from typing import Any
 import bpy
 
 from . import checks as _checks  # noqa: F401  (importing the package registers every check)
-from .core.editing import FixError, current_view_layer, ensure_editable, require_armature
+from .core.editing import (
+    FixError,
+    current_view_layer,
+    ensure_editable,
+    require_armature,
+    unset_rest_lengths_kept,
+)
 from .core.finding import Finding, FixResult, sort_findings
 from .core.fix_policy import FixPermission, fix_impact, skinned_meshes
 from .core.registry import all_checks, get_check
@@ -105,11 +111,13 @@ def run_fix(finding: Finding, options: Mapping[str, Any] | None = None) -> FixRe
         sentence = f"Nothing to change: '{finding.message}' is already resolved."
         return FixResult(finding, changed=False, sentence=sentence)
     touched = tuple(name for name in (current.bone, current.constraint) if name)
-    sentence = fix(obj, current)
-    # Checks read the pose as last evaluated: without this, what is found after a fix would
-    # still see the pose before it (measured: a shin IK given Use Tail by symmetry's copy lands,
-    # but the hips' turn its old chain gave them made constraint_order call a start flipped).
-    current_view_layer().update()
+    with unset_rest_lengths_kept(obj):
+        sentence = fix(obj, current)
+        # Checks read the pose as last evaluated: without this, what is found after a fix would
+        # still see the pose before it (measured: a shin IK given Use Tail by symmetry's copy
+        # lands, but the hips' turn its old chain gave them made constraint_order call a start
+        # flipped).
+        current_view_layer().update()
     return FixResult(current, changed=True, sentence=sentence, touched=touched)
 
 

@@ -22,7 +22,7 @@ import bpy
 from mathutils import Matrix
 
 from ..core.armature import armature_data, pose_of
-from ..core.editing import FixError, current_view_layer
+from ..core.editing import FixError, current_view_layer, unset_rest_lengths_kept
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.geometry import mean_scale
 from ..core.limb import (
@@ -219,7 +219,7 @@ def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:
     scale = basis.to_scale()
     rig = RigView(obj)
     at_rest = [chain.key for chain in rig.chains if pole_sits_at_rest(rig, chain)]
-    with _unset_rest_lengths_kept(obj), _children_kept_in_place(obj):
+    with unset_rest_lengths_kept(obj), _children_kept_in_place(obj):
         armature = armature_data(obj)
         armature.transform(linear)
         armature.update_tag()  # the depsgraph does not see bones moved by transform() otherwise
@@ -249,21 +249,6 @@ def apply_empty_transforms(obj: bpy.types.Object, finding: Finding) -> str:
         f"Applied the rotation and scale of '{empty.name}': it stays where it was and is drawn "
         "the same size."
     )
-
-
-@contextmanager
-def _unset_rest_lengths_kept(obj: bpy.types.Object) -> Iterator[None]:
-    """Keep a Stretch To's rest length 0 ("measure it on the next evaluation") at 0: the
-    updates this fix runs would otherwise measure it, a change the fix does not make."""
-    unset = [
-        constraint
-        for pose_bone in pose_of(obj).bones
-        for constraint in pose_bone.constraints
-        if isinstance(constraint, bpy.types.StretchToConstraint) and constraint.rest_length == 0.0
-    ]
-    yield
-    for constraint in unset:
-        constraint.rest_length = 0.0
 
 
 @contextmanager

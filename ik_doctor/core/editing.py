@@ -140,6 +140,21 @@ def _edit_mode_borrowed(
             _set_mode(previous_active, other_mode)
 
 
+@contextmanager
+def unset_rest_lengths_kept(obj: bpy.types.Object) -> Iterator[None]:
+    """Keep a Stretch To's rest length 0 ("measure it on the next evaluation") at 0: an
+    evaluation a fix runs would otherwise measure it, a change the fix does not make."""
+    unset = [
+        constraint
+        for pose_bone in pose_of(obj).bones
+        for constraint in pose_bone.constraints
+        if isinstance(constraint, bpy.types.StretchToConstraint) and constraint.rest_length == 0.0
+    ]
+    yield
+    for constraint in unset:
+        constraint.rest_length = 0.0
+
+
 def current_view_layer() -> bpy.types.ViewLayer:
     """The context's view layer: Blender always has one, headless too, though the stubs make
     it optional."""
