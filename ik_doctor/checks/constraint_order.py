@@ -59,17 +59,17 @@ def find_constraint_order_problems(rig: RigView, options: Mapping[str, Any]) -> 
     nested = {finding.chain: finding for finding in _overlaps(rig)}
     reported: set[tuple[str, str]] = set()
     for chain in rig.chains:
-        weak_ik = not _solves(chain) or chain.influence < FULL_INFLUENCE
+        weak_ik = not chain.live or chain.influence < FULL_INFLUENCE
         # An active twin switches off only an IK that is off: beside one that is on, even
         # blended (at 0.95 it stops 1.9% of the leg's reach short, measured), it is a duplicate.
-        reason = switched_by(rig, chain) if not _solves(chain) else animated_switch(rig, chain)
+        reason = switched_by(rig, chain) if not chain.live else animated_switch(rig, chain)
         if weak_ik:
             weak = _weak_ik(rig, chain, reason)
             if weak.fix_id is None and chain.key in nested:
                 # Both would say something about this IK with no fix: one finding, one key.
                 weak = _also_switched(nested.pop(chain.key), weak)
             yield weak
-        if chain.influence < FULL_INFLUENCE or not _solves(chain) or reason is not None:
+        if chain.influence < FULL_INFLUENCE or not chain.live or reason is not None:
             # The other constraints of the chain show whenever this IK is off or blended.
             continue
         for bone in chain.bones:
@@ -109,7 +109,7 @@ def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding
             "alike at influence 0, 0.5, 0.95 and 1); under the Standard solver the tip would "
             "stop short."
         )
-    elif not _solves(chain):
+    elif not chain.live:
         message = f"{where} is {state}: the IK does nothing."
         why = "A muted IK, or one at influence 0, is skipped: the chain stays in its FK pose."
     else:
@@ -339,7 +339,7 @@ def _overlaps(rig: RigView) -> Iterator[Finding]:
     """Live IKs whose owner lies inside another active IK's chain (``RigView.nesting_chain``):
     the outer chain wins."""
     for inner in rig.chains:
-        outer = rig.nesting_chain(inner) if _solves(inner) else None
+        outer = rig.nesting_chain(inner) if inner.live else None
         if outer is None:
             continue
         yield chain_finding(
@@ -362,10 +362,6 @@ def _overlaps(rig: RigView) -> Iterator[Finding]:
                 "chain (its Chain Length) so they no longer overlap, or mute one"
             ),
         )
-
-
-def _solves(chain: IKChain) -> bool:
-    return not chain.mute and chain.influence > 0.0
 
 
 def enable_ik(obj: bpy.types.Object, finding: Finding) -> str:

@@ -54,7 +54,7 @@ class ChainLink:
 def find_cycles(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     steps = _Steps(rig)
     for chain in rig.chains:
-        if chain.mute or chain.influence <= 0.0:
+        if not chain.live:
             continue
         for role, obj, bone in (
             ("target", chain.target, chain.subtarget),

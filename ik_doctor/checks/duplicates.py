@@ -56,8 +56,7 @@ def find_duplicates(rig: RigView, options: Mapping[str, Any]) -> Iterator[Findin
     live = [
         c
         for c in rig.chains
-        if not c.mute
-        and c.influence > 0.0
+        if c.live
         and c.key not in driven
         and c.target is not None
         and not c.target_bone_missing

@@ -33,7 +33,7 @@ def find_fk_ik_mix(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding
     switches = constraint_switches(rig)
     tolerance = math.radians(options["key_angle"])
     for chain in rig.chains:
-        if chain.mute or chain.influence <= 0.0:
+        if not chain.live:
             continue
         how = switches.get((*chain.key, "influence"))
         if how is not None and chain.influence < 1.0 - 1e-3:

@@ -67,7 +67,7 @@ def find_inheritance_problems(rig: RigView, options: Mapping[str, Any]) -> Itera
     tolerance = options["scale_tolerance"]
     uneven = _non_uniform_scales(rig, tolerance)
     for chain in rig.chains:
-        if chain.mute or chain.influence <= 0.0:
+        if not chain.live:
             continue  # it moves nothing: a live twin on the bone carries the findings
         # Most rigs scale nothing unevenly: then no bone above a chain is worth reading.
         above = rig.ancestors(chain.root) if uneven else []
@@ -208,7 +208,7 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
             "with the body turned 40°), and would flip away from its pole once that is muted",
             True,
         )
-    if chain.pole is not None and pole_behind_bend(rig, chain):
+    if pole_behind_bend(rig, chain):
         return (
             "its pole sits behind the bend, so bending away from it is how the limb was built "
             "(measured: the leg and the arm still land with the body turned 40°, bent as built "

@@ -39,7 +39,7 @@ from mathutils import Vector
 from ..core.armature import pose_of
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.geometry import bend_normal, offset_from_line
-from ..core.limb import has_degenerate_bone
+from ..core.limb import hangs_down, has_degenerate_bone
 from ..core.reach import (
     REACH_TOLERANCE,
     ClampedFold,
@@ -483,8 +483,7 @@ def _aimed_by_a_pole(rig: RigView, chain: IKChain) -> bool:
     tip = rig.chain_tip(chain)
     return any(
         other.pole is not None
-        and not other.mute
-        and other.influence > 0.0
+        and other.live
         and other.key != chain.key
         and set(other.moving_bones) == set(chain.moving_bones)
         and (other.target, other.subtarget) == (chain.target, chain.subtarget)
@@ -536,10 +535,9 @@ def _stiff_without_pole(
 
 
 def _limb_kind(rig: RigView, chain: IKChain) -> str:
-    """Which measured limb a chain is judged as: a leg when it hangs down from its root (as the
-    rest_pose check tells knees from elbows), else an arm."""
-    reach = rig.chain_tip(chain) - rig.bone(chain.root).head
-    return "leg" if reach.length > 0.0 and reach.normalized().z < -0.5 else "arm"
+    """Which measured limb a chain is judged as: a leg when it hangs down from its root
+    (``hangs_down``, as rest_pose tells knees from elbows), else an arm."""
+    return "leg" if hangs_down(rig, chain) else "arm"
 
 
 def _locked_findings(

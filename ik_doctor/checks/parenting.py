@@ -101,7 +101,7 @@ def _parent_fix(rig: RigView, chain: IKChain, top: str, parent: str) -> dict[str
     taken = set(span[: chain.chain_count - len(chain.bones)] if chain.chain_count else span)
     for other in rig.chains:
         aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
-        live = not other.mute and other.influence > 0.0 and other.target is not None
+        live = other.live and other.target is not None
         if other is not chain and aimed and live and taken.intersection(other.moving_bones):
             return dict(
                 no_fix_reason=f"parented back, {top} would bring {parent} into the chain of IK "

@@ -40,6 +40,7 @@ from ..core.limb import (
     chain_joints,
     forward_pose,
     forward_tip,
+    hangs_down,
     has_degenerate_bone,
     keep_pole_at_rest,
     pole_behind_bend,
@@ -57,7 +58,7 @@ the chain's average bone, if that is longer, so a short bone still gives a clear
 
 
 def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
-    live = [chain for chain in rig.chains if not chain.mute and chain.influence > 0.0]
+    live = [chain for chain in rig.chains if chain.live]
     if live and armature_data(rig.object).pose_position == "REST":
         yield _rest_position_finding(rig)
     animated = animated_channels(rig)
@@ -151,7 +152,7 @@ def _pre_bend_fix(
     chain folds, wins the shared bones and that IK misses (measured on the straight leg and arm
     with a thigh or upper-arm IK on the foot or hand control: the duplicates check's error)."""
     for other in rig.chains:
-        live = not other.mute and other.influence > 0.0 and other.target is not None
+        live = other.live and other.target is not None
         aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
         if other is not chain and live and aimed and set(other.bones) < set(chain.bones):
             return dict(
@@ -197,8 +198,7 @@ def _bend_direction(rig: RigView, chain: IKChain) -> tuple[Vector, str]:
         toward = offset_from_line(pole, root, tip)
         if toward.length > STRAIGHT_RATIO * rig.chain_reach(chain):
             return toward.normalized(), "toward its pole"
-    pointing_down = (tip - root).normalized().z < -0.5
-    choices = [(Vector((0.0, -1.0, 0.0)), "to the front (-Y)")] if pointing_down else []
+    choices = [(Vector((0.0, -1.0, 0.0)), "to the front (-Y)")] if hangs_down(rig, chain) else []
     choices += [(Vector((0.0, 1.0, 0.0)), "to the back (+Y)"), (Vector((0, 0, -1.0)), "down")]
     for axis, side in choices:
         toward = offset_from_line(root + axis, root, tip)

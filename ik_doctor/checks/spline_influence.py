@@ -70,7 +70,7 @@ def _acts(constraint: bpy.types.Constraint) -> bool:
 def _weak(rig: RigView, chain: SplineChain) -> Finding:
     state = off_state(chain)
     switch = spline_switched_by(rig, chain)
-    if switch is not None and not chain.mute and chain.influence > 0.0:
+    if switch is not None and chain.live:
         return chain_finding(
             "spline_influence",
             rig,
@@ -101,7 +101,7 @@ def _weak(rig: RigView, chain: SplineChain) -> Finding:
         )
     effect = (
         "the chain stays in its FK pose"
-        if chain.mute or chain.influence <= 0.0
+        if not chain.live
         else "the chain stops between its FK pose and the curve"
     )
     return chain_finding(

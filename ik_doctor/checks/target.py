@@ -30,7 +30,7 @@ def find_target_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
         if problem is None:
             continue
         message, why = problem
-        switch = switched_by(rig, chain) if chain.mute or chain.influence <= 0.0 else None
+        switch = switched_by(rig, chain) if not chain.live else None
         if switch is not None:
             message += f" It is switched off ({switch}): it fails once switched on."
         rival = _rival(rig, chain) if switch is None else None
@@ -59,7 +59,7 @@ def _rival(rig: RigView, chain: IKChain) -> IKChain | None:
     twin aimed at the other hand then misses by 87% of the leg's reach)."""
     turned = set(chain.moving_bones)
     for other in rig.chains:
-        live = not other.mute and other.influence > 0.0
+        live = other.live
         aimed = other.target is not None and not other.target_bone_missing
         if other is not chain and live and aimed and turned.intersection(other.moving_bones):
             return other

@@ -20,6 +20,14 @@ def bend_normal(root: Vector, joint: Vector, tip: Vector) -> Vector | None:
     return normal.normalized()
 
 
+def perpendicular(direction: Vector) -> Vector:
+    """A unit vector across ``direction`` (not zero), built from Z or, near Z, from X."""
+    helper = Vector((0.0, 0.0, 1.0))
+    if abs(direction.normalized().dot(helper)) > 0.9:
+        helper = Vector((1.0, 0.0, 0.0))
+    return direction.cross(helper).normalized()
+
+
 def offset_from_line(point: Vector, start: Vector, end: Vector) -> Vector:
     """The part of ``point - start`` perpendicular to the line start→end."""
     axis = end - start

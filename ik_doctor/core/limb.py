@@ -35,6 +35,13 @@ straight. Measured: Blender's solver cannot fold a chain bent by less than about
 length when the target comes straight toward the root; 0.1% of the reach keeps a margin."""
 
 
+def hangs_down(rig: RigView, chain: IKChain) -> bool:
+    """Whether the chain runs down from its root to its tip (within 60° of -Z): a leg, whose
+    knee bends to the front, as against an arm, whose elbow bends back."""
+    reach = rig.chain_tip(chain) - rig.bone(chain.root).head
+    return reach.length > 0.0 and reach.normalized().z < -0.5
+
+
 def chain_joints(rig: RigView, chain: IKChain) -> list[str]:
     """Bones whose heads are the chain's inner joints (the knee, the elbow), root side first."""
     return list(reversed(chain.moving_bones[:-1]))
@@ -198,7 +205,7 @@ def switched_by(rig: RigView, chain: IKChain) -> str | None:
     """Why this IK's mute or influence is the rig's own business (one half of a switch), or
     None when nothing but the animator switches it."""
     for other in rig.chains_on_bone(chain.owner):
-        if other is not chain and not other.mute and other.influence > 0.0:
+        if other is not chain and other.live:
             return f"IK '{other.constraint}' on the same bone is active, its switch partner"
     return animated_switch(rig, chain)
 
@@ -206,7 +213,7 @@ def switched_by(rig: RigView, chain: IKChain) -> str | None:
 def switched_off(rig: RigView, chain: IKChain) -> bool:
     """Whether this IK is off on purpose: muted or at influence 0, and one half of a switch
     (``switched_by``). It moves nothing, and the oracle judges it through its partner."""
-    return (chain.mute or chain.influence <= 0.0) and switched_by(rig, chain) is not None
+    return (not chain.live) and switched_by(rig, chain) is not None
 
 
 def animated_switch(rig: RigView, chain: BoneChain) -> str | None:

@@ -109,6 +109,11 @@ class BoneChain:
     influence: float
 
     @property
+    def live(self) -> bool:
+        """Whether the constraint acts at all: not muted, influence above 0."""
+        return not self.mute and self.influence > 0.0
+
+    @property
     def key(self) -> tuple[str, str]:
         return (self.owner, self.constraint)
 
@@ -362,7 +367,7 @@ class RigView:
         Chains that only share their upper bones (two legs reaching the hips) both reach.
         """
         for outer in self.chains_with_bone(inner.owner):
-            live = not outer.mute and outer.influence > 0.0
+            live = outer.live
             # An outer IK with no target Blender can resolve is invalid: it moves nothing.
             valid = outer.target is not None and not outer.target_bone_missing
             # Without Use Tail the inner IK turns only the bones above its owner: when those lie

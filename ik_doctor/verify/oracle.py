@@ -243,7 +243,7 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
             upstream,
         )
 
-    if chain.mute or chain.influence <= 0.0:
+    if not chain.live:
         partner = switched_by(rig, chain)
         if partner is not None:
             return verdict("off", f"switched off on purpose: {partner}")

@@ -17,7 +17,7 @@ from mathutils import Matrix, Vector
 
 from ..core.armature import pose_of
 from ..core.editing import current_view_layer
-from ..core.geometry import offset_from_line
+from ..core.geometry import offset_from_line, perpendicular
 from ..core.limb import TRANSFORMS
 from ..core.reach import REACH_TOLERANCE
 from ..core.rig import IKChain, RigView, posed_point, posed_tip
@@ -100,16 +100,9 @@ def _reachable_goal(obj: bpy.types.Object, rig: RigView, chain: IKChain, pull: f
     tip = rig.chain_tip(chain)
     reach = rig.chain_reach(chain)
     line = tip - root
-    sideways = _perpendicular(line if line.length > 1e-9 else rig.bone(chain.root).y_axis)
+    sideways = perpendicular(line if line.length > 1e-9 else rig.bone(chain.root).y_axis)
     goal = root + line * pull + sideways * (0.1 * reach)
     return obj.matrix_world @ goal
-
-
-def _perpendicular(direction: Vector) -> Vector:
-    helper = Vector((0.0, 0.0, 1.0))
-    if abs(direction.normalized().dot(helper)) > 0.9:
-        helper = Vector((1.0, 0.0, 0.0))
-    return direction.cross(helper).normalized()
 
 
 @contextmanager

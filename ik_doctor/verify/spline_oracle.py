@@ -35,7 +35,7 @@ from mathutils import Matrix, Vector
 
 from ..core.armature import armature_data, pose_of
 from ..core.editing import constraint_on
-from ..core.geometry import mean_scale
+from ..core.geometry import mean_scale, perpendicular
 from ..core.limb import NOISE_LENGTH
 from ..core.reach import REACH_TOLERANCE
 from ..core.rig import RigView
@@ -71,7 +71,7 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: SplineChain) -> ChainVerd
             rig.name, chain.owner, chain.constraint, state, reason, length, miss, None, None
         )
 
-    if chain.mute or chain.influence <= 0.0:
+    if not chain.live:
         switch = spline_switched_by(rig, chain)
         if switch is not None:
             return verdict("off", f"switched off on purpose: {switch}")
@@ -262,12 +262,7 @@ def _largest_move(before: list[Vector], after: list[Vector]) -> float:
 def _across(joints: list[Vector]) -> Vector:
     """A unit direction across the chain's root-to-tip line."""
     line = joints[-1] - joints[0]
-    if line.length < 1e-9:
-        return Vector((1.0, 0.0, 0.0))
-    helper = Vector((0.0, 0.0, 1.0))
-    if abs(line.normalized().dot(helper)) > 0.9:
-        helper = Vector((1.0, 0.0, 0.0))
-    return line.cross(helper).normalized()
+    return Vector((1.0, 0.0, 0.0)) if line.length < 1e-9 else perpendicular(line)
 
 
 @contextmanager
