@@ -9,6 +9,7 @@ for as long as the test needs. Workers are found in ``/proc`` (Linux).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -16,7 +17,9 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import bpy
@@ -111,6 +114,26 @@ def line_on_stderr(process: subprocess.Popen[str], text: str) -> str:
     return read
 
 
+@contextlib.contextmanager
+def library_ending(fifo: Path) -> Iterator[None]:
+    """In this block, end what Blender reads from ``fifo`` (an empty library) each time it
+    opens it: the file that links from it is read to its end."""
+    done = threading.Event()
+
+    def feed() -> None:
+        while not done.wait(0.05):
+            with contextlib.suppress(OSError):  # ENXIO while nobody has it open to read
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    try:
+        yield
+    finally:
+        done.set()
+        feeder.join()
+
+
 def end(process: subprocess.Popen[str], workers: list[int]) -> None:
     """Leave nothing running, whatever the test found."""
     if process.poll() is None:
@@ -148,13 +171,22 @@ def test_killing_the_command_kills_its_workers(files) -> None:
 def test_a_signal_lets_the_file_in_flight_finish_and_reports_the_others_not_checked(
     files, stop: signal.Signals
 ) -> None:
-    """Ctrl-C killed the workers in flight, then started new ones and kept fixing files."""
-    process = start("check", files["a"], files["b"], files["c"], "--jobs", "1", "--format", "json")
+    """Ctrl-C killed the workers in flight, then started new ones and kept fixing files.
+
+    The file in flight waits on the FIFO until the signal is answered: sent as soon as the
+    worker was seen, the signal once came after the worker had read all three files (5.3, three
+    suites running at once on two cores)."""
+    process = start(
+        "check", files["hangs"], files["b"], files["c"], "--jobs", "1", "--format", "json"
+    )
     workers: list[int] = []
     try:
         workers = workers_of(process.pid, 1)
         os.killpg(process.pid, stop)  # the whole group, as a terminal sends Ctrl-C
-        output, errors = process.communicate(timeout=300)
+        answered = line_on_stderr(process, "finishing the files in flight")
+        with library_ending(files["hangs"].with_name("library.blend")):
+            output, errors = process.communicate(timeout=300)
+        errors = answered + errors
         assert process.returncode == 128 + stop, errors
         assert "Traceback" not in errors
         first, *others = report(output)["files"]
