@@ -62,7 +62,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def start(*args: str | Path) -> subprocess.Popen[str]:
-    """The command in a process group of its own, as a shell starts a foreground job."""
+    """The command in a process group of its own, as a shell starts a foreground job: with
+    Ctrl-C heard even where the tests run in a shell's background (which ignores it, as
+    ``nohup`` does, and the command keeps that)."""
     return subprocess.Popen(
         [str(IK_DOCTOR), *map(str, args)],
         env=dict(os.environ),
@@ -70,6 +72,7 @@ def start(*args: str | Path) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 
