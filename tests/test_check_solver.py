@@ -153,3 +153,33 @@ def test_an_arm_without_use_tail_or_pole_reaches_at_twelve_iterations(rig) -> No
     ik.use_tail, ik.iterations, ik.pole_target = False, 12, None
     assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
     assert [f.severity for f in findings_of(rig, "solver")] == [Severity.WARNING]
+
+
+@pytest.mark.parametrize(
+    ("owner", "stretch", "iterations", "fails"),
+    [
+        ("shin.L", (0.1, 0.01), 12, True),
+        ("shin.L", (0.1, 0.01), 15, True),
+        ("shin.L", (0.1, 0.01), 16, False),
+        ("shin.L", (0.5, 0.05), 12, False),  # strong enough to reach by stretching
+        ("shin.L", (0.1, 0.0), 12, False),  # one bone stretching
+        ("forearm.L", (0.1, 0.01), 12, False),  # the arm, less folded
+    ],
+)
+def test_weak_ik_stretch_on_a_legs_two_bones_needs_sixteen_iterations(
+    rig, owner, stretch, iterations, fails
+) -> None:
+    """Issue 13 (only a warning before; agreement seed 29): with IK Stretch 0.1 and 0.01 on the
+    shin and thigh, 12 iterations leave the leg 0.22% of its reach short, 15 0.11%, 16 reach."""
+    ik = rig.pose.bones[owner].constraints["IK"]
+    ik.iterations = iterations
+    rig.pose.bones[owner].ik_stretch = stretch[0]
+    rig.pose.bones[owner].parent.ik_stretch = stretch[1]
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails == fails, verdict.reason
+    (finding,) = findings_of(rig, "solver")
+    assert finding.severity == (Severity.ERROR if fails else Severity.WARNING)
+    if fails:
+        assert "weak IK Stretch" in finding.message
+        apply_fix(finding)
+        assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]

@@ -10,7 +10,10 @@ and targets drawn to 30% of the reach, which need the most steps):
   reaches the oracle's goals from 9 iterations: the error follows the leg. An arm IK without
   Use Tail under a pole (its tip the elbow, its chain the shoulder and upper arm) needs 15: 12
   leave it 2.1% of its reach short with the body turned, 14 0.19% (without the pole, or at
-  chain length 1, 12 reach).
+  chain length 1, 12 reach). IK Stretch on two or more of a leg's bones, all under 0.4 (0.001
+  to 0.3 alike), slows it: 12 leave the leg 0.22% of its reach short, 15 0.11%, and from 16 the
+  stretch 0.1 measured reaches (0.2 needs 20); from 0.4 the stretch reaches at 12, and so does a
+  leg with one stretching bone, or an arm with 0.1 on both (0.05%).
 - iTaSC ignores the constraint's count and reads the armature's ``pose.ik_param``: 15
   iterations miss the oracle's goals, 20 reach them but not the near ones, 25 reach all
   (default 100). Any precision above its default of 0.005 stops it early: at 0.006 the arms
@@ -40,8 +43,10 @@ import bpy
 from ..core.armature import pose_of
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
+from ..core.limb import hangs_down
+from ..core.reach import stretching_bones
 from ..core.registry import Check, register
-from ..core.rig import RigView
+from ..core.rig import IKChain, RigView
 
 STANDARD_ITERATIONS = 500
 ITASC_ITERATIONS = 100
@@ -51,6 +56,9 @@ ITASC_DEFAULT_PRECISION = 0.005
 STANDARD_FAILS_BELOW = 12
 TAIL_OFF_FAILS_BELOW = 15
 """A chain without Use Tail that a pole turns (measured on the arm; see the module doc)."""
+WEAK_STRETCH_FAILS_BELOW = 16
+WEAK_STRETCH = 0.4
+"""A leg whose IK Stretch on two or more bones is all below this needs more iterations."""
 ITASC_FAILS_BELOW = 20
 
 
@@ -68,7 +76,14 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
         if chain.mute or iterations >= options["min_iterations"]:
             continue
         tail_off = not chain.use_tail and chain.pole is not None and len(chain.moving_bones) > 1
-        fails = iterations < (TAIL_OFF_FAILS_BELOW if tail_off else STANDARD_FAILS_BELOW)
+        stretching = _weakly_stretching_leg(rig, chain)
+        fails = iterations < (
+            TAIL_OFF_FAILS_BELOW
+            if tail_off
+            else WEAK_STRETCH_FAILS_BELOW
+            if stretching
+            else STANDARD_FAILS_BELOW
+        )
         yield chain_finding(
             "solver",
             rig,
@@ -80,6 +95,10 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
                     "too few to reach its target without Use Tail under a pole (measured: 12 "
                     "leave an arm 2.1% of its reach short, 14 0.19%; it needs 15)."
                     if fails and tail_off
+                    else f"too few to reach its target with weak IK Stretch on "
+                    f"{' and '.join(stretching)} (measured: 12 leave a leg 0.22% of its reach "
+                    "short with stretch 0.1 and 0.01, 15 0.11%; it needs 16)."
+                    if fails and stretching
                     else "too few to reach its target (measured: 11 leave a leg 0.2% of its "
                     "reach short of targets within reach)."
                     if fails
@@ -94,6 +113,14 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
             fix_id="iterations",
             fix_label=f"Set iterations to {STANDARD_ITERATIONS} (Blender's default)",
         )
+
+
+def _weakly_stretching_leg(rig: RigView, chain: IKChain) -> tuple[str, ...]:
+    """The bones of a leg that stretch, when two or more do and all by less than
+    ``WEAK_STRETCH``: the solver then needs more iterations; else ()."""
+    bones = stretching_bones(rig, chain)
+    weak = all(rig.pose_bone(name).ik_stretch < WEAK_STRETCH for name in bones)
+    return bones if len(bones) > 1 and weak and hangs_down(rig, chain) else ()
 
 
 def _itasc(obj: bpy.types.Object) -> bpy.types.Itasc:
