@@ -358,6 +358,19 @@ def test_twins_use_tail_is_not_copied_onto_a_forearm_that_does_not_inherit_rotat
     assert "Inherit Rotation" in finding.no_fix_reason
 
 
+def test_twins_use_tail_is_not_copied_onto_a_forearm_an_uneven_scale_would_shear(rig) -> None:
+    """The upper arm posed at scale (1, 2, 1): without Use Tail the forearm only carries the tip
+    and the arm lands; with its twin's Use Tail it turns, sheared, and the arm stops 33.8% of
+    its reach short (measured; the copy was offered and traded for the inherit check's error)."""
+    rig.pose.bones["forearm.L"].constraints["IK"].use_tail = False
+    rig.pose.bones["upper_arm.L"].scale = (1.0, 2.0, 1.0)
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "symmetry") if f.bone == "forearm.L"]
+    assert finding.fix_id is None and "shears it" in (finding.no_fix_reason or "")
+    rig.pose.bones["forearm.L"].constraints["IK"].use_tail = True  # the copy, made by hand
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["fail"]
+
+
 def test_no_pole_angle_copied_onto_a_flipped_start_that_the_angle_turns_back(rig) -> None:
     """shin.L posed -20° starts bent the other way and its pole angle, turned 150°, turns it
     back: it lands 30° from its pole (measured). With its twin's angle it would bend 180° away

@@ -60,6 +60,8 @@ from ..core.rig import IKChain, RigView
 from ..core.start import COPIES, start_set_by
 
 NOT_SCALING = ("NONE", "NONE_LEGACY")
+SCALE_TOLERANCE = 1e-3
+"""A pose scale whose axes differ by more than this share of the largest is uneven."""
 
 
 def find_inheritance_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -76,7 +78,7 @@ def find_inheritance_problems(rig: RigView, options: Mapping[str, Any]) -> Itera
             yield _uneven_body(rig, chain, body, uneven[body])
         # Without Use Tail the owner only follows: its head is the tip, whatever it inherits.
         for name in chain.moving_bones:
-            for finding in _problems(rig, chain, name, above[:1], uneven, tolerance):
+            for finding in _problems(rig, chain, name, uneven, tolerance):
                 if (name, finding.fix_id or "") not in reported:
                     reported.add((name, finding.fix_id or ""))
                     yield finding
@@ -86,12 +88,10 @@ def _problems(
     rig: RigView,
     chain: IKChain,
     name: str,
-    hangs_from: list[str],
     uneven: dict[str, Vector],
     tolerance: float,
 ) -> Iterator[Finding]:
-    """What is wrong with one chain bone; ``hangs_from`` is the bone the chain hangs from (when
-    something is scaled unevenly)."""
+    """What is wrong with one chain bone."""
     bone = rig.raw_bone(name)
     scale_mode = bone.inherit_scale
     shear_possible = scale_mode == "FULL" and bool(uneven)
@@ -117,8 +117,8 @@ def _problems(
             fix_id="inherit_rotation",
             fix_label=f"Turn Inherit Rotation back on for {name}",
         )
-    scaled = _shearing_ancestor(rig, name, uneven, tolerance) if uneven else None
-    shears = scaled is not None and (scaled in chain.bones or scaled in hangs_from)
+    scaled = _shear_source(rig, chain, name, uneven, tolerance)
+    shears = scaled is not None
     if (
         bone.inherit_scale in NOT_SCALING
         and bone.parent is not None
@@ -151,12 +151,7 @@ def _problems(
     if bone.inherit_scale == "FULL" and shears:
         assert scaled is not None
         scale = _rounded(uneven[scaled])
-        # Measured on the arm, its upper arm scaled (1, 2, 1), (1.5, 1, 1) or (1, 1, 0.6): a
-        # plain Copy Rotation or Copy Transforms in world space rebuilds the forearm's matrix
-        # from a rotation and lands it; in local space the shear stays (20% to 40% short).
-        rebuilt = start_set_by(rig, chain, name)
-        if not isinstance(rebuilt, COPIES):
-            rebuilt = None
+        rebuilt = _copy_that_drops_the_shear(rig, chain, name)
         effect = (
             f"{rebuilt.type.replace('_', ' ').title()} '{rebuilt.name}' rebuilds its matrix "
             "from a rotation, which drops the shear: the limb still reaches"
@@ -178,6 +173,42 @@ def _problems(
             fix_label=f"Set Inherit Scale of {name} to Aligned",
             fix_args=(("mode", "ALIGNED"),),
         )
+
+
+def shear_that_stops(rig: RigView, chain: IKChain, name: str) -> str | None:
+    """The bone whose uneven scale ``name`` inherits in full, as a shear that leaves ``chain``
+    short of its target (this check's error, default tolerance), or None.
+
+    For a fix elsewhere that would make ``name`` turn: the mirror check's copy of Use Tail.
+    """
+    uneven = _non_uniform_scales(rig, SCALE_TOLERANCE)
+    if rig.raw_bone(name).inherit_scale != "FULL" or solved_by_itasc(rig):
+        return None
+    scaled = _shear_source(rig, chain, name, uneven, SCALE_TOLERANCE)
+    return None if scaled is None or _copy_that_drops_the_shear(rig, chain, name) else scaled
+
+
+def _shear_source(
+    rig: RigView, chain: IKChain, name: str, uneven: dict[str, Vector], tolerance: float
+) -> str | None:
+    """The bone of ``chain``, or the one it hangs from, whose uneven scale shears ``name``."""
+    scaled = _shearing_ancestor(rig, name, uneven, tolerance) if uneven else None
+    if scaled is not None and (scaled in chain.bones or scaled in rig.ancestors(chain.root)[:1]):
+        return scaled
+    return None
+
+
+def _copy_that_drops_the_shear(
+    rig: RigView, chain: IKChain, name: str
+) -> bpy.types.Constraint | None:
+    """A Copy Rotation or Copy Transforms that sets ``name``'s rotation and so drops its shear.
+
+    Measured on the arm, its upper arm scaled (1, 2, 1), (1.5, 1, 1) or (1, 1, 0.6): a plain
+    Copy Rotation or Copy Transforms in world space rebuilds the forearm's matrix from a
+    rotation and lands it; in local space the shear stays (20% to 40% short).
+    """
+    rebuilt = start_set_by(rig, chain, name)
+    return rebuilt if isinstance(rebuilt, COPIES) else None
 
 
 def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool]:
@@ -455,7 +486,7 @@ register(
             "align_scale": set_scale_inheritance,
             "reset_scale": reset_scale,
         },
-        options={"scale_tolerance": 1e-3},
+        options={"scale_tolerance": SCALE_TOLERANCE},
         order=40,
     )
 )

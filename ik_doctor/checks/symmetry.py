@@ -60,6 +60,7 @@ from ..core.reach import stretching_bones
 from ..core.registry import Check, all_checks, register
 from ..core.rig import AXES, IKChain, RigView
 from ..core.start import pole_turns_the_flip_back, start_that_flips_a_pole
+from .inherit import shear_that_stops
 
 CHECK_ID = "symmetry"
 MAX_REST_DIFFERENCE = 0.01
@@ -234,9 +235,8 @@ def _judge(rig: RigView, twins: _Twins, options: Mapping[str, Any]) -> Finding |
     severity, no_fix = _verdict(twins, differences, faults, source)
     # The twin's pole, or its Use Tail (the owner then turns), makes the owner's inheritance
     # matter.
-    gains_joint = (dest.pole is None and any(d.what == "pole" for d in differences)) or (
-        not dest.use_tail and shown_first.use_tail
-    )
+    gains_tail = not dest.use_tail and shown_first.use_tail
+    gains_joint = gains_tail or (dest.pole is None and any(d.what == "pole" for d in differences))
     loose = gains_joint and not rig.raw_bone(dest.owner).use_inherit_rotation
     stretching = stretching_bones(rig, dest) if source is not None else ()
     if no_fix is None and loose:
@@ -245,6 +245,14 @@ def _judge(rig: RigView, twins: _Twins, options: Mapping[str, Any]) -> Finding |
         no_fix = (
             f"{dest.owner} does not inherit rotation: with its twin's pole or Use Tail its joint "
             "would flip away from the pole once the body turns; turn Inherit Rotation on first"
+        )
+    elif no_fix is None and gains_tail and (sheared := _shear_with_tail(rig, dest)):
+        # Measured: the arm under an upper arm posed at scale (1, 2, 1) lands without Use Tail
+        # (the forearm only carries the tip) and stops 33.8% of the reach short with it.
+        no_fix = (
+            f"with its twin's Use Tail {dest.owner} would turn under the uneven scale of "
+            f"{sheared}, which shears it, and the limb would stop short: clear that scale or set "
+            f"the Inherit Scale of {dest.owner} to Aligned first"
         )
     elif no_fix is None and any(d.what in ("pole", "Use Tail") for d in differences):
         # With the twin's pole or Use Tail (its owner then turns), an overridden rotation the
@@ -329,6 +337,17 @@ def _verdict(
             f"control of the flipped name exists for {dest.owner}"
         )
     return severity, None
+
+
+def _with_tail(chain: IKChain) -> IKChain:
+    """The chain as it would be with Use Tail on: its count then starts at the owner."""
+    bones = chain.bones[: chain.chain_count] if chain.chain_count else chain.bones
+    return replace(chain, use_tail=True, bones=bones)
+
+
+def _shear_with_tail(rig: RigView, chain: IKChain) -> str | None:
+    """The bone whose uneven scale would shear the owner once Use Tail makes it turn."""
+    return shear_that_stops(rig, _with_tail(chain), chain.owner)
 
 
 def _where(chain: IKChain) -> str:
