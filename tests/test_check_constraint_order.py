@@ -67,6 +67,28 @@ def test_muted_or_zero_influence_ik_does_nothing(rig, switch_off) -> None:
     assert not _ik(rig).mute and _ik(rig).influence == 1.0
 
 
+@pytest.mark.parametrize(
+    ("owner", "rival", "control"),
+    [("shin.L", "thigh.L", "foot_ik.L"), ("forearm.L", "hand.L", "hand_ik.L")],
+)
+def test_a_muted_ik_that_would_fight_a_working_one_is_not_unmuted(
+    rig, owner, rival, control
+) -> None:
+    """Issue 13 (agreement seeds 31 and 37: the fix traded): a muted shin IK beside a thigh IK
+    on the foot control, or a muted forearm IK beside a hand IK on the hand control; the other
+    IK lands, and unmuted the two fight: the muted chain lands and the other misses (35.9% and
+    8.6% of its reach, measured)."""
+    other = rig.pose.bones[rival].constraints.new("IK")
+    other.target, other.subtarget, other.chain_count = rig, control, 1
+    _ik(rig, owner).mute = True
+    assert [v.state for v in judge_chains(rig) if v.owner == rival] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "constraint_order") if f.bone == owner]
+    assert finding.severity == Severity.ERROR and finding.fix_id is None
+    assert f"would fight IK 'IK' on {rival}" in (finding.no_fix_reason or "")
+    _ik(rig, owner).mute = False  # the fix, made by hand
+    assert [v.state for v in judge_chains(rig) if v.owner == rival] == ["fail"]
+
+
 def test_partial_influence_stops_short_of_the_target(rig) -> None:
     _ik(rig, "forearm.R").influence = 0.5
     assert tip_error(rig, "forearm.R") > 0.05

@@ -42,6 +42,7 @@ from ..core.reach import holds_the_fold, solved_by_itasc
 from ..core.registry import Check, register
 from ..core.rig import AXES, IKChain, RigView
 from ..core.start import COPIES, start_flips_the_bend, start_set_by, target_tracking_joint
+from .duplicates import clash_after
 
 OVERRIDDEN = {
     "COPY_ROTATION": "copies the rotation of {target}",
@@ -118,6 +119,9 @@ def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding
             "Influence blends the solved pose with the FK pose, so the chain moves only part "
             "of the way to the target; nothing drives or keys the influence."
         )
+    # Measured: a muted shin IK beside a thigh IK on the foot control, or a forearm's beside a
+    # hand IK on the hand control: unmuted, the two fight and the one that reached misses.
+    rival = None if chain.live else clash_after(rig, replace(chain, mute=False, influence=1.0))
     return chain_finding(
         "constraint_order",
         rig,
@@ -125,8 +129,15 @@ def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding
         severity=Severity.WARNING if ignored else Severity.ERROR,
         message=message,
         why=why,
-        fix_id="enable_ik",
-        fix_label="Unmute the IK and set its influence to 1",
+        fix_id=None if rival else "enable_ik",
+        fix_label=None if rival else "Unmute the IK and set its influence to 1",
+        no_fix_reason=None
+        if rival is None
+        else (
+            f"unmuted, it would fight IK '{rival.constraint}' on {rival.owner} for the same "
+            "bones or control and one of them would miss (the duplicates check's error): "
+            "delete or mute the IK you did not mean first"
+        ),
     )
 
 

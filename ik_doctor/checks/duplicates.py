@@ -50,10 +50,34 @@ SAME_POINT = 1e-4
 
 
 def find_duplicates(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
+    reported: set[tuple[str, str]] = set()
+    for first, later in _candidate_pairs(_solving_chains(rig)):
+        finding = _finding(rig, first, later)
+        if finding is not None and (finding.bone, finding.constraint) not in reported:
+            reported.add((finding.bone or "", finding.constraint or ""))
+            yield finding
+
+
+def clash_after(rig: RigView, changed: IKChain) -> IKChain | None:
+    """The live IK that ``changed``, a chain as a fix elsewhere would leave it (unmuted, say),
+    would fight as this check's error; None when both would hold."""
+    order = {chain.key: index for index, chain in enumerate(rig.chains)}
+    for other in _solving_chains(rig):
+        if other.key == changed.key:
+            continue
+        first, later = sorted((other, changed), key=lambda chain: order[chain.key])
+        finding = _finding(rig, first, later)
+        if finding is not None and finding.severity == Severity.ERROR:
+            return other
+    return None
+
+
+def _solving_chains(rig: RigView) -> list[IKChain]:
+    """The chains that pull: live, not half of a driven switch, with a target Blender resolves
+    (an IK without one, a missing bone or the armature itself, pulls nothing: measured, its
+    twin reaches)."""
     driven = {(b, c) for (b, c, _), how in constraint_switches(rig).items() if how == "driven"}
-    # An IK without a target Blender can resolve (none, a missing bone, the armature itself)
-    # pulls nothing (measured: its twin reaches).
-    live = [
+    return [
         c
         for c in rig.chains
         if c.live
@@ -62,12 +86,6 @@ def find_duplicates(rig: RigView, options: Mapping[str, Any]) -> Iterator[Findin
         and not c.target_bone_missing
         and rig.ik_constraint(c).is_valid
     ]
-    reported: set[tuple[str, str]] = set()
-    for first, later in _candidate_pairs(live):
-        finding = _finding(rig, first, later)
-        if finding is not None and (finding.bone, finding.constraint) not in reported:
-            reported.add((finding.bone or "", finding.constraint or ""))
-            yield finding
 
 
 def _candidate_pairs(live: list[IKChain]) -> list[tuple[IKChain, IKChain]]:
