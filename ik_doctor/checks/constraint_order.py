@@ -43,6 +43,7 @@ from ..core.registry import Check, register
 from ..core.rig import AXES, IKChain, RigView
 from ..core.start import COPIES, start_flips_the_bend, start_set_by, target_tracking_joint
 from .duplicates import clash_after
+from .inherit import shear_source
 
 OVERRIDDEN = {
     "COPY_ROTATION": "copies the rotation of {target}",
@@ -232,7 +233,7 @@ def _overridden(
     # Measured: a forearm sheared by its upper arm scaled (1, 2, 1) lands while a world-space
     # Copy Rotation rebuilds its matrix, and stops 34% short once it is muted (the inherit
     # check's error).
-    sheared = _shearing_parent(rig, chain, bone) if isinstance(constraint, COPIES) else None
+    sheared = shear_source(rig, chain, bone) if isinstance(constraint, COPIES) else None
     holds_shear = sheared is not None and start_set_by(rig, chain, bone) == constraint
     if start_flips_the_bend(rig, chain, bone, constraint):
         severity = Severity.ERROR
@@ -294,23 +295,6 @@ def _overridden(
         no_fix_reason=no_mute,
         needs_confirmation=no_mute is None,
     )
-
-
-def _shearing_parent(rig: RigView, chain: IKChain, bone: str) -> str | None:
-    """A bone of the chain, or the one it hangs from, above ``bone`` and scaled unevenly, whose
-    scale ``bone`` takes in full (Inherit Scale 'Full'): it may shear it (the inherit check
-    measures whether it does)."""
-    if rig.raw_bone(bone).inherit_scale != "FULL":
-        return None
-    above = rig.ancestors(bone)
-    reach = set(chain.bones) | set(rig.ancestors(chain.root)[:1])
-    for name in above:
-        if name not in reach:
-            break
-        scale = rig.pose_bone(name).matrix_basis.to_scale().to_tuple()
-        if max(scale) - min(scale) > 1e-3 * max(abs(v) for v in scale):
-            return name
-    return None
 
 
 def _target_name(constraint: bpy.types.Constraint) -> str:

@@ -181,11 +181,20 @@ def shear_that_stops(rig: RigView, chain: IKChain, name: str) -> str | None:
 
     For a fix elsewhere that would make ``name`` turn: the mirror check's copy of Use Tail.
     """
-    uneven = _non_uniform_scales(rig, SCALE_TOLERANCE)
-    if rig.raw_bone(name).inherit_scale != "FULL" or solved_by_itasc(rig):
+    if solved_by_itasc(rig):
         return None
-    scaled = _shear_source(rig, chain, name, uneven, SCALE_TOLERANCE)
+    scaled = shear_source(rig, chain, name)
     return None if scaled is None or _copy_that_drops_the_shear(rig, chain, name) else scaled
+
+
+def shear_source(rig: RigView, chain: IKChain, name: str) -> str | None:
+    """The bone of ``chain``, or the one it hangs from, whose uneven scale ``name`` inherits in
+    full (Inherit Scale 'Full') as a shear, whatever else sets its rotation (default tolerance)."""
+    if rig.raw_bone(name).inherit_scale != "FULL":
+        return None
+    return _shear_source(
+        rig, chain, name, _non_uniform_scales(rig, SCALE_TOLERANCE), SCALE_TOLERANCE
+    )
 
 
 def _shear_source(
