@@ -138,14 +138,7 @@ def test_an_arm_without_use_tail_under_a_pole_needs_fifteen_iterations(
     short, 14 0.19%, and 15 reach."""
     ik = rig.pose.bones["forearm.L"].constraints["IK"]
     ik.use_tail, ik.iterations = False, iterations
-    (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
-    assert verdict.fails == fails, verdict.reason
-    (finding,) = findings_of(rig, "solver")
-    assert finding.severity == (Severity.ERROR if fails else Severity.WARNING)
-    if fails:
-        assert "without Use Tail under a pole" in finding.message
-        apply_fix(finding)
-        assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    _an_error_exactly_where_it_fails(rig, "forearm.L", fails, "without Use Tail under a pole")
 
 
 def test_an_arm_without_use_tail_or_pole_reaches_at_twelve_iterations(rig) -> None:
@@ -175,11 +168,17 @@ def test_weak_ik_stretch_on_a_legs_two_bones_needs_sixteen_iterations(
     ik.iterations = iterations
     rig.pose.bones[owner].ik_stretch = stretch[0]
     rig.pose.bones[owner].parent.ik_stretch = stretch[1]
+    _an_error_exactly_where_it_fails(rig, owner, fails, "weak IK Stretch")
+
+
+def _an_error_exactly_where_it_fails(rig, owner: str, fails: bool, cause: str) -> None:
+    """The solver finding is an error naming ``cause`` where the oracle fails the chain (and
+    its fix lands it), a warning where the chain lands."""
     (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
     assert verdict.fails == fails, verdict.reason
     (finding,) = findings_of(rig, "solver")
     assert finding.severity == (Severity.ERROR if fails else Severity.WARNING)
     if fails:
-        assert "weak IK Stretch" in finding.message
+        assert cause in finding.message
         apply_fix(finding)
         assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
