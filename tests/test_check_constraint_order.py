@@ -305,6 +305,29 @@ def test_a_blended_copy_rotation_on_the_knee_is_only_overridden(rig, influence) 
     assert _only(rig).severity == Severity.WARNING
 
 
+@pytest.mark.parametrize(
+    ("owner", "pole", "control"),
+    [("shin.L", "knee_pole.L", "foot_ik.L"), ("forearm.L", "elbow_pole.L", "hand_ik.L")],
+)
+def test_a_track_to_under_a_pole_behind_the_bend_starts_the_joint_toward_it(
+    rig, owner, pole, control
+) -> None:
+    """Issue 13 (an error before; agreement seed 31): the Track To at the control starts the
+    joint bent the other way, which is toward a pole behind the bend: the leg and the arm land.
+    The Track To stays a warning, and muting it leaves the limb landing."""
+    with edit_bones(rig) as bones:
+        bone = bones[pole]
+        bone.head.y, bone.tail.y = -bone.head.y, -bone.tail.y
+    track = rig.pose.bones[owner].constraints.new("TRACK_TO")
+    track.target, track.subtarget = rig, control
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "constraint_order") if f.bone == owner]
+    assert finding.severity == Severity.WARNING and "toward the pole" in finding.message
+    apply_fix(finding)
+    assert track.mute
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
 def test_overridden_track_is_judged_beside_an_active_twin_ik_on_the_bone(rig) -> None:
     shin = rig.pose.bones["shin.L"]
     twin = shin.constraints.new("IK")

@@ -388,6 +388,24 @@ def test_pole_behind_the_bend_that_a_damped_track_aims_at_is_not_moved_in_front(
     assert finding.fix_id is None and "aims at the pole" in (finding.no_fix_reason or "")
 
 
+def test_pole_behind_the_bend_under_a_track_to_is_not_moved_in_front(rig) -> None:
+    """The shin's Track To at the foot control starts it bent toward the pole behind the bend
+    (the leg lands); moved in front, the pole would have that start flip the knee (the pole's
+    fix traded for constraint_order's error, agreement seed 31)."""
+    with edit_bones(rig) as bones:
+        pole = bones["knee_pole.L"]
+        pole.head.y, pole.tail.y = -pole.head.y, -pole.tail.y
+    track = rig.pose.bones["shin.L"].constraints.new("TRACK_TO")
+    track.target, track.subtarget = rig, "foot_ik.L"
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (finding,) = findings_of(rig, "pole")
+    assert finding.fix_id is None and "'Track To' on shin.L" in (finding.no_fix_reason or "")
+    with edit_bones(rig) as bones:  # the move, made by hand
+        pole = bones["knee_pole.L"]
+        pole.head.y, pole.tail.y = -pole.head.y, -pole.tail.y
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"]
+
+
 def test_pole_behind_a_knee_posed_toward_it_is_not_moved_in_front(rig) -> None:
     """The shin posed -70° bends toward the pole behind it and the leg lands; moved in front,
     the pole would have the knee bend away from it: the pose is cleared first."""

@@ -34,6 +34,7 @@ from ..core.limb import (
     animated_switch,
     bend_offset,
     off_state,
+    pole_behind_bend,
     pose_flips_bend,
     switched_by,
     turn_on,
@@ -235,7 +236,12 @@ def _overridden(
     # check's error).
     sheared = shear_source(rig, chain, bone) if isinstance(constraint, COPIES) else None
     holds_shear = sheared is not None and start_set_by(rig, chain, bone) == constraint
-    if start_flips_the_bend(rig, chain, bone, constraint):
+    # Measured on the leg and the arm: a Track To at the control flipped or stalled the joint
+    # under a pole in front of the bend every time, and lands under a pole behind it (a limb
+    # built bending away from its pole), stiff thigh or not.
+    flips = start_flips_the_bend(rig, chain, bone, constraint)
+    faces_the_pole = flips and constraint.type == "TRACK_TO" and pole_behind_bend(rig, chain)
+    if flips and not faces_the_pole:
         severity = Severity.ERROR
         effect = (
             "but the solver starts from the rotation it sets, which bends the joint the other "
@@ -245,6 +251,18 @@ def _overridden(
             "Blender solves IK after the chain's other constraints, starting from the pose they "
             "leave; started bent backwards, it settles on the mirrored bend, and the pole only "
             "turns that bend's plane."
+        )
+    elif faces_the_pole:
+        severity = Severity.WARNING
+        effect = (
+            "the solver starts from the rotation it sets, bent the other way from the rest "
+            "bend, toward the pole behind the bend: the limb lands (measured on the leg and "
+            "the arm), but with the pole in front it would flip."
+        )
+        why = (
+            "Blender solves IK after the chain's other constraints, starting from the pose they "
+            "leave; a Track To also rolls the bone by its up axis, so the start is seldom the "
+            "bend the rig was built with."
         )
     elif straight_start:
         severity = Severity.WARNING

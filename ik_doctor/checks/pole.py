@@ -379,6 +379,14 @@ def _misplaced_pole(
         and getattr(c, "target", None) == chain.pole
         and getattr(c, "subtarget", "") == chain.pole_subtarget
     ]
+    # Measured: a Track To at the control lands on the leg and the arm under a pole behind the
+    # bend; under a pole in front it flipped or stalled the joint every time (constraint_order).
+    tracking = [
+        f"'{c.name}' on {bone}"
+        for bone in chain.moving_bones[:-1]
+        for c in rig.constraints(bone)
+        if c.type == "TRACK_TO" and not c.mute
+    ]
     return _Problem(
         severity,
         message,
@@ -395,6 +403,9 @@ def _misplaced_pole(
         else f"{', '.join(aiming)} aims at the pole: moved in front of the bend, it would start "
         "the joint bent the other way; mute it first"
         if aiming
+        else f"{', '.join(tracking)} sets where the solver starts the joint: with the pole "
+        "moved in front of the bend that start would bend it the other way; mute it first"
+        if tracking
         else "the chain's posed rotation bends the joint the other way, toward this pole: moved "
         "in front of the bend, the joint would bend away from it; clear that pose first"
         if pose_flips_bend(rig, chain)
