@@ -83,3 +83,20 @@ def test_unparented_shin_under_a_thigh_ik_on_its_control_is_not_parented_back(ri
         bones["shin.L"].parent = bones["thigh.L"]
         bones["shin.L"].use_connect = True
     assert {v.owner: v.state for v in judge_chains(rig)}["thigh.L"] == "fail"
+
+
+def test_a_gap_above_a_bone_whose_own_ik_turns_it_alone_is_not_connected(rig) -> None:
+    """Issue 13 (agreement seed 37: the fix traded): the forearm's IK without Use Tail spans the
+    gap between the upper arm and the shoulder; an upper-arm IK of chain length 1 on the hand
+    control lands while the upper arm sits apart, and stops short once it is connected (the
+    shoulder joins its limb: the chain_length check's error)."""
+    forearm = rig.pose.bones["forearm.L"].constraints["IK"]
+    forearm.use_tail, forearm.mute = False, True
+    upper = rig.pose.bones["upper_arm.L"].constraints.new("IK")
+    upper.target, upper.subtarget, upper.chain_count = rig, "hand_ik.L", 1
+    assert [v.state for v in judge_chains(rig) if v.owner == "upper_arm.L"] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "parenting") if f.bone == "upper_arm.L"]
+    assert finding.fix_id is None and "chain length 1" in (finding.no_fix_reason or "")
+    with edit_bones(rig) as bones:  # the connection, made by hand
+        bones["upper_arm.L"].use_connect = True
+    assert [v.state for v in judge_chains(rig) if v.owner == "upper_arm.L"] == ["fail"]

@@ -69,6 +69,7 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 continue
             reported.add(name)
             parent_name = rig.bone(name).parent
+            one_bone = _one_bone_chain_on(rig, name)
             yield chain_finding(
                 "parenting",
                 rig,
@@ -83,13 +84,33 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                     f"{name} is not connected, so when {parent_name} rotates it swings {name} "
                     "on a lever: the bend happens away from the visible joint."
                 ),
-                fix_id="connect",
-                fix_label=(
+                fix_id=None if one_bone else "connect",
+                fix_label=None
+                if one_bone
+                else (
                     f"Connect {name} to {parent_name} (moves {name}'s head by {gap:.3g}; "
                     "changes the rest pose)"
                 ),
-                changes_rest_pose=True,
+                no_fix_reason=None
+                if one_bone is None
+                else (
+                    f"connected, {name} would join {parent_name}'s limb, and IK "
+                    f"'{one_bone.constraint}' on {name}, of chain length 1, would then stop "
+                    "short of it (the chain_length check's error): set that IK's chain length "
+                    "first"
+                ),
+                changes_rest_pose=one_bone is None,
             )
+
+
+def _one_bone_chain_on(rig: RigView, name: str) -> IKChain | None:
+    """A live IK on ``name`` that turns that bone alone. Measured: an upper-arm IK of chain
+    length 1 on the hand control lands while the upper arm sits apart from the shoulder, and
+    stops 9.9% of its reach short once the two are connected (one limb then)."""
+    for chain in rig.chains:
+        if chain.owner == name and chain.live and chain.moving_bones == (name,):
+            return chain
+    return None
 
 
 def _parent_fix(rig: RigView, chain: IKChain, top: str, parent: str) -> dict[str, Any]:
