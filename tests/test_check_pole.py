@@ -375,31 +375,28 @@ def test_pole_behind_a_joint_without_inherited_rotation_is_not_moved_in_front(ri
     assert finding.fix_id == "move_pole"
 
 
-def test_pole_behind_the_bend_that_a_damped_track_aims_at_is_not_moved_in_front(rig) -> None:
-    """The shin's Damped Track at the pole starts it bent as built while the pole sits behind
-    the bend (the leg lands); moved in front, the pole would start it bent the other way."""
+@pytest.mark.parametrize(
+    ("kind", "aimed_at", "reason"),
+    [
+        ("DAMPED_TRACK", "knee_pole.L", "aims at the pole"),
+        ("TRACK_TO", "foot_ik.L", "'Track To' on shin.L sets where the solver starts"),
+    ],
+)
+def test_pole_behind_the_bend_that_a_constraint_starts_the_knee_toward_is_not_moved_in_front(
+    rig, kind, aimed_at, reason
+) -> None:
+    """The shin's Damped Track at the pole, or its Track To at the foot control (agreement seed
+    31: the pole's fix traded for constraint_order's error), starts it bent toward the pole
+    behind the bend, and the leg lands; moved in front, the pole would have that start flip the
+    knee."""
     with edit_bones(rig) as bones:
         pole = bones["knee_pole.L"]
         pole.head.y, pole.tail.y = -pole.head.y, -pole.tail.y
-    track = rig.pose.bones["shin.L"].constraints.new("DAMPED_TRACK")
-    track.target, track.subtarget = rig, "knee_pole.L"
+    track = rig.pose.bones["shin.L"].constraints.new(kind)
+    track.target, track.subtarget = rig, aimed_at
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
     (finding,) = findings_of(rig, "pole")
-    assert finding.fix_id is None and "aims at the pole" in (finding.no_fix_reason or "")
-
-
-def test_pole_behind_the_bend_under_a_track_to_is_not_moved_in_front(rig) -> None:
-    """The shin's Track To at the foot control starts it bent toward the pole behind the bend
-    (the leg lands); moved in front, the pole would have that start flip the knee (the pole's
-    fix traded for constraint_order's error, agreement seed 31)."""
-    with edit_bones(rig) as bones:
-        pole = bones["knee_pole.L"]
-        pole.head.y, pole.tail.y = -pole.head.y, -pole.tail.y
-    track = rig.pose.bones["shin.L"].constraints.new("TRACK_TO")
-    track.target, track.subtarget = rig, "foot_ik.L"
-    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
-    (finding,) = findings_of(rig, "pole")
-    assert finding.fix_id is None and "'Track To' on shin.L" in (finding.no_fix_reason or "")
+    assert finding.fix_id is None and reason in (finding.no_fix_reason or "")
     with edit_bones(rig) as bones:  # the move, made by hand
         pole = bones["knee_pole.L"]
         pole.head.y, pole.tail.y = -pole.head.y, -pole.tail.y
