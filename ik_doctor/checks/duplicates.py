@@ -75,17 +75,21 @@ def clash_after(rig: RigView, changed: IKChain) -> IKChain | None:
 def _solving_chains(rig: RigView) -> list[IKChain]:
     """The chains that pull: live, not half of a driven switch, with a target Blender resolves
     (an IK without one, a missing bone or the armature itself, pulls nothing: measured, its
-    twin reaches)."""
-    driven = {(b, c) for (b, c, _), how in constraint_switches(rig).items() if how == "driven"}
-    return [
-        c
-        for c in rig.chains
-        if c.live
-        and c.key not in driven
-        and c.target is not None
-        and not c.target_bone_missing
-        and rig.ik_constraint(c).is_valid
-    ]
+    twin reaches). Read once a pass: ``clash_after`` asks for every muted IK."""
+
+    def read() -> list[IKChain]:
+        driven = {(b, c) for (b, c, _), how in constraint_switches(rig).items() if how == "driven"}
+        return [
+            c
+            for c in rig.chains
+            if c.live
+            and c.key not in driven
+            and c.target is not None
+            and not c.target_bone_missing
+            and rig.ik_constraint(c).is_valid
+        ]
+
+    return rig.remember("duplicates: solving chains", read)
 
 
 def _candidate_pairs(live: list[IKChain]) -> list[tuple[IKChain, IKChain]]:

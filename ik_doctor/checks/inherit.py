@@ -414,7 +414,12 @@ def _rounded(scale: Vector) -> tuple[float, ...]:
 
 
 def _non_uniform_scales(rig: RigView, tolerance: float) -> dict[str, Vector]:
-    """Pose scales of the bones scaled unevenly, read in one call (most rigs have none)."""
+    """Pose scales of the bones scaled unevenly, read in one call once a pass (most rigs have
+    none): ``shear_source`` asks again for every copied rotation other checks weigh."""
+    return rig.remember(("uneven scales", tolerance), lambda: _read_uneven_scales(rig, tolerance))
+
+
+def _read_uneven_scales(rig: RigView, tolerance: float) -> dict[str, Vector]:
     pose_bones = pose_of(rig.object).bones
     flat = np.empty(len(pose_bones) * 3, dtype=np.float32)
     pose_bones.foreach_get("scale", flat)

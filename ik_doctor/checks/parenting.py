@@ -69,7 +69,6 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 continue
             reported.add(name)
             parent_name = rig.bone(name).parent
-            one_bone = _one_bone_chain_on(rig, name)
             yield chain_finding(
                 "parenting",
                 rig,
@@ -84,23 +83,26 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                     f"{name} is not connected, so when {parent_name} rotates it swings {name} "
                     "on a lever: the bend happens away from the visible joint."
                 ),
-                fix_id=None if one_bone else "connect",
-                fix_label=None
-                if one_bone
-                else (
-                    f"Connect {name} to {parent_name} (moves {name}'s head by {gap:.3g}; "
-                    "changes the rest pose)"
-                ),
-                no_fix_reason=None
-                if one_bone is None
-                else (
-                    f"connected, {name} would join {parent_name}'s limb, and IK "
-                    f"'{one_bone.constraint}' on {name}, of chain length 1, would then stop "
-                    "short of it (the chain_length check's error): set that IK's chain length "
-                    "first"
-                ),
-                changes_rest_pose=one_bone is None,
+                **_connect_fix(rig, name, parent_name, gap),
             )
+
+
+def _connect_fix(rig: RigView, name: str, parent: str | None, gap: float) -> dict[str, Any]:
+    """The connect fix, unless a live IK on ``name`` turns that bone alone: connected, the bone
+    joins its parent's limb and that IK stops short of it (the chain_length check's error)."""
+    one_bone = _one_bone_chain_on(rig, name)
+    if one_bone is not None:
+        return dict(
+            no_fix_reason=f"connected, {name} would join {parent}'s limb, and IK "
+            f"'{one_bone.constraint}' on {name}, of chain length 1, would then stop short of it "
+            "(the chain_length check's error): set that IK's chain length first"
+        )
+    return dict(
+        fix_id="connect",
+        fix_label=f"Connect {name} to {parent} (moves {name}'s head by {gap:.3g}; changes the "
+        "rest pose)",
+        changes_rest_pose=True,
+    )
 
 
 def _one_bone_chain_on(rig: RigView, name: str) -> IKChain | None:
