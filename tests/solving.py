@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import bpy
 
@@ -100,3 +101,21 @@ def hand_posed_miss(
             pose_bone.matrix_basis = basis
         bpy.context.view_layer.update()
     return worst
+
+
+def flipped_start_turned_back(
+    obj: bpy.types.Object, owner: str, turn: float
+) -> Callable[[float], None]:
+    """Pose ``owner`` -20° about X, which starts the solver bent the other way, and turn its
+    pole angle ``turn`` degrees from where it was; returns what turns it to another angle."""
+    pose_bone = obj.pose.bones[owner]
+    pose_bone.rotation_mode = "XYZ"
+    pose_bone.rotation_euler = (math.radians(-20), 0.0, 0.0)
+    ik = pose_bone.constraints["IK"]
+    rest = ik.pole_angle
+
+    def turn_to(degrees: float) -> None:
+        ik.pole_angle = rest + math.radians(degrees)
+
+    turn_to(turn)
+    return turn_to

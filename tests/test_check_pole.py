@@ -8,7 +8,13 @@ import math
 import bpy
 import pytest
 from mathutils import Vector
-from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
+from solving import (
+    assert_ik_works,
+    findings_of,
+    flipped_start_turned_back,
+    pose_snapshot,
+    tip_error,
+)
 
 from ik_doctor import Severity, apply_fix, diagnose, solve_within_reach
 from ik_doctor.core.editing import edit_bones
@@ -424,17 +430,12 @@ def test_pole_angle_turning_a_flipped_start_back_toward_the_pole_is_a_warning(
     than 89° turns that mirrored bend back: measured, the leg with 150° lands 30° from its pole
     and the arm with 100° 80°. Either fix alone would leave the joint bending away (120° with
     the angle turned 60°), so none is offered."""
-    pose_bone = rig.pose.bones[owner]
-    pose_bone.rotation_mode = "XYZ"
-    pose_bone.rotation_euler = (math.radians(-20), 0.0, 0.0)
-    ik = pose_bone.constraints["IK"]
-    rest = ik.pole_angle
-    ik.pole_angle = rest + math.radians(turn)
+    turn_to = flipped_start_turned_back(rig, owner, turn)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
     (finding,) = findings_of(rig, "pole")
     assert finding.severity == Severity.WARNING and "posed rotation" in finding.message
     assert finding.fix_id is None and "together" in (finding.no_fix_reason or "")
-    ik.pole_angle = rest + math.radians(60)
+    turn_to(60)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
     (finding,) = findings_of(rig, "pole")
     assert finding.severity == Severity.ERROR

@@ -7,7 +7,13 @@ import math
 import bpy
 import pytest
 from mathutils import Quaternion, Vector
-from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
+from solving import (
+    assert_ik_works,
+    findings_of,
+    flipped_start_turned_back,
+    pose_snapshot,
+    tip_error,
+)
 
 from ik_doctor import Severity, apply_fix, diagnose, solve_within_reach
 from ik_doctor.core.editing import edit_bones
@@ -325,16 +331,12 @@ def test_leftover_rotation_flipping_a_joint_under_a_pole_angle_that_turns_it_bac
     turns the mirrored bend back toward the pole (measured: the leg lands 30° from it at 150°,
     the arm 80° at 100°; at 60° they bend 120° away, an error). Cleared alone, the pose would
     leave the turned angle bending the joint away: no fix is offered."""
-    pose_bone = rig.pose.bones[owner]
-    pose_bone.rotation_quaternion = Quaternion((1, 0, 0), math.radians(-20))
-    ik = pose_bone.constraints["IK"]
-    rest = ik.pole_angle
-    ik.pole_angle = rest + math.radians(turn)
+    turn_to = flipped_start_turned_back(rig, owner, turn)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
     (finding,) = findings_of(rig, "rest_pose")
     assert finding.severity == Severity.WARNING and "toward its pole again" in finding.message
     assert finding.fix_id is None and "together" in (finding.no_fix_reason or "")
-    ik.pole_angle = rest + math.radians(60)
+    turn_to(60)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
     (finding,) = findings_of(rig, "rest_pose")
     assert finding.severity == Severity.ERROR and finding.fix_id == "clear_pose"
