@@ -53,7 +53,8 @@ def raw_controls(text: str) -> list[str]:
 def finding(text: str) -> dict[str, Any]:
     return {
         "check_id": "target", "severity": "error", "armature": f"rig{text}",
-        "message": f"IK 'IK{text}' on shin{text} has no target.", "why": f"why{text}",
+        "title": "No target", "message": f"IK 'IK{text}' on shin{text} has no target.",
+        "why": f"why{text}",
         "bone": f"shin{text}", "constraint": f"IK{text}",
         "chain": {"owner": f"shin{text}", "constraint": f"IK{text}"},
         "fix_id": "create_control", "fix_label": f"Create a control{text}", "fix_args": {},

@@ -65,7 +65,7 @@ def run_demo(output: str, out: TextIO, report: str | None = None) -> int:
     chains_before = _geometry(obj)
     out.write("\nFindings:\n")
     for finding in found:
-        out.write(f"  [{finding.severity.value}] {finding.check_id}: {finding.message}\n")
+        out.write(f"  [{finding.severity.value}] {finding.title}: {finding.message}\n")
     out.write("\nFixes:\n")
     # The demo's mesh is made here, so nothing is lost when its bind moves with the bones.
     fixes = apply_all_fixes(obj, permission=FixPermission(rebind_meshes=True))

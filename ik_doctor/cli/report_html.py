@@ -177,7 +177,8 @@ def _finding_list(findings: list[dict[str, Any]]) -> str:
         fix = finding["fix_label"] or finding["no_fix_reason"] or ""
         items.append(
             f'<li><span class="sev {severity}">{severity}</span> '
-            f"<code>{escape(finding['check_id'])}</code> {escape(finding['message'])}"
+            f"<b>{escape(finding['title'])}</b> <code>{escape(finding['check_id'])}</code>"
+            f"<div>{escape(finding['message'])}</div>"
             f'<div class="why">{escape(finding["why"])}</div>'
             + (f'<div class="why">fix: {escape(fix)}</div>' if fix else "")
             + "</li>"

@@ -53,7 +53,7 @@ def _armature_cases(
         failing = [f for f in mine if at_or_above(f["severity"], fail_on)]
         if failing:
             failure = ElementTree.SubElement(
-                case, "failure", message=failing[0]["message"], type=failing[0]["severity"]
+                case, "failure", message=failing[0]["title"], type=failing[0]["severity"]
             )
             failure.text = "\n\n".join(_describe(f) for f in failing)
         rest = [f for f in mine if f not in failing]
@@ -66,7 +66,9 @@ def _case(suite: ElementTree.Element, classname: str, name: str) -> ElementTree.
 
 
 def _describe(finding: dict[str, Any]) -> str:
-    text = f"[{finding['severity']}] {finding['message']}\nwhy: {finding['why']}"
+    text = (
+        f"[{finding['severity']}] {finding['title']}\n{finding['message']}\nwhy: {finding['why']}"
+    )
     if finding["fix_label"]:
         text += f"\nfix: {finding['fix_label']}"
     return text

@@ -13,7 +13,7 @@ COLOURS = {"error": "31", "warning": "33", "info": "36", "bold": "1", "dim": "2"
 WIDTH = 100
 INDENT = "      "
 DETAIL_INDENT = INDENT + " " * 8
-"""Details line up under the check id, after the severity column."""
+"""Details line up under the title, after the severity column."""
 
 
 def render_text(files: list[dict[str, Any]], command: str, colour: bool) -> str:
@@ -107,13 +107,22 @@ def _summary_of(findings: list[dict[str, Any]]) -> str:
 def _finding_lines(finding: dict[str, Any], paint: Callable[[str, str], str]) -> list[str]:
     severity = finding["severity"]
     label = severity.upper().ljust(7)
+    place = ", ".join(filter(None, (finding["bone"], finding["check_id"])))
     lines = textwrap.wrap(
-        f"{label} {finding['check_id']}: {finding['message']}",
+        f"{label} {finding['title']} ({place})",
         width=WIDTH,
         initial_indent=INDENT,
         subsequent_indent=DETAIL_INDENT,
     )
     lines[0] = lines[0].replace(label, paint(severity, label), 1)
+    lines.extend(
+        textwrap.wrap(
+            finding["message"],
+            width=WIDTH,
+            initial_indent=DETAIL_INDENT,
+            subsequent_indent=DETAIL_INDENT,
+        )
+    )
     lines.extend(_details("why: " + finding["why"], paint))
     if finding["fix_label"]:
         lines.extend(_details("fix: " + finding["fix_label"], paint))

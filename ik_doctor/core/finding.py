@@ -36,6 +36,9 @@ class Finding:
     armature: str
     message: str
     why: str
+    title: str = ""
+    """A few words naming the fault (``Pole behind the knee``): the panel's row, the reports'
+    headline. ``message`` says it in full, with the measurement."""
     bone: str | None = None
     constraint: str | None = None
     chain: tuple[str, str] | None = None

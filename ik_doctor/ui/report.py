@@ -42,6 +42,7 @@ class IK_DOCTOR_PG_finding(bpy.types.PropertyGroup):
     check_id: StringProperty()
     severity: EnumProperty(items=SEVERITY_ITEMS, default="INFO")
     armature: StringProperty()
+    title: StringProperty()
     message: StringProperty()
     why: StringProperty()
     bone: StringProperty()
@@ -139,6 +140,7 @@ def to_finding(row: IK_DOCTOR_PG_finding) -> Finding:
         check_id=row.check_id,
         severity=Severity(row.severity.lower()),
         armature=row.armature,
+        title=row.title,
         message=row.message,
         why=row.why,
         bone=row.bone or None,
@@ -270,10 +272,11 @@ def _add_header(report, armature: str, chain: tuple[str, str] | None) -> None:
 
 def _copy_into(row: IK_DOCTOR_PG_finding, finding: Finding) -> None:
     row.kind = "FINDING"
-    row.name = f"{finding.bone or ''} {finding.message}"  # what the list's filter searches
+    row.name = f"{finding.title} {finding.bone or ''} {finding.message}"  # what the filter searches
     row.check_id = finding.check_id
     row.severity = Severity(finding.severity).value.upper()
     row.armature = finding.armature
+    row.title = finding.title
     row.message = finding.message
     row.why = finding.why
     row.bone = finding.bone or ""
