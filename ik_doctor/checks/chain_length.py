@@ -34,7 +34,7 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
         problem = _problem(rig, chain)
         if problem is None:
             continue
-        severity, message, why, bones = problem
+        severity, title, message, why, bones = problem
         if severity == Severity.ERROR and switched_off(rig, chain):
             # It moves nothing now; the oracle judges its live twin.
             severity = Severity.WARNING
@@ -49,12 +49,19 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
             # Without Use Tail the owner's parent is the first bone turned: no length helps.
             fix = dict(no_fix_reason="turn on Use Tail, or move the IK to the bone below")
         yield chain_finding(
-            "chain_length", rig, chain, severity=severity, message=message, why=why, **fix
+            "chain_length",
+            rig,
+            chain,
+            severity=severity,
+            title=title,
+            message=message,
+            why=why,
+            **fix,
         )
 
 
-def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, int] | None:
-    """Severity, message, why, and how many bones from the owner up the chain should span."""
+def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, str, int] | None:
+    """Severity, title, message, why, and how many bones from the owner up the chain should span."""
     where = f"IK '{chain.constraint}' on {chain.owner}"
     carriers = rig.limb_carriers(chain)
     if carriers:
@@ -66,6 +73,7 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, int] | N
     if not chain.moving_bones:
         return (
             Severity.ERROR,
+            "IK turns nothing",
             f"{where} has Use Tail off and {chain.owner} has no parent: the IK turns nothing.",
             "Without Use Tail the owner's head is the tip and the chain starts at its parent; "
             "a bone without a parent leaves the IK nothing to turn.",
@@ -75,6 +83,7 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, int] | N
         dragged = ", ".join(reversed(chain.bones[natural:]))
         return (
             Severity.WARNING,
+            "Chain length 0",
             f"{where} has chain length 0, which reaches past the limb into {dragged}.",
             "Chain length 0 means every parent up to the root: moving the target bends the "
             f"body ({dragged}) as well as the limb ({limb}).",
@@ -83,6 +92,7 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, int] | N
     if chain.is_cut_short and rig.detached_parent(chain) is None:
         return (
             Severity.WARNING,
+            "Chain longer than rig",
             f"{where} has chain length {chain.chain_count}, but only "
             f"{len(chain.moving_bones)} bones lie above it.",
             "Blender stops at the root, so the extra length does nothing now, and moves the "
@@ -100,6 +110,7 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, int] | N
         stretching = stretching_bones(rig, chain)
         return (
             Severity.WARNING if stretching else Severity.ERROR,
+            "Chain length 1, stretches" if stretching else "Chain length 1",
             f"{where} has chain length 1, so {chain.root}'s parent never bends"
             + (
                 f": IK Stretch on {', '.join(stretching)} still lands the tip, by stretching "
@@ -116,7 +127,7 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, int] | N
 
 def _reaches_the_body(
     rig: RigView, chain: IKChain, carrier: str, where: str
-) -> tuple[Severity, str, str, int]:
+) -> tuple[Severity, str, str, str, int]:
     """The chain turns ``carrier``, a bone other limbs hang from: stop the chain where the limb
     starts away from its parent's tail (the thigh below the hips, the upper arm below a
     shoulder), at the carrier at the latest."""
@@ -126,6 +137,7 @@ def _reaches_the_body(
     limb = " → ".join(reversed(chain.bones[:below]))
     return (
         Severity.ERROR,
+        "Chain turns the body",
         f"{where} has chain length {chain.chain_count}, which reaches past the limb into "
         f"{carrier}, the bone {hanging} hang from too: moving the target turns it.",
         f"The solver turns every bone of the chain to reach the target, {carrier} too, and "

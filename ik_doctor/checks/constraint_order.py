@@ -95,6 +95,7 @@ def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding
             rig,
             chain,
             severity=Severity.INFO,
+            title="IK off by its switch",
             message=f"{where} is {state} on purpose: {switch_reason}.",
             why="It is one half of an IK switch; the rig turns it on when it is needed.",
             no_fix_reason="nothing to fix: the rig switches this IK itself",
@@ -103,6 +104,7 @@ def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding
     # or 0.95 as at 1 (0.008% and 0.013% of the reach off at precision 0.001); muted, it is off.
     ignored = solved_by_itasc(rig) and not chain.mute
     if ignored:
+        title = "Influence ignored (iTaSC)"
         message = (
             f"{where} is {state}, which the iTaSC solver ignores: it solves the chain as at "
             "influence 1, and the setting takes effect only under the Standard solver."
@@ -113,9 +115,11 @@ def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding
             "stop short."
         )
     elif not chain.live:
+        title = "IK switched off"
         message = f"{where} is {state}: the IK does nothing."
         why = "A muted IK, or one at influence 0, is skipped: the chain stays in its FK pose."
     else:
+        title = "IK influence below 1"
         message = f"{where} is {state}: the tip stops short of the target."
         why = (
             "Influence blends the solved pose with the FK pose, so the chain moves only part "
@@ -129,6 +133,7 @@ def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding
         rig,
         chain,
         severity=Severity.WARNING if ignored else Severity.ERROR,
+        title=title,
         message=message,
         why=why,
         fix_id=None if rival else "enable_ik",
@@ -193,6 +198,7 @@ def _overridden(
             )
         return finding(
             severity=Severity.WARNING,
+            title="Limit Rotation ignored",
             message=(
                 f"Limit Rotation '{constraint.name}' on {bone} does not limit {ik}: the "
                 f"chain turns past its {'/'.join(a.upper() for a in axes)} range."
@@ -242,7 +248,7 @@ def _overridden(
     flips = start_flips_the_bend(rig, chain, bone, constraint)
     faces_the_pole = flips and constraint.type == "TRACK_TO" and pole_behind_bend(rig, chain)
     if flips and not faces_the_pole:
-        severity = Severity.ERROR
+        severity, title = Severity.ERROR, "Constraint flips the joint"
         effect = (
             "but the solver starts from the rotation it sets, which bends the joint the other "
             "way (or not at all): it ends up bent away from its pole, or short of the target."
@@ -253,7 +259,7 @@ def _overridden(
             "turns that bend's plane."
         )
     elif faces_the_pole:
-        severity = Severity.WARNING
+        severity, title = Severity.WARNING, "Track To flips the start"
         effect = (
             "the solver starts from the rotation it sets, bent the other way from the rest "
             "bend, toward the pole behind the bend: the limb lands (measured on the leg and "
@@ -265,7 +271,7 @@ def _overridden(
             "bend the rig was built with."
         )
     elif straight_start:
-        severity = Severity.WARNING
+        severity, title = Severity.WARNING, "Constraint pre-bends"
         effect = (
             "it shows only where the solver starts, and there it gives the chain, straight at "
             "rest, the bend it folds from (measured: muted, the straight leg and arm stop short)."
@@ -275,7 +281,7 @@ def _overridden(
             "leave: a straight chain started bent toward its target folds that way."
         )
     else:
-        severity = Severity.WARNING
+        severity, title = Severity.WARNING, "Constraint overridden"
         effect = (
             "only the location it copies still applies."
             if moves_head
@@ -305,6 +311,7 @@ def _overridden(
     )
     return finding(
         severity=severity,
+        title=title,
         message=f"{kind} '{constraint.name}' on {bone} ({what}) is overridden by {ik}: {effect}",
         why=why,
         fix_id=None if no_mute else "mute_overridden",
@@ -360,6 +367,7 @@ def _overlaps(rig: RigView) -> Iterator[Finding]:
             rig,
             inner,
             severity=Severity.ERROR,
+            title="Nested IK misses",
             message=(
                 f"IK '{inner.constraint}' on {inner.owner} sits inside the chain of IK "
                 f"'{outer.constraint}' on {outer.owner}, which also moves "

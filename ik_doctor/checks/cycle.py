@@ -106,6 +106,7 @@ def _finding(
         rig,
         chain,
         severity=severity,
+        title=f"{role.title()} {'parented to chain' if parented_to_chain else 'in a cycle'}",
         message=f"The {role} of {where}, {control}, {how}, a bone of the chain it moves.",
         why=why,
         **fix,

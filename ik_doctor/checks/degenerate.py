@@ -56,6 +56,7 @@ def _problem(
             chain,
             bone=name,
             severity=Severity.ERROR,
+            title="Bone scaled to 0",
             message=(
                 f"{name} is posed with scale 0 on {', '.join(flat)}, which collapses it: "
                 f"the chain of {chain.owner} cannot reach its target."
@@ -77,6 +78,7 @@ def _problem(
             chain,
             bone=name,
             severity=Severity.WARNING,
+            title="Bone of no length",
             message=(
                 f"{name} is {length:.2g} long in the chain of {chain.owner}: it counts "
                 "toward the chain length but adds no reach."

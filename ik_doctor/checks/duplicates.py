@@ -146,6 +146,7 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
                 "chain bends (a pre-bend, a posed bend, IK Stretch) it wins and the other misses."
             ),
         )
+        title = "Two IKs, one straight"
         message += f": IK '{loser.constraint}' on {loser.owner} lands while {winner.owner}'s "
         message += "chain stays straight."
     elif agree:
@@ -156,6 +157,7 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
                 "chain length or influence makes them pull the chain two ways."
             ),
         )
+        title = "Duplicate IK"
         message += "."
     else:
         severity, why = (
@@ -166,6 +168,7 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
                 "the other's tip stays short of its target."
             ),
         )
+        title = "Two IKs fight" if shared else "Two IKs, one control"
         message += f": IK '{loser.constraint}' on {loser.owner} misses its target."
     # A muted twin on the same bone reads as an IK/FK switch, which is what it becomes; a lone
     # muted IK on another bone would read as an IK that does nothing: that one is removed.
@@ -181,6 +184,7 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
         bone=changed.owner,
         constraint=changed.constraint,
         severity=severity,
+        title=title,
         message=message,
         why=why,
         fix_id=fix_id,

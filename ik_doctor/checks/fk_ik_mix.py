@@ -57,13 +57,13 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
     assert active is not None  # the keys were found in it
     action = active[0]
     if chain.pole is None:
-        severity = Severity.WARNING
+        severity, title = Severity.WARNING, "FK keys steer the IK"
         effect = "with no pole, the keys decide which way the limb bends and how it twists"
     elif pose_flips_bend(rig, chain):
-        severity = Severity.ERROR
+        severity, title = Severity.ERROR, "FK keys flip the joint"
         effect = "on this frame they bend a joint backwards, so it flips away from its pole"
     else:
-        severity = Severity.INFO
+        severity, title = Severity.INFO, "FK keys under the IK"
         effect = (
             "the pole overrides their swing, but keyed twist stays and a key that bends a "
             "joint backwards flips it away from the pole"
@@ -73,6 +73,7 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
         rig,
         chain,
         severity=severity,
+        title=title,
         message=(
             f"{bones} {'is' if len(keyed) == 1 else 'are'} keyed in rotation in action "
             f"'{action.name}' while {where} is at full influence: {effect}."
@@ -95,6 +96,7 @@ def _half_switch(rig: RigView, chain: IKChain, source: str) -> Finding:
         rig,
         chain,
         severity=Severity.ERROR,
+        title="IK/FK switch halfway",
         message=(
             f"The influence of {where} is {source} and now {chain.influence:.3g}: FK and IK are "
             "both active, so the limb stops between its FK pose and the target."

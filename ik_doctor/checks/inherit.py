@@ -105,6 +105,7 @@ def _problems(
         effect, harmless = _rotation_effect(rig, chain, name)
         yield finding(
             severity=Severity.WARNING if harmless else Severity.ERROR,
+            title="Rotation not inherited",
             message=(
                 f"{name} does not inherit the rotation of {bone.parent.name}, so it ignores "
                 f"the bend above it in the chain of {chain.owner}: {effect}."
@@ -139,6 +140,7 @@ def _problems(
             effect = "scaling the rig up leaves this part of the limb at its old size"
         yield finding(
             severity=Severity.ERROR if grown and not stretching else Severity.WARNING,
+            title="Scale not inherited",
             message=f"{name} does not inherit scale from {bone.parent.name}: {effect}.",
             why=(
                 f"With Inherit Scale '{bone.inherit_scale.title()}' the limb keeps its length "
@@ -160,6 +162,7 @@ def _problems(
         )
         yield finding(
             severity=Severity.WARNING if solved_by_itasc(rig) or rebuilt else Severity.ERROR,
+            title="Uneven scale shears bone",
             message=(
                 f"{name} inherits the non-uniform scale {scale} of {scaled} in full, "
                 f"which shears it: {effect}."
@@ -304,6 +307,7 @@ def _uneven_body(rig: RigView, chain: IKChain, body: str, scale: Vector) -> Find
         rig,
         chain,
         severity=Severity.ERROR,
+        title="Body scaled unevenly",
         message=(
             f"{body}, above the chain of IK '{chain.constraint}' on {chain.owner}, is scaled "
             f"unevenly {_rounded(scale)}: the chain misses its target as "

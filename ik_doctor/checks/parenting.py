@@ -44,6 +44,7 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 chain,
                 bone=top,
                 severity=Severity.WARNING if stretching else Severity.ERROR,
+                title="Chain cut: no parent",
                 message=(
                     f"{top} has no parent, so IK '{chain.constraint}' on {chain.owner} stops "
                     f"after {len(chain.moving_bones)} of its {chain.chain_count} bones; "
@@ -75,6 +76,7 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 chain,
                 bone=name,
                 severity=Severity.WARNING,
+                title="Joint off its parent",
                 message=(
                     f"{name} starts {gap:.3g} away from the tail of its parent {parent_name}: "
                     "the joint pivots on empty space."

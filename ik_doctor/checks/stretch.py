@@ -51,6 +51,7 @@ def _finding(rig: RigView, chain: IKChain, stretch: dict[str, float], most: floa
         rig,
         chain,
         severity=Severity.WARNING,
+        title="Uneven IK Stretch",
         message=(
             f"IK '{chain.constraint}' on {chain.owner} stretches its bones unevenly "
             f"({values}): {', '.join(reversed(stiff))} barely stretch while the rest does."

@@ -29,7 +29,7 @@ def find_target_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
         problem = _problem(rig, chain)
         if problem is None:
             continue
-        message, why = problem
+        title, message, why = problem
         switch = switched_by(rig, chain) if not chain.live else None
         if switch is not None:
             message += f" It is switched off ({switch}): it fails once switched on."
@@ -39,6 +39,7 @@ def find_target_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
             rig,
             chain,
             severity=Severity.ERROR if switch is None else Severity.WARNING,
+            title=title,
             message=message,
             why=why,
             fix_id=None if rival else "create_control",
@@ -66,16 +67,19 @@ def _rival(rig: RigView, chain: IKChain) -> IKChain | None:
     return None
 
 
-def _problem(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
+def _problem(rig: RigView, chain: IKChain) -> tuple[str, str, str] | None:
+    """Title, message and why of the chain's target fault, if it has one."""
     where = f"IK '{chain.constraint}' on {chain.owner}"
     if chain.target is None:
         return (
+            "No target",
             f"{where} has no target.",
             "Without a target the constraint is invalid: Blender skips it and the chain "
             "never moves.",
         )
     if chain.target_bone_missing:
         return (
+            "Target bone missing",
             f"{where} targets bone '{chain.subtarget}', which does not exist in "
             f"'{chain.target.name}'.",
             "A subtarget naming a missing bone makes the constraint invalid (red in the "
@@ -83,6 +87,7 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
         )
     if chain.target == rig.object and not chain.subtarget:
         return (
+            "Target is the armature",
             f"{where} targets the armature object itself, not one of its bones.",
             "The target is then the armature's origin, which moves with the rig: the "
             "chain reaches for a point that travels with it, and no control moves it.",
@@ -90,6 +95,7 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     if chain.target == rig.object and chain.subtarget in chain.bones:
         which = "the owner bone" if chain.subtarget == chain.owner else "a bone of its own chain"
         return (
+            "Target in its own chain",
             f"{where} targets {chain.subtarget}, {which}.",
             "The target moves whenever the solver moves the chain, so the chain chases "
             "itself and never settles.",

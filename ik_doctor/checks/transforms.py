@@ -62,6 +62,7 @@ def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 rig,
                 chain,
                 severity=Severity.INFO,
+                title=_title(f"{role.title()} empty", kind),
                 message=f"The {role} empty '{target.name}' of IK '{chain.constraint}' on "
                 f"{chain.owner} has {_describe(kind, target)}.",
                 why=(
@@ -105,6 +106,15 @@ def _describe(kind: dict[str, bool], obj: bpy.types.Object) -> str:
     return " and ".join(parts)
 
 
+def _title(what: str, kind: dict[str, bool]) -> str:
+    """``what`` and its worst unapplied transform, in a few words."""
+    if kind["negative"]:
+        return f"{what} mirrored"
+    if kind["non_uniform"]:
+        return f"{what} scaled unevenly"
+    return f"{what} {'scaled' if kind['scaled'] else 'rotated'}"
+
+
 def _armature_finding(rig: RigView, kind: dict[str, bool]) -> Finding:
     obj = rig.object
     distorting = kind["negative"] or kind["non_uniform"]
@@ -129,6 +139,7 @@ def _armature_finding(rig: RigView, kind: dict[str, bool]) -> Finding:
         check_id="transforms",
         severity=Severity.WARNING if distorting else Severity.INFO,
         armature=rig.name,
+        title=_title("Armature", kind),
         message=f"The armature object '{obj.name}' has {_describe(kind, obj)}.",
         why=why,
         fix_id=None if reason else "apply_armature",
