@@ -48,6 +48,7 @@ def find_spline_chain_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
                 chain,
                 len(chain.bones),
                 severity=Severity.INFO,
+                title="Chain count too long",
                 message=(
                     f"{where(chain)} has chain count {chain.chain_count}, but only "
                     f"{len(chain.bones)} bones lead up from {chain.owner}."
@@ -88,7 +89,10 @@ def _count_finding(rig: RigView, chain: SplineChain, count: int) -> Finding:
             "Spline IK only moves the counted bones, and lays them along the whole curve: "
             "they stretch (or leave the curve) to cover the bones it leaves out."
         )
-    return _set_count(rig, chain, count, severity=Severity.ERROR, message=message, why=why)
+    title = "Bones dragged onto curve" if count < len(chain.bones) else "Bones left off curve"
+    return _set_count(
+        rig, chain, count, severity=Severity.ERROR, title=title, message=message, why=why
+    )
 
 
 def _set_count(rig: RigView, chain: SplineChain, count: int, **fields: Any) -> Finding:
@@ -111,6 +115,7 @@ def _gap_finding(rig: RigView, chain: SplineChain, name: str, gap: float) -> Fin
         chain,
         bone=name,
         severity=Severity.WARNING,
+        title="Gap closed on curve",
         message=(
             f"{name} starts {gap:.3g} away from the tail of {parent}: {where(chain)} closes "
             f"the gap, so {name} and the bones below it shift by {gap:.3g} at rest."

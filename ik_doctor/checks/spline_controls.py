@@ -59,6 +59,7 @@ def find_spline_control_problems(rig: RigView, options: Mapping[str, Any]) -> It
                 rig,
                 chain,
                 severity=Severity.ERROR,
+                title="Curve moved by its chain",
                 message=(
                     f"The {which_curve(chain)} is moved by bones the chain itself moves "
                     f"({names}): a dependency cycle."
@@ -81,6 +82,7 @@ def find_spline_control_problems(rig: RigView, options: Mapping[str, Any]) -> It
                 rig,
                 chain,
                 severity=Severity.WARNING,
+                title="No control moves curve",
                 message=(
                     f"No bone of the rig moves the {which_curve(chain)}: posing the rig leaves "
                     "the chain where the curve is."

@@ -41,6 +41,7 @@ def find_spline_direction_problems(rig: RigView, options: Mapping[str, Any]) -> 
             rig,
             chain,
             severity=Severity.ERROR,
+            title="Curve runs backwards",
             message=(
                 f"The {which_curve(chain)} runs from the chain's tip to its root: the chain "
                 f"lies on it end for end, {chain.root} where {chain.owner} should be."

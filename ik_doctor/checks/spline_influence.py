@@ -76,6 +76,7 @@ def _weak(rig: RigView, chain: SplineChain) -> Finding:
             rig,
             chain,
             severity=Severity.ERROR,
+            title="Switch left halfway",
             message=(
                 f"{where(chain)} is {state}, and {switch}: the switch is left half way, so the "
                 "chain stops between its FK pose and the curve."
@@ -95,6 +96,7 @@ def _weak(rig: RigView, chain: SplineChain) -> Finding:
             rig,
             chain,
             severity=Severity.INFO,
+            title="Spline IK off by switch",
             message=f"{where(chain)} is {state} on purpose: {switch}.",
             why="The rig switches this Spline IK itself.",
             no_fix_reason="nothing to fix: the rig switches this Spline IK itself",
@@ -109,6 +111,7 @@ def _weak(rig: RigView, chain: SplineChain) -> Finding:
         rig,
         chain,
         severity=Severity.ERROR,
+        title="Spline IK switched off" if not chain.live else "Influence below 1",
         message=f"{where(chain)} is {state}: {effect}.",
         why=(
             "A muted Spline IK, or one at influence 0, is skipped; a lower influence blends the "
@@ -134,6 +137,7 @@ def _overridden(
         bone=bone,
         constraint=constraint.name,
         severity=Severity.WARNING,
+        title="Constraint overridden",
         message=f"{kind} '{constraint.name}' on {bone} is overridden by {where(chain)}: {effect}.",
         why=(
             "Spline IK places, aims and sizes its bones after the chain's other constraints, "

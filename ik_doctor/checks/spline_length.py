@@ -69,6 +69,7 @@ def find_spline_length_problems(rig: RigView, options: Mapping[str, Any]) -> Ite
             rig,
             chain,
             severity=Severity.WARNING,
+            title="Curve longer than chain" if ratio > 1 else "Curve shorter than chain",
             message=f"{where(chain)}: {sizes}; {effect}.",
             why=(
                 "Spline IK lays the chain's bones along the curve from its first point: with "

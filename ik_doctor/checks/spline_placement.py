@@ -58,6 +58,7 @@ def find_spline_placement_problems(rig: RigView, options: Mapping[str, Any]) -> 
             yield _warning(
                 rig,
                 chain,
+                title="Curve scaled",
                 message=(
                     f"The {which_curve(chain)} is scaled ({sizes}) relative to the rig: {effect}."
                 ),
@@ -76,6 +77,7 @@ def find_spline_placement_problems(rig: RigView, options: Mapping[str, Any]) -> 
             yield _warning(
                 rig,
                 chain,
+                title="Curve starts off chain",
                 message=(
                     f"The {which_curve(chain)} starts {offset:.3g} from the head of "
                     f"{chain.root}: at rest the chain jumps {offset:.3g} onto it."

@@ -36,6 +36,7 @@ def find_spline_target_problems(rig: RigView, options: Mapping[str, Any]) -> Ite
             rig,
             chain,
             severity=Severity.ERROR,
+            title=_title(chain),
             message=f"{where(chain)} {problem}: it does nothing.",
             why=(
                 "Spline IK lays the chain along the first spline of a curve object; with no "
@@ -47,6 +48,12 @@ def find_spline_target_problems(rig: RigView, options: Mapping[str, Any]) -> Ite
                 "Create a curve along the chain, hooked to new control bones, as its target"
             ),
         )
+
+
+def _title(chain: SplineChain) -> str:
+    if chain.curve is None:
+        return "No curve target"
+    return "Target is not a curve" if chain.curve.type != "CURVE" else "Curve has no points"
 
 
 def build_curve(obj: bpy.types.Object, finding: Finding) -> str:
