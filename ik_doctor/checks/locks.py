@@ -517,6 +517,7 @@ def _stiff_without_pole(
         chain,
         bone=worst,
         severity=_severity(rig, share),
+        title="Stiff, no pole",
         message=(
             f"The chain of IK '{chain.constraint}' on {chain.owner} has no pole and IK "
             f"stiffness on {said}: the solver stops about {share:.2%} of the reach short of "
@@ -600,6 +601,7 @@ def _plane_only_findings(
         chain,
         bone=root,
         severity=Severity.WARNING,
+        title="Locked to its bend plane",
         message=(
             f"The IK locks leave the chain of IK '{chain.constraint}' on {chain.owner} free to "
             "move only in its bend plane: a target off that plane is missed."
@@ -654,6 +656,11 @@ def _bend_finding(
         chain,
         bone=name,
         severity=Severity.WARNING if folds_about else Severity.ERROR,
+        title="Locked, folds off plane"
+        if folds_about
+        else "Bend axis locked"
+        if bend
+        else "Locks block the tip",
         message=(
             f"{name} cannot turn about {_axis_list(axes)} ({' and '.join(causes)}), {what}: "
             + (
@@ -698,6 +705,7 @@ def _narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding
         chain,
         bone=clamp.bone,
         severity=Severity.WARNING if elsewhere else Severity.ERROR,
+        title="Limit folds off plane" if elsewhere else "IK limit too narrow",
         message=f"The {axis} IK limit of {clamp.bone} ({limit}) lets it fold {how_far}: {effect}",
         why=(
             "IK limits are angles from the rest pose that the solver never leaves; a joint "
@@ -761,6 +769,7 @@ def _evenly_stiff_finding(
         rig,
         chain,
         severity=_severity(rig, share),
+        title="Chain too stiff",
         message=(
             f"IK stiffness {stiffness:.3g} on every bone of the chain of IK '{chain.constraint}' "
             f"on {chain.owner}{f', {grown}' if grown else ''}: the solver stops about "
@@ -787,6 +796,7 @@ def _stiff_bone_finding(
         chain,
         bone=pose_bone.name,
         severity=_severity(rig, share),
+        title="One bone too stiff",
         message=(
             f"{pose_bone.name} has IK stiffness {stiffness:.3g} on axes the chain of IK "
             f"'{chain.constraint}' cannot do without, far above the rest of the chain: it barely "
@@ -822,6 +832,7 @@ def _transform_locks(rig: RigView, chain: IKChain) -> Iterator[Finding]:
             chain,
             bone=name,
             severity=Severity.INFO,
+            title="Transform locks ignored",
             message=(
                 f"The transform locks on {_axis_list(axes)} of {name} do not stop IK: the "
                 "solver ignores them."

@@ -107,6 +107,7 @@ def _limb(rig: RigView, chain: IKChain) -> _Limb:
 @dataclass(frozen=True)
 class _Problem:
     severity: Severity
+    title: str
     message: str
     why: str
     fix: str
@@ -136,6 +137,7 @@ def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             rig,
             chain,
             severity=problem.severity,
+            title=problem.title,
             message=problem.message,
             why=problem.why,
             fix_id=problem.fix if fix_label else None,
@@ -165,6 +167,7 @@ def _unresolved_pole(rig: RigView, chain: IKChain) -> _Problem | None:
     if pole == rig.object:
         return _Problem(
             Severity.ERROR,
+            _missing_bone_title(chain),
             f"{_where(chain)} {what}.",
             "A pole on the armature itself must name one of its bones: without one Blender "
             "marks the constraint invalid (red in the constraint panel) and the IK does nothing.",
@@ -172,11 +175,16 @@ def _unresolved_pole(rig: RigView, chain: IKChain) -> _Problem | None:
         )
     return _Problem(
         Severity.WARNING,
+        _missing_bone_title(chain),
         f"{_where(chain)} {what}.",
         f"Blender then aims the chain at the origin of '{pole.name}', which no pole control "
         "moves: the knee turns with that whole object instead.",
         "create_pole",
     )
+
+
+def _missing_bone_title(chain: IKChain) -> str:
+    return "Pole bone missing" if chain.pole_subtarget else "Pole names no bone"
 
 
 def _pole_on_the_chain(rig: RigView, chain: IKChain, limb: _Limb) -> _Problem | None:
@@ -188,6 +196,7 @@ def _pole_on_the_chain(rig: RigView, chain: IKChain, limb: _Limb) -> _Problem | 
     if (pole - limb.root_head).length <= ON_ROOT * limb.reach:
         return _Problem(
             Severity.ERROR,
+            "Pole on the chain root",
             f"Pole {name} of {_where(chain)} sits on the head of {chain.root}, the chain's root.",
             "Blender aims the chain from its root toward the pole; with no distance between "
             "them there is no direction, and the solve falls short of the target (measured: "
@@ -198,6 +207,7 @@ def _pole_on_the_chain(rig: RigView, chain: IKChain, limb: _Limb) -> _Problem | 
     if placer is not None:
         return _Problem(
             Severity.ERROR,
+            "Pole on the root as posed",
             f"Pole {name} of {_where(chain)} sits on the head of {chain.root}, the chain's "
             f"root, as posed: {placer} puts the root there.",
             "Blender aims the chain from its root toward the pole; with no distance between "
@@ -211,6 +221,7 @@ def _pole_on_the_chain(rig: RigView, chain: IKChain, limb: _Limb) -> _Problem | 
     if chain.pole == rig.object and chain.pole_subtarget in chain.bones:
         return _Problem(
             Severity.WARNING,
+            "Pole in its own chain",
             f"{_where(chain)} uses {name}, a bone of its own chain, as its pole.",
             "The pole moves whenever the solver moves the chain, so the chain aims at a point "
             "it drags along (Blender reports a dependency cycle): no control decides where the "
@@ -253,6 +264,7 @@ def _missing_pole(
     flipping = flipping or (None if loose else lock_that_holds_a_pole(rig, chain))
     return _Problem(
         Severity.WARNING,
+        "No pole",
         f"{_where(chain)} has no pole: nothing decides which way {limb.joint_label} points.",
         "Without a pole Blender swings the limb the shortest way from its rest pose, so the "
         "knee turns with the target and no control can aim it (measured on the reference leg: "
@@ -289,6 +301,7 @@ def _misplaced_pole(
     if distance < options["min_pole_distance"] * limb.reach:
         return _Problem(
             Severity.WARNING,
+            "Pole too near the line",
             f"Pole {name} of {_where(chain)} lies {distance:.3g} from the line from "
             f"{chain.root} to the target ({distance / limb.reach:.0%} of the chain's reach): "
             "the bend can flip from side to side.",
@@ -341,6 +354,7 @@ def _misplaced_pole(
         # Set alone, the rest angle would leave the flipped start bending the joint away.
         return _Problem(
             severity,
+            "Pose turns the bend",
             f"In {_where(chain)} {turns}, and the chain's posed rotation bends the joint the "
             f"other way where the solver starts: the two together leave {limb.joint_label} "
             f"{away:.0f}° from the pole.",
@@ -351,8 +365,9 @@ def _misplaced_pole(
         )
     if not behind:
         consequence = f", so {limb.joint_label} bends away from the pole." if fails else "."
+        title = "Pole angle flips joint" if fails else "Pole angle off rest"
         return _Problem(
-            severity, f"In {_where(chain)} {turns}{consequence}", why_twist, "set_angle"
+            severity, title, f"In {_where(chain)} {turns}{consequence}", why_twist, "set_angle"
         )
     what = f"Pole {name} of {_where(chain)} sits behind the bend at {limb.joint_label}"
     if fails:
@@ -389,6 +404,7 @@ def _misplaced_pole(
     ]
     return _Problem(
         severity,
+        "Bent away from pole" if fails else "Pole behind the bend",
         message,
         "The pole marks the side the joint should point to, but the limb is modelled bending "
         "the other way. With the angle that keeps the rest pose Blender keeps that bend (the "

@@ -86,6 +86,7 @@ def _rest_position_finding(rig: RigView) -> Finding:
         check_id="rest_pose",
         severity=Severity.ERROR,
         armature=rig.name,
+        title="Rig in Rest Position",
         message=f"'{rig.name}' is set to Rest Position: no pose is evaluated, so IK does nothing.",
         why=(
             "In Rest Position (Armature properties > Pose Position) Blender shows every bone at "
@@ -103,29 +104,29 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
     stretching = stretching_bones(rig, chain)
     start = _start_bend(rig, chain) if chain.pole is not None else None
     if chain.pole is not None and stretching:
-        severity = Severity.WARNING
+        severity, title = Severity.WARNING, "Straight, reaches by stretch"
         effect = (
             "with its pole it does not bend at all, and reaches only by IK Stretch on "
             f"{', '.join(stretching)} (measured: it lands, stretched straight)."
         )
     elif start is not None and start[1]:
-        severity = Severity.WARNING
+        severity, title = Severity.WARNING, "Straight, bent at start"
         effect = (
             f"the solver starts from the bend {start[0]} gives it, toward the pole, and folds "
             "from there (measured: the leg and the arm land with the lower bone posed 20° "
             "toward the pole or tracking the control); without it the limb would not bend."
         )
     elif start is not None:
-        severity = Severity.ERROR
+        severity, title = Severity.ERROR, "Start bent from the pole"
         effect = (
             f"{start[0]} bends it away from its pole where the solver starts, so the joint "
             "bends away from the pole."
         )
     elif chain.pole is not None:
-        severity = Severity.ERROR
+        severity, title = Severity.ERROR, "Straight limb won't bend"
         effect = "with its pole it does not bend at all and the tip stops short of the target."
     else:
-        severity = Severity.WARNING
+        severity, title = Severity.WARNING, "Straight at rest"
         effect = (
             "it cannot fold when the target comes straight toward the root, and bends to "
             "whatever side the target leans."
@@ -135,6 +136,7 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
         rig,
         chain,
         severity=severity,
+        title=title,
         message=f"{where} is perfectly straight in the rest pose: {effect}",
         why=(
             "The solver bends a chain the way its rest pose is already bent; a straight chain "
@@ -299,6 +301,11 @@ def _leftover_pose(
         rig,
         chain,
         severity=severity,
+        title="Pose flips the joint"
+        if wrong_way
+        else "Pose shortens the limb"
+        if falls_short
+        else "Leftover pose on chain",
         message=f"Chain bones of {where} keep a leftover pose: {'; '.join(effects)}.",
         why=(
             "Blender's solver starts from the chain's posed rotations and keeps its scale: a "

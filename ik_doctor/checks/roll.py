@@ -155,14 +155,14 @@ def _finding(
     restricted = [name for name in hinged if name not in on_z]
     held = _held_once_aligned(rig, chain, off)
     if restricted:
-        severity = Severity.WARNING
+        severity, title = Severity.WARNING, "Roll twists the limb"
         why = (
             f"{', '.join(restricted)} has IK locks, limits or stiffness on X or Z, which act "
             "on the bone's own axes: its X axis is not the axis the limb bends on, so the joint "
             "bends out of the limb's plane and the limb twists."
         )
     elif on_z:
-        severity = Severity.INFO
+        severity, title = Severity.INFO, "Bends on its Z axis"
         why = (
             f"{', '.join(on_z)} bends about its Z axis, which lies on the bend plane's normal "
             "and which its IK locks and limits leave free to fold: the joint stays in the "
@@ -171,7 +171,7 @@ def _finding(
             "root's X axis."
         )
     else:
-        severity = Severity.INFO
+        severity, title = Severity.INFO, "Roll off the bend axis"
         why = (
             "Blender's solver ignores roll while the bones rotate freely, so IK still works; but "
             "an IK lock or limit on X would bend the joint out of the limb's plane, rotating the "
@@ -183,6 +183,7 @@ def _finding(
         rig,
         chain,
         severity=severity,
+        title=title,
         message=(
             f"The bones of {where} disagree on their bend axis: the {axis} axis is off the "
             f"normal of the plane bent at {joint} by {listed}."

@@ -89,6 +89,7 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
             rig,
             chain,
             severity=Severity.ERROR if fails else Severity.WARNING,
+            title="Too few iterations",
             message=(
                 f"IK '{chain.constraint}' on {chain.owner} stops after {iterations} iterations: "
                 + (
@@ -146,6 +147,7 @@ def _itasc_problem(rig: RigView, options: Mapping[str, Any]) -> Finding | None:
         check_id="solver",
         severity=Severity.ERROR if fails else Severity.WARNING,
         armature=rig.name,
+        title="iTaSC stops too soon",
         message=(
             f"The iTaSC solver of '{rig.name}' uses {' and '.join(problems)}: "
             + (
@@ -173,6 +175,7 @@ def _itasc_settles_short(rig: RigView) -> Finding:
         check_id="solver",
         severity=Severity.ERROR,
         armature=rig.name,
+        title="iTaSC settles short",
         message=(
             f"'{rig.name}' uses the iTaSC solver, which settles short of targets within reach "
             "(measured: a two-bone leg 0.8% of its reach short at any precision, iteration "

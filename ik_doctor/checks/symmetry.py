@@ -287,6 +287,11 @@ def _judge(rig: RigView, twins: _Twins, options: Mapping[str, Any]) -> Finding |
         rig,
         dest,
         severity=severity,
+        title="Twins built differently"
+        if "shape" in kinds
+        else "Twin settings differ"
+        if "setting" in kinds
+        else "Twin rolls differ",
         message=message,
         why=(
             "Rigs are built on one side and mirrored; a setting changed on one side afterwards "
