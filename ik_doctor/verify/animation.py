@@ -394,6 +394,7 @@ def _findings(
                 "beyond_reach",
                 track.beyond,
                 Severity.WARNING,
+                title="Target keyed out of reach",
                 message=(
                     f"In '{name}', the target of IK '{chain.constraint}' on {chain.owner} is "
                     f"keyed beyond the chain's reach on frames {_ranges_text(track.beyond)}: "
@@ -408,11 +409,12 @@ def _findings(
                 no_fix_reason="the keys are the animator's: move the control within reach",
             )
         )
-    for problem, frames, severity, what, why in (
+    for problem, frames, severity, title, what, why in (
         (
             "away_from_pole",
             track.away,
             Severity.ERROR,
+            "Bends away from pole",
             "bends away from its pole",
             "The joint points away from the pole there although the limb rests bent toward "
             "it: the knee or elbow pops backwards on those frames.",
@@ -421,6 +423,7 @@ def _findings(
             "flip",
             track.flips,
             Severity.WARNING,
+            "Bend flips",
             "flips its bend between one frame and the next",
             "The joint swings more than 90° about the root-target line in one frame: the "
             "target passes near the line from the root to the pole, where the bend plane is "
@@ -430,6 +433,7 @@ def _findings(
             "half_switch",
             track.blended,
             Severity.WARNING,
+            "Switch keyed halfway",
             "leaves its tip between FK and IK",
             "The IK's influence is between 0 and 1 on those frames, so the tip lands between "
             "where FK puts it and the target: a switch keyed half-way.",
@@ -445,6 +449,7 @@ def _findings(
                     problem,
                     frames,
                     severity,
+                    title=title,
                     message=(
                         f"In '{name}', IK '{chain.constraint}' on {chain.owner} {what} on frames "
                         f"{_ranges_text(frames)} (worst on frame {worst})."
@@ -505,6 +510,8 @@ class Suspect:
 
     label: str
     """What it is, as the finding names it: "its IK lock on Z (BackLowLeg.R)"."""
+    title: str
+    """The miss it causes, in a few words: the finding's title."""
     changes: tuple[tuple[Any, str, Any], ...]
     """(owner, attribute, value) that remove it for a solve."""
     fix_id: str | None
@@ -515,7 +522,9 @@ class Suspect:
     needs_confirmation: bool = False
 
 
-UNEXPLAINED = Suspect(label="", changes=(), fix_id=None, fix_label=None)
+UNEXPLAINED = Suspect(
+    label="", title="Misses, cause unknown", changes=(), fix_id=None, fix_label=None
+)
 """What a miss no suspect explains is put down to: nothing to change, no fix to offer."""
 
 
@@ -544,6 +553,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
                 Suspect(
                     label=f"its {what}{'s' if len(chosen) > 1 else ''} on {axes_text} "
                     f"({', '.join(names)})",
+                    title=f"Misses: {what}",
                     changes=tuple((b, name, False) for b, name in on),
                     fix_id=fix_id,
                     fix_label=f"Turn off the {what} on {axes_text} of {', '.join(names)}",
@@ -556,6 +566,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
         found.append(
             Suspect(
                 label=f"the IK stiffness of {', '.join(stiff_names)}",
+                title="Misses: too stiff",
                 changes=tuple((b, f"ik_stiffness_{a}", 0.0) for b in stiff for a in "xyz"),
                 fix_id="clear_stiffness",
                 fix_label=f"Set the IK stiffness of {', '.join(stiff_names)} to 0",
@@ -566,6 +577,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
         found.append(
             Suspect(
                 label=f"its {constraint.iterations} solver iterations",
+                title="Misses: few iterations",
                 changes=((constraint, "iterations", SOLVER_ITERATIONS),),
                 fix_id="more_iterations",
                 fix_label=f"Set the IK's iterations to {SOLVER_ITERATIONS}",
@@ -575,6 +587,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
         found.append(
             Suspect(
                 label="its IK Stretch",
+                title="Misses: IK Stretch",
                 changes=((constraint, "use_stretch", False),),
                 fix_id=None,
                 fix_label=None,
@@ -588,6 +601,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
                 Suspect(
                     label=f"IK '{other.name}' on {other_chain.owner}, whose chain also moves "
                     f"{', '.join(shared)}",
+                    title="Nested IK misses",
                     changes=((other, "mute", True),),
                     # Muting either IK breaks the other: which one owns the bone is the
                     # rigger's choice (shorten a chain), not a fix to make for them.
@@ -602,6 +616,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
                     Suspect(
                         label=f"{other.type.replace('_', ' ').title()} '{other.name}' on "
                         f"{bone.name}, which the IK overrides",
+                        title="Misses: a constraint",
                         changes=((other, "mute", True),),
                         fix_id="mute_constraint",
                         fix_label=f"Mute '{other.name}' on {bone.name}",
@@ -612,6 +627,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
     found.append(
         Suspect(
             label="the keyed rotation of the chain's bones, where the solver starts",
+            title="Misses: keyed rotation",
             changes=tuple(
                 (b, channel, value)
                 for b in bones
@@ -688,6 +704,7 @@ def _miss_finding(
         "miss",
         failing,
         Severity.ERROR,
+        title=cause.title,
         message=message,
         why=why,
         fix_id=cause.fix_id,
@@ -743,6 +760,7 @@ def _oracle_findings(
                 rig,
                 chain,
                 severity=Severity.ERROR,
+                title="Fails when posed",
                 message=(
                     f"IK '{chain.constraint}' on {chain.owner} fails the solver at a goal it "
                     f"can reach: {verdict.reason}."
