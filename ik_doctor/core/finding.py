@@ -36,7 +36,7 @@ class Finding:
     armature: str
     message: str
     why: str
-    title: str = ""
+    title: str
     """A few words naming the fault (``Pole behind the knee``): the panel's row, the reports'
     headline. ``message`` says it in full, with the measurement."""
     bone: str | None = None
