@@ -118,6 +118,20 @@ def test_the_geometry_module_needs_no_gpu() -> None:
     assert modules.isdisjoint({"gpu", "gpu_extras"})
 
 
+def test_the_overlay_switch_redraws_the_3d_views(addon, monkeypatch, capfd) -> None:
+    """Its update once was a lambda that raised NameError on every toggle: Blender printed the
+    traceback and went on, so the overlay showed only at the next redraw."""
+    from ik_doctor.ui import report
+
+    redrawn: list[int] = []
+    monkeypatch.setattr(report, "redraw_3d_views", lambda: redrawn.append(1))
+    state = bpy.context.window_manager.ik_doctor
+    state.show_overlay = not state.show_overlay
+    state.show_overlay = not state.show_overlay
+    assert redrawn == [1, 1]
+    assert "Traceback" not in capfd.readouterr().err
+
+
 def test_the_draw_handler_draws_only_when_switched_on(addon, rig, monkeypatch) -> None:
     from ik_doctor.ui import overlay
 

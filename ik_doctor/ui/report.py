@@ -73,13 +73,23 @@ class IK_DOCTOR_PG_report(bpy.types.PropertyGroup):
     infos: IntProperty()
 
 
+def redraw_when_toggled(_state: IK_DOCTOR_PG_state, _context: bpy.types.Context) -> None:
+    """Redraw the 3D Views, so the overlay shows or goes as its switch is pressed.
+
+    A named function, not a lambda: Blender evaluates the property's annotation with this
+    module's names as locals, which a lambda's body does not see, so a lambda calling
+    ``redraw_3d_views`` raised NameError on every toggle (printed, and swallowed by Blender).
+    """
+    redraw_3d_views()
+
+
 class IK_DOCTOR_PG_state(bpy.types.PropertyGroup):
     """Everything IK Doctor keeps between redraws, on the window manager."""
 
     reports: CollectionProperty(type=IK_DOCTOR_PG_report)
     show_overlay: BoolProperty(
         name="Show IK Overlay",
-        update=lambda _self, _context: redraw_3d_views(),
+        update=redraw_when_toggled,
         description=(
             "Draw each IK chain's line to its target and pole and its bend-plane normal in the "
             "3D View: red for chains with errors, yellow for warnings"
