@@ -123,7 +123,7 @@ def test_panel_draws_the_stored_report_without_running_checks(posed_rig, monkeyp
     monkeypatch.setattr(ik_doctor.core.rig.RigView, "__init__", no_checks)
     monkeypatch.setattr(operators, "diagnose", no_checks)
     layout = draw_panel(bpy.context)
-    assert {"1 error", "0 warnings", "0 info"} <= set(layout.texts())
+    assert {"1 error", "No target"} <= set(layout.texts())
     (template,) = layout.calls("template_list")
     stored = template[0][2]
     assert template[0][:2] == ("IK_DOCTOR_UL_findings", "") and template[0][3] == "rows"

@@ -10,7 +10,7 @@ import textwrap
 import bpy
 
 from ..core.editing import read_only_reason
-from . import operators, report
+from . import operators, report, text_fit
 from .operators import (
     IK_DOCTOR_OT_check_rig,
     IK_DOCTOR_OT_fix_all,
@@ -39,16 +39,16 @@ class IK_DOCTOR_UL_findings(bpy.types.UIList):
         index: int = 0,
         flt_flag: int = 0,
     ) -> None:
+        scale, width = text_fit.ui_scale(context), text_fit.region_width(context)
         if item.kind != "FINDING":
-            layout.label(text=item.message, icon=HEADER_ICONS[item.kind])
+            text = text_fit.header_text(item, width, scale)
+            layout.label(text=text, icon=HEADER_ICONS[item.kind])
             return
         row = layout.row(align=True)
         row.alert = item.severity == "ERROR"
-        text = f"{item.bone}: {item.message}" if item.bone else item.message
+        text = text_fit.finding_text(item, width, scale)
         row.label(text=text, icon=SEVERITY_ICONS[item.severity])
-        row.operator(
-            IK_DOCTOR_OT_select_bone.bl_idname, text="", icon="RESTRICT_SELECT_OFF"
-        ).index = index
+        # Select is in the box below: one button less leaves the title room to read whole.
         fix = row.row(align=True)
         if item.fix_id:
             fix.enabled = read_only_reason(context.active_object) is None
@@ -144,9 +144,10 @@ def unregister() -> None:
 
 
 def _draw_summary(layout: bpy.types.UILayout, stored: report.IK_DOCTOR_PG_report) -> None:
-    row = layout.row(align=True)
-    for part, severity in zip(report.summary(stored).split(", "), SEVERITY_ICONS, strict=True):
-        row.label(text=part, icon=SEVERITY_ICONS[severity])
+    """One label, the worst severity's icon and the counts that are not zero."""
+    counts = {"ERROR": stored.errors, "WARNING": stored.warnings, "INFO": stored.infos}
+    worst = next((severity for severity, count in counts.items() if count), "INFO")
+    layout.label(text=report.summary(stored), icon=SEVERITY_ICONS[worst])
 
 
 def _draw_active_finding(
@@ -160,7 +161,8 @@ def _draw_active_finding(
         return
     box = layout.box()
     box.alert = item.severity == "ERROR"
-    _wrapped(box, item.message, width, icon=SEVERITY_ICONS[item.severity])
+    box.label(text=item.title, icon=SEVERITY_ICONS[item.severity])
+    _wrapped(box, item.message, width)
     if item.action:
         frames = ", ".join(
             str(a) if a == b else f"{a}-{b}" for a, b in report.to_finding(item).frames

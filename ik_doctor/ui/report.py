@@ -168,11 +168,14 @@ def to_finding(row: IK_DOCTOR_PG_finding) -> Finding:
 
 
 def summary(report) -> str:
-    """One line for the panel and the status bar: errors, warnings, info."""
-    return (
-        f"{_count(report.errors, 'error')}, {_count(report.warnings, 'warning')}, "
-        f"{report.infos} info"
+    """One short line for the panel and the status bar: the counts that are not zero,
+    "3 errors, 1 warning"."""
+    counts = (
+        (report.errors, _count(report.errors, "error")),
+        (report.warnings, _count(report.warnings, "warning")),
+        (report.infos, f"{report.infos} info"),
     )
+    return ", ".join(text for number, text in counts if number) or "no problems found"
 
 
 def chain_severities(report) -> dict[tuple[str, str], str]:

@@ -1,0 +1,80 @@
+"""The panel reads whole as it opens: at the sidebar's default width and UI scale no row of the
+findings list and not the summary is wider than the room Blender gives it (``ui.text_fit``,
+whose margins were measured in the real window), for every finding the shared rigs, the demo
+rig and the broken rigs of the check tests produce. A title too long for its row fails here.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import bpy
+import pytest
+import test_ui_support
+from test_check_ids import MORE_FAULTS
+from test_generated_broken_rigs import FAULTS
+
+from ik_doctor import Finding, Severity, diagnose
+from ik_doctor.cli.demo import build_demo_rig
+from ik_doctor.sample_rig import build_character_rig
+from ik_doctor.ui import report, text_fit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import real_rigs_table as table
+
+addon = test_ui_support.addon
+SHARED_RIGS = sorted(table.RIGS.glob("*.blend")) if table.RIGS.is_dir() else []
+
+
+def cut_rows(obj: bpy.types.Object, findings: list[Finding]) -> list[text_fit.PanelText]:
+    """The texts of ``obj``'s report that Blender would cut at the default width."""
+    assert all(finding.title for finding in findings), "a finding without a title"
+    return text_fit.cut_texts(report.store(bpy.context, obj, findings))
+
+
+@pytest.mark.skipif(not SHARED_RIGS, reason=f"no rigs in {table.RIGS}")
+@pytest.mark.parametrize("path", SHARED_RIGS, ids=lambda p: p.name)
+def test_every_row_of_a_shared_rig_reads_whole_at_the_default_width(addon, path: Path) -> None:
+    try:
+        table.load(path)
+    except table.UnreadableFile as error:
+        pytest.skip(str(error))
+    armatures = [o for o in bpy.data.objects if o.type == "ARMATURE" and o.library is None]
+    assert armatures, f"{path.name}: no armature"
+    assert {obj.name: cut_rows(obj, diagnose(obj)) for obj in armatures} == {
+        obj.name: [] for obj in armatures
+    }
+
+
+def test_every_row_of_the_demo_rig_reads_whole_at_the_default_width(addon) -> None:
+    obj = build_demo_rig()
+    findings = diagnose(obj)
+    assert findings, "the demo rig has its faults"
+    assert cut_rows(obj, findings) == []
+
+
+def test_every_row_of_the_broken_rigs_reads_whole_at_the_default_width(addon) -> None:
+    cut: dict[str, list[text_fit.PanelText]] = {}
+    for break_rig in [*FAULTS, *MORE_FAULTS]:
+        bpy.ops.wm.read_homefile(use_empty=True)
+        obj = build_character_rig()
+        break_rig(obj)
+        cut[break_rig.__name__] = cut_rows(obj, diagnose(obj))
+    assert {name: texts for name, texts in cut.items() if texts} == {}
+
+
+def test_a_title_one_pixel_wider_than_the_row_is_cut(addon, rig) -> None:
+    """The measure can fail: a row exactly as wide as its room fits, one pixel more is cut."""
+    room = text_fit.row_room(text_fit.DEFAULT_SIDEBAR_WIDTH, 1.0)
+    title = "Chain"
+    while text_fit.text_width(title + "n", 1.0) <= room:
+        title += "n"
+    finding = Finding(
+        check_id="target", severity=Severity.ERROR, armature=rig.name, title=title,
+        message="m", why="w",
+    )  # fmt: skip
+    assert cut_rows(rig, [finding]) == []
+    wider = Finding(**{**finding.__dict__, "title": title + "nn"})
+    assert [text.text for text in cut_rows(rig, [wider])] == [title + "nn"]
