@@ -104,7 +104,7 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
     stretching = stretching_bones(rig, chain)
     start = _start_bend(rig, chain) if chain.pole is not None else None
     if chain.pole is not None and stretching:
-        severity, title = Severity.WARNING, "Straight, reaches by stretch"
+        severity, title = Severity.WARNING, "Straight, lands by stretch"
         effect = (
             "with its pole it does not bend at all, and reaches only by IK Stretch on "
             f"{', '.join(stretching)} (measured: it lands, stretched straight)."

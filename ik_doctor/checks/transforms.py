@@ -62,7 +62,7 @@ def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 rig,
                 chain,
                 severity=Severity.INFO,
-                title=_title(f"{role.title()} empty", kind),
+                title=_title(role.title(), kind),
                 message=f"The {role} empty '{target.name}' of IK '{chain.constraint}' on "
                 f"{chain.owner} has {_describe(kind, target)}.",
                 why=(
