@@ -24,8 +24,10 @@ from .core.editing import (
 )
 from .core.finding import Finding, FixResult, sort_findings
 from .core.fix_policy import FixPermission, fix_impact, skinned_meshes
+from .core.names import find, has_unreadable, readable
 from .core.registry import all_checks, get_check
 from .core.rig import RigView
+from .core.spline import spline_chains
 
 
 def diagnose(
@@ -95,11 +97,12 @@ def run_fix(finding: Finding, options: Mapping[str, Any] | None = None) -> FixRe
     if finding.fix_id is None:
         reason = finding.no_fix_reason or "this check offers no automatic fix"
         raise FixError(f"No automatic fix for '{finding.message}': {reason}")
-    obj = bpy.data.objects.get(finding.armature)
+    obj = find(bpy.data.objects, finding.armature)
     if obj is None:
         raise FixError(f"There is no object named '{finding.armature}' any more.")
     if obj.type != "ARMATURE":
-        raise FixError(f"'{obj.name}' is a {obj.type.lower()} object, not an armature.")
+        raise FixError(f"'{finding.armature}' is a {obj.type.lower()} object, not an armature.")
+    _refuse_names_python_cannot_read(obj, finding)
     ensure_editable(obj)
     _ensure_not_collapsed(obj)
     check = get_check(finding.check_id)
@@ -121,6 +124,41 @@ def run_fix(finding: Finding, options: Mapping[str, Any] | None = None) -> FixRe
     return FixResult(current, changed=True, sentence=sentence, touched=touched)
 
 
+def _refuse_names_python_cannot_read(obj: bpy.types.Object, finding: Finding) -> None:
+    """Refuse a fix whose finding, chain, target or pole names a bone or constraint Python
+    cannot read (``core.names``): fixes find what they change by name, and Blender cannot be
+    asked for such a name, so a fix would change something else or stop halfway. The armature
+    itself is found here by walking the objects, and fixes are handed it."""
+    names = [finding.bone, finding.constraint, *(finding.chain or ())]
+    names += [text for _key, value in finding.fix_args for text in _strings(value)]
+    if finding.chain is not None:
+        rig = RigView(obj)
+        chain = rig.chain(*finding.chain)
+        if chain is not None:
+            names += [*chain.bones, chain.subtarget, chain.pole_subtarget]
+        names += [
+            bone
+            for spline in spline_chains(rig)
+            if spline.key == finding.chain
+            for bone in spline.bones
+        ]
+    unreadable = sorted({name for name in names if has_unreadable(name)})
+    if unreadable:
+        raise FixError(
+            f"{', '.join(unreadable)}: saved in bytes that are not text (as Blender 2.4x saved "
+            "names), which Blender cannot be asked for by name. Rename them in Blender, then "
+            "fix."
+        )
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _strings(item)
+
+
 def _ensure_not_collapsed(obj: bpy.types.Object) -> None:
     """Refuse every fix on an armature scaled to 0: its bones collapse onto a plane, no solve on
     it means anything, and Blender (4.2 and 5.3) crashed evaluating such a rig under iTaSC after
@@ -129,7 +167,7 @@ def _ensure_not_collapsed(obj: bpy.types.Object) -> None:
     flat = sorted({"XYZ"[i] for scale in scales for i in range(3) if abs(scale[i]) < 1e-6})
     if flat:
         raise FixError(
-            f"'{obj.name}' is scaled to 0 on {'/'.join(flat)}: its bones collapse and no fix "
+            f"'{readable(obj)}' is scaled to 0 on {'/'.join(flat)}: its bones collapse and no fix "
             "can be judged. Give the object a non-zero scale first."
         )
 

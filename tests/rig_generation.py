@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from mathutils import Euler
 
 from ik_doctor.core.editing import edit_bones
+from ik_doctor.core.names import named
 
 # What an IK target or pole can point at.
 REFERENCE_KINDS = (
@@ -403,6 +404,41 @@ def reloaded_with_unknown_types(obj: bpy.types.Object) -> bpy.types.Object:
     path.unlink()
     path.parent.rmdir()
     return bpy.data.objects[name]
+
+
+UNREADABLE = "?"
+"""Stands in a name for a byte that is not UTF-8: ``reloaded_with_unreadable_names`` saves it as
+0xdf, a Latin-1 'ß', as Blender 2.4x saved names in the user's code page."""
+
+
+def reloaded_with_unreadable_names(obj: bpy.types.Object) -> bpy.types.Object:
+    """Save the file (uncompressed), write every object, action, bone and constraint name that
+    holds ``UNREADABLE`` with the byte 0xdf in its place (each path and target naming it holds
+    the same bytes, and changes with it), and open it again: Python cannot read those names.
+    Returns ``obj`` as reopened."""
+    name, marked = obj.name, {each for each in _all_names() if UNREADABLE in each}
+    path = Path(tempfile.mkdtemp(prefix="ik_doctor_old_")) / "old.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(path), compress=False, check_existing=False)
+    data = path.read_bytes()
+    for saved in sorted(marked, key=len, reverse=True):  # one inside a longer one: same bytes
+        assert saved.encode() in data, f"{saved} is not in the saved file"
+        data = data.replace(saved.encode(), saved.encode().replace(UNREADABLE.encode(), b"\xdf"))
+    path.write_bytes(data)
+    bpy.ops.wm.open_mainfile(filepath=str(path), load_ui=False)
+    path.unlink()
+    path.parent.rmdir()
+    return named(bpy.data.objects, name.replace(UNREADABLE, "\\xdf"))
+
+
+def _all_names() -> Iterator[str]:
+    for obj in bpy.data.objects:
+        yield obj.name
+        yield from (constraint.name for constraint in obj.constraints)
+        if obj.type == "ARMATURE":
+            yield from (bone.name for bone in obj.data.bones)
+            for pose_bone in obj.pose.bones:
+                yield from (constraint.name for constraint in pose_bone.constraints)
+    yield from (action.name for action in bpy.data.actions)
 
 
 def _resolve(

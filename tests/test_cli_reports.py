@@ -114,7 +114,7 @@ def test_junit_stays_valid_xml_whatever_the_names_hold() -> None:
     suites = ElementTree.fromstring(render_junit(files, ["target"], "error"))
     names = [suite.get("name") for suite in suites.iter("testsuite")]
     assert names[0] == "rigs/a\\x1b[2J\\x07\\r\\x1b]8;;http://x\\x07link\\x1b]8;;\\x07" + (
-        "\\u202e\\x85\\x9b\\x00\\x01\\ufffe\\udcff.blend"
+        "\\u202e\\x85\\x9b\\x00\\x01\\ufffe\\xff.blend"  # a byte that is not UTF-8, as such
     )
     everything = ElementTree.tostring(suites, encoding="unicode")
     assert raw_controls(everything) == []

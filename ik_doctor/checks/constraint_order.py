@@ -39,6 +39,7 @@ from ..core.limb import (
     switched_by,
     turn_on,
 )
+from ..core.names import readable
 from ..core.reach import holds_the_fold, solved_by_itasc
 from ..core.registry import Check, register
 from ..core.rig import AXES, IKChain, RigView
@@ -77,11 +78,11 @@ def find_constraint_order_problems(rig: RigView, options: Mapping[str, Any]) -> 
             continue
         for bone in chain.bones:
             for constraint in rig.constraints(bone):
-                if (bone, constraint.name) in reported or not _acts(constraint):
+                if (bone, readable(constraint)) in reported or not _acts(constraint):
                     continue
                 finding = _overridden(rig, chain, bone, constraint)
                 if finding is not None:
-                    reported.add((bone, constraint.name))
+                    reported.add((bone, readable(constraint)))
                     yield finding
     yield from nested.values()
 
@@ -167,7 +168,7 @@ def _overridden(
 ) -> Finding | None:
     def finding(**fields: Any) -> Finding:
         return chain_finding(
-            "constraint_order", rig, chain, bone=bone, constraint=constraint.name, **fields
+            "constraint_order", rig, chain, bone=bone, constraint=readable(constraint), **fields
         )
 
     ik = f"IK '{chain.constraint}' on {chain.owner}"
@@ -200,7 +201,7 @@ def _overridden(
             severity=Severity.WARNING,
             title="Limit Rotation ignored",
             message=(
-                f"Limit Rotation '{constraint.name}' on {bone} does not limit {ik}: the "
+                f"Limit Rotation '{readable(constraint)}' on {bone} does not limit {ik}: the "
                 f"chain turns past its {'/'.join(a.upper() for a in axes)} range."
             ),
             why=(
@@ -221,7 +222,7 @@ def _overridden(
     moves_head = constraint.type == "COPY_TRANSFORMS" and not rig.bone(bone).use_connect
     straight_start = bend_offset(rig, chain) < STRAIGHT_RATIO and target_tracking_joint(
         rig, chain
-    ) == (bone, constraint.name)
+    ) == (bone, readable(constraint))
     # Measured: a joint that does not inherit rotation lands while this sets where it starts,
     # and flips away from its pole once the body turns when it is muted.
     holds_loose_joint = (
@@ -312,10 +313,12 @@ def _overridden(
     return finding(
         severity=severity,
         title=title,
-        message=f"{kind} '{constraint.name}' on {bone} ({what}) is overridden by {ik}: {effect}",
+        message=(
+            f"{kind} '{readable(constraint)}' on {bone} ({what}) is overridden by {ik}: {effect}"
+        ),
         why=why,
         fix_id=None if no_mute else "mute_overridden",
-        fix_label=None if no_mute else f"Mute '{constraint.name}' (it {what})",
+        fix_label=None if no_mute else f"Mute '{readable(constraint)}' (it {what})",
         fix_args=(("purpose", what),),
         no_fix_reason=no_mute,
         needs_confirmation=no_mute is None,
@@ -326,8 +329,8 @@ def _target_name(constraint: bpy.types.Constraint) -> str:
     target = getattr(constraint, "target", None)
     if target is None:
         return "its target"
-    subtarget = getattr(constraint, "subtarget", "")
-    return f"'{subtarget}'" if subtarget else f"'{target.name}'"
+    subtarget = readable(constraint, "subtarget", "")
+    return f"'{subtarget}'" if subtarget else f"'{readable(target)}'"
 
 
 def _limited_axes(constraint: bpy.types.Constraint) -> list[str]:
@@ -421,7 +424,7 @@ def convert_limit(obj: bpy.types.Object, finding: Finding) -> str:
         )
     return (
         f"Set the IK limits of {finding.bone} to the ranges of Limit Rotation "
-        f"'{constraint.name}': {', '.join(ranges)}."
+        f"'{readable(constraint)}': {', '.join(ranges)}."
     )
 
 

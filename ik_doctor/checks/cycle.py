@@ -32,10 +32,11 @@ from typing import Any
 
 import bpy
 
-from ..core.armature import armature_data, pose_of
+from ..core.armature import armature_data, pose_bone_of
 from ..core.controls import control_parent
 from ..core.editing import FixError, constraint_on, edit_bones
 from ..core.finding import Finding, Severity, chain_finding
+from ..core.names import find, readable
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView, known_constraints
 
@@ -62,7 +63,7 @@ def find_cycles(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
         ):
             if obj is None or (obj == rig.object and (not bone or bone in chain.bones)):
                 continue  # no control, or the target check's own case
-            if obj.type == "ARMATURE" and bone and armature_data(obj).bones.get(bone) is None:
+            if obj.type == "ARMATURE" and bone and find(armature_data(obj).bones, bone) is None:
                 continue  # a missing bone is the target and pole checks' finding
             link = _link_to_chain(rig, chain, obj, bone, steps)
             if link is not None:
@@ -161,7 +162,7 @@ def _first_steps(
         yield None, parent
     for constraint in _constraints(rig, obj, bone):
         for target in _constraint_targets(constraint):
-            yield constraint.name, target
+            yield readable(constraint), target
 
 
 class _Steps:
@@ -210,15 +211,15 @@ def _reaches_chain(chain: IKChain, start: Node, steps: _Steps) -> str | None:
 
 def _parent_node(obj: bpy.types.Object, bone: str) -> Node | None:
     if obj.type == "ARMATURE" and bone:
-        raw = armature_data(obj).bones.get(bone)
+        raw = find(armature_data(obj).bones, bone)
         if raw is not None and raw.parent is not None:
-            return obj, raw.parent.name
+            return obj, readable(raw.parent)
         return None
     parent = obj.parent
     if parent is None:
         return None
     if parent.type == "ARMATURE" and obj.parent_type == "BONE" and obj.parent_bone:
-        return parent, obj.parent_bone
+        return parent, readable(obj, "parent_bone")
     return parent, ""
 
 
@@ -226,7 +227,7 @@ def _constraints(rig: RigView, obj: bpy.types.Object, bone: str) -> list[bpy.typ
     if obj == rig.object and bone:
         owner = rig.constraints(bone)
     elif obj.type == "ARMATURE" and bone:
-        pose_bone = obj.pose.bones.get(bone) if obj.pose else None  # None until evaluated
+        pose_bone = find(obj.pose.bones, bone) if obj.pose else None  # None until evaluated
         owner = known_constraints(pose_bone.constraints) if pose_bone is not None else ()
     else:
         owner = known_constraints(obj.constraints)
@@ -235,8 +236,8 @@ def _constraints(rig: RigView, obj: bpy.types.Object, bone: str) -> list[bpy.typ
 
 def _constraint_targets(constraint: bpy.types.Constraint) -> Iterator[Node]:
     """Objects and bones a constraint reads; Armature constraints list several."""
-    pairs = [(getattr(constraint, "target", None), getattr(constraint, "subtarget", ""))]
-    pairs += [(t.target, t.subtarget) for t in getattr(constraint, "targets", ())]
+    pairs = [(getattr(constraint, "target", None), readable(constraint, "subtarget", ""))]
+    pairs += [(t.target, readable(t, "subtarget")) for t in getattr(constraint, "targets", ())]
     for target, subtarget in pairs:
         if isinstance(target, bpy.types.Object):
             yield target, subtarget if target.type == "ARMATURE" else ""
@@ -245,15 +246,15 @@ def _constraint_targets(constraint: bpy.types.Constraint) -> Iterator[Node]:
 def _describe(rig: RigView, obj: bpy.types.Object, bone: str) -> str:
     if obj == rig.object and bone:
         return bone
-    return f"object '{obj.name}'" + (f" (bone {bone})" if bone else "")
+    return f"object '{readable(obj)}'" + (f" (bone {bone})" if bone else "")
 
 
 def _control_of(obj: bpy.types.Object, finding: Finding) -> tuple[bpy.types.Object, str]:
     constraint = constraint_on(obj, finding.bone, finding.constraint, bpy.types.KinematicConstraint)
     if finding.fix_id in ("reparent_target", "mute_target_link"):
-        control, bone = constraint.target, constraint.subtarget
+        control, bone = constraint.target, readable(constraint, "subtarget")
     else:
-        control, bone = constraint.pole_target, constraint.pole_subtarget
+        control, bone = constraint.pole_target, readable(constraint, "pole_subtarget")
     assert control is not None  # the finding was diagnosed just now, with this control
     return control, bone
 
@@ -265,15 +266,15 @@ def _kept_in_place(
     """Yield the control (its pose bone, or the object) and its name for people; once its
     parent or constraints have changed, put it back where it is now (posed, in the world)."""
     if control == obj and bone:
-        pose_bone = pose_of(obj).bones[bone]
+        pose_bone = pose_bone_of(obj, bone)
         posed = pose_bone.matrix.copy()
         yield pose_bone, bone
         pose_bone.matrix = posed
         return
     if control.library is not None:
-        raise FixError(f"'{control.name}' is linked from {control.library.filepath}.")
+        raise FixError(f"'{readable(control)}' is linked from {control.library.filepath}.")
     world = control.matrix_world.copy()
-    yield control, f"object '{control.name}'"
+    yield control, f"object '{readable(control)}'"
     control.matrix_world = world
 
 

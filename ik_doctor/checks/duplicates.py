@@ -40,6 +40,7 @@ from ..core.armature import pose_of
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import STRAIGHT_RATIO, bend_offset, constraint_switches
+from ..core.names import readable
 from ..core.reach import stretching_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
@@ -98,7 +99,7 @@ def _candidate_pairs(live: list[IKChain]) -> list[tuple[IKChain, IKChain]]:
     for index, chain in enumerate(live):
         groups[("owner", chain.owner)].append(index)
         if chain.target is not None:
-            groups[("control", chain.target.name, chain.subtarget)].append(index)
+            groups[("control", readable(chain.target), chain.subtarget)].append(index)
     pairs = {pair for members in groups.values() for pair in combinations(members, 2)}
     return [(live[first], live[later]) for first, later in sorted(pairs)]
 
@@ -301,7 +302,7 @@ def _tip(chain: IKChain) -> str:
 def _control(chain: IKChain) -> str:
     if chain.target is None:
         return "none"
-    return chain.subtarget or f"'{chain.target.name}'"
+    return chain.subtarget or f"'{readable(chain.target)}'"
 
 
 def mute_later_ik(obj: bpy.types.Object, finding: Finding) -> str:
@@ -328,7 +329,7 @@ def make_goals_agree(obj: bpy.types.Object, finding: Finding) -> str:
 
 def remove_later_ik(obj: bpy.types.Object, finding: Finding) -> str:
     ik = constraint_on(obj, finding.bone, finding.constraint, bpy.types.KinematicConstraint)
-    aimed = ik.subtarget or (ik.target.name if ik.target else "nothing")
+    aimed = readable(ik, "subtarget") or (readable(ik.target) if ik.target else "nothing")
     pose_of(obj).bones[finding.bone or ""].constraints.remove(ik)
     return (
         f"Deleted IK '{finding.constraint}' on {finding.bone} (it aimed at {aimed}); the other "

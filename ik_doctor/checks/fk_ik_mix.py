@@ -22,6 +22,7 @@ from mathutils import Matrix
 from ..core.armature import pose_of
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import constraint_switches, fcurves, pose_flips_bend
+from ..core.names import readable
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -76,14 +77,14 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
         title=title,
         message=(
             f"{bones} {'is' if len(keyed) == 1 else 'are'} keyed in rotation in action "
-            f"'{action.name}' while {where} is at full influence: {effect}."
+            f"'{readable(action)}' while {where} is at full influence: {effect}."
         ),
         why=(
             "Blender's IK starts from the bones' keyed rotations instead of replacing them: FK "
             "keys under a live IK do not pose the limb, they only steer the solve."
         ),
         fix_id="clear_keys",
-        fix_label=f"Delete the rotation keys of {bones} in '{action.name}' (loses those keys)",
+        fix_label=f"Delete the rotation keys of {bones} in '{readable(action)}' (loses those keys)",
         fix_args=(("bones", tuple(keyed)),),
         needs_confirmation=True,
     )
@@ -127,7 +128,7 @@ def _rotation_curves(obj: bpy.types.Object) -> dict[str, list[bpy.types.FCurve]]
         return {}
     curves: dict[str, list[bpy.types.FCurve]] = {}
     for curve in fcurves(*active):
-        bone = _bone_of(curve.data_path, ROTATIONS)
+        bone = _bone_of(readable(curve, "data_path"), ROTATIONS)
         if bone is not None:
             curves.setdefault(bone, []).append(curve)
     return curves
@@ -141,7 +142,7 @@ def _bone_of(path: str, properties: tuple[str, ...]) -> str | None:
 
 def _turns(curve: bpy.types.FCurve, tolerance: float) -> bool:
     """Whether any key of this rotation channel turns the bone away from rest."""
-    prop, index = curve.data_path.rsplit(".", 1)[-1], curve.array_index
+    prop, index = readable(curve, "data_path").rsplit(".", 1)[-1], curve.array_index
     for key in curve.keyframe_points:
         value = key.co[1]
         if prop == "rotation_quaternion":
@@ -161,7 +162,7 @@ def clear_rotation_keys(obj: bpy.types.Object, finding: Finding) -> str:
     assert active is not None  # the keys the finding names are in it
     action = active[0]
     curves = fcurves(*active)
-    doomed = [c for c in curves if _bone_of(c.data_path, ROTATIONS) in names]
+    doomed = [c for c in curves if _bone_of(readable(c, "data_path"), ROTATIONS) in names]
     for curve in doomed:
         curves.remove(curve)
     for name in names:
@@ -171,7 +172,7 @@ def clear_rotation_keys(obj: bpy.types.Object, finding: Finding) -> str:
         )
     listed = ", ".join(sorted(names))
     return (
-        f"Deleted {len(doomed)} rotation f-curves of {listed} from '{action.name}' and set "
+        f"Deleted {len(doomed)} rotation f-curves of {listed} from '{readable(action)}' and set "
         "their rotation back to rest: the IK alone poses them now."
     )
 

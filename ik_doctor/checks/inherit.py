@@ -54,6 +54,7 @@ from ..core.armature import armature_data, pose_of
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import FULL_INFLUENCE, animated_bones, pole_behind_bend
+from ..core.names import readable
 from ..core.reach import solved_by_itasc, stretching_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
@@ -107,7 +108,7 @@ def _problems(
             severity=Severity.WARNING if harmless else Severity.ERROR,
             title="Rotation not inherited",
             message=(
-                f"{name} does not inherit the rotation of {bone.parent.name}, so it ignores "
+                f"{name} does not inherit the rotation of {readable(bone.parent)}, so it ignores "
                 f"the bend above it in the chain of {chain.owner}: {effect}."
             ),
             why=(
@@ -141,7 +142,7 @@ def _problems(
         yield finding(
             severity=Severity.ERROR if grown and not stretching else Severity.WARNING,
             title="Scale not inherited",
-            message=f"{name} does not inherit scale from {bone.parent.name}: {effect}.",
+            message=f"{name} does not inherit scale from {readable(bone.parent)}: {effect}.",
             why=(
                 f"With Inherit Scale '{bone.inherit_scale.title()}' the limb keeps its length "
                 "while the controls move with the scaled rig, so targets drift out of reach."
@@ -155,7 +156,7 @@ def _problems(
         scale = _rounded(uneven[scaled])
         rebuilt = _copy_that_drops_the_shear(rig, chain, name)
         effect = (
-            f"{rebuilt.type.replace('_', ' ').title()} '{rebuilt.name}' rebuilds its matrix "
+            f"{rebuilt.type.replace('_', ' ').title()} '{readable(rebuilt)}' rebuilds its matrix "
             "from a rotation, which drops the shear: the limb still reaches"
             if rebuilt is not None
             else "the limb cannot reach its target"
@@ -246,7 +247,7 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
     if started is not None:
         kind = started.type.replace("_", " ").title()
         return (
-            f"its bend follows {kind} '{started.name}', which sets the rotation the solver "
+            f"its bend follows {kind} '{readable(started)}', which sets the rotation the solver "
             "starts it from (measured: the leg and the arm still land and bend toward the pole "
             "with the body turned 40°), and would flip away from its pole once that is muted",
             True,
@@ -291,7 +292,7 @@ def _aimer_above(rig: RigView, chain: IKChain) -> IKChain | None:
             other is not chain
             and not other.mute
             and other.influence >= FULL_INFLUENCE
-            and hangs_from.name in other.moving_bones
+            and readable(hangs_from) in other.moving_bones
             and (other.target, other.subtarget) == (chain.target, chain.subtarget)
             and not other.target_bone_missing
             and not rig.limb_carriers(other)
@@ -355,7 +356,7 @@ def _scale_given_back(rig: RigView, chain: IKChain, name: str) -> bool:
     parent = rig.bone(name).parent
     if copied is None or parent is None:
         return False
-    sources, limb = _scale_sources(rig, copied.subtarget), _scale_sources(rig, parent)
+    sources, limb = _scale_sources(rig, readable(copied, "subtarget")), _scale_sources(rig, parent)
     if sources is None or limb is None or sources[-1] != limb[-1]:
         return False
     grown = _posed_ancestor(rig, name, _is_grown, skipped=chain.bones)
@@ -374,7 +375,7 @@ def _copied_scale(rig: RigView, name: str) -> bpy.types.CopyScaleConstraint | No
             and constraint.influence >= FULL_INFLUENCE
             and constraint.is_valid
             and constraint.target == rig.object
-            and rig.has_bone(constraint.subtarget)
+            and rig.has_bone(readable(constraint, "subtarget"))
             and constraint.owner_space == constraint.target_space
             and constraint.owner_space in ("POSE", "WORLD")
             and constraint.use_x
@@ -395,12 +396,12 @@ def _scale_sources(rig: RigView, name: str) -> list[str] | None:
         sources.append(name)
         bone = rig.raw_bone(name)
         if bone.parent is not None and bone.inherit_scale not in NOT_SCALING:
-            name = bone.parent.name
+            name = readable(bone.parent)
             continue
         copied = _copied_scale(rig, name)
         if copied is None:
             return sources if bone.parent is None else None
-        name = copied.subtarget
+        name = readable(copied, "subtarget")
     return None  # a loop of copies: nothing above scales it
 
 
@@ -430,7 +431,7 @@ def _read_uneven_scales(rig: RigView, tolerance: float) -> dict[str, Vector]:
     scales = flat.reshape(-1, 3).astype(np.float64)
     spread = scales.max(axis=1) - scales.min(axis=1)
     uneven = np.nonzero(spread > tolerance * np.abs(scales).max(axis=1))[0]
-    return {pose_bones[int(i)].name: Vector(scales[i]) for i in uneven}
+    return {readable(pose_bones[int(i)]): Vector(scales[i]) for i in uneven}
 
 
 def _shearing_ancestor(
@@ -471,7 +472,7 @@ def reset_scale(obj: bpy.types.Object, finding: Finding) -> str:
     pose_bone = pose_of(obj).bones[str(finding.args["scaled"])]
     before = _rounded(pose_bone.scale)
     pose_bone.scale = (1.0, 1.0, 1.0)
-    return f"Reset the scale of {pose_bone.name} from {before} to 1."
+    return f"Reset the scale of {readable(pose_bone)} from {before} to 1."
 
 
 def restore_rotation_inheritance(obj: bpy.types.Object, finding: Finding) -> str:
@@ -479,7 +480,7 @@ def restore_rotation_inheritance(obj: bpy.types.Object, finding: Finding) -> str
         bone.use_inherit_rotation = True
         parent = bone.parent
         assert parent is not None  # the finding stands on a bone below the chain root
-        return f"Turned Inherit Rotation on for {bone.name}: it now turns with {parent.name}."
+        return f"Turned Inherit Rotation on for {bone.name}: it now turns with {readable(parent)}."
 
 
 def set_scale_inheritance(obj: bpy.types.Object, finding: Finding) -> str:
@@ -487,7 +488,7 @@ def set_scale_inheritance(obj: bpy.types.Object, finding: Finding) -> str:
         before = bone.inherit_scale
         bone.inherit_scale = cast(Any, finding.args["mode"])  # an inherit_scale enum name
         return (
-            f"Set Inherit Scale of {bone.name} from '{before.title()}' to "
+            f"Set Inherit Scale of {readable(bone)} from '{before.title()}' to "
             f"'{bone.inherit_scale.replace('_', ' ').title()}'."
         )
 

@@ -40,6 +40,7 @@ from ..core.armature import pose_of
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.geometry import bend_normal, offset_from_line
 from ..core.limb import hangs_down, has_degenerate_bone
+from ..core.names import readable
 from ..core.reach import (
     REACH_TOLERANCE,
     ClampedFold,
@@ -323,7 +324,7 @@ def _bone_mobility(pose_bone: bpy.types.PoseBone, free: set[tuple[str, str]]) ->
     solver folds by swinging about Z and twisting; on X and Z it stops as short as on all three,
     since a twist does not move the bone's own tail. Only a bone that cannot swing counts its twist.
     """
-    axes = [axis for axis in AXES if (pose_bone.name, axis) in free]
+    axes = [axis for axis in AXES if (readable(pose_bone), axis) in free]
     swings = [axis for axis in axes if axis != "y"] or axes
     return max(1.0 - float(getattr(pose_bone, f"ik_stiffness_{axis}")) for axis in swings)
 
@@ -637,7 +638,7 @@ def _bend_finding(
 ) -> Finding:
     """A blocked bend axis: an error, or a warning when the chain has no pole and the bone folds
     about ``folds_about`` instead, out of its plane, the limb swung round to the target."""
-    name = pose_bone.name
+    name = readable(pose_bone)
     causes = []
     for axis in axes:
         if getattr(pose_bone, f"lock_ik_{axis}"):
@@ -794,11 +795,11 @@ def _stiff_bone_finding(
         "locks",
         rig,
         chain,
-        bone=pose_bone.name,
+        bone=readable(pose_bone),
         severity=_severity(rig, share),
         title="One bone too stiff",
         message=(
-            f"{pose_bone.name} has IK stiffness {stiffness:.3g} on axes the chain of IK "
+            f"{readable(pose_bone)} has IK stiffness {stiffness:.3g} on axes the chain of IK "
             f"'{chain.constraint}' cannot do without, far above the rest of the chain: it barely "
             f"moves, and the solver stops about {share:.2%} of the reach short "
             f"({_against_tolerance(share)})."
@@ -811,7 +812,7 @@ def _stiff_bone_finding(
             "the shin or forearm that stiff)."
         ),
         fix_id="clear_stiffness",
-        fix_label=f"Set the IK stiffness of {pose_bone.name} to 0",
+        fix_label=f"Set the IK stiffness of {readable(pose_bone)} to 0",
     )
 
 
@@ -859,7 +860,7 @@ def free_axes(obj: bpy.types.Object, finding: Finding) -> str:
         if _blocked(pose_bone, axis):
             setattr(pose_bone, f"use_ik_limit_{axis}", False)
             changed.append(f"turned off the zero-width {axis.upper()} IK limit")
-    return f"On {pose_bone.name}: {', '.join(changed)}."
+    return f"On {readable(pose_bone)}: {', '.join(changed)}."
 
 
 def drop_limit(obj: bpy.types.Object, finding: Finding) -> str:
@@ -868,7 +869,7 @@ def drop_limit(obj: bpy.types.Object, finding: Finding) -> str:
     low, high = (math.degrees(getattr(pose_bone, f"ik_{end}_{axis}")) for end in ("min", "max"))
     setattr(pose_bone, f"use_ik_limit_{axis}", False)
     return (
-        f"Turned off the {axis.upper()} IK limit of {pose_bone.name} (it was {low:.3g}° to "
+        f"Turned off the {axis.upper()} IK limit of {readable(pose_bone)} (it was {low:.3g}° to "
         f"{high:.3g}°, kept in case you turn it back on)."
     )
 

@@ -17,6 +17,7 @@ import bpy
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import switched_off
+from ..core.names import readable
 from ..core.reach import stretching_bones
 from ..core.registry import Check, register
 from ..core.rig import GAP_RATIO, IKChain, RigView
@@ -156,7 +157,7 @@ def connect_bone(obj: bpy.types.Object, finding: Finding) -> str:
         assert parent_bone is not None  # the finding stands on a bone with a parent
         moved = (bone.head - parent_bone.tail).length
         bone.use_connect = True
-        parent = parent_bone.name
+        parent = readable(parent_bone)
     return (
         f"Connected {name} to {parent}: its head moved {moved:.3g} onto {parent}'s tail "
         "(rest pose changed; meshes bound to this rig keep their rest shape)."

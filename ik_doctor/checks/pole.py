@@ -36,6 +36,7 @@ from ..core.limb import (
     pole_behind_bend,
     pose_flips_bend,
 )
+from ..core.names import find, readable
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 from ..core.start import pose_flips_the_start, start_that_flips_a_pole
@@ -160,9 +161,9 @@ def _unresolved_pole(rig: RigView, chain: IKChain) -> _Problem | None:
     if chain.pole_subtarget and not chain.pole_bone_missing:
         return None
     what = (
-        f"names pole bone '{chain.pole_subtarget}', which does not exist in '{pole.name}'"
+        f"names pole bone '{chain.pole_subtarget}', which does not exist in '{readable(pole)}'"
         if chain.pole_subtarget
-        else f"has the armature '{pole.name}' as pole but names none of its bones"
+        else f"has the armature '{readable(pole)}' as pole but names none of its bones"
     )
     if pole == rig.object:
         return _Problem(
@@ -177,7 +178,7 @@ def _unresolved_pole(rig: RigView, chain: IKChain) -> _Problem | None:
         Severity.WARNING,
         _missing_bone_title(chain),
         f"{_where(chain)} {what}.",
-        f"Blender then aims the chain at the origin of '{pole.name}', which no pole control "
+        f"Blender then aims the chain at the origin of '{readable(pole)}', which no pole control "
         "moves: the knee turns with that whole object instead.",
         "create_pole",
     )
@@ -245,12 +246,12 @@ def _root_placed_on_pole(rig: RigView, chain: IKChain, limb: _Limb) -> str | Non
             and (rig.pose_bone(chain.root).head - rig.pose_bone(chain.pole_subtarget).head).length
             <= ON_ROOT * limb.reach
         ):
-            return f"{constraint.type.replace('_', ' ').title()} '{constraint.name}'"
+            return f"{constraint.type.replace('_', ' ').title()} '{readable(constraint)}'"
     return None
 
 
 def _pole_name(chain: IKChain) -> str:
-    return chain.pole_subtarget or (chain.pole.name if chain.pole else "")
+    return chain.pole_subtarget or (readable(chain.pole) if chain.pole else "")
 
 
 def _missing_pole(
@@ -386,7 +387,7 @@ def _misplaced_pole(
     # Measured: a Damped Track at a pole behind the bend starts the shin bent as built; at the
     # pole moved in front, it starts it bent the other way (the constraint_order check's error).
     aiming = [
-        f"'{c.name}' on {bone}"
+        f"'{readable(c)}' on {bone}"
         for bone in chain.moving_bones[:-1]
         for c in rig.constraints(bone)
         if c.type != "IK"
@@ -397,7 +398,7 @@ def _misplaced_pole(
     # Measured: a Track To at the control lands on the leg and the arm under a pole behind the
     # bend; under a pole in front it flipped or stalled the joint every time (constraint_order).
     tracking = [
-        f"'{c.name}' on {bone}"
+        f"'{readable(c)}' on {bone}"
         for bone in chain.moving_bones[:-1]
         for c in rig.constraints(bone)
         if c.type == "TRACK_TO" and not c.mute
@@ -495,7 +496,7 @@ def _control_point(rig: RigView, obj: bpy.types.Object | None, bone: str) -> Vec
             return None  # the armature's origin: reported as a fault, not used as a point
         if obj == rig.object:
             return rig.joint_point(obj, bone)
-        source = armature_data(obj).bones.get(bone)
+        source = find(armature_data(obj).bones, bone)
         if source is None:
             return None
         world = _placement(obj) @ source.head_local
@@ -612,7 +613,7 @@ def create_pole_bone(obj: bpy.types.Object, finding: Finding) -> str:
     spot = limb.pole_spot()
     name, parent = add_control_bone(obj, rig, chain, f"POLE-{chain.owner}", spot, limb.bend)
     constraint = _constraint(obj, chain)
-    previous = (chain.pole_subtarget or chain.pole.name) if chain.pole else None
+    previous = (chain.pole_subtarget or readable(chain.pole)) if chain.pole else None
     constraint.pole_target = obj
     constraint.pole_subtarget = name
     constraint.pole_angle = limb.rest_angle(spot)

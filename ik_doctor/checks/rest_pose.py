@@ -47,6 +47,7 @@ from ..core.limb import (
     pose_flips_bend,
     switched_off,
 )
+from ..core.names import readable
 from ..core.reach import solved_by_itasc, stretching_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
@@ -334,7 +335,7 @@ def _evenly_scaled(rig: RigView, name: str) -> bool:
 def set_pose_position(obj: bpy.types.Object, finding: Finding) -> str:
     armature = armature_data(obj)
     armature.pose_position = "POSE"
-    return f"Switched '{armature.name}' to Pose Position: poses and IK are evaluated again."
+    return f"Switched '{readable(armature)}' to Pose Position: poses and IK are evaluated again."
 
 
 def pre_bend(obj: bpy.types.Object, finding: Finding) -> str:

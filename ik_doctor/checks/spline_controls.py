@@ -33,6 +33,7 @@ from ..core.curve_editing import (
     point_vertices,
 )
 from ..core.finding import Finding, Severity, chain_finding
+from ..core.names import named, readable
 from ..core.registry import Check, register
 from ..core.rig import RigView
 from ..core.spline import (
@@ -106,10 +107,10 @@ def hook_controls(obj: bpy.types.Object, finding: Finding) -> str:
         if not (link.bone and moved_by_chain(rig, chain, link.bone)):
             continue
         if link.kind == "hook":
-            curve.modifiers.remove(curve.modifiers[link.name])
+            curve.modifiers.remove(named(curve.modifiers, link.name))
             done.append(f"removed {link.how} on {link.bone}")
         elif link.kind == "constraint":
-            bpy.data.objects[link.holder].constraints[link.name].mute = True
+            named(named(bpy.data.objects, link.holder).constraints, link.name).mute = True
             done.append(f"muted {link.how} on {link.bone}")
         elif curve.parent is not None:  # a parent on the path: cut the curve loose from it
             world = curve.matrix_world.copy()
@@ -133,7 +134,7 @@ def _unhooked_points(
     hooked: set[int] = set()
     for modifier in curve.modifiers:
         if isinstance(modifier, bpy.types.HookModifier) and modifier.object == obj:
-            bone = modifier.subtarget
+            bone = readable(modifier, "subtarget")
             if bone and not moved_by_chain(rig, chain, bone):
                 hooked.update(modifier.vertex_indices)
     count = len(point_positions(spline))

@@ -21,6 +21,7 @@ import bpy
 from ..core.curve_editing import ensure_curve_editable
 from ..core.editing import FixError
 from ..core.finding import Finding, Severity, chain_finding
+from ..core.names import readable
 from ..core.registry import Check, register
 from ..core.rig import RigView
 from ..core.spline import (
@@ -51,7 +52,7 @@ def find_spline_direction_problems(rig: RigView, options: Mapping[str, Any]) -> 
                 "lays the bones toward its last point."
             ),
             fix_id="reverse_curve",
-            fix_label=f"Reverse the direction of '{curve_of(chain).name}', keeping its shape",
+            fix_label=f"Reverse the direction of '{readable(curve_of(chain))}', keeping its shape",
         )
 
 
@@ -63,8 +64,9 @@ def reverse_curve(obj: bpy.types.Object, finding: Finding) -> str:
     for other in bpy.data.objects:
         if other.parent in users and other.parent_type in ("VERTEX", "VERTEX_3"):
             raise FixError(
-                f"'{other.name}' hangs from points of '{other.parent.name}': switch the curve's "
-                "direction in its Edit Mode (Segment > Switch Direction), which keeps them."
+                f"'{readable(other)}' hangs from points of '{readable(other.parent)}': switch "
+                "the curve's direction in its Edit Mode (Segment > Switch Direction), which keeps "
+                "them."
             )
     spline = data.splines[0]
     count = _reverse(spline)
@@ -78,7 +80,7 @@ def reverse_curve(obj: bpy.types.Object, finding: Finding) -> str:
                 hooks += 1
     kept = f"; its {hooks} hooks follow their points" if hooks else ""
     return (
-        f"Reversed the direction of '{curve.name}' (its first spline, {count} points, same "
+        f"Reversed the direction of '{readable(curve)}' (its first spline, {count} points, same "
         f"shape): it now starts at {chain.root}'s head{kept}."
     )
 

@@ -28,6 +28,7 @@ import bpy
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import off_state, turn_on
+from ..core.names import readable
 from ..core.registry import Check, register
 from ..core.rig import RigView
 from ..core.spline import SplineChain, spline_chains, spline_switched_by, where
@@ -56,10 +57,10 @@ def find_spline_influence_problems(rig: RigView, options: Mapping[str, Any]) -> 
             if bone == chain.root and chain.use_chain_offset:
                 continue  # the chain keeps the offset of its root's head, constraints included
             for constraint in rig.constraints(bone):
-                if (bone, constraint.name) in reported or not _acts(constraint):
+                if (bone, readable(constraint)) in reported or not _acts(constraint):
                     continue
                 if constraint.type in NO_EFFECT | TWIST_ONLY:
-                    reported.add((bone, constraint.name))
+                    reported.add((bone, readable(constraint)))
                     yield _overridden(rig, chain, bone, constraint)
 
 
@@ -125,7 +126,7 @@ def _weak(rig: RigView, chain: SplineChain) -> Finding:
 def _overridden(
     rig: RigView, chain: SplineChain, bone: str, constraint: bpy.types.Constraint
 ) -> Finding:
-    kind = constraint.type.replace("_", " ").title()
+    kind, name = constraint.type.replace("_", " ").title(), readable(constraint)
     twists = constraint.type in TWIST_ONLY
     effect = (
         "only the twist it gives the bone about the curve stays" if twists else "it changes nothing"
@@ -135,16 +136,16 @@ def _overridden(
         rig,
         chain,
         bone=bone,
-        constraint=constraint.name,
+        constraint=name,
         severity=Severity.WARNING,
         title="Constraint overridden",
-        message=f"{kind} '{constraint.name}' on {bone} is overridden by {where(chain)}: {effect}.",
+        message=f"{kind} '{name}' on {bone} is overridden by {where(chain)}: {effect}.",
         why=(
             "Spline IK places, aims and sizes its bones after the chain's other constraints, "
             "whatever the stack order."
         ),
         fix_id="mute_overridden",
-        fix_label=f"Mute '{constraint.name}'" + (" (drops the twist it adds)" if twists else ""),
+        fix_label=f"Mute '{name}'" + (" (drops the twist it adds)" if twists else ""),
         needs_confirmation=twists,
     )
 

@@ -24,6 +24,7 @@ from mathutils import Matrix
 
 from ..core.curve_editing import first_point, move_points
 from ..core.finding import Finding, Severity, chain_finding
+from ..core.names import readable
 from ..core.registry import Check, register
 from ..core.rig import RigView
 from ..core.spline import (
@@ -53,7 +54,8 @@ def find_spline_length_problems(rig: RigView, options: Mapping[str, Any]) -> Ite
             continue
         ratio = curve_length / length
         sizes = (
-            f"the curve '{curve_of(chain).name}' is {curve_length:.3g} long, the chain {length:.3g}"
+            f"the curve '{readable(curve_of(chain))}' is {curve_length:.3g} long, "
+            f"the chain {length:.3g}"
         )
         if chain.fits_curve:
             effect = f"Fit Curve {'stretches' if ratio > 1 else 'squashes'} every bone to "
@@ -92,8 +94,8 @@ def scale_curve(obj: bpy.types.Object, finding: Finding) -> str:
     about_start = Matrix.Translation(start) @ Matrix.Scale(factor, 4) @ Matrix.Translation(-start)
     controls = move_points(curve, about_start)
     return (
-        f"Scaled the points of '{curve.name}' by {factor:.3g} about its first point: it is now "
-        f"as long as the chain of {where(chain)}{controls}."
+        f"Scaled the points of '{readable(curve)}' by {factor:.3g} about its first point: it "
+        f"is now as long as the chain of {where(chain)}{controls}."
     )
 
 

@@ -24,6 +24,7 @@ from mathutils import Matrix
 from ..core.curve_editing import first_point, move_points, transform_points
 from ..core.editing import FixError
 from ..core.finding import Finding, Severity, chain_finding
+from ..core.names import readable
 from ..core.registry import Check, register
 from ..core.rig import RigView
 from ..core.spline import (
@@ -48,7 +49,7 @@ at rest is reported (measured: the chain jumps exactly that distance)."""
 
 def find_spline_placement_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     for chain, path in chains_on_curves(rig, forward_path):
-        name = curve_of(chain).name
+        name = readable(curve_of(chain))
         scale = distorting_scale(rig, chain, path)
         if scale is not None:
             effect = f"the joints slide up to {path.slide:.3g} along it"
@@ -104,7 +105,7 @@ def move_curve(obj: bpy.types.Object, finding: Finding) -> str:
     goal = curve.matrix_world.inverted_safe() @ obj.matrix_world @ rig.bone(chain.root).head
     controls = move_points(curve, Matrix.Translation(goal - start))
     return (
-        f"Moved the points of '{curve.name}' by {(goal - start).length:.3g} so it starts at "
+        f"Moved the points of '{readable(curve)}' by {(goal - start).length:.3g} so it starts at "
         f"the head of {chain.root}{controls}."
     )
 
@@ -119,7 +120,7 @@ def apply_scale(obj: bpy.types.Object, finding: Finding) -> str:
     chain = spline_chain_of(rig, finding)
     curve = curve_of(chain)
     if abs(curve_to_rig(obj, curve).to_3x3().determinant()) < 1e-12:
-        raise FixError(f"'{curve.name}' is scaled to 0 on an axis: there is no shape to keep.")
+        raise FixError(f"'{readable(curve)}' is scaled to 0 on an axis: there is no shape to keep.")
     scale = Matrix.Diagonal(curve_scale(rig, chain)).to_4x4()
     unscale = scale.inverted()
     world = curve.matrix_world.copy()
@@ -133,8 +134,9 @@ def apply_scale(obj: bpy.types.Object, finding: Finding) -> str:
         child.matrix_parent_inverse = scale @ child.matrix_parent_inverse
     size = ", ".join(f"{scale[axis][axis]:.3g}" for axis in range(3))
     return (
-        f"Applied the scale ({size}) of '{curve.name}' to its points: it stays where it is and "
-        f"now measures as the rig does, so {where(chain)} lays its bones at their own length."
+        f"Applied the scale ({size}) of '{readable(curve)}' to its points: it stays where it "
+        f"is and now measures as the rig does, so {where(chain)} lays its bones at their own "
+        "length."
     )
 
 

@@ -17,6 +17,7 @@ from mathutils import Vector
 from ..core.curve_editing import hook_to_new_controls
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
+from ..core.names import readable
 from ..core.registry import Check, register
 from ..core.rig import RigView
 from ..core.spline import SplineChain, spline_chain_of, spline_chains, unusable_curve, where
@@ -81,7 +82,7 @@ def build_curve(obj: bpy.types.Object, finding: Finding) -> str:
         scene = bpy.context.scene
         assert scene is not None  # Blender always has one; the stubs make it optional
         scene.collection.objects.link(curve)
-    previous = chain.curve.name if chain.curve is not None else None
+    previous = readable(chain.curve) if chain.curve is not None else None
     constraint_on(obj, *chain.key, bpy.types.SplineIKConstraint).target = curve
     controls = hook_to_new_controls(obj, chain, curve, range(len(joints)))
     replaced = f" in place of '{previous}' (left as it was)" if previous else ""

@@ -56,6 +56,7 @@ from ..core.armature import armature_data, pose_of
 from ..core.editing import FixError, constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import pole_rest_angle, pole_turn
+from ..core.names import find, readable
 from ..core.reach import stretching_bones
 from ..core.registry import Check, all_checks, register
 from ..core.rig import AXES, IKChain, RigView
@@ -549,7 +550,7 @@ def _control(chain: IKChain, label: str) -> tuple[bpy.types.Object | None, str]:
 def _control_name(obj: bpy.types.Object | None, bone: str) -> str:
     if obj is None:
         return ""
-    return bone if obj.type == "ARMATURE" and bone else obj.name
+    return bone if obj.type == "ARMATURE" and bone else readable(obj)
 
 
 def _mirrored_control(obj: bpy.types.Object, bone: str) -> tuple[bpy.types.Object, str] | None:
@@ -557,9 +558,9 @@ def _mirrored_control(obj: bpy.types.Object, bone: str) -> tuple[bpy.types.Objec
     of the flipped name; None when it does not exist."""
     if obj.type == "ARMATURE" and bone:
         twin_bone = bpy.utils.flip_name(bone)
-        exists = armature_data(obj).bones.get(twin_bone) is not None
+        exists = find(armature_data(obj).bones, twin_bone) is not None
         return (obj, twin_bone) if exists else None
-    twin = bpy.data.objects.get(bpy.utils.flip_name(obj.name))
+    twin = find(bpy.data.objects, bpy.utils.flip_name(readable(obj)))
     return (twin, "") if twin is not None else None
 
 

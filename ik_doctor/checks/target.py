@@ -18,6 +18,7 @@ from ..core.controls import add_control_bone
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import switched_by
+from ..core.names import readable
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
 
@@ -81,7 +82,7 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[str, str, str] | None:
         return (
             "Target bone missing",
             f"{where} targets bone '{chain.subtarget}', which does not exist in "
-            f"'{chain.target.name}'.",
+            f"'{readable(chain.target)}'.",
             "A subtarget naming a missing bone makes the constraint invalid (red in the "
             "constraint panel): the chain stays where it is.",
         )

@@ -32,6 +32,7 @@ from ..core.limb import (
     keep_pole_at_rest,
     pole_sits_at_rest,
 )
+from ..core.names import readable
 from ..core.registry import Check, register
 from ..core.rig import RigView
 
@@ -50,12 +51,12 @@ def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
     reported: set[str] = set()
     for chain in rig.chains:
         for role, target in (("target", chain.target), ("pole", chain.pole)):
-            if target is None or target.type != "EMPTY" or target.name in reported:
+            if target is None or target.type != "EMPTY" or readable(target) in reported:
                 continue
             kind = _unapplied(target.matrix_basis)
             if kind is None:
                 continue
-            reported.add(target.name)
+            reported.add(readable(target))
             animated = _transforms_animated(rig, target)
             yield chain_finding(
                 "transforms",
@@ -63,7 +64,7 @@ def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 chain,
                 severity=Severity.INFO,
                 title=_title(role.title(), kind),
-                message=f"The {role} empty '{target.name}' of IK '{chain.constraint}' on "
+                message=f"The {role} empty '{readable(target)}' of IK '{chain.constraint}' on "
                 f"{chain.owner} has {_describe(kind, target)}.",
                 why=(
                     "IK reads only the empty's position (and its rotation when the IK follows "
@@ -73,9 +74,9 @@ def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 fix_id=None if animated else f"apply_{role}",
                 fix_label=None
                 if animated
-                else f"Apply the rotation and scale of '{target.name}' (nothing moves)",
-                fix_args=(("object", target.name),),
-                no_fix_reason=_ANIMATED.format(name=target.name) if animated else None,
+                else f"Apply the rotation and scale of '{readable(target)}' (nothing moves)",
+                fix_args=(("object", readable(target)),),
+                no_fix_reason=_ANIMATED.format(name=readable(target)) if animated else None,
             )
 
 
@@ -140,7 +141,7 @@ def _armature_finding(rig: RigView, kind: dict[str, bool]) -> Finding:
         severity=Severity.WARNING if distorting else Severity.INFO,
         armature=rig.name,
         title=_title("Armature", kind),
-        message=f"The armature object '{obj.name}' has {_describe(kind, obj)}.",
+        message=f"The armature object '{rig.name}' has {_describe(kind, obj)}.",
         why=why,
         fix_id=None if reason else "apply_armature",
         fix_label=None
@@ -164,28 +165,28 @@ def _no_fix_reason(rig: RigView, kind: dict[str, bool]) -> str | None:
     ]
     if flat:
         return (
-            f"The scale of '{obj.name}' is zero on {'/'.join(flat)}: applying it would flatten "
+            f"The scale of '{rig.name}' is zero on {'/'.join(flat)}: applying it would flatten "
             "every bone onto a plane and lose their rest shape for good. Give the object a "
             "non-zero scale first."
         )
     linear = obj.matrix_basis.to_3x3()
     vanishing = [
-        bone.name
+        readable(bone)
         for bone in armature_data(obj).bones
         if (linear @ (bone.tail_local - bone.head_local)).length < SHORTEST_BONE_KEPT
     ]
     if vanishing:
         return (
-            f"Applying the scale of '{obj.name}' would make {', '.join(vanishing[:3])} shorter "
+            f"Applying the scale of '{rig.name}' would make {', '.join(vanishing[:3])} shorter "
             f"than {SHORTEST_BONE_KEPT:g}, and Blender deletes such bones when it leaves Edit "
             "Mode. Scale the bones up in Edit Mode first, or keep the object's scale."
         )
     if _transforms_animated(rig, obj):
-        return _ANIMATED.format(name=obj.name)
+        return _ANIMATED.format(name=rig.name)
     if kind["negative"] or kind["non_uniform"]:
-        posed = [b.name for b in pose_of(obj).bones if not _is_identity(b.matrix_basis)] or sorted(
-            animated_bones(rig)
-        )
+        posed = [
+            readable(b) for b in pose_of(obj).bones if not _is_identity(b.matrix_basis)
+        ] or sorted(animated_bones(rig))
         if posed:
             return (
                 f"The rig holds a pose ({', '.join(posed[:3])}…): bone rotations cannot keep "
@@ -196,7 +197,7 @@ def _no_fix_reason(rig: RigView, kind: dict[str, bool]) -> str | None:
         keyed = sorted(animated_bones(rig))
         if keyed:
             return (
-                f"Actions animate bones of '{obj.name}' ({', '.join(keyed[:3])}…) in the scaled "
+                f"Actions animate bones of '{rig.name}' ({', '.join(keyed[:3])}…) in the scaled "
                 "units: applying the scale would change the animation. Rescale the keys first."
             )
     return None
@@ -223,7 +224,7 @@ def _is_identity(matrix: Matrix) -> bool:
 
 def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:
     if obj.mode == "EDIT":
-        raise FixError(f"'{obj.name}' is in Edit Mode: leave it, then apply its transforms.")
+        raise FixError(f"'{readable(obj)}' is in Edit Mode: leave it, then apply its transforms.")
     basis = obj.matrix_basis.copy()
     linear = basis.to_3x3().to_4x4()
     kind = _unapplied(basis) or {}
@@ -241,7 +242,7 @@ def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:
                 pose_bone.location = pose_bone.location * scale.x
     poles = "".join(keep_pole_at_rest(obj, key) for key in at_rest)
     return (
-        f"Applied the rotation and scale of '{obj.name}' to its bones (rest pose coordinates "
+        f"Applied the rotation and scale of '{readable(obj)}' to its bones (rest pose coordinates "
         "changed); bones, children, skinned meshes and targets keep their place in the world."
         f"{poles}"
     )

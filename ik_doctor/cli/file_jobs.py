@@ -18,6 +18,7 @@ from .. import apply_all_fixes, diagnose, run_fix
 from ..core.editing import FixError, read_only_reason
 from ..core.finding import Finding, FixResult, sort_findings
 from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
+from ..core.names import readable
 from ..core.rig import RigView
 from ..verify.animation import scan_animation, scan_with_curves
 from .diagram import rig_geometry
@@ -283,7 +284,7 @@ def _missing_libraries() -> list[str]:
     """Absolute paths of the libraries the open file links from that are not there."""
     return sorted(
         {
-            os.path.normpath(bpy.path.abspath(library.filepath))
+            os.path.normpath(bpy.path.abspath(readable(library, "filepath")))
             for library in bpy.data.libraries
             if library.is_missing
         }
@@ -317,9 +318,9 @@ def _armatures(name: str | None) -> tuple[list[bpy.types.Object], str | None]:
         return [], "no armature in this file"
     if name is None:
         return found, None
-    named = [obj for obj in found if obj.name == name]
+    named = [obj for obj in found if readable(obj) == name]
     if not named:
-        names = ", ".join(sorted(obj.name for obj in found))
+        names = ", ".join(sorted(readable(obj) for obj in found))
         return [], f"no armature named '{name}' (this file has: {names})"
     return named, None
 
@@ -341,8 +342,8 @@ def _identity(obj: bpy.types.Object) -> tuple[str, str | None]:
     Absolute, because saving elsewhere rewrites a relative library path.
     """
     if obj.library is None:
-        return obj.name, None
-    return obj.name, os.path.normpath(bpy.path.abspath(obj.library.filepath))
+        return readable(obj), None
+    return readable(obj), os.path.normpath(bpy.path.abspath(readable(obj.library, "filepath")))
 
 
 def _dicts(findings: Iterable[Finding]) -> list[dict[str, Any]]:

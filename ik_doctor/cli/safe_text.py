@@ -4,15 +4,19 @@ An armature, bone, constraint or file name can hold any character but NUL: an es
 that clears the screen or prints a hyperlink, a carriage return that overwrites the line, a
 right-to-left override that shows the rest of a name backwards, or a character XML 1.0 does
 not allow at all. The text, JUnit and HTML reports show every such character as a visible
-escape instead (``\\x1b``, ``\\u202e``: Python's own spelling), so the report shows what the
-name holds and nothing the name says reaches the terminal or the parser. The JSON report keeps
-names exact: ``json.dumps`` writes every control and non-ASCII character as a ``\\u`` escape.
+escape instead (``\\x1b``, ``\\u202e``: Python's own spelling; a byte of a file name that is
+not UTF-8 as that byte, ``\\xdf``, as ``core.names`` spells a name Blender saved so), so the
+report shows what the name holds and nothing the name says reaches the terminal or the parser.
+The JSON report keeps names exact: ``json.dumps`` writes every control and non-ASCII character
+as a ``\\u`` escape.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from ..core.names import spelled
 
 UNSAFE = re.compile(
     "["
@@ -45,4 +49,7 @@ def visible_strings(value: Any) -> Any:
 
 
 def _escape(match: re.Match[str]) -> str:
-    return repr(match.group())[1:-1]  # every character UNSAFE matches is one Python escapes
+    character = match.group()
+    if "\udc80" <= character <= "\udcff":  # a byte of a file name that is not UTF-8
+        return spelled(character.encode("utf-8", "surrogateescape"))
+    return repr(character)[1:-1]  # every other character UNSAFE matches is one Python escapes

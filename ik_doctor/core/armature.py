@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import bpy
 
+from .names import named
+
 
 def armature_data(obj: bpy.types.Object) -> bpy.types.Armature:
     data = obj.data
@@ -21,3 +23,9 @@ def pose_of(obj: bpy.types.Object) -> bpy.types.Pose:
     pose = obj.pose
     assert pose is not None, f"'{obj.name}' has no pose until it is evaluated once"
     return pose
+
+
+def pose_bone_of(obj: bpy.types.Object, name: str) -> bpy.types.PoseBone:
+    """A pose bone of an evaluated armature by its name as IK Doctor reads it (``names``)."""
+    pose_bone: bpy.types.PoseBone = named(pose_of(obj).bones, name)
+    return pose_bone

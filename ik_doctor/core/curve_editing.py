@@ -15,26 +15,25 @@ from mathutils import Matrix, Vector
 from .armature import armature_data
 from .controls import add_control_bone
 from .editing import FixError
+from .names import readable
 from .rig import RigView
 from .spline import SplineChain, curve_data, curve_to_rig
 
 
 def ensure_curve_editable(curve: bpy.types.Object) -> bpy.types.Curve:
     """The curve's data, once it is sure a fix may change its points; else ``FixError``."""
-    data = curve_data(curve)
+    data, name = curve_data(curve), readable(curve)
     for block, what in ((curve, "object"), (data, "curve data")):
         if block.library is not None or block.override_library is not None:
-            raise FixError(
-                f"The {what} of '{curve.name}' comes from a linked file: fix the curve there."
-            )
+            raise FixError(f"The {what} of '{name}' comes from a linked file: fix the curve there.")
     if curve.mode == "EDIT":
         raise FixError(
-            f"'{curve.name}' is in Edit Mode, which writes its own copy of the points back on "
+            f"'{name}' is in Edit Mode, which writes its own copy of the points back on "
             "leaving: leave Edit Mode first."
         )
     if data.shape_keys is not None:
         raise FixError(
-            f"'{curve.name}' has shape keys, which keep their own copy of every point: edit it "
+            f"'{name}' has shape keys, which keep their own copy of every point: edit it "
             "in Edit Mode, which updates them."
         )
     return data
@@ -71,8 +70,8 @@ def transform_points(curve: bpy.types.Object, matrix: Matrix) -> None:
     data = ensure_curve_editable(curve)
     if data.users > 1:
         raise FixError(
-            f"The curve data '{data.name}' is shared by {data.users} objects: moving its points "
-            f"would move the others too. Give '{curve.name}' its own copy first."
+            f"The curve data '{readable(data)}' is shared by {data.users} objects: moving its "
+            f"points would move the others too. Give '{readable(curve)}' its own copy first."
         )
     for spline in data.splines:
         for bezier in spline.bezier_points:
@@ -103,7 +102,7 @@ def hook_to_new_controls(
         after = points[index + 1] if index + 1 < len(points) else None
         aim = to_rig @ after - here if after is not None else here - to_rig @ points[index - 1]
         name, _parent = add_control_bone(
-            obj, RigView(obj), chain, f"CTRL-{curve.name}.{index:03d}", here, aim
+            obj, RigView(obj), chain, f"CTRL-{readable(curve)}.{index:03d}", here, aim
         )
         made.append((index, name))
     for index, name in made:

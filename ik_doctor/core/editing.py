@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 import bpy
 
-from .armature import armature_data, pose_of
+from .armature import armature_data, pose_bone_of, pose_of
+from .names import find, named, readable
 
 if TYPE_CHECKING:
     from bpy.stub_internal.rna_enums import ObjectModeItems
@@ -32,7 +33,7 @@ def require_armature(obj: object) -> bpy.types.Object:
         raise ValueError(f"Expected an armature object, got {type(obj).__name__}.")
     if obj.type != "ARMATURE":
         raise ValueError(
-            f"'{obj.name}' is a {obj.type.lower()} object, not an armature: "
+            f"'{readable(obj)}' is a {obj.type.lower()} object, not an armature: "
             "IK Doctor checks armatures."
         )
     return obj
@@ -43,13 +44,13 @@ def read_only_reason(obj: bpy.types.Object) -> str | None:
     for block, what in ((obj, "object"), (armature_data(obj), "armature data")):
         if block.library is not None:
             return (
-                f"The {what} of '{obj.name}' is linked from {block.library.filepath}: "
-                "fix it in that file."
+                f"The {what} of '{readable(obj)}' is linked from "
+                f"{readable(block.library, 'filepath')}: fix it in that file."
             )
         if block.override_library is not None:
             return (
-                f"The {what} of '{obj.name}' is a library override: its bones and constraints "
-                "come from the linked file; fix them there."
+                f"The {what} of '{readable(obj)}' is a library override: its bones and "
+                "constraints come from the linked file; fix them there."
             )
     return None
 
@@ -65,7 +66,7 @@ def constraint_on(
 ) -> ConstraintType:
     """The constraint ``name`` of pose bone ``bone``, of the kind the caller changes (an IK is a
     ``KinematicConstraint``): fixes find what a finding or chain names through this."""
-    constraint = pose_of(obj).bones[bone or ""].constraints[name or ""]
+    constraint = named(pose_bone_of(obj, bone or "").constraints, name or "")
     assert isinstance(constraint, kind), f"'{name}' on {bone} is a {constraint.type} constraint"
     return constraint
 
@@ -95,9 +96,9 @@ def _in_view_layer(obj: bpy.types.Object, view_layer: bpy.types.ViewLayer) -> It
     An object in an excluded collection, or in no scene at all, is linked to the scene's own
     collection while its bones are edited, then unlinked: its collections stay as they were.
     """
-    if view_layer.objects.get(obj.name) != obj:
+    if find(view_layer.objects, readable(obj)) != obj:
         view_layer.update()  # objects linked since the last update are listed only after it
-    if view_layer.objects.get(obj.name) == obj:
+    if find(view_layer.objects, readable(obj)) == obj:
         yield
         return
     scene = bpy.context.scene

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import bpy
 
 from .finding import Finding
+from .names import readable
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def skinned_meshes(obj: bpy.types.Object) -> tuple[str, ...]:
             for modifier in getattr(other, "modifiers", ())
         )
         if by_parent or by_modifier:
-            names.append(other.name)
+            names.append(readable(other))
     return tuple(sorted(names))
 
 

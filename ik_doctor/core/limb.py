@@ -17,6 +17,7 @@ from mathutils import Matrix, Vector
 from .editing import constraint_on
 from .finding import Finding
 from .geometry import bend_normal, offset_from_line, rest_pole_angle
+from .names import readable
 from .rig import BoneChain, IKChain, RigView
 
 FULL_INFLUENCE = 0.999
@@ -174,7 +175,9 @@ def _animated_paths(obj: bpy.types.Object) -> set[str]:
     sources = [(animation.action, getattr(animation, "action_slot", None))]
     for track in animation.nla_tracks:
         sources += [(strip.action, getattr(strip, "action_slot", None)) for strip in track.strips]
-    return {curve.data_path for action, slot in sources for curve in fcurves(action, slot)}
+    return {
+        readable(curve, "data_path") for action, slot in sources for curve in fcurves(action, slot)
+    }
 
 
 def constraint_switches(rig: RigView) -> dict[tuple[str, str, str], str]:
@@ -183,7 +186,7 @@ def constraint_switches(rig: RigView) -> dict[tuple[str, str, str], str]:
 
     def read() -> dict[tuple[str, str, str], str]:
         animation = rig.object.animation_data
-        drivers = [] if animation is None else [d.data_path for d in animation.drivers]
+        drivers = [] if animation is None else [readable(d, "data_path") for d in animation.drivers]
         sources = [(path, "keyed") for path in animated_paths(rig)]
         sources += [(path, "driven") for path in drivers]
         found = {}
@@ -297,9 +300,9 @@ def forward_pose(rig: RigView, chain: IKChain) -> dict[str, Matrix]:
         if bone.use_connect:
             basis.translation = Vector()  # Blender ignores the location of connected bones
         parent = bone.parent
-        if parent is not None and parent.name in posed:
+        if parent is not None and readable(parent) in posed:
             relative = parent.matrix_local.inverted() @ bone.matrix_local
-            posed[name] = posed[parent.name] @ relative @ basis
+            posed[name] = posed[readable(parent)] @ relative @ basis
         else:
             posed[name] = bone.matrix_local @ basis
     return posed

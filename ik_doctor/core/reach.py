@@ -14,6 +14,7 @@ import bpy
 from mathutils import Matrix, Vector
 
 from .armature import pose_of
+from .names import readable
 from .rig import IKChain, RigView
 
 FOLD_DEGREES = 30.0
@@ -223,7 +224,7 @@ def _limited(
         limited = 0.0
     clamp = None
     if abs(limited) < abs(angle) - 1e-6:
-        clamp = ClampedFold(pose_bone.name, letter, low, high, abs(math.degrees(limited)))
+        clamp = ClampedFold(readable(pose_bone), letter, low, high, abs(math.degrees(limited)))
     return _rotation(axis, limited), clamp
 
 

@@ -19,7 +19,8 @@ import bpy
 import numpy as np
 from mathutils import Vector
 
-from .armature import armature_data, pose_of
+from .armature import armature_data, pose_bone_of, pose_of
+from .names import find, named, names_of, readable
 
 if TYPE_CHECKING:
     from .finding import Finding
@@ -46,12 +47,12 @@ class BoneView:
 
     def __init__(self, bone: bpy.types.Bone) -> None:
         self._bone = bone
-        self.name: str = bone.name
+        self.name: str = readable(bone)
 
     @cached_property
     def parent(self) -> str | None:
         parent = self._bone.parent
-        return parent.name if parent is not None else None
+        return readable(parent) if parent is not None else None
 
     @cached_property
     def use_connect(self) -> bool:
@@ -169,7 +170,7 @@ class RigView:
 
     def __init__(self, obj: bpy.types.Object) -> None:
         self.object = obj
-        self.name: str = obj.name
+        self.name: str = readable(obj)
         # Blender looks bones up by name in a hash table; by index it walks a list.
         self._bones: bpy.types.ArmatureBones = armature_data(obj).bones
         self._views: dict[str, BoneView] = {}
@@ -181,18 +182,18 @@ class RigView:
     # --- bones -------------------------------------------------------------------------------
 
     def bone_names(self) -> list[str]:
-        return list(self._bones.keys())
+        return names_of(self._bones)
 
     def has_bone(self, name: str) -> bool:
-        return name in self._views or self._bones.get(name) is not None
+        return name in self._views or find(self._bones, name) is not None
 
     def raw_bone(self, name: str) -> bpy.types.Bone:
-        return self._bones[name]
+        return named(self._bones, name)
 
     def pose_bone(self, name: str) -> bpy.types.PoseBone:
         pose_bone = self._pose_bones.get(name)
         if pose_bone is None:
-            pose_bone = self._pose_bones[name] = pose_of(self.object).bones[name]
+            pose_bone = self._pose_bones[name] = pose_bone_of(self.object, name)
         return pose_bone
 
     def constraints(self, name: str) -> tuple[bpy.types.Constraint, ...]:
@@ -214,13 +215,13 @@ class RigView:
         for pose_bone in pose_of(self.object).bones:
             constraints = pose_bone.constraints
             if constraints:  # most bones have none: do not copy an empty stack
-                stacks[pose_bone.name] = known_constraints(constraints)
+                stacks[readable(pose_bone)] = known_constraints(constraints)
         return stacks
 
     @cached_property
     def _ik_constraints(self) -> dict[tuple[str, str], bpy.types.KinematicConstraint]:
         return {
-            (name, constraint.name): constraint
+            (name, readable(constraint)): constraint
             for name, constraints in self._constraint_stacks.items()
             for constraint in constraints
             if isinstance(constraint, bpy.types.KinematicConstraint)  # type "IK"
@@ -245,7 +246,7 @@ class RigView:
             return set()
         # Walked rather than listed: by index Blender walks the list for every bone.
         pose_bones = pose_of(self.object).bones
-        return {pose_bone.name for pose_bone, hit in zip(pose_bones, mask, strict=True) if hit}
+        return {readable(pose_bone) for pose_bone, hit in zip(pose_bones, mask, strict=True) if hit}
 
     @cached_property
     def turned_or_scaled(self) -> set[str]:
@@ -263,14 +264,15 @@ class RigView:
     def bone(self, name: str) -> BoneView:
         view = self._views.get(name)
         if view is None:
-            view = self._views[name] = BoneView(self._bones[name])
+            view = self._views[name] = BoneView(named(self._bones, name))
         return view
 
     def children(self, name: str) -> list[str]:
         """Direct children, read from Blender only for the bones a check asks about."""
         known = self._child_names.get(name)
         if known is None:
-            known = self._child_names[name] = [c.name for c in self._bones[name].children]
+            children = named(self._bones, name).children
+            known = self._child_names[name] = [readable(child) for child in children]
         return known
 
     def ancestors(self, name: str) -> list[str]:
@@ -469,11 +471,11 @@ class RigView:
             if parent is None:
                 break
             bones.append(parent)
-        target, subtarget = constraint.target, constraint.subtarget
-        pole, pole_subtarget = constraint.pole_target, constraint.pole_subtarget
+        target, subtarget = constraint.target, readable(constraint, "subtarget")
+        pole, pole_subtarget = constraint.pole_target, readable(constraint, "pole_subtarget")
         return IKChain(
             owner=owner,
-            constraint=constraint.name,
+            constraint=readable(constraint),
             bones=tuple(bones),
             chain_count=count,
             use_tail=use_tail,
@@ -493,7 +495,7 @@ class RigView:
             return False
         if obj == self.object:
             return not self.has_bone(bone)
-        return armature_data(obj).bones.get(bone) is None
+        return find(armature_data(obj).bones, bone) is None
 
     # --- geometry ----------------------------------------------------------------------------
 
@@ -516,7 +518,7 @@ class RigView:
             return None
         if obj.type == "ARMATURE" and bone:
             bones = self._bones if obj == self.object else armature_data(obj).bones
-            source = bones.get(bone)
+            source = find(bones, bone)
             if source is None:
                 return None
             if obj == self.object:
@@ -541,7 +543,7 @@ def known_constraints(stack: Iterable[Any]) -> tuple[bpy.types.Constraint, ...]:
 def posed_tip(obj: bpy.types.Object, chain: IKChain) -> Vector:
     """World position of the chain's tip in the pose as last evaluated (``RigView.chain_tip``
     gives the rest one)."""
-    owner = pose_of(obj).bones[chain.owner]
+    owner = pose_bone_of(obj, chain.owner)
     return obj.matrix_world @ (owner.tail if chain.use_tail else owner.head)
 
 
@@ -551,5 +553,5 @@ def posed_point(obj: bpy.types.Object | None, bone: str, missing: bool) -> Vecto
     if obj is None or missing:
         return None
     if obj.type == "ARMATURE" and bone:
-        return obj.matrix_world @ pose_of(obj).bones[bone].head
+        return obj.matrix_world @ pose_bone_of(obj, bone).head
     return obj.matrix_world.translation.copy()

@@ -30,6 +30,7 @@ from mathutils.geometry import interpolate_bezier
 
 from .finding import Finding
 from .limb import animated_switch
+from .names import readable
 from .rig import BoneChain, RigView, known_constraints
 
 START_WITHIN = 0.5
@@ -138,7 +139,7 @@ def _read_chains(rig: RigView) -> Iterator[SplineChain]:
                     bones.append(parent)
                 yield SplineChain(
                     owner=owner,
-                    constraint=constraint.name,
+                    constraint=readable(constraint),
                     bones=tuple(bones),
                     chain_count=constraint.chain_count,
                     curve=constraint.target,
@@ -165,7 +166,7 @@ def where(chain: SplineChain) -> str:
 
 def which_curve(chain: SplineChain) -> str:
     """How messages name a Spline IK's curve: "curve 'Tail' of Spline IK 'IK' on tail.004"."""
-    return f"curve '{curve_of(chain).name}' of {where(chain)}"
+    return f"curve '{readable(curve_of(chain))}' of {where(chain)}"
 
 
 # --- the curve -----------------------------------------------------------------------------------
@@ -201,12 +202,12 @@ def unusable_curve(chain: SplineChain) -> str | None:
     if curve is None:
         return "has no target"
     if curve.type != "CURVE":
-        return f"targets '{curve.name}', a {curve.type.lower()} object, not a curve"
+        return f"targets '{readable(curve)}', a {curve.type.lower()} object, not a curve"
     splines = curve_data(curve).splines
     if not splines:
-        return f"targets the curve '{curve.name}', which has no spline"
+        return f"targets the curve '{readable(curve)}', which has no spline"
     if _point_count(splines[0]) < 2:
-        return f"targets the curve '{curve.name}', whose first spline has a single point"
+        return f"targets the curve '{readable(curve)}', whose first spline has a single point"
     return None
 
 
@@ -322,20 +323,20 @@ def curve_links(rig: RigView, curve: bpy.types.Object) -> list[CurveLink]:
     links = []
     for modifier in curve.modifiers:
         if isinstance(modifier, bpy.types.HookModifier) and modifier.object == rig.object:
-            bone = modifier.subtarget or None
-            links.append(CurveLink(bone, "hook", curve.name, modifier.name))
+            bone = readable(modifier, "subtarget") or None
+            links.append(CurveLink(bone, "hook", readable(curve), readable(modifier)))
         elif isinstance(modifier, bpy.types.ArmatureModifier) and modifier.object == rig.object:
-            links.append(CurveLink(None, "armature", curve.name, modifier.name))
+            links.append(CurveLink(None, "armature", readable(curve), readable(modifier)))
     obj: bpy.types.Object | None = curve
     while obj is not None:
         for constraint in known_constraints(obj.constraints):
             if not constraint.mute and getattr(constraint, "target", None) == rig.object:
-                bone = getattr(constraint, "subtarget", "") or None
-                links.append(CurveLink(bone, "constraint", obj.name, constraint.name))
+                bone = readable(constraint, "subtarget", "") or None
+                links.append(CurveLink(bone, "constraint", readable(obj), readable(constraint)))
         if obj.parent == rig.object:
-            bone = obj.parent_bone if obj.parent_type == "BONE" and obj.parent_bone else None
+            bone = (readable(obj, "parent_bone") or None) if obj.parent_type == "BONE" else None
             kind = "armature" if obj.parent_type == "ARMATURE" else "parent"
-            links.append(CurveLink(bone, kind, obj.name))
+            links.append(CurveLink(bone, kind, readable(obj)))
         obj = None if obj.parent == rig.object else obj.parent
     return links
 

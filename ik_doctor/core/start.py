@@ -22,6 +22,7 @@ from .limb import (
     pole_turn,
     pose_flips_bend,
 )
+from .names import readable
 from .reach import BODY_TURN, limb_bones
 from .rig import AXES, IKChain, RigView
 
@@ -63,7 +64,7 @@ def start_flips_the_bend(
     rest_normal = rest_parent.col[1].cross(rest_bone.col[1])
     if rest_normal.length < 1e-4:
         return False  # straight at rest: the degenerate and pole checks judge it
-    parent_rotation = posed[parent.name].to_3x3().normalized()
+    parent_rotation = posed[readable(parent)].to_3x3().normalized()
     # The bend the start shows: the bone's direction from its parent's, signed by the rest side.
     side = (parent_rotation @ rest_parent.inverted_safe() @ rest_normal).normalized()
     direction, parent_axis = start.col[1], parent_rotation.col[1]
@@ -130,8 +131,8 @@ def start_that_flips_a_pole(rig: RigView, chain: IKChain) -> str | None:
                 continue
             if start_flips_the_bend(rig, with_pole, bone, constraint):
                 return (
-                    f"'{constraint.name}' on {bone} starts the solver bent the other way: with a "
-                    "pole the joint would flip away from it; mute that constraint first"
+                    f"'{readable(constraint)}' on {bone} starts the solver bent the other way: "
+                    "with a pole the joint would flip away from it; mute that constraint first"
                 )
     return None
 
@@ -155,14 +156,14 @@ def target_tracking_joint(rig: RigView, chain: IKChain) -> tuple[str, str] | Non
     that is straight at rest bent toward it (measured: the straight leg and arm then land)."""
     for name in chain.moving_bones[:-1]:
         for constraint in rig.constraints(name):
-            aims = getattr(constraint, "target", None), getattr(constraint, "subtarget", "")
+            aims = getattr(constraint, "target", None), readable(constraint, "subtarget", "")
             if (
                 constraint.type == "DAMPED_TRACK"
                 and not constraint.mute
                 and constraint.influence >= FULL_INFLUENCE
                 and aims == (chain.target, chain.subtarget)
             ):
-                return name, constraint.name
+                return name, readable(constraint)
     return None
 
 
@@ -170,12 +171,12 @@ def _turns_with_the_body(rig: RigView, chain: IKChain, constraint: Copying) -> b
     """Whether the bone a rotation is copied from turns with the bone the limb hangs from (a
     bone of another IK chain does not: its IK holds it on its own target)."""
     body = rig.raw_bone(limb_bones(rig, chain)[-1]).parent
-    subtarget = constraint.subtarget
+    subtarget = readable(constraint, "subtarget")
     if constraint.target != rig.object or body is None or not rig.has_bone(subtarget):
         return False
     carried = {subtarget, *rig.ancestors(subtarget)}
     in_ik = any(subtarget in other.bones for other in rig.chains if not other.mute)
-    return body.name in carried and not in_ik
+    return readable(body) in carried and not in_ik
 
 
 def _started_rotation(
@@ -187,7 +188,7 @@ def _started_rotation(
     partial, local spaces, other axes, other kinds), which is not modelled."""
     if not isinstance(constraint, (*COPIES, *TRACKS)) or constraint.influence < FULL_INFLUENCE:
         return None
-    target, subtarget = constraint.target, constraint.subtarget
+    target, subtarget = constraint.target, readable(constraint, "subtarget")
     if target == rig.object and rig.has_bone(subtarget):
         if {subtarget, *rig.ancestors(subtarget)}.intersection(chain.bones):
             return None  # the IK moves the target too: where it starts is not where it was

@@ -16,6 +16,7 @@ from bpy.props import BoolProperty, IntProperty
 from ..core.editing import FixError, read_only_reason
 from ..core.finding import Finding
 from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
+from ..core.names import find, named, readable
 from ..doctor import apply_all_fixes, diagnose, run_fix
 from ..verify.animation import CHECK_ID, scan_animation
 from . import preferences, report
@@ -255,8 +256,8 @@ class IK_DOCTOR_OT_select_bone(bpy.types.Operator):
         obj = _armature(context)
         row = _chosen_row(context, self.index)
         name = (row.bone or row.chain_owner) if row is not None else ""
-        if name not in obj.data.bones:
-            self.report({"ERROR"}, f"'{obj.name}' has no bone named '{name}' (any more).")
+        if find(obj.data.bones, name) is None:
+            self.report({"ERROR"}, f"'{readable(obj)}' has no bone named '{name}' (any more).")
             return {"CANCELLED"}
         _select_only(obj, name)
         if obj.mode == "POSE":
@@ -319,7 +320,11 @@ def _show_worst_frame(
         return
     context.scene.frame_set(int(frame))
     animation = obj.animation_data
-    if animation is None or animation.action is None or animation.action.name != finding.action:
+    if (
+        animation is None
+        or animation.action is None
+        or readable(animation.action) != finding.action
+    ):
         operator.report(
             {"WARNING"},
             f"Frame {frame} is the worst of '{finding.action}', which is not the active action: "
@@ -342,10 +347,11 @@ def _frame_selected(context: bpy.types.Context) -> None:
 
 def _select_only(obj: bpy.types.Object, name: str) -> None:
     """Select one bone and make it active; Blender 5 keeps pose selection on pose bones."""
-    on_pose_bones = hasattr(obj.pose.bones[name], "select")
-    for bone in obj.data.bones:
-        holder = obj.pose.bones[bone.name] if on_pose_bones else bone
-        holder.select = bone.name == name
+    chosen = named(obj.data.bones, name)
+    for pose_bone in obj.pose.bones:
+        bone = pose_bone.bone
+        on_pose_bones = hasattr(pose_bone, "select")
+        (pose_bone if on_pose_bones else bone).select = bone == chosen
         if not on_pose_bones:
-            bone.select_head = bone.select_tail = bone.name == name
-    obj.data.bones.active = obj.data.bones[name]
+            bone.select_head = bone.select_tail = bone == chosen
+    obj.data.bones.active = chosen

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from mathutils import Vector
 
+from ..core.armature import pose_bone_of
 from ..core.geometry import bend_normal, offset_from_line
 from ..core.rig import IKChain, RigView, posed_point
 from ..verify.animation import MISS
@@ -98,8 +99,7 @@ def _target_segment(points: list[Vector], target: Vector, color: Color) -> Segme
 def _posed_chain_points(obj: bpy.types.Object, chain: IKChain) -> list[Vector]:
     """Root head, each joint, then the tip, in world space."""
     world = obj.matrix_world
-    pose_bones = obj.pose.bones
-    points = [world @ pose_bones[name].head for name in reversed(chain.bones)]
+    points = [world @ pose_bone_of(obj, name).head for name in reversed(chain.bones)]
     if chain.use_tail:
-        points.append(world @ pose_bones[chain.owner].tail)
+        points.append(world @ pose_bone_of(obj, chain.owner).tail)
     return points

@@ -26,6 +26,7 @@ from bpy.props import (
 )
 
 from ..core.finding import Finding, Severity, sort_findings
+from ..core.names import find, readable
 
 ROW_KINDS = (
     ("CHAIN", "Chain", "Header of the findings on one IK chain"),
@@ -109,7 +110,7 @@ def report_for(context: bpy.types.Context, obj: bpy.types.Object | None):
     if obj is None:
         return None
     for report in state(context).reports:
-        if report.armature == obj.name:
+        if report.armature == readable(obj):
             return report
     return None
 
@@ -121,14 +122,14 @@ def store(context: bpy.types.Context, obj: bpy.types.Object, findings: Sequence[
     report = report_for(context, obj)
     if report is None:
         report = state(context).reports.add()
-        report.armature = obj.name
+        report.armature = readable(obj)
     previous = report.active_index
     report.rows.clear()
     chain: tuple[str, str] | None = None
     for position, finding in enumerate(findings):
         if position == 0 or finding.chain != chain:
             chain = finding.chain
-            _add_header(report, obj.name, chain)
+            _add_header(report, readable(obj), chain)
         _copy_into(report.rows.add(), finding)
     report.errors = sum(f.severity == Severity.ERROR for f in findings)
     report.warnings = sum(f.severity == Severity.WARNING for f in findings)
@@ -224,7 +225,7 @@ def flag_changed_rigs(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) ->
         return
     flagged = False
     for report in reports:
-        obj = bpy.data.objects.get(report.armature)
+        obj = find(bpy.data.objects, report.armature)
         if obj is None or obj.data in changed:
             report.stale = flagged = True
     if flagged:
@@ -266,7 +267,7 @@ def unregister() -> None:
 def _forget_deleted_armatures(context: bpy.types.Context) -> None:
     reports = state(context).reports
     for index in reversed(range(len(reports))):
-        if reports[index].armature not in bpy.data.objects:
+        if find(bpy.data.objects, reports[index].armature) is None:
             reports.remove(index)
 
 

@@ -31,8 +31,9 @@ from ..core.editing import FixError, constraint_on, current_view_layer, require_
 from ..core.finding import Finding, Severity, chain_finding, sort_findings
 from ..core.geometry import offset_from_line
 from ..core.limb import FULL_INFLUENCE, MAX_BEND_TURN
+from ..core.names import find, readable
 from ..core.registry import Check, register
-from ..core.rig import IKChain, RigView, known_constraints, posed_point
+from ..core.rig import IKChain, RigView, posed_point
 from .oracle import (
     bend_angle,
     degrees_apart,
@@ -90,7 +91,7 @@ class _Track:
 
 
 def _track(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> _Track:
-    pose_bones = pose_of(obj).bones
+    pose_bone = rig.pose_bone
     moving = chain.moving_bones
     scale = obj.matrix_world.to_scale()
     reach = rig.chain_reach(chain) * (abs(scale.x) + abs(scale.y) + abs(scale.z)) / 3.0
@@ -112,10 +113,10 @@ def _track(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> _Track:
         reach=reach,
         fold=fold,
         constraint=constraint,
-        root=pose_bones[chain.root],
-        owner=pose_bones[chain.owner],
-        joints=[pose_bones[name] for name in moving[:-1]],
-        stretches=constraint.use_stretch and any(pose_bones[n].ik_stretch > 0.0 for n in moving),
+        root=pose_bone(chain.root),
+        owner=pose_bone(chain.owner),
+        joints=[pose_bone(name) for name in moving[:-1]],
+        stretches=constraint.use_stretch and any(pose_bone(n).ik_stretch > 0.0 for n in moving),
         rest_bend=rest_bend,
     )
 
@@ -172,7 +173,8 @@ def scan_with_curves(
     require_armature(obj)
     if obj.library is not None:
         raise ValueError(
-            f"'{obj.name}' is linked from {obj.library.filepath}: its actions cannot be switched "
+            f"'{readable(obj)}' is linked from {readable(obj.library, 'filepath')}: its actions "
+            "cannot be switched "
             "here. Verify it in its own file, or make a library override."
         )
     chosen = _actions(obj, actions)
@@ -204,7 +206,7 @@ def scan_with_curves(
                     curves.append(
                         MissCurve(
                             *track.chain.key,
-                            action.name,
+                            readable(action),
                             tuple(sorted(misses.items())),
                             tuple(sorted(track.beyond)),
                         )
@@ -225,7 +227,7 @@ def _actions(
     if wanted is not None:
         found = []
         for item in wanted:
-            action = bpy.data.actions.get(item) if isinstance(item, str) else item
+            action = find(bpy.data.actions, item) if isinstance(item, str) else item
             if action is None:
                 raise ValueError(f"There is no action named '{item}'.")
             found.append(action)
@@ -251,7 +253,7 @@ def _play_alone(obj: bpy.types.Object, action: bpy.types.Action) -> None:
     """Make ``action`` the only animation the armature plays (NLA off, full influence)."""
     animation = obj.animation_data or obj.animation_data_create()
     if animation.use_tweak_mode:
-        raise ValueError(f"'{obj.name}' is in NLA tweak mode: leave it to scan its actions.")
+        raise ValueError(f"'{readable(obj)}' is in NLA tweak mode: leave it to scan its actions.")
     animation.use_nla = False
     animation.action = action
     animation.action_influence = 1.0
@@ -380,7 +382,7 @@ def _findings(
     obj: bpy.types.Object, rig: RigView, action: bpy.types.Action, track: _Track
 ) -> list[Finding]:
     found = []
-    chain, name = track.chain, action.name
+    chain, name = track.chain, readable(action)
     failing = {frame: miss for frame, miss in track.misses.items() if miss > MISS}
     if failing:
         found.append(_miss_finding(obj, rig, action, track, failing))
@@ -531,8 +533,7 @@ UNEXPLAINED = Suspect(
 def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspect]:
     """Every setting of the chain that could keep its tip off a target within reach, each axis
     on its own first, then each kind's axes together."""
-    pose_bones = pose_of(obj).bones
-    bones = [pose_bones[name] for name in chain.moving_bones]
+    bones = [rig.pose_bone(name) for name in chain.moving_bones]
     constraint = constraint_on(obj, chain.owner, chain.constraint, bpy.types.KinematicConstraint)
     found: list[Suspect] = []
     for attribute, fix_id, what in (
@@ -547,7 +548,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
                 for b in bones
                 if getattr(b, attribute.format(axis))
             ]
-            names = sorted({b.name for b, _ in on})
+            names = sorted({readable(b) for b, _ in on})
             axes_text = "/".join(axis.upper() for axis in chosen)
             found.append(
                 Suspect(
@@ -562,7 +563,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
             )
     stiff = [b for b in bones if any(getattr(b, f"ik_stiffness_{a}") > 0.0 for a in "xyz")]
     if stiff:
-        stiff_names = tuple(b.name for b in stiff)
+        stiff_names = tuple(readable(b) for b in stiff)
         found.append(
             Suspect(
                 label=f"the IK stiffness of {', '.join(stiff_names)}",
@@ -594,33 +595,33 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
             )
         )
     for other_chain in _overlapping(rig, chain):
-        other = pose_bones[other_chain.owner].constraints[other_chain.constraint]
-        if not other.mute and other.influence > 0.0:
+        nested = rig.ik_constraint(other_chain)
+        if not nested.mute and nested.influence > 0.0:
             shared = [name for name in chain.moving_bones if name in other_chain.bones]
             found.append(
                 Suspect(
-                    label=f"IK '{other.name}' on {other_chain.owner}, whose chain also moves "
-                    f"{', '.join(shared)}",
+                    label=f"IK '{other_chain.constraint}' on {other_chain.owner}, whose chain "
+                    f"also moves {', '.join(shared)}",
                     title="Nested IK misses",
-                    changes=((other, "mute", True),),
+                    changes=((nested, "mute", True),),
                     # Muting either IK breaks the other: which one owns the bone is the
                     # rigger's choice (shorten a chain), not a fix to make for them.
                     fix_id=None,
                     fix_label=None,
                 )
             )
-    for bone in bones:
-        for other in known_constraints(bone.constraints):
+    for name in chain.moving_bones:
+        for other in rig.constraints(name):
             if other.type != "IK" and not other.mute and other.influence > 0.0:
                 found.append(
                     Suspect(
-                        label=f"{other.type.replace('_', ' ').title()} '{other.name}' on "
-                        f"{bone.name}, which the IK overrides",
+                        label=f"{other.type.replace('_', ' ').title()} '{readable(other)}' on "
+                        f"{name}, which the IK overrides",
                         title="Misses: a constraint",
                         changes=((other, "mute", True),),
                         fix_id="mute_constraint",
-                        fix_label=f"Mute '{other.name}' on {bone.name}",
-                        fix_args=(("bone", bone.name), ("constraint", other.name)),
+                        fix_label=f"Mute '{readable(other)}' on {name}",
+                        fix_args=(("bone", name), ("constraint", readable(other))),
                         needs_confirmation=True,
                     )
                 )
@@ -677,7 +678,7 @@ def _miss_finding(
         f"({failing[worst]:.1%} of the reach)"
     )
     message = (
-        f"In '{action.name}', IK '{chain.constraint}' on {chain.owner} misses its target on "
+        f"In '{readable(action)}', IK '{chain.constraint}' on {chain.owner} misses its target on "
         f"frames {_ranges_text(failing)}, although the target is within reach: {measured}."
     )
     if cause is None:
@@ -700,7 +701,7 @@ def _miss_finding(
     return _finding(
         rig,
         chain,
-        action.name,
+        readable(action),
         "miss",
         failing,
         Severity.ERROR,
@@ -805,7 +806,7 @@ def _after(obj: bpy.types.Object, finding: Finding, done: str) -> str:
 def _bones(obj: bpy.types.Object, finding: Finding) -> list[bpy.types.PoseBone]:
     missing = [name for name in finding.args["bones"] if name not in pose_of(obj).bones]
     if missing:
-        raise FixError(f"'{obj.name}' has no bone named {', '.join(missing)} any more.")
+        raise FixError(f"'{readable(obj)}' has no bone named {', '.join(missing)} any more.")
     return [pose_of(obj).bones[name] for name in finding.args["bones"]]
 
 

@@ -45,11 +45,12 @@ import bpy
 import numpy as np
 from mathutils import Matrix, Quaternion, Vector
 
-from ..core.armature import armature_data, pose_of
+from ..core.armature import armature_data, pose_bone_of, pose_of
 from ..core.editing import constraint_on, current_view_layer
 from ..core.finding import Finding, Severity
 from ..core.geometry import offset_from_line
 from ..core.limb import MAX_BEND_TURN, NOISE_LENGTH, parent_motion, switched_by
+from ..core.names import find, named, readable
 from ..core.reach import BODY_TURN, REACH_TOLERANCE, limb_bones, reachable_tips
 from ..core.rig import BoneChain, IKChain, RigView, known_constraints, posed_point, posed_tip
 from ..core.spline import spline_chains
@@ -379,8 +380,7 @@ def _solve_toward(
 
 def _orientations(obj: bpy.types.Object, names: Iterable[str]) -> dict[str, Quaternion]:
     """The posed orientation of each bone in armature space, as last evaluated."""
-    pose_bones = pose_of(obj).bones
-    return {name: pose_bones[name].matrix.to_quaternion() for name in names}
+    return {name: pose_bone_of(obj, name).matrix.to_quaternion() for name in names}
 
 
 @contextmanager
@@ -397,7 +397,7 @@ def _body_turned(
     if not degrees:
         yield True
         return
-    parent = pose_of(obj).bones[limb_bones(rig, chain)[-1]].parent
+    parent = rig.pose_bone(limb_bones(rig, chain)[-1]).parent
     if parent is None:
         yield False
         return
@@ -452,7 +452,7 @@ def _goals(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Vector]:
     limb_root = limb_bones(rig, chain)[-1]
     world = obj.matrix_world @ parent_motion(rig, limb_root)
     root_rest = rig.bone(limb_root).head
-    root = obj.matrix_world @ pose_of(obj).bones[limb_root].head
+    root = obj.matrix_world @ rig.pose_bone(limb_root).head
     return [root + world.to_3x3() @ (tip - root_rest) for tip in reachable_tips(rig, chain)]
 
 
@@ -477,11 +477,10 @@ def _bend(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> tuple[float | 
     moving = chain.moving_bones
     if pole is None or rest_pole is None or len(moving) < 2:
         return None, None
-    pose_bones = pose_of(obj).bones
     world = obj.matrix_world
     posed = bend_angle(
-        [world @ pose_bones[name].head for name in moving[:-1]],
-        world @ pose_bones[chain.root].head,
+        [world @ rig.pose_bone(name).head for name in moving[:-1]],
+        world @ rig.pose_bone(chain.root).head,
         posed_tip(obj, chain),
         pole,
     )
@@ -596,16 +595,16 @@ def _movers(rig: RigView, chain: IKChain) -> Iterator[Any]:
             continue
         seen.add(name)
         pose_bones = pose_of(target).bones
-        pose_bone = pose_bones[name]
+        pose_bone = named(pose_bones, name)
         yield pose_bone
         drivers = [
-            getattr(c, "subtarget", "")
+            readable(c, "subtarget", "")
             for c in known_constraints(pose_bone.constraints)
             if getattr(c, "target", None) == target
         ]
-        queue.extend(d for d in drivers if d in pose_bones)
+        queue.extend(d for d in drivers if find(pose_bones, d) is not None)
         if pose_bone.parent is not None:
-            queue.append(pose_bone.parent.name)
+            queue.append(readable(pose_bone.parent))
 
 
 def _shift(mover: Any, delta: Vector) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import bpy
 from mathutils import Matrix, Vector
 
-from ..core.armature import pose_of
+from ..core.armature import pose_bone_of
 from ..core.editing import current_view_layer
 from ..core.geometry import offset_from_line, perpendicular
 from ..core.limb import TRANSFORMS
@@ -49,14 +49,13 @@ def evaluate(obj: bpy.types.Object) -> None:
 def measure_chain(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainSolve:
     """Measure one chain in the pose as last evaluated."""
     world = obj.matrix_world
-    pose_bones = pose_of(obj).bones
     tip = posed_tip(obj, chain)
-    root_head = world @ pose_bones[chain.root].head
+    root_head = world @ rig.pose_bone(chain.root).head
     target = posed_point(chain.target, chain.subtarget, chain.target_bone_missing)
     pole = posed_point(chain.pole, chain.pole_subtarget, chain.pole_bone_missing)
     bends = None
     if pole is not None and len(chain.bones) >= 2:
-        joint = world @ pose_bones[chain.bones[-2]].head
+        joint = world @ rig.pose_bone(chain.bones[-2]).head
         bend = offset_from_line(joint, root_head, tip)
         side = offset_from_line(pole, root_head, tip)
         if bend.length > 1e-6 * max(rig.chain_reach(chain), 1e-6):
@@ -116,7 +115,7 @@ def _target_moved_to(obj: bpy.types.Object, chain: IKChain, goal: Vector) -> Ite
     saved = channels(target)
     try:
         if target.type == "ARMATURE" and chain.subtarget:
-            mover = pose_of(target).bones[chain.subtarget]
+            mover = pose_bone_of(target, chain.subtarget)
             saved = channels(mover)
             evaluate(obj)
             matrix = mover.matrix.copy()

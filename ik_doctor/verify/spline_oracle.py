@@ -33,10 +33,11 @@ from typing import Any
 import bpy
 from mathutils import Matrix, Vector
 
-from ..core.armature import armature_data, pose_of
+from ..core.armature import armature_data, pose_bone_of
 from ..core.editing import constraint_on
 from ..core.geometry import mean_scale, perpendicular
 from ..core.limb import NOISE_LENGTH
+from ..core.names import readable
 from ..core.reach import REACH_TOLERANCE
 from ..core.rig import RigView
 from ..core.spline import SplineChain, curve_links, spline_chains, spline_switched_by
@@ -148,10 +149,9 @@ def _along(point: Vector, path: list[Vector]) -> tuple[float, float]:
 
 def _joints(obj: bpy.types.Object, chain: SplineChain) -> list[Vector]:
     """World heads of the chain's bones, root first, and the owner's tail, as last evaluated."""
-    bones = pose_of(obj).bones
     world = obj.matrix_world
-    return [world @ bones[name].head for name in reversed(chain.bones)] + [
-        world @ bones[chain.owner].tail
+    return [world @ pose_bone_of(obj, name).head for name in reversed(chain.bones)] + [
+        world @ pose_bone_of(obj, chain.owner).tail
     ]
 
 
@@ -199,13 +199,12 @@ def _movers(
     obj: bpy.types.Object, rig: RigView, chain: SplineChain, curve: bpy.types.Object
 ) -> Iterator[tuple[Any, str]]:
     """Each bone of the rig that moves the curve, or the curve object when none does."""
-    bones = pose_of(obj).bones
     names = [link.bone for link in curve_links(rig, curve) if link.bone is not None]
-    names = list(dict.fromkeys(name for name in names if name in bones))
+    names = list(dict.fromkeys(name for name in names if rig.has_bone(name)))
     if not names:
-        yield curve, f"the curve '{curve.name}'"
+        yield curve, f"the curve '{readable(curve)}'"
     for name in names:
-        yield bones[name], f"bone {name}"
+        yield rig.pose_bone(name), f"bone {name}"
 
 
 def _follows(
