@@ -21,10 +21,12 @@ from dataclasses import dataclass, field
 
 import bpy
 from hypothesis import strategies as st
+from mathutils import Vector
 
 from ik_doctor import Finding, FixError, Severity, apply_all_fixes, apply_fix, diagnose
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.fix_policy import FixPermission
+from ik_doctor.core.geometry import rest_pole_angle
 from ik_doctor.sample_rig import build_character_rig
 from ik_doctor.verify.oracle import ChainVerdict, Disagreement, disagreements, judge_chains
 
@@ -299,6 +301,68 @@ def fk_keys(rig, limb, amount):
     parent.rotation_mode = "XYZ"
     parent.rotation_euler = (amount, amount / 2, 0.0)
     parent.keyframe_insert("rotation_euler")
+
+
+INSECT_LEG = (
+    ("coxa", (0.15, 0.0, 0.9), (0.25, 0.0, 0.95)),
+    ("femur", (0.25, 0.0, 0.95), (0.55, 0.0, 1.2)),
+    ("tibia", (0.55, 0.0, 1.2), (0.75, 0.0, 0.75)),
+)
+"""An insect's leg off the hips, as issue 25's spider and ant: a short coxa under a femur and a
+tibia, bent 27° and 107° at rest (head, tail; y is the limb's own)."""
+
+
+def add_insect_leg(
+    rig: bpy.types.Object, name: str, iterations: int, y: float = -0.1, layout=INSECT_LEG
+) -> str:
+    """Add a three-bone leg (``layout``) hanging from the hips, with an IK of ``iterations`` on
+    its last bone: a foot control under the root and a pole above the knee, Use Tail, IK
+    Stretch on with stretch 0 on every bone, ±90° X IK limits, the bend plane on each bone's X.
+    Returns the IK's owner."""
+    names = [f"{part}_{name}" for part, _head, _tail in layout]
+    with edit_bones(rig) as bones:
+        parent = bones["hips"]
+        for bone_name, (_part, head, tail) in zip(names, layout, strict=True):
+            bone = bones.new(bone_name)
+            bone.head, bone.tail = (head[0], y, head[2]), (tail[0], y, tail[2])
+            bone.parent, bone.use_connect = parent, parent.name != "hips"
+            parent = bone
+        tip = bones[names[-1]].tail
+        for control, head in ((f"foot_{name}", tip), (f"pole_{name}", (0.5, y, 1.7))):
+            bone = bones.new(control)
+            bone.head, bone.tail, bone.parent = head, (head[0], y - 0.1, head[2]), bones["root"]
+        for bone_name in names:  # X along the bend plane's normal (+Y): each bends about X
+            bone = bones[bone_name]
+            bone.align_roll(Vector((0.0, 1.0, 0.0)).cross(bone.vector.normalized()))
+    owner = names[-1]
+    ik = rig.pose.bones[owner].constraints.new("IK")
+    ik.target, ik.subtarget, ik.chain_count = rig, f"foot_{name}", len(names)
+    ik.pole_target, ik.pole_subtarget = rig, f"pole_{name}"
+    ik.iterations, ik.use_tail, ik.use_stretch = iterations, True, True
+    root = rig.data.bones[names[0]]
+    ik.pole_angle = rest_pole_angle(
+        root.head_local,
+        root.matrix_local.col[0].xyz,
+        root.matrix_local.col[1].xyz,
+        rig.data.bones[owner].tail_local,
+        rig.data.bones[f"pole_{name}"].head_local,
+    )
+    for bone_name in names:
+        pose_bone = rig.pose.bones[bone_name]
+        pose_bone.ik_stretch, pose_bone.use_ik_limit_x = 0.0, True
+        pose_bone.ik_min_x, pose_bone.ik_max_x = -math.pi / 2, math.pi / 2
+    return owner
+
+
+@kind(8, 10, 12, 16)
+def insect_leg(rig, limb, amount):
+    """A three-bone insect leg beside the limb, at this many iterations (issue 25: they land)."""
+    name = limb.owner.replace(".", "_")
+    owner = rig.pose.bones.get(f"tibia_{name}")
+    if owner is None:
+        add_insect_leg(rig, name, int(amount), y=-0.1 if limb.owner.startswith("shin") else 0.1)
+    else:
+        owner.constraints[0].iterations = int(amount)
 
 
 faults = st.builds(

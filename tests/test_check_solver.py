@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
+from faulted_limbs import add_insect_leg
 from solving import assert_ik_works, findings_of, tip_error
 
-from ik_doctor import Severity, apply_fix, solve_within_reach
+from ik_doctor import Severity, apply_fix, scan_animation, solve_within_reach
 from ik_doctor.verify.oracle import judge_chains
 
 
@@ -182,3 +185,45 @@ def _an_error_exactly_where_it_fails(rig, owner: str, fails: bool, cause: str) -
         assert cause in finding.message
         apply_fix(finding)
         assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
+@pytest.mark.parametrize(("iterations", "lands"), [(4, False), (5, True), (10, True)])
+def test_an_insect_legs_few_iterations_are_a_warning_that_verify_by_solving_proves(
+    rig, iterations, lands
+) -> None:
+    """Issue 25: an insect leg (a short coxa under a femur and a tibia, X IK limits, a pole, Use
+    Tail, IK Stretch with stretch 0) lands from 5 iterations, where a two-bone leg bent 7.6°
+    needs 12. No table measured three bones: a warning, and where it falls short the scan's
+    solve says so with an error."""
+    owner = add_insect_leg(rig, "bug", iterations)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails != lands, verdict.reason
+    (finding,) = [f for f in findings_of(rig, "solver") if f.bone == owner]
+    assert finding.severity == Severity.WARNING
+    scanned = [f.severity for f in scan_animation(rig) if f.bone == owner]
+    assert scanned == ([] if lands else [Severity.ERROR])
+    apply_fix(finding)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
+@pytest.mark.parametrize(
+    ("upper", "iterations", "fails"), [(0.6, 9, True), (0.6, 10, False), (0.3, 11, True)]
+)
+def test_the_iterations_a_two_bone_limb_needs_follow_its_proportions(
+    rig, upper, iterations, fails
+) -> None:
+    """A leg bent 7.6° whose thigh is twice its shin lands from 10 iterations (the reference
+    leg, of equal bones, from 12); one whose thigh is half its shin needs 17, and stays an
+    error where the equal one's table says it fails."""
+    lower, bend = 0.9 - upper, math.radians(7.6)
+    rise, fall = bend * lower / 0.9, bend * upper / 0.9
+    root = (0.2, 0.0, 1.2)
+    knee = (root[0] + upper * math.cos(rise), 0.0, root[2] + upper * math.sin(rise))
+    tip = (knee[0] + lower * math.cos(fall), 0.0, knee[2] - lower * math.sin(fall))
+    owner = add_insect_leg(
+        rig, "two", iterations, layout=(("thigh", root, knee), ("shin", knee, tip))
+    )
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails == fails, verdict.reason
+    (finding,) = [f for f in findings_of(rig, "solver") if f.bone == owner]
+    assert finding.severity == (Severity.ERROR if fails else Severity.WARNING)

@@ -3,17 +3,25 @@
 Measured in 4.2 and 5.3 on the reference rig, with two sets of reachable goals (the oracle's,
 and targets drawn to 30% of the reach, which need the most steps):
 
-- The Standard solver iterates up to each IK constraint's ``iterations`` (default 500): 11
-  leave the leg 0.2% of its reach short of the oracle's goals, 10 1.2%, 8 3.1% (error); from
-  12 those are reached (0.04% short), but up to 20 still leave a target near the root 1% of
-  the leg's length short, and 25 reach everything (warning in between). The arm, less folded,
-  reaches the oracle's goals from 9 iterations: the error follows the leg. An arm IK without
-  Use Tail under a pole (its tip the elbow, its chain the shoulder and upper arm) needs 15: 12
-  leave it 2.1% of its reach short with the body turned, 14 0.19% (without the pole, or at
+- The Standard solver iterates up to each IK constraint's ``iterations`` (default 500). How many
+  a chain needs to land on the oracle's goals depends on its shape: a two-bone limb with a pole
+  needs the more the straighter its joint is where the solver starts (``BEND_NEEDS``, alike on
+  legs and arms of equal bones, in 4.2 and 5.3; a thigh half the shin's length needs more at
+  every bend, so the table is the fewest such limbs need). The reference leg, bent 7.6°, needs
+  12 (11 leave it 0.2% of its reach short, 10 1.2%, 8 3.1%), its arm, bent 13.7°, 9; a leg bent
+  2° needs 20. Below what the table gives for the chain's bend the chain fails (error); above
+  it, up to 24, targets drawn near the root stay up to 1% short (warning). A joint posed folded
+  further than at rest starts nearer the goals (posed 20° more, the leg lands from 3), and a
+  chain of one bone or of three was not measured so: an insect leg (a short coxa under two
+  long bones, bent 27° and 107°) lands from 5 iterations, but one whose femur and tibia lie in
+  line needs 16. Those are warnings; Verify by Solving solves them. An arm IK without Use Tail
+  under a pole (its tip the elbow, its chain the shoulder and upper arm, bent 6.8°) needs 15:
+  12 leave it 2.1% of its reach short with the body turned, 14 0.19% (without the pole, or at
   chain length 1, 12 reach). IK Stretch on two or more of a leg's bones, all under 0.4 (0.001
   to 0.3 alike), slows it: 12 leave the leg 0.22% of its reach short, 15 0.11%, and from 16 the
   stretch 0.1 measured reaches (0.2 needs 20); from 0.4 the stretch reaches at 12, and so does a
-  leg with one stretching bone, or an arm with 0.1 on both (0.05%).
+  leg with one stretching bone, or an arm with 0.1 on both (0.05%). Each holds on a chain as
+  straight as the one measured, or straighter.
 - iTaSC ignores the constraint's count and reads the armature's ``pose.ik_param``: 15
   iterations miss the oracle's goals, 20 reach them but not the near ones, 25 reach all
   (default 100). Any precision above its default of 0.005 stops it early: at 0.006 the arms
@@ -35,16 +43,19 @@ and targets drawn to 30% of the reach, which need the most steps):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import bpy
+from mathutils import Vector
 
 from ..core.armature import pose_of
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import hangs_down
-from ..core.names import readable
+from ..core.geometry import offset_from_line
+from ..core.limb import forward_pose, forward_tip, hangs_down
 from ..core.reach import stretching_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
@@ -54,12 +65,58 @@ ITASC_ITERATIONS = 100
 ITASC_PRECISION = 0.001
 """Tighter than Blender's 0.005, which leaves a leg up to 0.2% of its length short."""
 ITASC_DEFAULT_PRECISION = 0.005
-STANDARD_FAILS_BELOW = 12
-TAIL_OFF_FAILS_BELOW = 15
-"""A chain without Use Tail that a pole turns (measured on the arm; see the module doc)."""
-WEAK_STRETCH_FAILS_BELOW = 16
+BEND_NEEDS = (
+    (2.0, 20),
+    (4.0, 16),
+    (6.0, 13),
+    (7.63, 12),
+    (10.0, 11),
+    (12.0, 10),
+    (13.7, 9),
+    (15.0, 9),
+    (20.0, 8),
+    (25.0, 7),
+    (30.0, 6),
+    (40.0, 6),
+    (50.0, 5),
+    (60.0, 5),
+)
+"""Iterations a two-bone limb with a pole needs to land on the oracle's goals, by its joint's bend
+at rest (degrees), every count below failing: measured on legs and arms of equal bones, and the
+fewest a limb whose upper bone is shorter needs (half the lower: 17 at 7.6°)."""
+LONG_ROOT_BEND_NEEDS = (
+    (2.0, 16),
+    (4.0, 12),
+    (6.0, 11),
+    (7.6, 10),
+    (10.0, 8),
+    (13.7, 7),
+    (15.0, 7),
+    (20.0, 6),
+    (30.0, 5),
+    (40.0, 5),
+    (50.0, 4),
+    (60.0, 4),
+)
+"""The same for an upper bone up to twice the lower's length, measured at twice: it lands sooner."""
+LONG_ROOT = 2.0
+EQUAL = 1.01
+"""Upper to lower bone lengths: up to ``EQUAL`` the first table holds, up to ``LONG_ROOT`` the
+second; longer upper bones were not measured."""
+NO_POLE_BEND_NEEDS = ((3.8, 10), (7.6, 9), (15.2, 7), (29.9, 5))
+"""A limb of equal bones without a pole: the solver chooses the bend plane, and lands sooner."""
+TAIL_OFF_NEEDS = 15
+TAIL_OFF_BEND = 6.84
+"""A chain without Use Tail that a pole turns: measured on the arm, its shoulder and upper arm
+bent this much (see the module doc)."""
+WEAK_STRETCH_NEEDS = 16
 WEAK_STRETCH = 0.4
 """A leg whose IK Stretch on two or more bones is all below this needs more iterations."""
+LEG_BEND = 7.63
+"""The reference leg's knee bend (degrees), on which the weak stretch was measured."""
+FOLDED_FURTHER = 1.0
+"""Degrees a posed joint may fold beyond its rest bend before the start counts as nearer the
+goals than any chain measured (posed 20° further, the leg lands from 3 iterations)."""
 ITASC_FAILS_BELOW = 20
 
 
@@ -76,15 +133,8 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
         iterations = rig.ik_constraint(chain).iterations
         if chain.mute or iterations >= options["min_iterations"]:
             continue
-        tail_off = not chain.use_tail and chain.pole is not None and len(chain.moving_bones) > 1
-        stretching = _weakly_stretching_leg(rig, chain)
-        fails = iterations < (
-            TAIL_OFF_FAILS_BELOW
-            if tail_off
-            else WEAK_STRETCH_FAILS_BELOW
-            if stretching
-            else STANDARD_FAILS_BELOW
-        )
+        need = iterations_needed(rig, chain)
+        fails = need is not None and iterations < need.count
         yield chain_finding(
             "solver",
             rig,
@@ -94,17 +144,13 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
             message=(
                 f"IK '{chain.constraint}' on {chain.owner} stops after {iterations} iterations: "
                 + (
-                    "too few to reach its target without Use Tail under a pole (measured: 12 "
-                    "leave an arm 2.1% of its reach short, 14 0.19%; it needs 15)."
-                    if fails and tail_off
-                    else f"too few to reach its target with weak IK Stretch on "
-                    f"{' and '.join(stretching)} (measured: 12 leave a leg 0.22% of its reach "
-                    "short with stretch 0.1 and 0.01, 15 0.11%; it needs 16)."
-                    if fails and stretching
-                    else "too few to reach its target (measured: 11 leave a leg 0.2% of its "
-                    "reach short of targets within reach)."
-                    if fails
+                    f"too few to reach its target ({need.measured})."
+                    if fails and need is not None
                     else "targets drawn close to the chain root are not reached."
+                    if need is not None
+                    else f"perhaps too few: {_unmeasured(rig, chain)}, whose need was not "
+                    "measured (a two-bone leg bent 7.6° needs 12, an insect leg of three bones "
+                    "lands from 5); Verify by Solving solves it."
                 )
             ),
             why=(
@@ -115,6 +161,102 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
             fix_id="iterations",
             fix_label=f"Set iterations to {STANDARD_ITERATIONS} (Blender's default)",
         )
+
+
+@dataclass(frozen=True)
+class Need:
+    """The iterations a measured chain at least as bent as this one needs, and what was measured,
+    in words for the message."""
+
+    count: int
+    measured: str
+
+
+def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
+    """The fewest iterations the chain needs by the tables measured on two-bone limbs as straight
+    as it is, or straighter; None for a chain no table measured (one or three bones, a joint
+    posed folded further, a bend past the tables)."""
+    bend = _start_bend(rig, chain)
+    if bend is None:
+        return None
+    with_pole = chain.pole is not None and not chain.pole_bone_missing
+    table = _bend_table(rig, chain, with_pole)
+    measured = next(((b, n) for b, n in table if b >= bend), None)
+    if measured is None:
+        return None
+    limb = "a two-bone limb" + (" with a pole" if with_pole else " without a pole")
+    if table is LONG_ROOT_BEND_NEEDS:
+        limb += ", its upper bone twice the lower,"
+    needs = [
+        Need(
+            measured[1],
+            f"it is bent {bend:.1f}° at rest, and {limb} bent {measured[0]:g}° needs "
+            f"{measured[1]}, measured",
+        )
+    ]
+    if not chain.use_tail and with_pole and bend <= TAIL_OFF_BEND:
+        needs.append(
+            Need(
+                TAIL_OFF_NEEDS,
+                "without Use Tail under a pole (measured: 12 leave an arm 2.1% of its reach "
+                "short, 14 0.19%; it needs 15)",
+            )
+        )
+    stretching = _weakly_stretching_leg(rig, chain)
+    if stretching and bend <= LEG_BEND:
+        needs.append(
+            Need(
+                WEAK_STRETCH_NEEDS,
+                f"with weak IK Stretch on {' and '.join(stretching)} (measured: 12 leave a leg "
+                "0.22% of its reach short with stretch 0.1 and 0.01, 15 0.11%; it needs 16)",
+            )
+        )
+    return max(needs, key=lambda need: need.count)
+
+
+def _bend_table(rig: RigView, chain: IKChain, with_pole: bool) -> tuple[tuple[float, int], ...]:
+    """The table measured on limbs proportioned like this one (none: ``()``)."""
+    lower, upper = (rig.bone(name).length for name in chain.moving_bones)
+    ratio = upper / lower if lower > 0.0 else math.inf
+    if not with_pole:
+        return NO_POLE_BEND_NEEDS if ratio <= EQUAL else ()
+    return BEND_NEEDS if ratio <= EQUAL else LONG_ROOT_BEND_NEEDS if ratio <= LONG_ROOT else ()
+
+
+def _start_bend(rig: RigView, chain: IKChain) -> float | None:
+    """The two-bone chain's bend at rest (degrees), where the solver starts it there, straighter
+    or bent the other way; None for other chains, or a joint posed folded further."""
+    moving = chain.moving_bones
+    if len(moving) != 2:
+        return None
+    root, joint, tip = rig.bone(moving[1]).head, rig.bone(moving[0]).head, rig.chain_tip(chain)
+    posed = forward_pose(rig, chain)
+    posed_root, posed_joint = posed[moving[1]].translation, posed[moving[0]].translation
+    posed_tip = forward_tip(rig, chain, posed)
+    rest, start = _joint_angle(root, joint, tip), _joint_angle(posed_root, posed_joint, posed_tip)
+    toward_rest_side = offset_from_line(posed_joint, posed_root, posed_tip).dot(
+        offset_from_line(joint, root, tip)
+    )
+    if toward_rest_side >= 0.0 and start > rest + FOLDED_FURTHER:
+        return None
+    return round(rest, 2)  # as the tables are written: the reference leg is bent 7.628°
+
+
+def _joint_angle(root: Vector, joint: Vector, tip: Vector) -> float:
+    upper, lower = joint - root, tip - joint
+    if upper.length == 0.0 or lower.length == 0.0:
+        return 0.0
+    return math.degrees(upper.angle(lower))
+
+
+def _unmeasured(rig: RigView, chain: IKChain) -> str:
+    """Why no table speaks for the chain, in words."""
+    bones = len(chain.moving_bones)
+    if bones != 2:
+        return f"the solver turns {bones} bone{'s' * (bones != 1)} in this chain"
+    if _start_bend(rig, chain) is None:
+        return "its joint is posed folded further than at rest, where the solver starts"
+    return "no two-bone limb measured was proportioned and bent like it"
 
 
 def _weakly_stretching_leg(rig: RigView, chain: IKChain) -> tuple[str, ...]:
@@ -217,7 +359,7 @@ def set_itasc_convergence(obj: bpy.types.Object, finding: Finding) -> str:
     if param.precision > ITASC_DEFAULT_PRECISION:
         changed.append(f"precision from {param.precision:.3g} to {ITASC_PRECISION}")
         param.precision = ITASC_PRECISION
-    return f"Set the iTaSC {' and '.join(changed)} on '{readable(obj)}'."
+    return f"Set the iTaSC {' and '.join(changed)} on '{obj.name}'."
 
 
 register(
