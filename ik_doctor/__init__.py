@@ -82,14 +82,19 @@ def __getattr__(name: str) -> Any:
 
 
 def register() -> None:
-    """Blender calls this when the extension is enabled."""
+    """Blender calls this when the extension is enabled: the panel, and the command line as
+    ``blender --command ik_doctor``."""
     from . import ui
+    from .cli import blender_command
 
     ui.register()
+    blender_command.register()
 
 
 def unregister() -> None:
     """Blender calls this when the extension is disabled; it removes everything it added."""
     from . import ui
+    from .cli import blender_command
 
+    blender_command.unregister()
     ui.unregister()

@@ -16,7 +16,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-EXCLUDE = shutil.ignore_patterns("__pycache__", "*.pyc", "cli", "__main__.py")
+# cli/ ships: an enabled extension is also `blender --command ik_doctor` (cli.blender_command).
+EXCLUDE = shutil.ignore_patterns("__pycache__", "*.pyc", "__main__.py")
 
 
 def blender_scripts() -> Path:

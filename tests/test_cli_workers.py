@@ -21,6 +21,7 @@ import pytest
 
 import ik_doctor
 from ik_doctor.cli import check_ids
+from ik_doctor.cli.blender_command import execute
 from ik_doctor.cli.pool import worker_command
 from ik_doctor.cli.results import ANIMATION_CHECK
 from ik_doctor.cli.worker import ANSWER_PREFIX, READY_LINE, STAGE_PREFIX
@@ -170,3 +171,47 @@ def test_checks_are_known_by_their_module_names_so_checks_is_checked_without_ble
     modules = {check.id: check.find.__module__ for check in ik_doctor.all_checks()}
     in_package = {i: m for i, m in modules.items() if m.startswith("ik_doctor.checks.")}
     assert in_package == {name: f"ik_doctor.checks.{name}" for name in check_ids()}
+
+
+LAUNCHER = """#!/bin/sh
+# Stands in for a Blender binary behind a studio's launcher: runs the worker that --python-expr
+# gives in this Python (with its bpy), as a child of this shell, not in its place.
+while [ "$1" != "--python-expr" ]; do shift; done
+"{python}" -c "$2"
+"""
+
+
+def test_blender_option_runs_the_worker_behind_a_launcher_that_does_not_exec(
+    files, tmp_path
+) -> None:
+    """``--blender PATH`` may name a studio's launcher script: the worker's parent is then that
+    script, not the run, and the worker must still serve (it once left at once: "the ik-doctor
+    process that started this worker has ended")."""
+    launcher = tmp_path / "blender"
+    launcher.write_text(LAUNCHER.format(python=sys.executable))
+    launcher.chmod(0o755)
+    report = tmp_path / "report.json"
+    result = run(
+        "check", files["broken"], "--blender", launcher, "--format", "json", "--output", report,
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 1, result.stderr
+    written = json.loads(report.read_text("utf-8"))
+    assert written["blender"] == bpy.app.version_string
+    assert [file["status"] for file in written["files"]] == ["ok"]
+
+
+def test_blender_option_must_name_an_executable(files, tmp_path) -> None:
+    (tmp_path / "blender").write_text("not a program\n")
+    for path in (tmp_path / "blender", tmp_path, tmp_path / "absent"):
+        result = run("check", files["good"], "--blender", path, cwd=tmp_path)
+        assert result.returncode == 2, result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_blender_command_returns_argparse_exits_as_exit_codes(capsys) -> None:
+    """Raised out of ``blender --command ik_doctor``, ``SystemExit`` would end Blender on the
+    spot: usage errors and ``--help`` come back as Blender's exit code."""
+    assert execute(["check"]) == 2
+    assert execute(["--help"]) == 0
+    assert "blender --command ik_doctor" in capsys.readouterr().out

@@ -2,8 +2,9 @@
 
 ``check`` and ``fix`` hand every file to worker processes (see ``pool``) and only render what
 comes back, so an untrusted or broken file cannot take the run down; this process never starts
-Blender for them (only ``demo`` does). Exit codes: 0 nothing at
-or above ``--fail-on``, 1 something is, 2 a usage error or a file that could not be read.
+Blender for them (only ``demo`` does). The workers import ``bpy`` from this Python, or with
+``--blender`` are that Blender binary. Exit codes: 0 nothing at or above ``--fail-on``, 1
+something is, 2 a usage error or a file that could not be read.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import importlib.util
 import math
 import os
 import pkgutil
+import shutil
 import signal
 import sys
 from pathlib import Path
@@ -21,7 +23,15 @@ from typing import Any
 from .inputs import FOLLOW_FLAG, Input, collect_inputs
 from .interrupt import Interrupt
 from .merge import merge_reports
-from .pool import DEFAULT_TIMEOUT, About, Stop, ask_about_blender, run_jobs, usable_cores
+from .pool import (
+    DEFAULT_TIMEOUT,
+    About,
+    Stop,
+    ask_about_blender,
+    run_jobs,
+    usable_cores,
+    worker_command,
+)
 from .quiet_start import import_bpy_quietly
 from .report_html import render_html
 from .report_json import render_json, run_header
@@ -43,9 +53,9 @@ NO_BLENDER = "unknown: no worker started Blender"
 """The report's ``blender`` when not one worker got ready to say which it is."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "ik-doctor") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="ik-doctor",
+        prog=prog,
         description="Find out why a rig's IK does not work, and fix it.",
         epilog="Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 a usage error "
         "or a file that could not be read or checked.",
@@ -135,6 +145,13 @@ def _add_common_options(parser: argparse.ArgumentParser) -> None:
         help="worker processes (default: the cores this process may use, at most one per file)",
     )
     parser.add_argument(
+        "--blender",
+        type=_blender_binary,
+        metavar="PATH",
+        help="read the files in this Blender binary, whatever its version and Python "
+        "(default: the bpy module of this Python; inside Blender, that Blender)",
+    )
+    parser.add_argument(
         "--shard",
         type=parse_shard,
         metavar="K/N",
@@ -159,6 +176,14 @@ def _positive(text: str) -> int:
     return value
 
 
+def _blender_binary(text: str) -> str:
+    """An executable file, by path or by a name on ``PATH``; made absolute."""
+    found = shutil.which(text)
+    if found is None or os.path.isdir(found):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an executable file")
+    return os.path.abspath(found)
+
+
 def _seconds(text: str) -> float:
     """A time limit: a number above 0; "never" is not on offer, a run must end."""
     try:
@@ -170,11 +195,18 @@ def _seconds(text: str) -> float:
     return value
 
 
-def main(argv: list[str] | None = None, early_signals: list[int] | None = None) -> int:
-    """Run the command; ``early_signals``: SIGINT or SIGTERM received before it was called."""
-    parser = build_parser()
+def main(
+    argv: list[str] | None = None,
+    early_signals: list[int] | None = None,
+    prog: str = "ik-doctor",
+    blender: str | None = None,
+) -> int:
+    """Run the command; ``early_signals``: SIGINT or SIGTERM received before it was called;
+    ``blender``: the Blender binary the workers are when ``--blender`` is not given."""
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
     if args.command in ("check", "fix"):
+        args.blender = args.blender or blender
         interrupt = Interrupt(early_signals)
         with interrupt.caught() as stop:  # from the start: a scan of a large tree takes time
             files, header = _check_or_fix(parser, args, stop)
@@ -212,7 +244,8 @@ def _check_or_fix(
     targets, replaced = _written_paths(args, jobs)
     _refuse_overwrites(parser, [item.path for item in inputs], targets, replaced)
     part = Selection.of(inputs, args.shard)
-    answered, about = _run(part.take(jobs), part.take(inputs), args.jobs, args.timeout, stop)
+    command = worker_command(args.blender)
+    answered, about = _run(part.take(jobs), part.take(inputs), args, command, stop)
     files = part.numbered(answered)
     if args.shard is None and armature_named_nowhere(files, args.armature):
         nowhere = f"no checked file has an armature named {args.armature!r}"
@@ -304,8 +337,8 @@ def _refuse_overwrites(
 def _run(
     jobs: list[dict[str, Any]],
     inputs: list[Input],
-    workers: int | None,
-    timeout: float,
+    args: argparse.Namespace,
+    command: list[str],
     stop: Stop,
 ) -> tuple[list[dict[str, Any]], About]:
     """Answers for every input in order, and what the workers said of their Blender; files
@@ -325,13 +358,14 @@ def _run(
     try:
         answers = run_jobs(
             [jobs[index] for index in readable],
-            workers or usable_cores(),
+            args.jobs or usable_cores(),
             on_answer=progress.advance,
-            timeout=timeout,
+            command=command,
+            timeout=args.timeout,
             stop=stop,
             on_ready=heard.append,
         )
-        about = heard[0] if heard else ask_about_blender(stop)
+        about = heard[0] if heard else ask_about_blender(stop, command)
     finally:
         progress.close()
     for index, answer in zip(readable, answers, strict=True):

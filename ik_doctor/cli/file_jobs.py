@@ -8,7 +8,8 @@ block or a Python driver expression in an untrusted file never runs. Results are
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,27 +37,53 @@ class UnreadableFile(Exception):
     """Blender refused the file; the message is its reason, in one line."""
 
 
-def open_untrusted(path: str) -> None:
-    """Open a .blend with Python auto-execution off, whatever the preferences say.
+def open_untrusted(path: str) -> str | None:
+    """Open a .blend with Python auto-execution off, whatever the preferences say; return what
+    Blender said if it reported an error but read the file all the same, else None.
 
-    Only a regular file: the main process looked, but a FIFO put in the file's place since
-    would leave Blender waiting for a writer forever.
+    Blender raises for every error it reports while reading, also when it then loads the file:
+    "Data-block 'MASkin' had an invalid embedded node group, which has not been read" (4.5 and
+    5.3, measured; 4.2 crashes on it), with the rig loaded, posed and whole. Only a file it
+    refused is unreadable, and its ``load_post`` handlers say which (``load_post_fail`` runs
+    instead): the open file's path cannot, when the same path was open before (a file fixed in
+    place, read back). Only a regular file: the main process looked, but a FIFO put in the
+    file's place since would leave Blender waiting for a writer forever.
     """
     problem = not_regular_problem(path)
     if problem is not None:
         raise UnreadableFile(problem)
     bpy.context.preferences.filepaths.use_scripts_auto_execute = False
     try:
-        bpy.ops.wm.open_mainfile(filepath=path, load_ui=False, use_scripts=False)
+        with _loads_seen() as loaded:
+            bpy.ops.wm.open_mainfile(filepath=path, load_ui=False, use_scripts=False)
     except RuntimeError as error:
-        raise UnreadableFile(_blender_reason(error, path)) from None
+        if not loaded:
+            raise UnreadableFile(_blender_reason(error, path)) from None
+        return _blender_reason(error, path)
+    return None
+
+
+@contextmanager
+def _loads_seen() -> Iterator[list[bool]]:
+    """A list that gains an item each time Blender finishes loading a file, for the duration."""
+    seen: list[bool] = []
+
+    @bpy.app.handlers.persistent  # a handler that is not is dropped as the file loads
+    def loaded(*_args: Any) -> None:
+        seen.append(True)
+
+    bpy.app.handlers.load_post.append(loaded)
+    try:
+        yield seen
+    finally:
+        bpy.app.handlers.load_post.remove(loaded)
 
 
 def check_file(job: dict[str, Any]) -> dict[str, Any]:
     """Diagnose every armature of one file (or the named one)."""
     result = _file_result(job)
     try:
-        open_untrusted(job["path"])
+        result.update(_noted(open_untrusted(job["path"])))
     except UnreadableFile as error:
         return _unreadable(result, str(error))
     armatures, missing = _armatures(job.get("armature"))
@@ -86,7 +113,7 @@ def fix_file(job: dict[str, Any]) -> dict[str, Any]:
     result = {**_file_result(job), "output": None, "backup": None}
     source, output = Path(job["path"]), Path(job["output"])
     try:
-        open_untrusted(str(source))
+        result.update(_noted(open_untrusted(str(source))))
     except UnreadableFile as error:
         return _unreadable(result, str(error))
     armatures, missing = _armatures(job.get("armature"))
@@ -108,7 +135,7 @@ def fix_file(job: dict[str, Any]) -> dict[str, Any]:
             failed = True
         changed = changed or any(a["changed"] for a in entry.get("fix", {}).get("applied", []))
         result["armatures"].append(entry)
-    refusal = refusal or _in_place_refusal(job, changed)
+    refusal = refusal or _in_place_refusal(job, changed, result.get("note"))
     if refusal is not None:
         return _refused(result, refusal)
     try:
@@ -205,10 +232,12 @@ def _held_back(impact: FixImpact) -> str:
     return f"{'; '.join(impact.costs())}; run with {' '.join(flags)} to apply it"
 
 
-def _in_place_refusal(job: dict[str, Any], changed: bool) -> str | None:
+def _in_place_refusal(job: dict[str, Any], changed: bool, note: str | None) -> str | None:
     """Why the fixed rig must not replace the input, when it would (a fix changed something)."""
     if not (changed and job.get("in_place")):
         return None
+    if note is not None:  # saving writes only what Blender read
+        return f"not fixed in place: Blender did not read all of the file ({note})"
     reason = in_place_refusal(Path(job["output"]))
     return None if reason is None else f"not fixed in place: the file {reason}"
 
@@ -301,6 +330,11 @@ def _without_armature(result: dict[str, Any], reason: str) -> dict[str, Any]:
         "status": "unreadable",
         "problem": f"{reason}, and linked data cannot be read: missing {', '.join(missing)}",
     }
+
+
+def _noted(note: str | None) -> dict[str, Any]:
+    """The report's ``note`` on a file Blender read with an error: it was checked as read."""
+    return {} if note is None else {"note": f"Blender read it with an error: {note}"}
 
 
 def _unreadable(result: dict[str, Any], problem: str) -> dict[str, Any]:

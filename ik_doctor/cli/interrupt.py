@@ -44,7 +44,9 @@ class Interrupt:
             yield self.stop
         finally:
             for number, handler in previous.items():
-                signal.signal(number, handler)
+                # None: a handler set from C (Blender's own, under `blender --command`), which
+                # Python cannot put back; the default ends the process, as Blender's would.
+                signal.signal(number, signal.SIG_DFL if handler is None else handler)
 
     @property
     def exit_code(self) -> int | None:

@@ -9,6 +9,8 @@ put back in input order, so the report of ``--jobs 4`` is the same as the report
 Workers run foreign files, so they are kept on a short leash: an isolated interpreter that
 cannot import from the current directory, their own process group (a Ctrl-C meant for the run
 does not kill a file half-saved), death with the main process, and a deadline for every wait.
+A worker is this Python with its ``bpy``, or a Blender binary (``--blender``, and inside
+Blender that Blender) running the same worker: one protocol, whatever Blender reads the files.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ Answer = dict[str, Any]
 About = dict[str, Any]
 """What a worker says of its Blender when it is ready: see ``worker.about_blender``."""
 
-PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+PACKAGE = Path(__file__).resolve().parents[1]
+PACKAGE_PARENT = str(PACKAGE.parent)
 DEFAULT_TIMEOUT = 600.0
 """Seconds a worker may spend on one file, counted from when it starts reading it: ten times
 the slowest real rig here (``fix`` of BlenRig's biped with every fix allowed and ``--html``
@@ -54,17 +57,42 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
-def worker_command() -> list[str]:
-    """An isolated interpreter (``-I``): no module is ever imported from the current directory.
+def worker_command(blender: str | None = None) -> list[str]:
+    """A worker that reads files in this Python's ``bpy``, or in the Blender binary ``blender``.
 
+    This Python runs isolated (``-I``): no module is ever imported from the current directory.
     ``-I`` also leaves out ``PYTHONPATH`` and the user's site-packages, where a studio may keep
     ``bpy``; those are handed over (see ``_import_path``), the current directory never is.
     """
+    if blender is not None:
+        return _blender_worker(blender)
     bootstrap = (
         f"import sys; sys.path[:0] = {_import_path()!r}; "
         f"from ik_doctor.cli.worker import main; main(parent={os.getpid()})"
     )
     return [sys.executable, "-I", "-c", bootstrap]
+
+
+def _blender_worker(blender: str) -> list[str]:
+    """The worker in a Blender binary, in the background, as untrusted files ask.
+
+    Blender's Python is isolated already (no current directory, ``PYTHONPATH`` or user site on
+    its path). ``--factory-startup``: no add-on or start-up file of the user's runs, as with
+    ``bpy``; ``--disable-autoexec``: no Python in a file runs, whatever the preferences say
+    (the worker turns it off again before each file). This package is loaded from its own
+    folder by name, with nothing added to the path: the folder beside it may be another
+    Python's site-packages, whose modules must not shadow that Blender's own.
+    """
+    bootstrap = (
+        "import importlib.util, sys; "
+        f"spec = importlib.util.spec_from_file_location('ik_doctor', "
+        f"{str(PACKAGE / '__init__.py')!r}, submodule_search_locations=[{str(PACKAGE)!r}]); "
+        "sys.modules['ik_doctor'] = package = importlib.util.module_from_spec(spec); "
+        "spec.loader.exec_module(package); "
+        f"from ik_doctor.cli.worker import main; main(parent={os.getpid()})"
+    )
+    background = ["--background", "--factory-startup", "--disable-autoexec"]
+    return [blender, *background, "--python-exit-code", "1", "--python-expr", bootstrap]
 
 
 def _import_path() -> list[str]:

@@ -66,6 +66,8 @@ def _file_section(file: dict[str, Any], command: str) -> list[str]:
     if file["problem"]:
         css = "info" if file["status"] == "no_armature" else "error"
         parts.append(f'<p class="{css}">{escape(file["problem"])}</p>')
+    if file.get("note"):
+        parts.append(f'<p class="warning">{escape(file["note"])}</p>')
     for armature in file["armatures"]:
         parts.extend(_armature_section(armature, command))
     return parts

@@ -26,6 +26,9 @@ def render_junit(files: list[dict[str, Any]], checks: list[str], fail_on: str) -
         elif file["status"] == "no_armature":
             case = _case(suite, file["path"], "armature")
             ElementTree.SubElement(case, "skipped", message=file["problem"] or "no armature")
+        if file.get("note"):  # read, and checked as read: a pass that says what Blender said
+            case = _case(suite, file["path"], "read")
+            ElementTree.SubElement(case, "system-out").text = file["note"]
         for armature in file["armatures"]:
             _armature_cases(suite, file["path"], armature, checks, fail_on)
         _count(suite)

@@ -43,6 +43,8 @@ def _file_lines(file: dict[str, Any], command: str, paint: Callable[[str, str], 
     lines = [path]
     if file["status"] == "failed" and file["problem"]:
         lines.append(f"  {paint('error', 'failed')}: {file['problem']}")
+    if file.get("note"):
+        lines.append(f"  {paint('warning', 'note')}: {file['note']}")
     for armature in file["armatures"]:
         lines.extend(_armature_lines(armature, command, paint))
     return lines

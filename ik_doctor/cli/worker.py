@@ -115,16 +115,32 @@ def _failed(job: dict[str, Any], trace: str) -> dict[str, Any]:
 
 
 def die_with_parent(parent: int) -> None:
-    """Have the kernel kill this process when ``parent`` ends, even by SIGKILL (Linux only).
+    """Have the kernel kill this process when its parent ends, even by SIGKILL (Linux only).
 
-    Elsewhere the worker still leaves when its standard input closes, after the current file.
+    The parent is ``parent``, the main process, or a launcher script between the two (a
+    studio's ``blender`` wrapper) that the main process kills. Elsewhere, and when the main
+    process dies under a launcher that lives on, the worker leaves when its standard input
+    closes, after the current file.
     """
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:  # the parent ended before the request above was in place
+    if parent not in _ancestors():  # it ended before the request above was in place
         print("the ik-doctor process that started this worker has ended", file=sys.stderr)
         os._exit(1)
+
+
+def _ancestors() -> list[int]:
+    """This process's parent, its parent's parent and so on, as far as ``/proc`` tells."""
+    found = [os.getppid()]
+    while found[-1] > 1:
+        try:
+            with open(f"/proc/{found[-1]}/stat", encoding="utf-8") as stat:
+                # "pid (name) state ppid ...": the name may hold spaces and parentheses.
+                found.append(int(stat.read().rsplit(")", 1)[1].split()[1]))
+        except (OSError, IndexError, ValueError):
+            break
+    return found
 
 
 def main(parent: int) -> None:
