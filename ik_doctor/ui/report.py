@@ -136,6 +136,9 @@ def store(context: bpy.types.Context, obj: bpy.types.Object, findings: Sequence[
     report.infos = sum(f.severity == Severity.INFO for f in findings)
     report.active_index = _first_finding_from(report, previous)
     report.stale = False
+    # Check Rig run from its shortcut or F3 over the viewport redraws no sidebar by itself: the
+    # panel went on showing the old list until the mouse passed over it (Blender 5.2 and 4.3).
+    redraw_3d_views()
     return report
 
 
