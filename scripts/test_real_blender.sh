@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The extension in Debian's real Blender (5.2 LTS: sid, 4.3: trixie), in a real window under
+# Xvfb driven by xdotool: tests/real_window/, run with the newest line's pytest on this machine.
+# Usage: scripts/test_real_blender.sh [sid|trixie ...] [-- pytest args]
+# Each suite's Blender is set up first (scripts/debian_blender.sh setup; exit 3: cannot here).
+# Screenshots of every step stay in .venv/real_window_shots/SUITE/.
+source "$(dirname "$0")/env.sh"
+suites=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do suites+=("$1"); shift; done
+[ "${1:-}" = "--" ] && shift
+[ ${#suites[@]} -eq 0 ] && suites=(sid trixie)
+ik_doctor_env latest
+for suite in "${suites[@]}"; do bash "$ROOT/scripts/debian_blender.sh" setup "$suite"; done
+status=0
+for suite in "${suites[@]}"; do
+  echo "===== Debian $suite's Blender, in a real window ====="
+  start=$SECONDS
+  code=0
+  # A folder of its own: pytest's shared temporary folders are pruned by other sessions.
+  (cd "$ROOT" && IK_DOCTOR_DEBIAN_SUITE="$suite" "$VENV/bin/python" -m pytest \
+    -p no:cacheprovider --confcutdir tests/real_window --basetemp "/tmp/ik_doctor_real_window_$suite" \
+    tests/real_window "$@") || code=$?
+  echo "Debian $suite: pytest exit $code in $((SECONDS - start)) s"
+  # Exit 5 is "no tests collected": nothing was tested, which is no pass.
+  [ "$code" = 0 ] || status=1
+done
+exit $status
