@@ -555,3 +555,78 @@ def test_an_evenly_stiff_leg_with_a_bone_posed_longer_lags_further(
         assert "thigh.L posed at" in errors[0].message
         _fixed(rig, errors[0])
         assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+
+
+def _straight_robot_arm(flipped: bool) -> bpy.types.Object:
+    """A servo arm as issue 25's robot builds it: a turntable base turning about Y alone, and an
+    upper and a lower arm in one straight line above it, hinged on Z with one-sided IK limits
+    (-60° to 0° and -126° to 0°; ``flipped``, 0° to 60° and 0° to 126°), its IK on a control
+    without a pole."""
+    obj = bpy.data.objects.new("Robot", bpy.data.armatures.new("Robot"))
+    bpy.context.scene.collection.objects.link(obj)
+    with edit_bones(obj) as bones:
+        root = bones.new("root")
+        root.head, root.tail = (0.0, 0.0, 0.0), (0.0, 0.3, 0.0)
+        above, bottom = root, 0.0
+        for name, top in (("base", 0.2), ("upper_arm", 0.7), ("forearm", 1.2)):
+            bone = bones.new(name)
+            bone.head, bone.tail = (0.0, 0.0, bottom), (0.0, 0.0, top)
+            bone.parent, bone.use_connect = above, above is not root
+            above, bottom = bone, top
+        control = bones.new("control")
+        control.head, control.tail = (0.0, 0.0, 1.2), (0.0, 0.1, 1.2)
+        control.parent = root
+    pose_bones = obj.pose.bones
+    pose_bones["base"].lock_ik_x = pose_bones["base"].lock_ik_z = True
+    for name, fold in (("upper_arm", 60.0), ("forearm", 126.0)):
+        hinge = pose_bones[name]
+        hinge.lock_ik_x = hinge.lock_ik_y = hinge.use_ik_limit_z = True
+        limit = sorted((0.0, math.radians(fold if flipped else -fold)))
+        hinge.ik_min_z, hinge.ik_max_z = limit
+    ik = pose_bones["forearm"].constraints.new("IK")
+    ik.target, ik.subtarget, ik.chain_count = obj, "control", 3
+    bpy.context.view_layer.update()
+    return obj
+
+
+def _hand_posed_robot_miss(obj: bpy.types.Object, way: float) -> float:
+    """How far the robot's IK lands from where its arm reaches posed by hand within its limits
+    (the base turned 40°, the upper arm folded 30° and the forearm 60° ``way`` about Z)."""
+    bones = obj.pose.bones
+    ik = bones["forearm"].constraints["IK"]
+    ik.mute = True
+    for name, axis, degrees in (
+        ("base", "Y", 40.0),
+        ("upper_arm", "Z", 30.0),
+        ("forearm", "Z", 60),
+    ):
+        bones[name].rotation_mode = "XYZ"
+        bones[name].rotation_euler = [math.radians(way * degrees) * (a == axis) for a in "XYZ"]
+    bpy.context.view_layer.update()
+    tip = bones["forearm"].tail.copy()
+    for name in ("base", "upper_arm", "forearm"):
+        bones[name].rotation_euler = (0.0, 0.0, 0.0)
+    bones["control"].location = tip - Vector((0.0, 0.0, 1.2))
+    ik.mute = False
+    bpy.context.view_layer.update()
+    return (bones["forearm"].tail - tip).length
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+def test_a_straight_arm_whose_hinge_limits_choose_the_fold_reaches_and_is_no_error(
+    scene, flipped
+) -> None:
+    """Issue 25 (2 errors on a working robot arm): a chain straight at rest has no bend for its
+    limits to fold away from; the side they allow is its bend. Posed by hand within them the
+    arm reaches (measured: it lands the hand-posed point, and the oracle passes it), so no
+    locks error, and rest_pose's straight-chain warning says which way the limits fold it."""
+    robot = _straight_robot_arm(flipped)
+    way = 1.0 if flipped else -1.0
+    assert _hand_posed_robot_miss(robot, way) < 1e-3 * 1.2
+    assert [v.state for v in judge_chains(robot)] == ["pass"]
+    assert findings_of(robot, "locks") == []
+    (straight,) = findings_of(robot, "rest_pose")
+    assert straight.severity == Severity.WARNING
+    # The limits fold the forearm's tip toward +X (the Z axes face -Y): the joints then sit
+    # toward -X; flipped, the other way.
+    assert Vector(straight.args["direction"]).x == pytest.approx(way)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import bpy
 import pytest
@@ -16,6 +17,7 @@ from solving import (
 )
 
 from ik_doctor import Severity, apply_fix, diagnose, solve_within_reach
+from ik_doctor.checks.rest_pose import pre_bend
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.geometry import offset_from_line
 from ik_doctor.verify.oracle import judge_chains
@@ -362,3 +364,34 @@ def test_leftover_rotation_replaced_by_a_constraint_that_sets_the_start_is_not_a
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
     (finding,) = findings_of(rig, "rest_pose")
     assert finding.severity == Severity.ERROR
+
+
+@pytest.mark.parametrize(("upper", "lower", "control"), LIMBS)
+@pytest.mark.parametrize("pre_bend_toward", ["limits", "pole"])
+def test_straight_limb_whose_limits_fold_it_away_from_its_pole_is_pre_bent_their_way(
+    rig, upper, lower, control, pre_bend_toward
+) -> None:
+    """Issue 25: the side a straight chain's one-sided limits allow is its bend. With a pole it
+    still does not bend at all (an error, measured: 3.4% of the reach short whichever way its
+    limits fold it); pre-bent the limits' way it lands with the pole behind the bend, where
+    pre-bent toward the pole, against its limits, it stops 3.7% short (locks' error)."""
+    _straighten(rig, upper, lower)
+    joint = rig.pose.bones[lower]
+    joint.use_ik_limit_x, joint.ik_min_x, joint.ik_max_x = True, -math.radians(150), 0.0
+    assert [v.state for v in judge_chains(rig) if v.owner == lower] == ["fail"]
+    assert findings_of(rig, "locks") == []
+    (finding,) = findings_of(rig, "rest_pose")
+    assert (finding.bone, finding.severity, finding.fix_id) == (lower, Severity.ERROR, "pre_bend")
+    bones = rig.data.bones
+    pole = bones[joint.constraints["IK"].pole_subtarget].head_local
+    toward_pole = offset_from_line(pole, bones[upper].head_local, bones[lower].tail_local)
+    assert Vector(finding.args["direction"]).dot(toward_pole) < 0.0
+    if pre_bend_toward == "limits":
+        apply_fix(finding)
+        assert [v.state for v in judge_chains(rig) if v.owner == lower] == ["pass"]
+        assert [f.severity for f in findings_of(rig, "pole")] == [Severity.WARNING]
+    else:
+        toward = (("direction", toward_pole.normalized().to_tuple()), ("side", "toward its pole"))
+        pre_bend(rig, replace(finding, fix_args=toward))
+        assert [v.state for v in judge_chains(rig) if v.owner == lower] == ["fail"]
+        assert [f.severity for f in findings_of(rig, "locks")] == [Severity.ERROR]

@@ -93,14 +93,68 @@ def bend_offset(rig: RigView, chain: IKChain) -> float:
 
 
 def bend_plane(rig: RigView, chain: IKChain) -> Vector | None:
-    """Unit normal of the plane through root head, most bent joint and tip; None if straight."""
+    """Unit normal of the plane through root head, most bent joint and tip (a positive turn about
+    it folds the joints further); for a chain straight at rest, the axis its IK limits fold it
+    about (``limits_fold``); None when neither says."""
     shape = chain_shape(rig, chain)
     if shape.most_bent is None or has_degenerate_bone(rig, chain):
         return None
     if bend_offset(rig, chain) < STRAIGHT_RATIO:
-        return None
+        return limits_fold(rig, chain)
     joint = rig.bone(shape.joints[shape.most_bent]).head
     return bend_normal(shape.root, joint, shape.tip)
+
+
+def limits_fold(rig: RigView, chain: IKChain) -> Vector | None:
+    """The axis (armature space, rest pose) the IK limits of a chain straight at rest fold it
+    about: a positive turn about it folds each inner joint the way its limit lets it go further.
+    None when the chain is bent at rest (its bend decides), or no limit prefers a side, or the
+    limits pull its joints to opposite sides.
+
+    A straight chain gives the solver no side to fold to, so a one-sided limit (a robot's elbow
+    from -126° to 0°) is the side it was built to fold to: posed by hand within its limits, the
+    limb folds that way and reaches (measured on a straight three-bone robot arm, and on the
+    reference leg and arm straightened, either way).
+    """
+    if len(chain.moving_bones) < 2 or has_degenerate_bone(rig, chain):
+        return None
+    if bend_offset(rig, chain) >= STRAIGHT_RATIO:
+        return None
+    joints = chain.moving_bones[:-1]
+    leans = [lean for name in joints if (lean := _limit_lean(rig, name)) is not None]
+    total = sum(leans, Vector())
+    if not leans or total.length < 1e-6 or any(lean.dot(total) <= 0.0 for lean in leans):
+        return None
+    return total.normalized()
+
+
+def _limit_lean(rig: RigView, name: str) -> Vector | None:
+    """The axis a joint's IK limits let it fold further about (armature space, signed by the
+    way, as long as that way is the further), or None: its swing axes free, locked, or limited
+    alike both ways."""
+    pose_bone = rig.pose_bone(name)
+    bone = rig.bone(name)
+    lean = Vector()
+    for axis, direction in (("x", bone.x_axis), ("z", bone.z_axis)):
+        if getattr(pose_bone, f"lock_ik_{axis}") or not getattr(pose_bone, f"use_ik_limit_{axis}"):
+            continue
+        low, high = getattr(pose_bone, f"ik_min_{axis}"), getattr(pose_bone, f"ik_max_{axis}")
+        lean += direction * (max(high, 0.0) - max(-low, 0.0))
+    return lean if lean.length > 1e-6 else None
+
+
+def built_bend(rig: RigView, chain: IKChain) -> Vector | None:
+    """The side (unit, armature space) the chain is built to bend to, off its root-tip line:
+    where its inner joints sit at rest, or, for a chain straight at rest, where its IK limits
+    fold them (``limits_fold``); None when neither says."""
+    shape = chain_shape(rig, chain)
+    if bend_offset(rig, chain) >= STRAIGHT_RATIO:
+        bend = sum(shape.offsets, Vector())
+        return bend.normalized() if bend.length > 1e-9 * shape.reach else None
+    fold = limits_fold(rig, chain)
+    if fold is None:
+        return None
+    return (shape.tip - shape.root).cross(fold).normalized()
 
 
 def pole_rest_angle(rig: RigView, chain: IKChain) -> float | None:
@@ -121,7 +175,8 @@ def pole_turn(rig: RigView, chain: IKChain) -> float | None:
 
 def pole_behind_bend(rig: RigView, chain: IKChain, pole: Vector | None = None) -> bool:
     """Whether the pole (``pole``, armature space, or the chain's own) sits on the far side of
-    the side every inner joint bends to at rest (a knee, not an S-curve).
+    the side every inner joint bends to at rest (a knee, not an S-curve), or that the IK limits
+    of a chain straight at rest fold it to (``built_bend``).
 
     Such a limb is built bending away from its pole: the solver keeps that bend or turns the
     limb round to face the pole, and either is a bend the limb was built for (the oracle passes
@@ -129,10 +184,10 @@ def pole_behind_bend(rig: RigView, chain: IKChain, pole: Vector | None = None) -
     """
     if pole is None and not chain.pole_bone_missing:
         pole = rig.joint_point(chain.pole, chain.pole_subtarget)
-    if pole is None or bend_offset(rig, chain) < STRAIGHT_RATIO:
+    bend = built_bend(rig, chain)
+    if pole is None or bend is None:
         return False
     shape = chain_shape(rig, chain)
-    bend = sum(shape.offsets, Vector())
     one_way = all(offset.dot(bend) >= 0.0 for offset in shape.offsets)
     return one_way and bend.dot(offset_from_line(pole, shape.root, shape.tip)) < 0.0
 

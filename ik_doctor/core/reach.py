@@ -14,6 +14,7 @@ import bpy
 from mathutils import Matrix, Vector
 
 from .armature import pose_of
+from .limb import limits_fold
 from .names import readable
 from .rig import IKChain, RigView
 
@@ -122,19 +123,13 @@ def holds_the_fold(
 ) -> bool:
     """Whether an IK limit of ``low`` to ``high`` (radians) on ``axis`` of the chain's joint
     ``name`` would let it fold less than ``HELD_SHARE`` of the way the limb's first goal folds it
-    (the way that brings the tip nearer the root), as the locks check's narrow limits do."""
+    (``_fold_way``), as the locks check's narrow limits do."""
     limb = limb_bones(rig, chain)
     moving = chain.moving_part(limb)
     if name not in moving[:-1]:
         return False  # the limb's root is swung, not folded
-    pose_bone = rig.pose_bone(name)
-    order = list(reversed(limb))
-    root_head = rig.bone(limb[-1]).head
-    folds = [_free_turn(pose_bone, sign * FOLD_DEGREES, "XZY", True) for sign in (1, -1)]
-    distances = [
-        (_fk_tip(rig, chain, order, {name: _rotation(*fold)}) - root_head).length for fold in folds
-    ]
-    fold_axis, angle = folds[distances.index(min(distances))]
+    folds = [_free_turn(rig.pose_bone(name), sign * FOLD_DEGREES, "XZY", True) for sign in (1, -1)]
+    fold_axis, angle = _fold_way(rig, chain, limb, {}, name, folds, _built_fold(rig, chain, limb))
     if fold_axis is None or fold_axis.lower() != axis:
         return False
     allowed = min(max(angle, low), high)
@@ -167,8 +162,9 @@ def _posed_tip(
     """Rest-space tip of the limb with its inner joints folded and its root swung (degrees).
 
     Each fold goes the way that brings the tip nearer the root, chosen before the IK limits cut
-    it: a knee whose limits let it fold only backwards is held back, not posed backwards. The
-    limits that cut a fold short are added to ``clamps``.
+    it: a knee whose limits let it fold only backwards is held back, not posed backwards. A
+    chain straight at rest, which has no nearer way, folds the way its limits choose
+    (``limits_fold``). The limits that cut a fold short are added to ``clamps``.
     """
     limb = limb_bones(rig, chain)
     order = list(reversed(limb))
@@ -177,19 +173,47 @@ def _posed_tip(
         root = rig.pose_bone(limb[-1])
         turns[limb[-1]] = _limited(root, *_free_turn(root, swing, "ZXY", locks), locks)[0]
     moving = chain.moving_part(limb)
-    root_head = rig.bone(limb[-1]).head
+    built = _built_fold(rig, chain, limb) if locks else None
     for name in reversed(moving[:-1]):
         pose_bone = rig.pose_bone(name)
         folds = [_free_turn(pose_bone, sign * fold, "XZY", locks) for sign in (1, -1)]
-        distances = [
-            (_fk_tip(rig, chain, order, {**turns, name: _rotation(*f)}) - root_head).length
-            for f in folds
-        ]
-        axis, angle = folds[distances.index(min(distances))]
+        axis, angle = _fold_way(rig, chain, limb, turns, name, folds, built)
         turns[name], clamp = _limited(pose_bone, axis, angle, locks, fold=True)
         if clamp is not None and clamps is not None:
             clamps.append(clamp)
     return _fk_tip(rig, chain, order, turns)
+
+
+def _built_fold(rig: RigView, chain: IKChain, limb: tuple[str, ...]) -> Vector | None:
+    """``limits_fold`` for a limb that is the chain itself (a chain of length 1 posed on the
+    limb around it keeps the nearer-root rule)."""
+    return limits_fold(rig, chain) if limb == chain.bones else None
+
+
+def _fold_way(
+    rig: RigView,
+    chain: IKChain,
+    limb: tuple[str, ...],
+    turns: dict[str, Matrix],
+    name: str,
+    folds: list[tuple[str | None, float]],
+    built: Vector | None,
+) -> tuple[str | None, float]:
+    """Of a joint's two folds (one axis, either way), the one a limb folds by: about the axis its
+    straight chain's limits fold it (``limits_fold``), else the one that brings the tip nearer
+    the limb's root, the way the chain is bent."""
+    axis = folds[0][0]
+    if built is not None and axis is not None:
+        lean = getattr(rig.bone(name), f"{axis.lower()}_axis").dot(built)
+        if abs(lean) > 1e-3:
+            return folds[0] if lean * folds[0][1] > 0.0 else folds[1]
+    order = list(reversed(limb))
+    root_head = rig.bone(limb[-1]).head
+    distances = [
+        (_fk_tip(rig, chain, order, {**turns, name: _rotation(*fold)}) - root_head).length
+        for fold in folds
+    ]
+    return folds[distances.index(min(distances))]
 
 
 def _free_turn(
