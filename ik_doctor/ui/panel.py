@@ -5,7 +5,8 @@ Drawing reads only the stored report, so it costs O(findings shown) and never ru
 
 from __future__ import annotations
 
-import textwrap
+from collections.abc import Callable
+from functools import partial
 
 import bpy
 
@@ -89,7 +90,7 @@ class IK_DOCTOR_PT_panel(bpy.types.Panel):
         if stored is None:
             layout.label(text="Not checked yet: press Check Rig.")
             return
-        width = _characters_per_line(context)
+        lines = _line_breaker(context)
         if stored.stale:
             box = layout.box()
             box.alert = True
@@ -98,14 +99,14 @@ class IK_DOCTOR_PT_panel(bpy.types.Panel):
         if reason is not None:  # a linked rig cannot even enter Pose Mode: check it from here
             box = layout.box()
             box.label(text="Fixes disabled:", icon="LIBRARY_DATA_DIRECT")
-            _wrapped(box, reason, width)
+            _wrapped(box, reason, lines)
         if not stored.rows:
             layout.label(text="No problems found", icon="CHECKMARK")
             return
         _draw_summary(layout, stored)
         list_type = IK_DOCTOR_UL_findings.__name__
         layout.template_list(list_type, "", stored, "rows", stored, "active_index", rows=LIST_ROWS)
-        _draw_active_finding(layout, stored, reason, width)
+        _draw_active_finding(layout, stored, reason, lines)
         fixable = sum(1 for row in stored.rows if row.kind == "FINDING" and row.fix_id)
         row = layout.row()
         row.enabled = fixable > 0 and reason is None
@@ -151,7 +152,10 @@ def _draw_summary(layout: bpy.types.UILayout, stored: report.IK_DOCTOR_PG_report
 
 
 def _draw_active_finding(
-    layout: bpy.types.UILayout, stored: report.IK_DOCTOR_PG_report, reason: str | None, width: int
+    layout: bpy.types.UILayout,
+    stored: report.IK_DOCTOR_PG_report,
+    reason: str | None,
+    lines: Callable[[str], list[str]],
 ) -> None:
     """The selected finding in full: message, why, and its fix or why there is none."""
     if not 0 <= stored.active_index < len(stored.rows):
@@ -162,14 +166,12 @@ def _draw_active_finding(
     box = layout.box()
     box.alert = item.severity == "ERROR"
     box.label(text=item.title, icon=SEVERITY_ICONS[item.severity])
-    _wrapped(box, item.message, width)
-    if item.action:
-        frames = ", ".join(
-            str(a) if a == b else f"{a}-{b}" for a, b in report.to_finding(item).frames
-        )
-        _wrapped(box, f"Action '{item.action}', frames {frames}", width, icon="ACTION")
+    message, action, why, fix_text = text_fit.box_paragraphs(item)
+    _wrapped(box, message, lines)
+    if action:
+        _wrapped(box, action, lines)
     box.label(text="Why:")
-    _wrapped(box, item.why, width)
+    _wrapped(box, why, lines)
     row = box.row(align=True)
     row.operator(IK_DOCTOR_OT_select_bone.bl_idname, text="Select", icon="RESTRICT_SELECT_OFF")
     if item.fix_id:
@@ -177,19 +179,18 @@ def _draw_active_finding(
         fix.enabled = reason is None
         label = "Fix (changes rest pose)" if item.changes_rest_pose else "Fix"
         fix.operator(IK_DOCTOR_OT_fix_finding.bl_idname, text=label, icon="TOOL_SETTINGS")
-        _wrapped(box, item.fix_label, width)
-    elif item.no_fix_reason:
-        _wrapped(box, f"No automatic fix: {item.no_fix_reason}", width)
+    if fix_text:
+        _wrapped(box, fix_text, lines)
 
 
-def _characters_per_line(context: bpy.types.Context) -> int:
-    region = context.region
-    if region is None or region.width <= 0:
-        return 40  # headless, or a region not laid out yet
-    return max(20, int(region.width / (7 * context.preferences.system.ui_scale)))
+def _line_breaker(context: bpy.types.Context) -> Callable[[str], list[str]]:
+    """Breaks a text into the lines the box below the list holds whole, measured with blf."""
+    scale = text_fit.ui_scale(context)
+    room = text_fit.box_room(text_fit.region_width(context), scale)
+    return partial(text_fit.wrap, room=room, scale=scale)
 
 
-def _wrapped(layout: bpy.types.UILayout, text: str, width: int, icon: str = "NONE") -> None:
+def _wrapped(layout: bpy.types.UILayout, text: str, lines: Callable[[str], list[str]]) -> None:
     column = layout.column(align=True)
-    for number, line in enumerate(textwrap.wrap(text, width) or [""]):
-        column.label(text=line, icon=icon if number == 0 else "NONE")
+    for line in lines(text):
+        column.label(text=line)

@@ -33,6 +33,11 @@ where this says 149: the margins grow a little less than the scale, so this errs
 side."""
 HEADER_MARGIN = 117.0
 """The same for a chain header row, an icon and no button: 163 pixels fit at 280, 164 do not."""
+BOX_MARGIN = 70.0
+"""The same for a line of the selected finding's box, without an icon: in a sidebar of 292 at
+1.04, a line of 225 pixels was drawn whole and one of 236 cut."""
+ICON = 20.0
+"""Pixels an icon before a label takes, at UI scale 1 (Blender's widget unit)."""
 BONE_SEPARATOR = " · "
 
 
@@ -79,6 +84,38 @@ def header_room(width: float, scale: float) -> float:
     return width - HEADER_MARGIN * scale
 
 
+def box_room(width: float, scale: float) -> float:
+    return width - BOX_MARGIN * scale
+
+
+def wrap(text: str, room: float, scale: float) -> list[str]:
+    """``text`` in lines that each fit ``room`` pixels, broken between words (a word wider than
+    the room alone keeps a line of its own)."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and text_width(joined, scale) <= room:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def box_paragraphs(row: Any) -> list[str]:
+    """What the box below the list wraps for the selected finding: the message, the action and
+    frames it shows in, why, and its fix or why there is none ("" where it has none)."""
+    frames = ", ".join(
+        str(a) if a == b else f"{a}-{b}" for a, b in stored_report.to_finding(row).frames
+    )
+    fix = row.fix_label if row.fix_id else ""
+    return [
+        row.message,
+        f"Action '{row.action}', frames {frames}" if row.action else "",
+        row.why,
+        fix or (f"No automatic fix: {row.no_fix_reason}" if row.no_fix_reason else ""),
+    ]
+
+
 def finding_text(row: Any, width: float, scale: float) -> str:
     """The title, and the bone it stands on where that is not the chain's owner and fits."""
     bone = row.bone if row.bone and row.bone != row.chain_owner else ""
@@ -98,17 +135,32 @@ def header_text(row: Any, width: float, scale: float) -> str:
 
 
 def panel_texts(report: Any, width: float, scale: float) -> list[PanelText]:
-    """Every list row's text and the summary, as the panel draws them at ``width``."""
+    """Every list row's text and the summary, as the panel draws them at ``width``, and the
+    lines of each finding's box as they show when it is selected."""
     texts = []
     for row in report.rows:
         if row.kind == "FINDING":
             text, room = finding_text(row, width, scale), row_room(width, scale)
+            texts += _box_texts(row, width, scale)
         else:
             text, room = header_text(row, width, scale), header_room(width, scale)
         texts.append(PanelText(text, text_width(text, scale), room))
     summary = stored_report.summary(report)
     # The summary spans the panel, wider than a header row of the list inside it.
     texts.append(PanelText(summary, text_width(summary, scale), header_room(width, scale)))
+    return texts
+
+
+def _box_texts(row: Any, width: float, scale: float) -> list[PanelText]:
+    room = box_room(width, scale)
+    # The box's title has the severity icon before it, as a row of the list has.
+    texts = [PanelText(row.title, text_width(row.title, scale), room - ICON * scale)]
+    for paragraph in box_paragraphs(row):
+        if paragraph:
+            texts += [
+                PanelText(line, text_width(line, scale), room)
+                for line in wrap(paragraph, room, scale)
+            ]
     return texts
 
 
