@@ -56,6 +56,7 @@ from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.geometry import offset_from_line
 from ..core.limb import forward_pose, forward_tip, hangs_down
+from ..core.names import readable
 from ..core.reach import stretching_bones
 from ..core.registry import Check, register
 from ..core.rig import IKChain, RigView
@@ -359,7 +360,7 @@ def set_itasc_convergence(obj: bpy.types.Object, finding: Finding) -> str:
     if param.precision > ITASC_DEFAULT_PRECISION:
         changed.append(f"precision from {param.precision:.3g} to {ITASC_PRECISION}")
         param.precision = ITASC_PRECISION
-    return f"Set the iTaSC {' and '.join(changed)} on '{obj.name}'."
+    return f"Set the iTaSC {' and '.join(changed)} on '{readable(obj)}'."
 
 
 register(
