@@ -43,13 +43,15 @@ setup() {
   echo "debian_blender: building Debian $suite with Blender in $dir (about 3 minutes)" >&2
   debootstrap --variant=minbase "$suite" "$dir" >"$dir.log" 2>&1 \
     || { tail -5 "$dir.log" >&2; cannot "debootstrap $suite failed (log: $dir.log)"; }
-  inside "$suite" sh -c "DEBIAN_FRONTEND=noninteractive; export DEBIAN_FRONTEND;
-    ${APT[*]} update -qq && ${APT[*]} install -y -qq --no-install-recommends ${PACKAGES[*]}" \
+  (inside "$suite" sh -c "DEBIAN_FRONTEND=noninteractive; export DEBIAN_FRONTEND;
+    ${APT[*]} update -qq && ${APT[*]} install -y -qq --no-install-recommends ${PACKAGES[*]}") \
     >>"$dir.log" 2>&1 \
     || { tail -5 "$dir.log" >&2; cannot "installing Blender in Debian $suite failed (log: $dir.log)"; }
   touch "$dir/.ik_doctor_ready"
 }
 
+# Replaces this shell with the command (call it in a subshell to go on after it): a signal
+# sent to this process, its exit code and its parent's death are the command's own.
 inside() {
   local dir
   dir="$(suite_root "$1")"; shift
@@ -57,7 +59,7 @@ inside() {
   local binds=(/tmp "$ROOT")
   [ -d "$SHARED" ] && binds+=("$SHARED")
   # The script runs in a private mount namespace, so its binds die with it.
-  unshare -m --propagation private bash -c '
+  exec unshare -m --propagation private bash -c '
     dir="$1"; cwd="$2"; shift 2
     for d in proc dev sys; do mount --rbind "/$d" "$dir/$d"; done
     while [ "$1" != "--" ]; do mkdir -p "$dir$1"; mount --bind "$1" "$dir$1"; shift; done

@@ -2,6 +2,8 @@
 #   4.2    : Python 3.11, bpy 4.2.0 (the oldest Blender we support, 4.2 LTS)
 #   4.5    : Python 3.11, the newest bpy 4.5.x (the LTS most studios run)
 #   latest : Python 3.13, the newest bpy on PyPI (5.1 and newer)
+#   5.2    : Python 3.13, bpy 5.2.2: the version of Debian's Blender 5.2 LTS, for the tests that
+#            compare the two (tests/real_blender/, scripts/debian_blender.sh)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -11,7 +13,8 @@ ik_doctor_env() {
     4.2) python="python3.11"; bpy_spec="bpy==4.2.0 numpy<2" ;;
     4.5) python="python3.11"; bpy_spec="bpy>=4.5,<4.6" ;;
     latest) python="python3.13"; bpy_spec="bpy>=5.1" ;;
-    *) echo "unknown Blender line '$line' (use 4.2, 4.5 or latest)" >&2; return 2 ;;
+    5.2) python="python3.13"; bpy_spec="bpy==5.2.2" ;;
+    *) echo "unknown Blender line '$line' (use 4.2, 4.5, latest or 5.2)" >&2; return 2 ;;
   esac
   local venv="$ROOT/.venv/$line"
   if [ ! -x "$venv/bin/python" ]; then

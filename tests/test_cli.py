@@ -22,6 +22,7 @@ from pathlib import Path
 import bpy
 import jsonschema
 import pytest
+from cli_rigs import add_trap, broken_rig
 
 from ik_doctor.cli.report_json import SCHEMA_PATH
 from ik_doctor.sample_rig import build_character_rig
@@ -85,35 +86,6 @@ def _save(path: Path) -> None:
     bpy.ops.wm.save_as_mainfile(filepath=str(path), check_existing=False)
 
 
-def _broken_rig() -> bpy.types.Object:
-    """The reference rig with a leg that has no target and an arm with chain length 1."""
-    rig = build_character_rig()
-    rig.pose.bones["shin.L"].constraints["IK"].target = None
-    rig.pose.bones["forearm.L"].constraints["IK"].chain_count = 1
-    return rig
-
-
-def _add_trap(rig: bpy.types.Object, markers: dict[str, Path]) -> None:
-    """A registered text block and two Python drivers, each writing a marker when run."""
-    text = bpy.data.texts.new("trap.py")
-    text.write(
-        "import bpy\n"
-        f"open({str(markers['text'])!r}, 'w').write('ran')\n"
-        "def ik_trap(value):\n"
-        f"    open({str(markers['driver'])!r}, 'w').write('ran')\n"
-        "    return value\n"
-        "bpy.app.driver_namespace['ik_trap'] = ik_trap\n"
-    )
-    text.use_module = True
-    for axis, expression in (
-        (0, "ik_trap(0.0)"),
-        (1, f"__import__('pathlib').Path({str(markers['expression'])!r}).write_text('ran') * 0"),
-    ):
-        curve = rig.driver_add("location", axis)
-        curve.driver.type = "SCRIPTED"
-        curve.driver.expression = expression
-
-
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("cli")
@@ -135,7 +107,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     build_character_rig()
     _save(paths["good"])
     bpy.ops.wm.read_homefile(use_empty=True)
-    _broken_rig()
+    broken_rig()
     _save(paths["broken"])
     paths["lib"].parent.mkdir()
     _save(paths["lib"])
@@ -145,7 +117,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     bpy.context.scene.collection.objects.link(dst.objects[0])
     _save(paths["linked"])
     bpy.ops.wm.read_homefile(use_empty=True)
-    _add_trap(_broken_rig(), markers)
+    add_trap(broken_rig(), markers)
     _save(paths["trap"])
     bpy.ops.wm.read_homefile(use_empty=True)
     bpy.ops.mesh.primitive_cube_add()

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import bpy
 import pytest
-from test_cli import SEED_CHECKS, _broken_rig, digest, ik_doctor, valid_report
+from cli_rigs import broken_rig
+from test_cli import SEED_CHECKS, digest, ik_doctor, valid_report
 
 from ik_doctor.cli import in_place, main
 from ik_doctor.cli.inputs import collect_inputs, header_version
@@ -55,7 +56,7 @@ def rigs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     build_character_rig()
     bpy.ops.wm.save_as_mainfile(filepath=str(paths["good"]), check_existing=False, copy=True)
     bpy.ops.wm.read_homefile(use_empty=True)
-    _broken_rig()
+    broken_rig()
     for name, compress in (("plain", False), ("zstd", True)):  # 5.x compresses by default
         bpy.ops.wm.save_as_mainfile(
             filepath=str(paths[name]), check_existing=False, copy=True, compress=compress
