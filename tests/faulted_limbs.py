@@ -365,6 +365,18 @@ def insect_leg(rig, limb, amount):
         owner.constraints[0].iterations = int(amount)
 
 
+@kind(0, 1)
+def dead_spline_ik(rig, limb, amount):
+    """A Spline IK on the limb's owner beside its IK with no target (0) or a mesh (1): Blender
+    skips it, and the IK poses the limb (issue 25's rock snake)."""
+    spline_ik = rig.pose.bones[limb.owner].constraints.new("SPLINE_IK")
+    spline_ik.chain_count = 2
+    if amount:
+        mesh = bpy.data.objects.new("not a curve", bpy.data.meshes.new("not a curve"))
+        bpy.context.scene.collection.objects.link(mesh)
+        spline_ik.target = mesh
+
+
 faults = st.builds(
     lambda name, limb, pick: Fault(name, limb, KINDS[name][0][pick % len(KINDS[name][0])]),
     st.sampled_from(sorted(KINDS)),

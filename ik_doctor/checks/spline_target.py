@@ -3,7 +3,11 @@
 Measured in 4.2 and 5.3 on a four-bone tail: with no target, or a target that is a mesh, a text
 or a surface, the constraint is invalid; a curve with no spline, or whose first spline (the only
 one Spline IK reads) has a single point, is valid but moves nothing. The chain stays in its FK
-pose either way: Spline IK does nothing.
+pose either way: Spline IK does nothing. An invalid one (no target, or not a curve) stacked on a
+bone that a live IK with a target moves (a rock snake's head) is skipped, and the rig works: a
+warning, and muting it changes nothing the solver does. A valid one with an unusable curve is
+not: its solver still runs, and in some evaluations (which, the depsgraph's order decides) it
+undoes the IK on those bones, leaving the shin 26% of the leg's reach short.
 """
 
 from __future__ import annotations
@@ -19,8 +23,15 @@ from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.names import readable
 from ..core.registry import Check, register
-from ..core.rig import RigView
-from ..core.spline import SplineChain, spline_chain_of, spline_chains, unusable_curve, where
+from ..core.rig import IKChain, RigView
+from ..core.spline import (
+    SplineChain,
+    ik_moving_owner,
+    spline_chain_of,
+    spline_chains,
+    unusable_curve,
+    where,
+)
 
 MAX_CURVE_POINTS = 9
 """A new curve gets a point (and a control) on every joint of the chain, or on this many joints
@@ -31,6 +42,11 @@ def find_spline_target_problems(rig: RigView, options: Mapping[str, Any]) -> Ite
     for chain in spline_chains(rig):
         problem = unusable_curve(chain)
         if problem is None:
+            continue
+        working = ik_moving_owner(rig, chain) if _skipped(chain) else None
+        if working is not None:
+            if chain.live:
+                yield _dead_beside(rig, chain, problem, working)
             continue
         yield chain_finding(
             "spline_target",
@@ -55,6 +71,34 @@ def _title(chain: SplineChain) -> str:
     if chain.curve is None:
         return "No curve target"
     return "Target is not a curve" if chain.curve.type != "CURVE" else "Curve has no points"
+
+
+def _skipped(chain: SplineChain) -> bool:
+    """Whether Blender skips the constraint as invalid (no target, or one that is not a curve).
+    A curve with no usable spline is valid: its solver still runs on the bones, in an order the
+    depsgraph leaves open, and in some evaluations undoes an IK on them (the shin 26% short)."""
+    return chain.curve is None or chain.curve.type != "CURVE"
+
+
+def _dead_beside(rig: RigView, chain: SplineChain, problem: str, working: IKChain) -> Finding:
+    return chain_finding(
+        "spline_target",
+        rig,
+        chain,
+        severity=Severity.WARNING,
+        title=f"{_title(chain)}, bone moved by IK",
+        message=(
+            f"{where(chain)} {problem}: it does nothing, and IK '{working.constraint}' on "
+            f"{working.owner} moves the bone without it."
+        ),
+        why=(
+            "Blender skips a Spline IK without a curve target, so the bone's IK alone poses it: "
+            "the rig works. Given a curve, the Spline IK would lay the bone along it and "
+            "fight that IK; muted, it stays out of the way and keeps its settings."
+        ),
+        fix_id="mute",
+        fix_label=f"Mute {where(chain)} (it does nothing)",
+    )
 
 
 def build_curve(obj: bpy.types.Object, finding: Finding) -> str:
@@ -93,6 +137,15 @@ def build_curve(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
+def mute_dead_spline(obj: bpy.types.Object, finding: Finding) -> str:
+    constraint = constraint_on(obj, finding.bone, finding.constraint, bpy.types.SplineIKConstraint)
+    constraint.mute = True
+    return (
+        f"Muted Spline IK '{constraint.name}' on {finding.bone}, which had no curve to follow; "
+        "the bone's IK poses it as before."
+    )
+
+
 def _joints(rig: RigView, chain: SplineChain) -> list[Vector]:
     """The chain's joints at rest, root head to owner tail, thinned to ``MAX_CURVE_POINTS``."""
     bones = list(reversed(chain.bones))
@@ -110,7 +163,7 @@ register(
         title="Spline IK target",
         doc=__doc__ or "",
         find=find_spline_target_problems,
-        fixes={"build_curve": build_curve},
+        fixes={"build_curve": build_curve, "mute": mute_dead_spline},
         order=20,
     )
 )

@@ -31,7 +31,7 @@ from mathutils.geometry import interpolate_bezier
 from .finding import Finding
 from .limb import animated_switch
 from .names import readable
-from .rig import BoneChain, RigView, known_constraints
+from .rig import BoneChain, IKChain, RigView, known_constraints
 
 START_WITHIN = 0.5
 """The curve starts at a bone when its first point lies within this fraction of the bone's
@@ -156,7 +156,26 @@ def spline_switched_by(rig: RigView, chain: SplineChain) -> str | None:
     for other in spline_chains(rig):
         if other.owner == chain.owner and other is not chain and not other.mute:
             return f"Spline IK '{other.constraint}' on the same bone is active"
+    ik = ik_moving_owner(rig, chain)
+    if ik is not None:
+        return f"IK '{ik.constraint}' on {ik.owner} moves the bone"
     return animated_switch(rig, chain)
+
+
+def ik_moving_owner(rig: RigView, chain: SplineChain) -> IKChain | None:
+    """A live IK with a target Blender resolves whose solver turns the Spline IK's owner: the
+    bone is posed without the Spline IK (a rock snake's head under its IK)."""
+    return next(
+        (
+            ik
+            for ik in rig.chains_with_bone(chain.owner)
+            if ik.live
+            and ik.target is not None
+            and not ik.target_bone_missing
+            and chain.owner in ik.moving_bones
+        ),
+        None,
+    )
 
 
 def where(chain: SplineChain) -> str:
