@@ -190,6 +190,23 @@ def straight(rig, limb, amount):
         upper.tail = (upper.head + lower.tail) / 2
 
 
+@kind(*range(8))
+def straight_one_sided(rig, limb, amount):
+    """A straight limb whose hinge limits choose the fold, as a robot arm's: the lower bone
+    folds only toward the pole's side (even amounts) or only away from it; with bit 1 the upper
+    bone's limit is one-sided too (it turns the other way as the limb folds); with bit 2 the
+    limb has no pole."""
+    straight(rig, limb, 0)
+    way = -1.0 if int(amount) & 1 else 1.0
+    hinges = [(limb.owner, way)] + ([(limb.parent, -way)] if int(amount) & 2 else [])
+    for name, sign in hinges:
+        bone = rig.pose.bones[name]
+        bone.use_ik_limit_x = True
+        bone.ik_min_x, bone.ik_max_x = sorted((0.0, sign * math.radians(150)))
+    if int(amount) & 4:
+        _ik(rig, limb).pole_target = None
+
+
 @kind(-70, -20, 20, 70)
 def pose_rotation(rig, limb, amount):
     owner = rig.pose.bones[limb.owner]

@@ -95,6 +95,8 @@ class PoseSpec:
     ik_stretch: float
     lock_ik: tuple[bool, bool, bool]
     ik_stiffness: float
+    ik_limits: tuple[tuple[str, float, float], ...] = ()
+    """(axis, min, max) IK limits, radians: one-sided ones choose a straight chain's fold."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +137,8 @@ class RigSpec:
     itasc: bool
 
 
+IK_LIMITS = ((), (("z", -2.2, 0.0),), (("x", 0.0, 2.6), ("z", -1.0, 0.0)), (("x", -1.0, 1.0),))
+"""None; one-sided on one hinge axis or two, as a robot arm's joints; even both ways."""
 coordinates = st.floats(-2.0, 2.0, allow_nan=False, allow_infinity=False, width=32)
 small_offsets = st.one_of(
     st.just((0.0, 0.0, 0.0)),
@@ -156,6 +160,7 @@ pose_specs = st.one_of(
         st.sampled_from((0.0, 0.1, 1.0)),
         st.tuples(st.booleans(), st.booleans(), st.booleans()),
         st.sampled_from((0.0, 0.5, 0.99)),
+        st.sampled_from(IK_LIMITS),
     ),
 )
 references = st.builds(Reference, st.sampled_from(REFERENCE_KINDS), st.integers(0, 50))
@@ -294,6 +299,10 @@ def _pose(pose_bone: bpy.types.PoseBone, spec: PoseSpec) -> None:
     pose_bone.ik_stretch = spec.ik_stretch
     pose_bone.lock_ik_x, pose_bone.lock_ik_y, pose_bone.lock_ik_z = spec.lock_ik
     pose_bone.ik_stiffness_x = pose_bone.ik_stiffness_z = spec.ik_stiffness
+    for axis, low, high in spec.ik_limits:
+        setattr(pose_bone, f"use_ik_limit_{axis}", True)
+        setattr(pose_bone, f"ik_min_{axis}", low)
+        setattr(pose_bone, f"ik_max_{axis}", high)
 
 
 def _unit(direction: tuple[float, float, float]) -> tuple[float, float, float]:
