@@ -149,7 +149,7 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
                     if fails and need is not None
                     else "targets drawn close to the chain root are not reached."
                     if need is not None
-                    else f"perhaps too few: {_unmeasured(rig, chain)}, whose need was not "
+                    else f"perhaps too few: how many {_unmeasured(rig, chain)} needs was not "
                     "measured (a two-bone leg bent 7.6° needs 12, an insect leg of three bones "
                     "lands from 5); Verify by Solving solves it."
                 )
@@ -185,14 +185,14 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
     measured = next(((b, n) for b, n in table if b >= bend), None)
     if measured is None:
         return None
-    limb = "a two-bone limb" + (" with a pole" if with_pole else " without a pole")
+    limb = "two-bone limbs" + (" with a pole" if with_pole else " without a pole")
     if table is LONG_ROOT_BEND_NEEDS:
-        limb += ", its upper bone twice the lower,"
+        limb = f"{limb}, the upper bone up to twice the lower,"
     needs = [
         Need(
             measured[1],
-            f"it is bent {bend:.1f}° at rest, and {limb} bent {measured[0]:g}° needs "
-            f"{measured[1]}, measured",
+            f"its joint is bent {bend:.1f}° at rest, and {limb} bent up to {measured[0]:g}° "
+            f"need at least {measured[1]}, measured",
         )
     ]
     if not chain.use_tail and with_pole and bend <= TAIL_OFF_BEND:
@@ -254,10 +254,10 @@ def _unmeasured(rig: RigView, chain: IKChain) -> str:
     """Why no table speaks for the chain, in words."""
     bones = len(chain.moving_bones)
     if bones != 2:
-        return f"the solver turns {bones} bone{'s' * (bones != 1)} in this chain"
+        return f"a chain of {bones} bone{'s' * (bones != 1)}"
     if _start_bend(rig, chain) is None:
-        return "its joint is posed folded further than at rest, where the solver starts"
-    return "no two-bone limb measured was proportioned and bent like it"
+        return "a limb whose joint is posed folded further than at rest (where it starts)"
+    return "a two-bone limb proportioned and bent like this one"
 
 
 def _weakly_stretching_leg(rig: RigView, chain: IKChain) -> tuple[str, ...]:
