@@ -3,13 +3,17 @@
 These tests start Blender as a studio's pipeline does: ``blender --command ik_doctor`` with the
 built extension installed, and ``ik-doctor --blender PATH``, PATH a launcher script that runs
 the binary inside its Debian system. They skip, saying why, where that system is not set up
-or cannot be entered (it needs root). They are not part of the ``bpy`` suite; run them with
-``.venv/5.2/bin/python -m pytest -p no:cacheprovider tests/real_blender`` (the 5.2 line: the
-agreement test compares Debian's 5.2.2 with ``bpy`` 5.2.2 from PyPI).
+or cannot be entered (it needs root). They are not part of the ``bpy`` suite; run them on the
+5.2 line (the agreement test compares Debian's 5.2.2 with ``bpy`` 5.2.2 from PyPI), with a
+temporary folder of their own (pytest prunes its shared ones while other sessions run)::
+
+    .venv/5.2/bin/python -m pytest -p no:cacheprovider --confcutdir tests/real_blender \
+        --basetemp /tmp/ik_doctor_real_blender tests/real_blender
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +24,11 @@ from debian_binaries import ROOT, SUITES, TIMEOUT, DebianBlender, missing_reason
 
 @pytest.fixture(scope="session", params=sorted(SUITES))
 def suite(request: pytest.FixtureRequest) -> str:
-    """Each Debian suite whose Blender is set up; a clear skip for one that is not."""
+    """Each Debian suite whose Blender is set up (only ``$IK_DOCTOR_DEBIAN_SUITE`` when set, as
+    ``scripts/test_real_blender.sh`` runs one suite at a time); a clear skip for the others."""
+    chosen = os.environ.get("IK_DOCTOR_DEBIAN_SUITE")
+    if chosen and chosen != request.param:
+        pytest.skip(f"IK_DOCTOR_DEBIAN_SUITE={chosen}")
     reason = missing_reason(request.param)
     if reason is not None:
         pytest.skip(reason)
