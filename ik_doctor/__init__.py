@@ -7,6 +7,9 @@ The public API works headless right after ``import ik_doctor``::
         if finding.fix_label:
             print(ik_doctor.apply_fix(finding))
 
+A fault kept on purpose is accepted with a reason, stored in the .blend on the armature:
+``ik_doctor.waive(finding, "influence 0.1 on purpose")`` (and ``ik_doctor.unwaive(finding)``).
+
 The names load on first use, so ``import ik_doctor`` alone does not import ``bpy``: the
 command line decides when Blender starts and where its start-up messages go.
 """
@@ -21,6 +24,8 @@ if TYPE_CHECKING:
     from .core.finding import Finding, FixResult, Severity
     from .core.fix_policy import FixPermission
     from .core.registry import Check
+    from .core.waiver_store import unwaive, waive, waivers_of
+    from .core.waivers import Waiver
     from .doctor import all_checks, apply_all_fixes, apply_fix, diagnose, get_check, run_fix
     from .verify.animation import scan_animation
     from .verify.oracle import ChainVerdict, judge_chains
@@ -46,6 +51,10 @@ _PUBLIC = {
     "ChainSolve": ".verify.solve",
     "measure_chains": ".verify.solve",
     "solve_within_reach": ".verify.solve",
+    "Waiver": ".core.waivers",
+    "waive": ".core.waiver_store",
+    "unwaive": ".core.waiver_store",
+    "waivers_of": ".core.waiver_store",
 }
 
 __all__ = [
@@ -57,6 +66,7 @@ __all__ = [
     "FixPermission",
     "FixResult",
     "Severity",
+    "Waiver",
     "all_checks",
     "apply_all_fixes",
     "apply_fix",
@@ -69,6 +79,9 @@ __all__ = [
     "scan_animation",
     "solve_within_reach",
     "unregister",
+    "unwaive",
+    "waive",
+    "waivers_of",
 ]
 
 

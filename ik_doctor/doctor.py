@@ -8,7 +8,7 @@ never imports the checks; it is handed them (``core.registry``).
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -192,14 +192,16 @@ def apply_all_fixes(
     permission: FixPermission | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     max_rounds: int = 50,
+    leave: Callable[[Finding], bool] | None = None,
 ) -> list[FixResult]:
     """Apply every fix the permission covers, structure first, re-diagnosing after each one.
 
     A fix can make another finding disappear or appear (a new control bone gets a pole), so
     the rig is diagnosed again after every fix. Fixes that rebind a skinned mesh or throw
     something away run only when ``permission`` allows them (``fix_policy``; by default
-    neither). ``options`` are the same threshold overrides ``diagnose`` takes. Returns what each
-    fix did, in the order applied.
+    neither). ``options`` are the same threshold overrides ``diagnose`` takes; findings ``leave``
+    says yes to (faults accepted on purpose) are not fixed. Returns what each fix did, in the
+    order applied.
     """
     require_armature(obj)
     permission = permission or FixPermission()
@@ -213,6 +215,7 @@ def apply_all_fixes(
             for f in diagnose(obj, checks=checks, options=options)
             if f.fix_id is not None
             and f.key not in skipped
+            and not (leave and leave(f))
             and fix_impact(f, obj, skinned).allowed_by(permission)
         ]
         if not candidates:

@@ -20,6 +20,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..core.project_config import ConfigError
+from .baseline import BaselineError, compare, load_baseline
+from .config import (
+    add_config_options,
+    check_config_options,
+    configs_for,
+    file_fields,
+    job_settings,
+)
 from .inputs import FOLLOW_FLAG, Input, collect_inputs
 from .interrupt import Interrupt
 from .merge import merge_reports
@@ -38,6 +47,7 @@ from .report_json import render_json, run_header
 from .report_junit import render_junit
 from .report_text import render_text
 from .results import (
+    DEFAULT_FAIL_ON,
     EXIT_TROUBLE,
     SEVERITIES,
     armature_named_nowhere,
@@ -65,6 +75,12 @@ def build_parser(prog: str = "ik-doctor") -> argparse.ArgumentParser:
         "check", help="diagnose .blend files (directories are searched recursively)"
     )
     check.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
+    check.add_argument(
+        "--baseline",
+        metavar="OLD.json",
+        help="compare with the JSON report of an earlier run: each finding is new, unchanged "
+        "or fixed, and only new findings count toward --fail-on",
+    )
     _add_common_options(check)
     fix = commands.add_parser(
         "fix", help="apply every safe fix to a copy of each file, recheck, report before/after"
@@ -120,9 +136,15 @@ def _add_common_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fail-on",
         choices=SEVERITIES,
-        default="error",
-        help="exit with 1 when a finding is this severe or worse (default: error)",
+        help="exit with 1 when a finding is this severe or worse (default: the settings "
+        f"file's fail-on, else {DEFAULT_FAIL_ON})",
     )
+    parser.add_argument(
+        "--no-waivers",
+        action="store_true",
+        help="report every finding as if no fault had been accepted on purpose",
+    )
+    add_config_options(parser)
     parser.add_argument("--html", metavar="PATH", help="also write an HTML page with diagrams")
     parser.add_argument(
         "--animation",
@@ -211,7 +233,7 @@ def main(
         with interrupt.caught() as stop:  # from the start: a scan of a large tree takes time
             files, header = _check_or_fix(parser, args, stop)
         _write_reports(args, files, header)
-        return interrupt.exit_code or exit_code(files, args.fail_on)
+        return interrupt.exit_code or exit_code(files, header["fail_on"])
     if early_signals:
         print(f"ik-doctor: {signal.Signals(early_signals[0]).name}: stopped", file=sys.stderr)
         return 128 + early_signals[0]
@@ -235,23 +257,63 @@ def _check_or_fix(
     """The files' answers and the report's header; after a signal, files not yet handed out
     are answered as not checked."""
     _validate_checks(parser, args.checks)
+    baseline = _baseline(parser, getattr(args, "baseline", None))
     inputs, notes = collect_inputs(args.paths, args.follow_symlinks)
     for note in notes:
         print(f"ik-doctor: {visible(note)}", file=sys.stderr)
     if not inputs:
         parser.error("no .blend files to " + args.command)
-    jobs = _jobs(args, inputs)
+    command = worker_command(args.blender)
+    configs = _configs(parser, args, inputs, command, stop)
+    jobs = _jobs(args, inputs, configs)
     targets, replaced = _written_paths(args, jobs)
     _refuse_overwrites(parser, [item.path for item in inputs], targets, replaced)
     part = Selection.of(inputs, args.shard)
-    command = worker_command(args.blender)
     answered, about = _run(part.take(jobs), part.take(inputs), args, command, stop)
+    answered = [
+        {**answer, **file_fields(args, config)}
+        for answer, config in zip(answered, part.take(configs), strict=True)
+    ]
     files = part.numbered(answered)
     if args.shard is None and armature_named_nowhere(files, args.armature):
         nowhere = f"no checked file has an armature named {args.armature!r}"
         print(f"ik-doctor: {visible(nowhere)}", file=sys.stderr)
         files = failed_without_armature(files)
+    if baseline is not None:
+        files = compare(files, baseline)
     return files, run_header(args, part.describe(), about)
+
+
+def _baseline(parser: argparse.ArgumentParser, path: str | None) -> Any:
+    """The findings of ``--baseline``, read before any work; a usage error when unusable."""
+    if path is None:
+        return None
+    try:
+        return load_baseline(path)
+    except BaselineError as error:
+        parser.error(visible(str(error)))
+
+
+def _configs(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    inputs: list[Input],
+    command: list[str],
+    stop: Stop,
+) -> list[Any]:
+    """Each input's project settings (``config``); a usage error naming the key when one
+    cannot be used. Options are checked against a Blender's checks only when a file sets any."""
+
+    def defaults() -> dict[str, Any] | None:
+        about = ask_about_blender(stop, command)
+        return None if about is None else about.get("options")
+
+    try:
+        configs = configs_for(args, inputs, check_ids())
+        check_config_options(configs, defaults)
+    except ConfigError as error:
+        parser.error(visible(str(error)))
+    return configs
 
 
 def _validate_checks(parser: argparse.ArgumentParser, checks: list[str] | None) -> None:
@@ -272,15 +334,15 @@ def check_ids() -> list[str]:
     return sorted(module.name for module in modules if not module.name.startswith("_"))
 
 
-def _jobs(args: argparse.Namespace, inputs: list[Input]) -> list[dict[str, Any]]:
-    common = {
-        "command": args.command,
-        "armature": args.armature,
-        "checks": args.checks,
-        "geometry": bool(args.html),
-        "animation": args.animation,
-    }
-    jobs = [{**common, "path": item.path} for item in inputs]
+def _jobs(
+    args: argparse.Namespace, inputs: list[Input], configs: list[Any]
+) -> list[dict[str, Any]]:
+    common = {"command": args.command, "armature": args.armature, "geometry": bool(args.html)}
+    every = check_ids()
+    jobs = [
+        {**common, **job_settings(args, config, every), "path": item.path}
+        for item, config in zip(inputs, configs, strict=True)
+    ]
     if args.command == "fix":
         for job, output in zip(jobs, _fix_outputs(args, inputs), strict=True):
             job.update(

@@ -8,7 +8,7 @@ block or a Python driver expression in an untrusted file never runs. Results are
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -20,8 +20,12 @@ from ..core.editing import FixError, read_only_reason
 from ..core.finding import Finding, FixResult, sort_findings
 from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
 from ..core.names import readable
+from ..core.project_config import with_severities
+from ..core.registry import all_checks
 from ..core.rig import RigView
-from ..verify.animation import scan_animation, scan_with_curves
+from ..core.waiver_store import waivers_of
+from ..core.waivers import Sorted, apply_waivers, place_of, with_reason
+from ..verify.animation import CHECK_ID, scan_animation, scan_with_curves
 from .diagram import rig_geometry
 from .in_place import refusal as in_place_refusal
 from .in_place import replace as replace_in_place
@@ -161,9 +165,16 @@ def _fix_armature(obj: bpy.types.Object, job: dict[str, Any]) -> dict[str, Any]:
         rebind_meshes=bool(job.get("allow_rest_pose_changes")),
         discard=bool(job.get("allow_discard")),
     )
-    results = apply_all_fixes(obj, checks=job.get("checks"), permission=permission)
+    leave = _accepted(obj, job)
+    results = apply_all_fixes(
+        obj,
+        checks=job.get("checks"),
+        permission=permission,
+        options=job.get("options"),
+        leave=leave,
+    )
     if job.get("animation"):
-        results += _fix_animation(obj, permission)
+        results += _fix_animation(obj, permission, leave)
     applied = [
         {"finding": result.finding.to_dict(), "result": result.sentence, "changed": result.changed}
         for result in results
@@ -178,29 +189,66 @@ def _fix_armature(obj: bpy.types.Object, job: dict[str, Any]) -> dict[str, Any]:
 
 
 def _findings(obj: bpy.types.Object, job: dict[str, Any]) -> list[Finding]:
-    """What the checks find, and with ``animation`` what the animation scan finds too."""
-    found = diagnose(obj, checks=job.get("checks"))
+    """What the checks find, and with ``animation`` what the animation scan finds too, less
+    the faults accepted on purpose."""
+    found = _diagnosed(obj, job)
     if job.get("animation"):
         found = sort_findings(found + scan_animation(obj))
-    return found
+    return _waivers_applied(obj, job, found).active
+
+
+def _diagnosed(obj: bpy.types.Object, job: dict[str, Any]) -> list[Finding]:
+    return diagnose(obj, checks=job.get("checks"), options=job.get("options"))
 
 
 def _read(obj: bpy.types.Object, job: dict[str, Any]) -> dict[str, Any]:
-    """An armature's entry fields: its findings, and for the page its chains and miss curves."""
+    """An armature's entry fields: its findings, those accepted on purpose (``waived``), and
+    for the page its chains and miss curves."""
+    curves = None
     if not job.get("animation"):
-        read = {"findings": _dicts(diagnose(obj, checks=job.get("checks")))}
+        found = _diagnosed(obj, job)
     else:
         scanned, curves = scan_with_curves(obj)
-        found = sort_findings(diagnose(obj, checks=job.get("checks")) + scanned)
-        read = {"findings": _dicts(found)}
-        if job.get("geometry"):
-            read["curves"] = [curve.to_dict() for curve in curves]
+        found = sort_findings(_diagnosed(obj, job) + scanned)
+    kept = _waivers_applied(obj, job, found)
+    read = {
+        "findings": _dicts(kept.active),
+        "waived": _json_safe([with_reason(finding, waiver) for finding, waiver in kept.waived]),
+    }
+    if curves is not None and job.get("geometry"):
+        read["curves"] = [curve.to_dict() for curve in curves]
     if job.get("geometry"):
         read["chains"] = [g.to_dict() for g in rig_geometry(RigView(obj))]
     return read
 
 
-def _fix_animation(obj: bpy.types.Object, permission: FixPermission) -> list[FixResult]:
+def _waivers_applied(obj: bpy.types.Object, job: dict[str, Any], found: list[Finding]) -> Sorted:
+    """The project's severities, then the armature's waivers (none with ``no_waivers``); a
+    waiver is judged stale only for a check this job ran."""
+    found = with_severities(found, job.get("severity") or {})
+    if job.get("no_waivers"):
+        return Sorted(found)
+    return apply_waivers(found, waivers_of(obj), readable(obj), _checks_run(job))
+
+
+def _checks_run(job: dict[str, Any]) -> list[str]:
+    ran = job.get("checks") or [check.id for check in all_checks() if check.id != CHECK_ID]
+    return [*ran, CHECK_ID] if job.get("animation") else list(ran)
+
+
+def _accepted(obj: bpy.types.Object, job: dict[str, Any]) -> Callable[[Finding], bool] | None:
+    """Which findings no fix may touch: those a waiver accepts (none with ``no_waivers``)."""
+    if job.get("no_waivers"):
+        return None
+    places = {waiver.place for waiver in waivers_of(obj)}
+    return lambda finding: place_of(finding) in places
+
+
+def _fix_animation(
+    obj: bpy.types.Object,
+    permission: FixPermission,
+    leave: Callable[[Finding], bool] | None = None,
+) -> list[FixResult]:
     """Apply the fixes the animation scan proves, one at a time, scanning again after each:
     one freed lock can land the chain in every action."""
     done: list[FixResult] = []
@@ -212,6 +260,7 @@ def _fix_animation(obj: bpy.types.Object, permission: FixPermission) -> list[Fix
             for finding in scan_animation(obj, solve_untested=False)
             if finding.fix_id is not None
             and finding.key not in tried
+            and not (leave and leave(finding))
             and fix_impact(finding, obj, skinned).allowed_by(permission)
         ]
         if not fixable:

@@ -44,6 +44,8 @@ def merge_reports(args: argparse.Namespace) -> tuple[list[dict[str, Any]], dict[
     except MergeError as error:
         print(f"ik-doctor merge: error: {visible(str(error))}", file=sys.stderr)
         raise SystemExit(EXIT_TROUBLE) from None
+    if args.fail_on is not None:  # --fail-on given here wins over each file's project setting
+        files = [{**file, "fail_on": args.fail_on} for file in files]
     armature = header["options"].get("armature")
     if armature_named_nowhere(files, armature):  # as one run judges it; no part alone can
         nowhere = f"no checked file has an armature named {armature!r}"

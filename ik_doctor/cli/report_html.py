@@ -10,7 +10,7 @@ from typing import Any
 
 from .diagram import ChainGeometry, chain_svg, faulty_parts, views_for
 from .miss_plot import miss_plot_svg
-from .results import SEVERITIES, current_findings, plural, summary
+from .results import SEVERITIES, current_findings, current_waived, plural, summary
 from .safe_text import visible_strings
 
 STYLE = """
@@ -18,7 +18,7 @@ body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
 h3{font-size:1.05em}.chain{border:1px solid #ddd;border-radius:6px;padding:.6em;margin:.6em 0}
 .views svg{background:#fafafa;border:1px solid #eee;margin-right:.5em}
-.error{color:#d62828}.warning{color:#b7791f}.info{color:#1d6fa5}.ok{color:#2a9d5a}
+.error{color:#d62828}.warning{color:#b7791f}.info{color:#1d6fa5}.ok{color:#2a9d5a}.waived{color:#888}
 .sev{font-weight:600;text-transform:uppercase;font-size:.8em}.why{color:#555;margin-left:1em}
 .legend span{margin-right:1.2em}.pair{display:flex;gap:1.5em;flex-wrap:wrap}
 li{margin:.3em 0}
@@ -41,11 +41,13 @@ def render_html(files: list[dict[str, Any]], command: str, blender: str) -> str:
     totals = summary(files)
     counts = ", ".join(plural(totals[s], s) for s in SEVERITIES)
     version = escape(blender)
+    accepted = f"; {totals['waived']} accepted on purpose" if totals["waived"] else ""
     body = [
         f"<h1>IK Doctor {escape(command)} report</h1>",
         f"<p>Blender {version}: {plural(totals['files'], 'file')}, "
         f"{plural(totals['armatures'], 'armature')}, {counts}"
-        f"{' left after fixing' if command == 'fix' else ''}.</p>",
+        f"{' left after fixing' if command == 'fix' else ''}"
+        f"{accepted}.</p>",
         LEGEND,
     ]
     for file in files:
@@ -106,6 +108,30 @@ def _armature_section(armature: dict[str, Any], command: str) -> list[str]:
         )
     if not chains and not now_findings:
         parts.append('<p class="ok">No IK chains and no findings.</p>')
+    return parts + _set_aside(armature)
+
+
+def _set_aside(armature: dict[str, Any]) -> list[str]:
+    """Findings accepted on purpose (with the reason) and those fixed since the baseline,
+    outside the counts."""
+    parts = []
+    waived = current_waived(armature)
+    if waived:
+        items = "".join(
+            f'<li class="waived"><b>{escape(w["finding"]["title"])}</b> '
+            f"<code>{escape(w['finding']['check_id'])}</code> "
+            f"{escape(w['finding']['bone'] or '')}: accepted on purpose: {escape(w['reason'])}"
+            "</li>"
+            for w in waived
+        )
+        parts.append(f'<p class="waived">Accepted on purpose:</p><ul>{items}</ul>')
+    fixed = armature.get("fixed", [])
+    if fixed:
+        items = "".join(
+            f'<li class="ok"><b>{escape(f["title"])}</b> <code>{escape(f["check_id"])}</code></li>'
+            for f in fixed
+        )
+        parts.append(f'<p class="ok">Fixed since the baseline:</p><ul>{items}</ul>')
     return parts
 
 
@@ -180,7 +206,8 @@ def _finding_list(findings: list[dict[str, Any]]) -> str:
         items.append(
             f'<li><span class="sev {severity}">{severity}</span> '
             f"<b>{escape(finding['title'])}</b> <code>{escape(finding['check_id'])}</code>"
-            f"<div>{escape(finding['message'])}</div>"
+            + (" <b>new</b>" if finding.get("baseline") == "new" else "")
+            + f"<div>{escape(finding['message'])}</div>"
             f'<div class="why">{escape(finding["why"])}</div>'
             + (f'<div class="why">fix: {escape(fix)}</div>' if fix else "")
             + "</li>"

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .results import ANIMATION_CHECK, exit_code, summary
+from .results import ANIMATION_CHECK, DEFAULT_FAIL_ON, exit_code, summary
 
 FORMAT_NAME = "ik-doctor-report"
 FORMAT_VERSION = 1
@@ -29,7 +29,14 @@ def run_header(
 
     ``about``: the Blender version and every check id, as a worker that read the files said.
     """
-    options = {"armature": args.armature, "diagrams": bool(args.html), "animation": args.animation}
+    options = {
+        "armature": args.armature,
+        "diagrams": bool(args.html),
+        "animation": args.animation,
+        "waivers": not args.no_waivers,
+        "config": "isolated" if args.isolated else args.config,
+        "baseline": getattr(args, "baseline", None),
+    }
     if args.command == "fix":
         options.update(
             in_place=args.in_place,
@@ -41,7 +48,7 @@ def run_header(
         "blender": about["blender"],
         "checks": _checks_run(args, about["checks"]),
         "options": options,
-        "fail_on": args.fail_on,
+        "fail_on": args.fail_on or DEFAULT_FAIL_ON,
     }
     return header if shard is None else {**header, "shard": shard}
 

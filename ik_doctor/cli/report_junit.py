@@ -10,7 +10,14 @@ from __future__ import annotations
 import xml.etree.ElementTree as ElementTree
 from typing import Any
 
-from .results import TROUBLE, at_or_above, current_findings
+from ..core.waivers import STALE_CHECK
+from .results import (
+    TROUBLE,
+    counts_toward_failure,
+    current_findings,
+    current_waived,
+    fail_on_of,
+)
 from .safe_text import visible_strings
 
 
@@ -30,7 +37,7 @@ def render_junit(files: list[dict[str, Any]], checks: list[str], fail_on: str) -
             case = _case(suite, file["path"], "read")
             ElementTree.SubElement(case, "system-out").text = file["note"]
         for armature in file["armatures"]:
-            _armature_cases(suite, file["path"], armature, checks, fail_on)
+            _armature_cases(suite, file["path"], armature, checks, fail_on_of(file, fail_on))
         _count(suite)
     _count(root)
     ElementTree.indent(root)
@@ -50,10 +57,13 @@ def _armature_cases(
         ElementTree.SubElement(case, "error", message=armature["problem"])
         return
     findings = current_findings(armature)
-    for check_id in checks:
+    waived = current_waived(armature)
+    stale = [STALE_CHECK] if any(f["check_id"] == STALE_CHECK for f in findings) else []
+    for check_id in [*checks, *stale]:
         case = _case(suite, classname, check_id)
         mine = [f for f in findings if f["check_id"] == check_id]
-        failing = [f for f in mine if at_or_above(f["severity"], fail_on)]
+        mine += [_waived(w) for w in waived if w["finding"]["check_id"] == check_id]
+        failing = [f for f in mine if f.get("waived") is None and counts_toward_failure(f, fail_on)]
         if failing:
             failure = ElementTree.SubElement(
                 case, "failure", message=failing[0]["title"], type=failing[0]["severity"]
@@ -64,14 +74,21 @@ def _armature_cases(
             ElementTree.SubElement(case, "system-out").text = "\n\n".join(map(_describe, rest))
 
 
+def _waived(waived: dict[str, Any]) -> dict[str, Any]:
+    """A finding accepted on purpose, kept in its check's output with its reason, never failing."""
+    return {**waived["finding"], "waived": waived["reason"]}
+
+
 def _case(suite: ElementTree.Element, classname: str, name: str) -> ElementTree.Element:
     return ElementTree.SubElement(suite, "testcase", classname=classname, name=name, time="0")
 
 
 def _describe(finding: dict[str, Any]) -> str:
-    text = (
-        f"[{finding['severity']}] {finding['title']}\n{finding['message']}\nwhy: {finding['why']}"
-    )
+    status = "waived" if finding.get("waived") is not None else finding.get("baseline")
+    label = f"{finding['severity']}, {status}" if status else finding["severity"]
+    text = f"[{label}] {finding['title']}\n{finding['message']}\nwhy: {finding['why']}"
+    if finding.get("waived") is not None:
+        text += f"\naccepted on purpose: {finding['waived']}"
     if finding["fix_label"]:
         text += f"\nfix: {finding['fix_label']}"
     return text

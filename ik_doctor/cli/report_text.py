@@ -6,7 +6,15 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from .results import SEVERITIES, by_chain, current_findings, plural, severity_counts, summary
+from .results import (
+    SEVERITIES,
+    by_chain,
+    current_findings,
+    current_waived,
+    plural,
+    severity_counts,
+    summary,
+)
 from .safe_text import visible_strings
 
 COLOURS = {"error": "31", "warning": "33", "info": "36", "bold": "1", "dim": "2", "ok": "32"}
@@ -71,7 +79,29 @@ def _armature_lines(
         lines.append(f"    chain {chain[0]} ({chain[1]})" if chain else "    whole rig")
         for finding in group:
             lines.extend(_finding_lines(finding, paint))
+    lines.extend(_set_aside_lines(armature, paint))
     return lines
+
+
+def _set_aside_lines(armature: dict[str, Any], paint: Callable[[str, str], str]) -> list[str]:
+    """The findings accepted on purpose, with their reasons, and those a baseline had that are
+    gone: listed, dimmed, outside the counts."""
+    lines: list[str] = []
+    for waived in current_waived(armature):
+        finding = waived["finding"]
+        text = f"{finding['title']} ({_place(finding)}): {waived['reason']}"
+        wrapped = textwrap.wrap(
+            f"accepted {text}", width=WIDTH, initial_indent="    ", subsequent_indent="      "
+        )
+        lines.extend(paint("dim", line) for line in wrapped)
+    for finding in armature.get("fixed", []):
+        text = f"{finding['title']} ({_place(finding)})"
+        lines.extend(_labelled("fixed since the baseline:", "ok", text, paint))
+    return lines
+
+
+def _place(finding: dict[str, Any]) -> str:
+    return ", ".join(filter(None, (finding["bone"], finding["check_id"])))
 
 
 def _fix_lines(
@@ -109,9 +139,9 @@ def _summary_of(findings: list[dict[str, Any]]) -> str:
 def _finding_lines(finding: dict[str, Any], paint: Callable[[str, str], str]) -> list[str]:
     severity = finding["severity"]
     label = severity.upper().ljust(7)
-    place = ", ".join(filter(None, (finding["bone"], finding["check_id"])))
+    new = " [new]" if finding.get("baseline") == "new" else ""
     lines = textwrap.wrap(
-        f"{label} {finding['title']} ({place})",
+        f"{label} {finding['title']} ({_place(finding)}){new}",
         width=WIDTH,
         initial_indent=INDENT,
         subsequent_indent=DETAIL_INDENT,
@@ -151,6 +181,13 @@ def _footer(files: list[dict[str, Any]], command: str) -> str:
         + (" left" if command == "fix" else "")
         + "."
     )
+    if totals["waived"]:
+        text += f" {totals['waived']} accepted on purpose."
+    if "fixed" in totals:
+        text += (
+            f" Since the baseline: {totals['new']} new, {totals['unchanged']} unchanged, "
+            f"{totals['fixed']} fixed."
+        )
     if totals["without_armature"]:
         text += f" {plural(totals['without_armature'], 'file')} without an armature."
     if totals["unreadable"]:

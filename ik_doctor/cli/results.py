@@ -14,6 +14,8 @@ from ..core.finding import Severity
 SEVERITIES = tuple(severity.value for severity in Severity)
 """Worst first, in the order ``Severity`` declares them (its one home)."""
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_TROUBLE = 0, 1, 2
+DEFAULT_FAIL_ON = "error"
+"""The threshold when neither --fail-on nor a project's settings choose one."""
 ANIMATION_CHECK = "verify"
 """The check id of the animation scan's findings (``--animation``): not one ``diagnose`` runs."""
 TROUBLE = ("unreadable", "failed")
@@ -28,10 +30,30 @@ def current_findings(armature: dict[str, Any]) -> list[dict[str, Any]]:
     return armature["findings"]
 
 
+def current_waived(armature: dict[str, Any]) -> list[dict[str, Any]]:
+    """The findings accepted on purpose, each ``{"finding", "reason"}``, as ``current_findings``
+    picks: after fixing for ``fix``."""
+    fix = armature.get("fix")
+    if fix is not None and "after" in fix:
+        return fix.get("waived_after", [])
+    return armature.get("waived", [])
+
+
 def all_current_findings(files: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     for file in files:
         for armature in file["armatures"]:
             yield from current_findings(armature)
+
+
+def counts_toward_failure(finding: dict[str, Any], fail_on: str) -> bool:
+    """Whether a finding fails the run: at or above ``fail_on``, and not one a baseline already
+    had (``--baseline``: only new findings fail). Waived findings are not in the findings."""
+    return at_or_above(finding["severity"], fail_on) and finding.get("baseline") != "unchanged"
+
+
+def fail_on_of(file: dict[str, Any], fail_on: str) -> str:
+    """The threshold a file is judged by: its project's ``fail-on`` unless --fail-on was given."""
+    return str(file.get("fail_on") or fail_on)
 
 
 def at_or_above(severity: str, threshold: str) -> bool:
@@ -46,22 +68,35 @@ def severity_counts(findings: Iterable[dict[str, Any]]) -> dict[str, int]:
 
 
 def summary(files: list[dict[str, Any]]) -> dict[str, int]:
-    """Totals for the report footer and the JSON ``summary``."""
-    return {
+    """Totals for the report footer and the JSON ``summary``: waived findings apart from the
+    severities, and with a baseline how many findings are new, unchanged and fixed."""
+    armatures = [armature for file in files for armature in file["armatures"]]
+    totals = {
         "files": len(files),
         "unreadable": sum(f["status"] in TROUBLE for f in files),
         "without_armature": sum(f["status"] == "no_armature" for f in files),
-        "armatures": sum(len(f["armatures"]) for f in files),
+        "armatures": len(armatures),
         **severity_counts(all_current_findings(files)),
+        "waived": sum(len(current_waived(armature)) for armature in armatures),
     }
+    if any("fixed" in armature for armature in armatures):
+        found = list(all_current_findings(files))
+        totals["new"] = sum(finding.get("baseline") == "new" for finding in found)
+        totals["unchanged"] = sum(finding.get("baseline") == "unchanged" for finding in found)
+        totals["fixed"] = sum(len(armature.get("fixed", [])) for armature in armatures)
+    return totals
 
 
 def exit_code(files: list[dict[str, Any]], fail_on: str) -> int:
-    """2 when a file could not be read or checked, else 1 when a finding reaches ``fail_on``."""
+    """2 when a file could not be read or checked, else 1 when a finding reaches ``fail_on``
+    (a file's own project ``fail-on`` when it has one and --fail-on was not given)."""
     if any(f["status"] in TROUBLE for f in files):
         return EXIT_TROUBLE
-    if any(at_or_above(f["severity"], fail_on) for f in all_current_findings(files)):
-        return EXIT_FINDINGS
+    for file in files:
+        threshold = fail_on_of(file, fail_on)
+        for armature in file["armatures"]:
+            if any(counts_toward_failure(f, threshold) for f in current_findings(armature)):
+                return EXIT_FINDINGS
     return EXIT_CLEAN
 
 

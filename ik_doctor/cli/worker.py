@@ -59,7 +59,8 @@ def serve(jobs: TextIO, answers: TextIO) -> None:
 
 
 def about_blender() -> dict[str, Any]:
-    """What a report states about the Blender that read its files: the version, every check id.
+    """What a report states about the Blender that read its files: the version, every check id
+    (and each check's options, which a project's settings are checked against).
 
     The main process hears it from a worker, so it never starts Blender itself: a second
     ``bpy`` import (0.7 to 0.9 s of CPU) in every run, before any file is read.
@@ -68,7 +69,11 @@ def about_blender() -> dict[str, Any]:
 
     from .. import all_checks
 
-    return {"blender": bpy.app.version_string, "checks": [check.id for check in all_checks()]}
+    return {
+        "blender": bpy.app.version_string,
+        "checks": [check.id for check in all_checks()],
+        "options": {check.id: dict(check.options) for check in all_checks()},
+    }
 
 
 class _StageReporter:

@@ -1,0 +1,92 @@
+"""The project settings each checked file runs with (``core.project_config``), as Ruff does it.
+
+Without options each file follows the nearest ``ik-doctor.toml`` or ``[tool.ik-doctor]`` walking
+up from its folder; ``--config PATH`` makes one file decide for every checked file, and
+``--isolated`` reads none. The command line's own options win over a file's: ``--checks`` over
+its ``ignore``, ``--fail-on`` over its ``fail-on``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..core.project_config import (
+    NO_CONFIG,
+    ProjectConfig,
+    check_options,
+    discover,
+    load,
+)
+from .inputs import Input
+from .results import ANIMATION_CHECK
+
+
+def add_config_options(parser: argparse.ArgumentParser) -> None:
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--config",
+        metavar="PATH",
+        help="take the settings from this ik-doctor.toml or pyproject.toml for every file "
+        "(default: the nearest one walking up from each file)",
+    )
+    where.add_argument(
+        "--isolated", action="store_true", help="ignore every settings file (ik-doctor.toml)"
+    )
+
+
+def configs_for(
+    args: argparse.Namespace, inputs: list[Input], known: list[str]
+) -> list[ProjectConfig]:
+    """Each input's settings; raises ``ConfigError`` for a file that cannot be used."""
+    known = [*known, ANIMATION_CHECK]
+    if args.isolated:
+        return [NO_CONFIG for _ in inputs]
+    if args.config is not None:
+        chosen = load(args.config, known)
+        return [chosen for _ in inputs]
+    cache: dict[str, Any] = {}
+    return [discover(Path(item.path).parent, known, cache) for item in inputs]
+
+
+def check_config_options(
+    configs: list[ProjectConfig], ask_defaults: Callable[[], dict[str, Any] | None]
+) -> None:
+    """Raise ``ConfigError`` for an option no check has; the options are the registry's, which
+    only a Blender knows: it is asked (``ask_defaults``) only when a file sets options."""
+    with_options = {config.path: config for config in configs if config.options}
+    if not with_options:
+        return
+    defaults = ask_defaults()
+    if defaults is None:  # no Blender started: every file fails to be read, and says why
+        return
+    for config in with_options.values():
+        check_options(config, defaults)
+
+
+def job_settings(
+    args: argparse.Namespace, config: ProjectConfig, every: list[str]
+) -> dict[str, Any]:
+    """The job fields a file's settings decide: the checks run (``--checks`` wins over
+    ``ignore``), the animation scan, severities and options."""
+    checks = args.checks
+    if checks is None and config.ignore:
+        checks = config.checks(every)
+    return {
+        "checks": checks,
+        "animation": args.animation and ANIMATION_CHECK not in config.ignore,
+        "severity": dict(config.severity),
+        "options": {check: dict(values) for check, values in config.options.items()},
+        "no_waivers": args.no_waivers,
+    }
+
+
+def file_fields(args: argparse.Namespace, config: ProjectConfig) -> dict[str, Any]:
+    """What a file's report says of its settings: which file, and its ``fail-on`` when that
+    decides (no --fail-on given)."""
+    fields: dict[str, Any] = {"config": config.path}
+    if args.fail_on is None and config.fail_on is not None:
+        fields["fail_on"] = config.fail_on
+    return fields
