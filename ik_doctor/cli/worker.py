@@ -127,9 +127,10 @@ def die_with_parent(parent: int) -> None:
     process dies under a launcher that lives on, the worker leaves when its standard input
     closes, after the current file.
     """
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if parent not in _ancestors():  # it ended before the request above was in place
         print("the ik-doctor process that started this worker has ended", file=sys.stderr)
         os._exit(1)
