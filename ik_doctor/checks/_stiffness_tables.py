@@ -1,0 +1,200 @@
+"""The IK stiffness shortfalls the locks check weighs, measured: data, not logic.
+
+Each table pairs an IK stiffness with the share of the reach the Standard solver's 500
+iterations leave the tip short of the oracle's worst goal, on the reference rig's leg and arm,
+in 4.2 and 5.3 alike; ``locks`` picks the table for the chain at hand and ``shortfall`` reads it.
+"""
+
+from __future__ import annotations
+
+EVEN_SHORTFALL = ((0.9, 4.6e-4), (0.95, 6.5e-4), (0.97, 8.7e-4), (0.975, 1.08e-3), (0.99, 1.68e-3))
+"""(IK stiffness, share of the reach the tip stops short) with every bone of the chain that stiff
+on its swing axes: the oracle's worst goal at the Standard solver's 500 iterations, the least of
+the reference rig's leg and arm (the leg; the arm stops 0.2% short at 0.99), the same in 4.2
+and 5.3 (0.99 is Blender's maximum): an error stands only where both fail."""
+ROOT_SHORTFALL = {
+    "leg": (
+        (0.5, 4.6e-4),
+        (0.7, 8.2e-4),
+        (0.75, 1.03e-3),
+        (0.8, 1.22e-3),
+        (0.82, 1.56e-3),
+        (0.85, 1.70e-3),
+        (0.9, 2.40e-3),
+        (0.95, 4.51e-3),
+        (0.975, 5.90e-3),
+        (0.99, 1.086e-2),
+    ),
+    "arm": (
+        (0.5, 1.9e-4),
+        (0.7, 4.1e-4),
+        (0.75, 6.9e-4),
+        (0.8, 9.0e-4),
+        (0.82, 1.24e-3),
+        (0.85, 1.78e-3),
+        (0.9, 2.09e-3),
+        (0.95, 3.86e-3),
+        (0.975, 6.37e-3),
+        (0.99, 1.075e-2),
+    ),
+}
+"""The same with the chain's root (thigh, upper arm) that stiff and the rest of the chain free,
+per limb, with the body turned 40° about X and Z among the goals: the root swings the limb, and
+the joints below cannot make up for it (the leg fails from 0.75, 0.1% short with the hips turned
+about Z; the arm from 0.82)."""
+JOINT_SHORTFALL = {
+    "leg": (
+        (0.5, 3.2e-4),
+        (0.7, 3.7e-4),
+        (0.75, 5.5e-4),
+        (0.8, 9.0e-4),
+        (0.82, 7.8e-4),
+        (0.85, 1.05e-3),
+        (0.86, 9.1e-4),
+        (0.9, 1.35e-3),
+        (0.95, 2.24e-3),
+        (0.975, 3.35e-3),
+        (0.99, 5.68e-3),
+    ),
+    "arm": (
+        (0.5, 1.4e-4),
+        (0.7, 4.7e-4),
+        (0.75, 4.8e-4),
+        (0.8, 8.0e-4),
+        (0.82, 6.9e-4),
+        (0.85, 9.99e-4),
+        (0.86, 1.16e-3),
+        (0.9, 1.32e-3),
+        (0.95, 2.27e-3),
+        (0.975, 3.32e-3),
+        (0.99, 5.62e-3),
+    ),
+}
+"""The same with an inner joint (shin, forearm) that stiff and the root free: about half as far,
+and not steadily (the leg fails at 0.85 and passes at 0.86)."""
+GROWN_EVEN_SHORTFALL = (
+    (
+        1.25,
+        (
+            (0.7, 2.6e-4),
+            (0.8, 4.2e-4),
+            (0.9, 7.0e-4),
+            (0.95, 1.2e-3),
+            (0.975, 1.86e-3),
+            (0.99, 3.28e-3),
+        ),
+    ),
+    (
+        1.5,
+        (
+            (0.7, 3.8e-4),
+            (0.8, 5.6e-4),
+            (0.9, 1.02e-3),
+            (0.95, 1.58e-3),
+            (0.975, 2.55e-3),
+            (0.99, 4.15e-3),
+        ),
+    ),
+)
+"""``EVEN_SHORTFALL`` for a two-bone limb with a bone posed at least this many times its rest
+length (scaled, its scale not passed down, or scaled itself): the solver lags further, the
+least of the leg and the arm with the upper or the lower bone so scaled, the same in 4.2 and
+5.3 (at 1.5 both bones at 0.9 leave it 0.102% to 0.106% short, at 0.95 0.16% to 0.18%; at
+1.1 0.95 leaves it 0.097% to 0.101% short, too near the line to call; 0.33% to 0.45% at
+0.99). Rest proportions do not matter (a thigh 0.67 to 2 times the shin: as the plain leg)."""
+EVEN_WARNING = 0.95
+"""From here an evenly stiff chain lags its target visibly (0.065% of the reach) though it passes
+the oracle; from 0.975 it fails it."""
+NO_POLE_SHORTFALL: dict[str, dict[str, tuple[tuple[float, float], ...]]] = {
+    "root": {
+        "leg": (
+            (0.5, 2.4e-5),
+            (0.6, 1.21e-4),
+            (0.7, 5.96e-4),
+            (0.75, 1.328e-3),
+            (0.8, 1.803e-3),
+            (0.85, 1.909e-3),
+            (0.9, 3.052e-3),
+            (0.95, 5.029e-3),
+            (0.975, 8.31e-3),
+            (0.99, 1.369e-2),
+        ),
+        "arm": (
+            (0.5, 2.2e-5),
+            (0.6, 1.12e-4),
+            (0.7, 5.61e-4),
+            (0.75, 1.12e-3),
+            (0.8, 2.255e-3),
+            (0.85, 2.331e-3),
+            (0.9, 3.624e-3),
+            (0.95, 5.705e-3),
+            (0.975, 8.834e-3),
+            (0.99, 1.365e-2),
+        ),
+    },
+    "joint": {
+        "leg": (
+            (0.5, 2.97e-4),
+            (0.7, 5.42e-4),
+            (0.8, 8.26e-4),
+            (0.85, 1.113e-3),
+            (0.86, 8.81e-4),
+            (0.9, 1.478e-3),
+            (0.95, 2.259e-3),
+            (0.975, 3.082e-3),
+            (0.99, 5.552e-3),
+        ),
+        "arm": (
+            (0.5, 7.6e-5),
+            (0.7, 4.4e-4),
+            (0.8, 7.67e-4),
+            (0.86, 9.35e-4),
+            (0.9, 1.436e-3),
+            (0.95, 2.295e-3),
+            (0.975, 3.443e-3),
+            (0.99, 5.638e-3),
+        ),
+    },
+    "even": {
+        "leg": (
+            (0.5, 4.0e-5),
+            (0.6, 1.08e-4),
+            (0.7, 4.82e-4),
+            (0.75, 1.04e-3),
+            (0.8, 1.473e-3),
+            (0.85, 1.73e-3),
+            (0.9, 3.434e-3),
+            (0.95, 5.12e-3),
+            (0.975, 6.772e-3),
+            (0.99, 1.181e-2),
+        ),
+        "arm": (
+            (0.5, 2.5e-5),
+            (0.6, 1.05e-4),
+            (0.7, 4.62e-4),
+            (0.75, 9.99e-4),
+            (0.8, 1.418e-3),
+            (0.85, 2.229e-3),
+            (0.9, 3.362e-3),
+            (0.95, 5.08e-3),
+            (0.975, 7.685e-3),
+            (0.99, 1.398e-2),
+        ),
+    },
+}
+"""The same for a two-bone limb without a pole, with the root that stiff and the joint free
+("root"), the joint that stiff and the root free ("joint"), or both ("even"), per limb, in 4.2
+and 5.3 alike: without a pole the solver swings the limb toward the target as well as folding
+it, and stiffness holds both back, the root's most (a leg fails from 0.75 on the thigh, or both
+bones, where with a pole it passes to 0.975). Two bones stiff unevenly stop as short as the
+worse of them alone (measured over 0 to 0.99 on each: thigh 0.8 and shin 0.9, 0.12% short)."""
+
+
+def shortfall(table: tuple[tuple[float, float], ...], stiffness: float) -> float:
+    """The measured share of the reach the tip stops short at this stiffness (interpolated)."""
+    low = (0.0, 0.0)
+    for high in table:
+        if stiffness <= high[0]:
+            return low[1] + (high[1] - low[1]) * (stiffness - low[0]) / (high[0] - low[0])
+        low = high
+    return table[-1][1]
