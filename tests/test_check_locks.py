@@ -11,7 +11,7 @@ from mathutils import Vector
 from rig_generation import BoneSpec, ConstraintSpec, PoseSpec, Reference, RigSpec, build_rig
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
-from ik_doctor import FixError, Severity, apply_fix, judge_chains
+from ik_doctor import FixError, Severity, apply_fix, judge_chains, run_fix
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.verify.oracle import disagreements
 
@@ -39,7 +39,7 @@ def _fixed(rig, finding) -> str:
     report = apply_fix(finding)
     assert finding.key not in {f.key for f in findings_of(rig, "locks")}
     before = (pose_snapshot(rig), _ik_settings(rig))
-    assert "Nothing to change" in apply_fix(finding)
+    assert not run_fix(finding).changed
     assert (pose_snapshot(rig), _ik_settings(rig)) == before
     return report
 

@@ -8,7 +8,7 @@ import pytest
 from mathutils import Matrix
 from solving import TIP_TOLERANCE, assert_ik_works, findings_of, pose_snapshot, tip_error
 
-from ik_doctor import Severity, apply_fix
+from ik_doctor import Severity, apply_fix, run_fix
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.limb import keep_pole_at_rest, pole_rest_angle
 from ik_doctor.core.rig import RigView
@@ -70,7 +70,7 @@ def _fixed(rig, finding, good_side: str) -> str:
     assert _side(rig, good_side) == good
     assert findings_of(rig, "symmetry") == []
     before = (pose_snapshot(rig), _side(rig, "L"), _side(rig, "R"))
-    assert "Nothing to change" in apply_fix(finding)
+    assert not run_fix(finding).changed
     assert (pose_snapshot(rig), _side(rig, "L"), _side(rig, "R")) == before
     return report
 
