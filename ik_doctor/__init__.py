@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .core.waivers import Waiver
     from .doctor import all_checks, apply_all_fixes, apply_fix, diagnose, get_check, run_fix
     from .verify.animation import scan_animation
+    from .verify.export_scan import scan_export
     from .verify.oracle import ChainVerdict, judge_chains
     from .verify.solve import ChainSolve, measure_chains, solve_within_reach
 
@@ -42,6 +43,7 @@ _PUBLIC = {
     "FixPermission": ".core.fix_policy",
     "Severity": ".core.finding",
     "scan_animation": ".verify.animation",
+    "scan_export": ".verify.export_scan",
     "ChainVerdict": ".verify.oracle",
     "judge_chains": ".verify.oracle",
     "Check": ".core.registry",
@@ -77,6 +79,7 @@ __all__ = [
     "register",
     "run_fix",
     "scan_animation",
+    "scan_export",
     "solve_within_reach",
     "unregister",
     "unwaive",

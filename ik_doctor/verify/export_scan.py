@@ -1,0 +1,396 @@
+"""Verify the export: IK that works in Blender and arrives broken in the game.
+
+A game gets no constraints: the exporter must bake what the IK does into keys, and whether it
+does depends on its settings and on the rig. ``scan_export`` exports the armature with Blender's
+own glTF or FBX exporter and the user's settings, reads the file back, and compares every deform
+joint and IK tip with Blender's own pose on every frame of every action. Where they part, it
+exports again with one setting changed at a time (sampling on, deform bones only off, the whole
+action baked...) and names the first that makes the game's pose match, with its fix where one
+is safe: a glTF setting stored on the scene, where the exporter reads it on the next export.
+The FBX exporter keeps no settings in the file, so its findings say what to tick instead.
+
+Nothing in the user's file is changed: see ``export_roundtrip``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import bpy
+
+from ..core.editing import FixError, require_armature
+from ..core.finding import Finding, Occurrence, Severity, occurrences_text
+from ..core.names import readable
+from ..core.registry import Check, register
+from .animation import frame_ranges
+from .export_compare import ActionDifference, ProgressCallback, compare
+from .export_roundtrip import GLTF_SCENE_KEY, exporter_default, round_trip, user_settings
+
+CHECK_ID = "export"
+MISS = 0.005
+"""A joint further than this share of the rig's size from Blender's pose has moved in the game.
+Measured: glTF's defaults land the Trex, Horse and Rat within 0.004%, FBX with its curve
+simplification within 0.13%; sampling off misses by 5% to 31%."""
+PROOF_FRAMES = 12
+"""The worst frames of each action a changed export must land to be named the cause."""
+
+
+@dataclass(frozen=True)
+class Remedy:
+    """One change to the export that may make the game's pose match Blender's."""
+
+    kind: str
+    title: str
+    """The finding's title when this is the cause."""
+    label: str
+    """The change, in the exporter's own words: "Always Sample Animations on"."""
+    settings: Mapping[str, Any]
+    scene_range: bool = False
+    """Instead of a setting: the scene's frame range stretched over the action for the export."""
+    no_fix_reason: str | None = None
+    """Set when storing the setting is not safe, or not possible."""
+
+
+def _remedies(exporter: str, settings: Mapping[str, Any]) -> list[Remedy]:
+    """The changes worth trying, for the settings as they are: each one differs from them."""
+
+    def value(name: str) -> Any:
+        return settings.get(name, exporter_default(exporter, name))
+
+    fbx_kept = (
+        "the FBX exporter keeps no settings in the file: {what} in its export options "
+        "(or in the collection's exporter) when exporting"
+    )
+    deform_reason = (
+        "the game would get the control bones too: make the deform bones' parents deform, "
+        "or parent the deform bones to deform bones"
+    )
+    found = []
+    if exporter == "gltf":
+        if not value("export_force_sampling"):
+            found.append(
+                Remedy(
+                    "sampling",
+                    "Game misses: no sampling",
+                    "Always Sample Animations on",
+                    {"export_force_sampling": True},
+                )
+            )
+        if value("export_def_bones"):
+            found.append(
+                Remedy(
+                    "deform_only",
+                    "Game misses: deform only",
+                    "Deform Bones Only off",
+                    {"export_def_bones": False},
+                    no_fix_reason=deform_reason,
+                )
+            )
+        if value("export_frame_range"):
+            found.append(
+                Remedy(
+                    "frame_range",
+                    "Export cuts the action",
+                    "Limit to Playback Range off",
+                    {"export_frame_range": False},
+                )
+            )
+        return found
+    if not value("bake_anim"):
+        found.append(
+            Remedy(
+                "bake",
+                "Export bakes nothing",
+                "Baked Animation on",
+                {"bake_anim": True},
+                no_fix_reason=fbx_kept.format(what="tick Baked Animation"),
+            )
+        )
+    if value("bake_anim_simplify_factor") > 0.0:
+        found.append(
+            Remedy(
+                "simplify",
+                "Game misses: simplified",
+                "Simplify 0",
+                {"bake_anim_simplify_factor": 0.0},
+                no_fix_reason=fbx_kept.format(what="set Baked Animation's Simplify to 0"),
+            )
+        )
+    if value("use_armature_deform_only"):
+        found.append(
+            Remedy(
+                "deform_only",
+                "Game misses: deform only",
+                "Only Deform Bones off",
+                {"use_armature_deform_only": False},
+                no_fix_reason=deform_reason,
+            )
+        )
+    if not value("bake_anim_use_all_actions") and not value("bake_anim_use_nla_strips"):
+        found.append(
+            Remedy(
+                "scene_range",
+                "Export cuts the action",
+                "the scene's frame range covering the action",
+                {},
+                scene_range=True,
+                no_fix_reason="without All Actions the FBX exporter bakes the scene's frame "
+                "range: tick All Actions, or set the scene's range to the action's",
+            )
+        )
+    return found
+
+
+UNEXPLAINED = Remedy(
+    "unknown",
+    "Game misses, cause unknown",
+    "",
+    {},
+    no_fix_reason="no single export setting tried explains it (each was exported again)",
+)
+
+
+# --- the scan ------------------------------------------------------------------------------
+
+
+def scan_export(
+    obj: bpy.types.Object,
+    exporter: str = "gltf",
+    settings: Mapping[str, Any] | None = None,
+    progress: ProgressCallback | None = None,
+) -> list[Finding]:
+    """Export ``obj`` as the user would, read the file back and report where the game's joints
+    leave Blender's pose, with the export setting proved to cause it.
+
+    ``settings`` (the exporter's own property names) override the user's: for glTF those the
+    scene remembers, else the exporter's defaults; FBX remembers none. ``progress(done, total)``
+    is called as frames are compared. Changes nothing in the file.
+    """
+    require_armature(obj)
+    chosen = user_settings(exporter, settings)
+    with round_trip(obj, exporter, chosen) as trip:
+        differences = compare(obj, trip, progress=progress)
+        exported = {pair.source.name for pair in trip.actions}
+    expected = _expected_actions(obj)
+    missing = sorted(expected - exported)
+    failing = [d for d in differences if _failing(d) or d.left_out]
+    if not failing and not missing:
+        return []
+    causes = _causes(obj, exporter, chosen, failing, missing)
+    return _findings(obj, exporter, failing, missing, causes)
+
+
+def _expected_actions(obj: bpy.types.Object) -> set[str]:
+    """The actions the animator plays on the armature: the active one and its NLA strips'."""
+    animation = obj.animation_data
+    if animation is None:
+        return set()
+    found = {animation.action.name} if animation.action is not None else set()
+    for track in animation.nla_tracks:
+        found |= {strip.action.name for strip in track.strips if strip.action is not None}
+    return found
+
+
+def _failing(difference: ActionDifference) -> dict[int, tuple[float, str]]:
+    return {f: miss for f, miss in difference.misses.items() if miss[0] > MISS}
+
+
+def _causes(
+    obj: bpy.types.Object,
+    exporter: str,
+    settings: Mapping[str, Any],
+    failing: Sequence[ActionDifference],
+    missing: Sequence[str],
+) -> dict[str, Remedy]:
+    """Each failing action's proved cause: the first change after which it lands on its worst
+    frames, keeps all its frames, and is in the file."""
+    left = {d.action: d for d in failing}
+    left.update({name: ActionDifference(name) for name in missing})
+    proved: dict[str, Remedy] = {}
+    for remedy in _remedies(exporter, settings):
+        if not left:
+            break
+        frames = sorted({f for d in left.values() for f in _worst(d)})
+        with (
+            _scene_range_over(obj, remedy.scene_range),
+            round_trip(obj, exporter, {**settings, **remedy.settings}) as trip,
+        ):
+            again = compare(obj, trip, actions=sorted(left), frames=frames or None)
+        for difference in again:
+            if not _failing(difference) and not difference.left_out:
+                proved[difference.action] = remedy
+                left.pop(difference.action, None)
+    return proved
+
+
+def _worst(difference: ActionDifference) -> list[int]:
+    failing = _failing(difference)
+    worst = sorted(failing, key=lambda f: failing[f][0], reverse=True)[:PROOF_FRAMES]
+    return [*worst, *difference.left_out[:1], *difference.left_out[-1:]]
+
+
+@contextmanager
+def _scene_range_over(obj: bpy.types.Object, wanted: bool) -> Iterator[None]:
+    """For FBX without All Actions: the scene's range stretched over the active action."""
+    scene = bpy.context.scene
+    animation = obj.animation_data
+    if not wanted or scene is None or animation is None or animation.action is None:
+        yield
+        return
+    kept = (scene.frame_start, scene.frame_end)
+    first, last = animation.action.frame_range[0], animation.action.frame_range[1]
+    try:
+        scene.frame_start, scene.frame_end = round(first), round(last)
+        yield
+    finally:
+        scene.frame_start, scene.frame_end = kept
+
+
+# --- findings ------------------------------------------------------------------------------
+
+
+EXPORTER_NAMES = {"gltf": "glTF", "fbx": "FBX"}
+
+
+def _findings(
+    obj: bpy.types.Object,
+    exporter: str,
+    failing: Sequence[ActionDifference],
+    missing: Sequence[str],
+    causes: Mapping[str, Remedy],
+) -> list[Finding]:
+    """One finding per problem and proved cause, listing every action it shows in."""
+    groups: dict[tuple[str, str], list[Occurrence]] = {}
+    worst_joint: dict[tuple[str, str], tuple[float, str]] = {}
+    for difference in failing:
+        cause = causes.get(difference.action, UNEXPLAINED)
+        misses = _failing(difference)
+        if misses:
+            key = ("miss", cause.kind)
+            frame = max(misses, key=lambda f: misses[f][0])
+            share, joint = misses[frame]
+            groups.setdefault(key, []).append(
+                Occurrence(
+                    difference.action,
+                    frame_ranges(misses),
+                    frame,
+                    share,
+                    f"{joint} {share:.1%} of the rig's size off",
+                )
+            )
+            worst_joint[key] = max(worst_joint.get(key, (0.0, "")), (share, joint))
+        if difference.left_out:
+            runs = frame_ranges(difference.left_out)
+            groups.setdefault(("left_out", cause.kind), []).append(
+                Occurrence(
+                    difference.action,
+                    runs,
+                    runs[0][0],
+                    float(len(difference.left_out)),
+                    f"{len(difference.left_out)} frames not in the file",
+                )
+            )
+    for name in missing:
+        cause = causes.get(name, UNEXPLAINED)
+        groups.setdefault(("left_out", cause.kind), []).append(
+            Occurrence(name, (), 0, 0.0, "not in the file")
+        )
+    remedies = {remedy.kind: remedy for remedy in causes.values()}
+    remedies[UNEXPLAINED.kind] = UNEXPLAINED
+    return [
+        _finding(
+            obj, exporter, problem, remedies[kind], occurrences, worst_joint.get((problem, kind))
+        )
+        for (problem, kind), occurrences in groups.items()
+    ]
+
+
+def _finding(
+    obj: bpy.types.Object,
+    exporter: str,
+    problem: str,
+    cause: Remedy,
+    occurrences: list[Occurrence],
+    worst_joint: tuple[float, str] | None,
+) -> Finding:
+    worst = max(occurrences, key=lambda o: o.worst)
+    name = EXPORTER_NAMES[exporter]
+    where = occurrences_text(occurrences)
+    if problem == "miss":
+        assert worst_joint is not None
+        title = cause.title
+        message = f"Exported to {name}, the game's joints leave Blender's pose {where}."
+        why = (
+            "A game gets no constraints: the exporter must bake where the IK puts each bone "
+            "into keys, and this export did not bake the pose Blender shows."
+        )
+    else:
+        title = "Export cuts the action" if cause is UNEXPLAINED else cause.title
+        message = f"Exported to {name}, frames of the action are not in the file: {where}."
+        why = "Where the file has no keys the game holds the last pose, so the motion stops."
+    if cause is not UNEXPLAINED:
+        message += f" Exported again with {cause.label}, every joint lands."
+    fixable = cause is not UNEXPLAINED and cause.no_fix_reason is None and exporter == "gltf"
+    bone = worst_joint[1].removesuffix("'s tip") if worst_joint else None
+    return Finding(
+        check_id=CHECK_ID,
+        severity=Severity.ERROR if problem == "miss" else Severity.WARNING,
+        armature=readable(obj),
+        title=title,
+        message=message,
+        why=why,
+        bone=bone,
+        fix_id="store_export_setting" if fixable else None,
+        fix_label=f"Store {cause.label} in the scene's glTF export settings" if fixable else None,
+        fix_args=(
+            ("exporter", exporter),
+            ("problem", problem),
+            ("cause", cause.kind),
+            ("settings", tuple(sorted(cause.settings.items()))),
+            ("worst_frame", worst.worst_frame),
+        ),
+        no_fix_reason=None if fixable else cause.no_fix_reason,
+        action=worst.action,
+        frames=worst.frames,
+        occurrences=tuple(occurrences),
+    )
+
+
+# --- the fix: a glTF setting stored where the exporter reads it ------------------------------
+
+
+def store_export_setting(obj: bpy.types.Object, finding: Finding) -> str:
+    """Store the proved settings in the scene's remembered glTF export settings."""
+    scene = bpy.context.scene
+    if scene is None:
+        raise FixError("There is no scene to store the export settings on.")
+    stored = user_settings("gltf")
+    stored.update(dict(finding.args["settings"]))
+    scene[GLTF_SCENE_KEY] = stored
+    return (
+        f"Stored {', '.join(f'{k} = {v}' for k, v in finding.args['settings'])} in the scene's "
+        "glTF export settings: the exporter starts from them on the next export."
+    )
+
+
+def _refind(obj: bpy.types.Object, finding: Finding) -> Finding | None:
+    """The finding while the scene's stored glTF settings still differ from its fix."""
+    stored = user_settings("gltf")
+    wanted = dict(finding.args.get("settings", ()))
+    return None if all(stored.get(k) == v for k, v in wanted.items()) else finding
+
+
+register(
+    Check(
+        id=CHECK_ID,
+        title="Verify the export",
+        doc=__doc__ or "",
+        find=lambda rig, options: (),
+        fixes={"store_export_setting": store_export_setting},
+        order=70,
+        refind=_refind,
+    )
+)
