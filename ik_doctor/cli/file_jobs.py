@@ -23,8 +23,8 @@ from ..core.names import readable
 from ..core.project_config import with_severities
 from ..core.registry import all_checks
 from ..core.rig import RigView
-from ..core.waiver_store import waivers_of
-from ..core.waivers import Sorted, apply_waivers, place_of, with_reason
+from ..core.waiver_store import accepted_on, waivers_of
+from ..core.waivers import Sorted, apply_waivers, with_reason
 from ..verify.animation import CHECK_ID, scan_animation, scan_with_curves
 from .diagram import rig_geometry
 from .in_place import refusal as in_place_refusal
@@ -238,10 +238,7 @@ def _checks_run(job: dict[str, Any]) -> list[str]:
 
 def _accepted(obj: bpy.types.Object, job: dict[str, Any]) -> Callable[[Finding], bool] | None:
     """Which findings no fix may touch: those a waiver accepts (none with ``no_waivers``)."""
-    if job.get("no_waivers"):
-        return None
-    places = {waiver.place for waiver in waivers_of(obj)}
-    return lambda finding: place_of(finding) in places
+    return None if job.get("no_waivers") else accepted_on(obj)
 
 
 def _fix_animation(

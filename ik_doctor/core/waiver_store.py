@@ -14,6 +14,7 @@ it refuses a fix: accept it in the file it comes from.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import bpy
 
@@ -89,3 +90,9 @@ def _store(obj: bpy.types.Object, waivers: list[Waiver]) -> None:
         obj[PROPERTY] = json.dumps([waiver.to_dict() for waiver in waivers])
     elif PROPERTY in obj:  # type: ignore[operator]  # the stub has no __contains__
         del obj[PROPERTY]
+
+
+def accepted_on(obj: bpy.types.Object) -> Callable[[Finding], bool]:
+    """Whether a finding is accepted on purpose on ``obj``: what no Fix All may touch."""
+    places = {waiver.place for waiver in waivers_of(obj)}
+    return lambda finding: place_of(finding) in places

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bpy
 
-from . import keymap, operators, overlay, panel, preferences, report
+from . import accept, keymap, operators, overlay, panel, preferences, report
 
 _preferences: list[type[bpy.types.AddonPreferences]] = []
 
@@ -18,7 +18,7 @@ def register() -> None:
     report.register()
     _preferences.append(preferences.make_preferences_class())
     bpy.utils.register_class(_preferences[0])
-    for cls in operators.CLASSES:
+    for cls in (*operators.CLASSES, *accept.CLASSES):
         bpy.utils.register_class(cls)
     panel.register()
     keymap.register()
@@ -29,7 +29,7 @@ def unregister() -> None:
     overlay.unregister()
     keymap.unregister()
     panel.unregister()
-    for cls in reversed(operators.CLASSES):
+    for cls in reversed((*operators.CLASSES, *accept.CLASSES)):
         bpy.utils.unregister_class(cls)
     while _preferences:
         bpy.utils.unregister_class(_preferences.pop())

@@ -17,17 +17,28 @@ from ..core.editing import FixError, read_only_reason
 from ..core.finding import Finding
 from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
 from ..core.names import find, named, readable
+from ..core.project_config import with_severities
+from ..core.waiver_store import accepted_on, waivers_of
+from ..core.waivers import apply_waivers
 from ..doctor import apply_all_fixes, diagnose, run_fix
 from ..verify.animation import CHECK_ID, scan_animation
-from . import preferences, report
+from . import preferences, project_settings, report
 
 
-def run_checks(context: bpy.types.Context, obj: bpy.types.Object, solved: Sequence[Finding] = ()):
-    """Diagnose ``obj`` with the enabled checks and thresholds, store and return the report
-    (with ``solved``, the animation scan's findings, beside the checks' own)."""
-    enabled, options = preferences.settings(context)
-    found = diagnose(obj, checks=enabled, options=options)
-    return report.store(context, obj, [*found, *solved])
+def run_checks(
+    context: bpy.types.Context, obj: bpy.types.Object, solved: Sequence[Finding] | None = None
+):
+    """Diagnose ``obj`` with the enabled checks and thresholds (the preferences, then the
+    project's settings file), set the faults accepted on purpose aside, store and return the
+    report (with ``solved``, the animation scan's findings, beside the checks' own; a scan's
+    acceptances are judged stale only when it ran)."""
+    settings = project_settings.panel_settings(context)
+    found = diagnose(obj, checks=settings.enabled, options=settings.options)
+    found = with_severities([*found, *(solved or ())], settings.severity)
+    ran = [check for check in settings.enabled if check != CHECK_ID]
+    ran += [CHECK_ID] if solved is not None else []
+    kept = apply_waivers(found, waivers_of(obj), readable(obj), ran)
+    return report.store(context, obj, kept.active, kept.waived, settings.problem)
 
 
 def _tell(operator: bpy.types.Operator, stored, what: str = "") -> None:
@@ -167,7 +178,7 @@ class IK_DOCTOR_OT_fix_finding(bpy.types.Operator):
             self.report({"ERROR"}, "No finding chosen: select one in the IK Doctor list.")
             return {"CANCELLED"}
         finding = report.to_finding(row)
-        _, options = preferences.settings(context)
+        options = project_settings.panel_settings(context).options
         try:
             result = run_fix(finding, options=options.get(finding.check_id))
         except FixError as error:
@@ -222,11 +233,14 @@ class IK_DOCTOR_OT_fix_all(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         obj = _armature(context)
-        enabled, options = preferences.settings(context)
+        settings = project_settings.panel_settings(context)
+        enabled, options = settings.enabled, settings.options
         permission = FixPermission(
             rebind_meshes=self.allow_rest_pose_changes, discard=self.allow_discarding
         )
-        done = apply_all_fixes(obj, checks=enabled, options=options, permission=permission)
+        done = apply_all_fixes(
+            obj, checks=enabled, options=options, permission=permission, leave=accepted_on(obj)
+        )
         for result in done:
             self.report({"WARNING" if result.failed else "INFO"}, result.sentence)
         stored = _recheck_after_change(context)
@@ -297,7 +311,7 @@ def _recheck_after_change(context: bpy.types.Context):
     obj = _armature(context)
     stored = report.report_for(context, obj)
     solved = stored is not None and any(row.check_id == CHECK_ID for row in stored.rows)
-    return run_checks(context, obj, scan_animation(obj) if solved else ())
+    return run_checks(context, obj, scan_animation(obj) if solved else None)
 
 
 def _warning_for(impacts: list[FixImpact]) -> str:

@@ -11,7 +11,7 @@ from functools import partial
 import bpy
 
 from ..core.editing import read_only_reason
-from . import operators, report, text_fit
+from . import accept, operators, report, text_fit
 from .operators import (
     IK_DOCTOR_OT_check_rig,
     IK_DOCTOR_OT_fix_all,
@@ -100,8 +100,10 @@ class IK_DOCTOR_PT_panel(bpy.types.Panel):
             box = layout.box()
             box.label(text="Fixes disabled:", icon="LIBRARY_DATA_DIRECT")
             _wrapped(box, reason, lines)
+        accept.draw_settings_problem(layout, stored)
         if not stored.rows:
             layout.label(text="No problems found", icon="CHECKMARK")
+            accept.draw_accepted(layout, stored)
             return
         _draw_summary(layout, stored)
         list_type = IK_DOCTOR_UL_findings.__name__
@@ -111,6 +113,7 @@ class IK_DOCTOR_PT_panel(bpy.types.Panel):
         row = layout.row()
         row.enabled = fixable > 0 and reason is None
         row.operator(IK_DOCTOR_OT_fix_all.bl_idname, text=f"Fix All ({fixable})", icon="CHECKMARK")
+        accept.draw_accepted(layout, stored)
 
 
 class IK_DOCTOR_MT_pose(bpy.types.Menu):
@@ -120,7 +123,7 @@ class IK_DOCTOR_MT_pose(bpy.types.Menu):
     bl_label = "IK Doctor"
 
     def draw(self, context: bpy.types.Context) -> None:
-        for operator in operators.CLASSES:
+        for operator in (*operators.CLASSES, *accept.CLASSES):
             self.layout.operator(operator.bl_idname)
 
 
@@ -179,6 +182,9 @@ def _draw_active_finding(
         fix.enabled = reason is None
         label = "Fix (changes rest pose)" if item.changes_rest_pose else "Fix"
         fix.operator(IK_DOCTOR_OT_fix_finding.bl_idname, text=label, icon="TOOL_SETTINGS")
+    accepting = box.row()
+    accepting.enabled = reason is None
+    accept.draw_buttons(accepting, item)
     if fix_text:
         _wrapped(box, fix_text, lines)
 

@@ -27,6 +27,7 @@ from bpy.props import (
 
 from ..core.finding import Finding, Severity, sort_findings
 from ..core.names import find, readable
+from ..core.waivers import Waiver
 
 ROW_KINDS = (
     ("CHAIN", "Chain", "Header of the findings on one IK chain"),
@@ -58,6 +59,7 @@ class IK_DOCTOR_PG_finding(bpy.types.PropertyGroup):
     needs_confirmation: BoolProperty()
     action: StringProperty(description="The action whose frames show the fault")
     frames_json: StringProperty(default="[]")
+    reason: StringProperty(description="Why this finding was accepted on purpose")
 
 
 class IK_DOCTOR_PG_report(bpy.types.PropertyGroup):
@@ -72,6 +74,11 @@ class IK_DOCTOR_PG_report(bpy.types.PropertyGroup):
     errors: IntProperty()
     warnings: IntProperty()
     infos: IntProperty()
+    accepted: CollectionProperty(type=IK_DOCTOR_PG_finding)
+    """The findings accepted on purpose (waivers on the armature), outside ``rows`` and counts."""
+    settings_problem: StringProperty(
+        description="Why the project's settings file beside the .blend was not used"
+    )
 
 
 def redraw_when_toggled(_state: IK_DOCTOR_PG_state, _context: bpy.types.Context) -> None:
@@ -115,8 +122,15 @@ def report_for(context: bpy.types.Context, obj: bpy.types.Object | None):
     return None
 
 
-def store(context: bpy.types.Context, obj: bpy.types.Object, findings: Sequence[Finding]):
-    """Replace the stored report of ``obj`` with ``findings``, grouped by chain, and return it."""
+def store(
+    context: bpy.types.Context,
+    obj: bpy.types.Object,
+    findings: Sequence[Finding],
+    accepted: Sequence[tuple[Finding, Waiver]] = (),
+    settings_problem: str | None = None,
+):
+    """Replace the stored report of ``obj`` with ``findings``, grouped by chain, and the
+    findings accepted on purpose with their reasons; return it."""
     findings = sort_findings(list(findings))
     _forget_deleted_armatures(context)
     report = report_for(context, obj)
@@ -135,6 +149,12 @@ def store(context: bpy.types.Context, obj: bpy.types.Object, findings: Sequence[
     report.warnings = sum(f.severity == Severity.WARNING for f in findings)
     report.infos = sum(f.severity == Severity.INFO for f in findings)
     report.active_index = _first_finding_from(report, previous)
+    report.accepted.clear()
+    for finding, waiver in accepted:
+        row = report.accepted.add()
+        _copy_into(row, finding)
+        row.reason = waiver.reason
+    report.settings_problem = settings_problem or ""
     report.stale = False
     # Check Rig run from its shortcut or F3 over the viewport redraws no sidebar by itself: the
     # panel went on showing the old list until the mouse passed over it (Blender 5.2 and 4.3).
