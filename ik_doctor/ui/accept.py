@@ -8,6 +8,7 @@ findings greyed, each with its reason, below the counts they are no longer in.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 import bpy
@@ -126,8 +127,13 @@ def draw_buttons(layout: bpy.types.UILayout, item: report.IK_DOCTOR_PG_finding) 
         layout.operator(IK_DOCTOR_OT_accept_finding.bl_idname, icon="CHECKBOX_HLT")
 
 
-def draw_accepted(layout: bpy.types.UILayout, stored: report.IK_DOCTOR_PG_report) -> None:
-    """The findings accepted on purpose, greyed, each with its reason and a way back."""
+def draw_accepted(
+    layout: bpy.types.UILayout,
+    stored: report.IK_DOCTOR_PG_report,
+    lines: Callable[[str], list[str]],
+) -> None:
+    """The findings accepted on purpose, greyed, each with its reason (broken into the lines
+    the sidebar holds) and a way back."""
     if not len(stored.accepted):
         return
     box = layout.box()
@@ -137,17 +143,22 @@ def draw_accepted(layout: bpy.types.UILayout, stored: report.IK_DOCTOR_PG_report
         text = row.column(align=True)
         text.active = False  # greyed: listed, not counted
         text.label(text=item.title)
-        text.label(text=item.reason)
+        for line in lines(item.reason):
+            text.label(text=line)
         back = row.operator(IK_DOCTOR_OT_take_back_acceptance.bl_idname, text="", icon="X")
         back.accepted = position
 
 
-def draw_settings_problem(layout: bpy.types.UILayout, stored: report.IK_DOCTOR_PG_report) -> None:
+def draw_settings_problem(
+    layout: bpy.types.UILayout,
+    stored: report.IK_DOCTOR_PG_report,
+    lines: Callable[[str], list[str]],
+) -> None:
     """The project's settings file could not be read: say so, and that the preferences ruled."""
     if not stored.settings_problem:
         return
     box = layout.box()
     box.alert = True
     box.label(text="Settings file not used (the preferences are):", icon="ERROR")
-    for line in stored.settings_problem.split(": ", 1):
+    for line in lines(stored.settings_problem):
         box.label(text=line)

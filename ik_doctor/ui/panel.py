@@ -100,10 +100,10 @@ class IK_DOCTOR_PT_panel(bpy.types.Panel):
             box = layout.box()
             box.label(text="Fixes disabled:", icon="LIBRARY_DATA_DIRECT")
             _wrapped(box, reason, lines)
-        accept.draw_settings_problem(layout, stored)
+        accept.draw_settings_problem(layout, stored, lines)
         if not stored.rows:
             layout.label(text="No problems found", icon="CHECKMARK")
-            accept.draw_accepted(layout, stored)
+            accept.draw_accepted(layout, stored, lines)
             return
         _draw_summary(layout, stored)
         list_type = IK_DOCTOR_UL_findings.__name__
@@ -113,7 +113,7 @@ class IK_DOCTOR_PT_panel(bpy.types.Panel):
         row = layout.row()
         row.enabled = fixable > 0 and reason is None
         row.operator(IK_DOCTOR_OT_fix_all.bl_idname, text=f"Fix All ({fixable})", icon="CHECKMARK")
-        accept.draw_accepted(layout, stored)
+        accept.draw_accepted(layout, stored, lines)
 
 
 class IK_DOCTOR_MT_pose(bpy.types.Menu):
