@@ -5,6 +5,7 @@ and cause, never by words."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import bpy
@@ -14,7 +15,7 @@ from test_old_files import IK, THIGH, old_rig  # noqa: F401  (the fixture)
 
 import ik_doctor
 from ik_doctor import FixError, diagnose
-from ik_doctor.core.waiver_store import PROPERTY
+from ik_doctor.core.waiver_store import MAX_WAIVERS, PROPERTY
 from ik_doctor.core.waivers import STALE_CHECK, apply_waivers, place_of
 
 REASON = "influence 0.1 on purpose"
@@ -149,6 +150,13 @@ def test_whatever_a_file_holds_there_is_no_waiver_and_no_crash(scene, stored: st
     assert ik_doctor.waivers_of(rig) == []
     ik_doctor.waive(_no_target(rig), REASON)  # and a new waiver replaces what was there
     assert len(ik_doctor.waivers_of(rig)) == 1
+
+
+def test_a_file_holding_a_flood_of_waivers_yields_a_bounded_number(scene) -> None:
+    rig = broken_rig()
+    entry = {"check_id": "roll", "bone": "x", "reason": "r"}
+    rig[PROPERTY] = json.dumps([entry] * (MAX_WAIVERS * 10))
+    assert len(ik_doctor.waivers_of(rig)) == MAX_WAIVERS
 
 
 def test_a_fault_on_names_python_cannot_read_is_waived_by_their_spelling(

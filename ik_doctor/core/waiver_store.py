@@ -13,6 +13,7 @@ it refuses a fix: accept it in the file it comes from.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable
 
@@ -24,6 +25,8 @@ from .names import find
 from .waivers import MAX_REASON, STALE_CHECK, Waiver, parsed, place_of
 
 PROPERTY = "ik_doctor_waivers"
+MAX_WAIVERS = 1000
+"""More than a rig has findings: a file holding more cannot flood every report with stale ones."""
 
 
 def waivers_of(obj: bpy.types.Object) -> list[Waiver]:
@@ -41,7 +44,8 @@ def waivers_of(obj: bpy.types.Object) -> list[Waiver]:
         return []
     if not isinstance(entries, list):
         return []
-    return [waiver for waiver in map(parsed, entries) if waiver is not None]
+    found = (waiver for waiver in map(parsed, entries) if waiver is not None)
+    return list(itertools.islice(found, MAX_WAIVERS))
 
 
 def waive(finding: Finding, reason: str) -> Waiver:
