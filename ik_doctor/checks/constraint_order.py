@@ -27,7 +27,7 @@ import bpy
 
 from ..core.armature import pose_of
 from ..core.editing import constraint_on
-from ..core.finding import Finding, Severity, chain_finding
+from ..core.finding import NESTED_IK, NESTED_IK_REASON, Finding, Severity, chain_finding
 from ..core.limb import (
     FULL_INFLUENCE,
     STRAIGHT_RATIO,
@@ -381,10 +381,8 @@ def _overlaps(rig: RigView) -> Iterator[Finding]:
                 "Blender solves IKs that share bones as one tree; the longer chain pulls the "
                 "shared bones toward its own target, so the inner IK's target is not reached."
             ),
-            no_fix_reason=(
-                "which IK should move the shared bones is a rigging decision: shorten one "
-                "chain (its Chain Length) so they no longer overlap, or mute one"
-            ),
+            fix_args=(("cause", NESTED_IK),),
+            no_fix_reason=NESTED_IK_REASON,
         )
 
 

@@ -17,12 +17,13 @@ import bpy
 
 from .. import apply_all_fixes, diagnose, run_fix
 from ..core.editing import FixError, read_only_reason
-from ..core.finding import Finding, FixResult, sort_findings
+from ..core.finding import Finding, FixResult
 from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
 from ..core.names import readable
 from ..core.project_config import with_severities
 from ..core.registry import all_checks
 from ..core.rig import RigView
+from ..core.scan_proofs import with_scan_proofs
 from ..core.waiver_store import accepted_on, waivers_of
 from ..core.waivers import Sorted, apply_waivers, with_reason
 from ..verify.animation import CHECK_ID, scan_animation, scan_with_curves
@@ -193,7 +194,7 @@ def _findings(obj: bpy.types.Object, job: dict[str, Any]) -> list[Finding]:
     the faults accepted on purpose."""
     found = _diagnosed(obj, job)
     if job.get("animation"):
-        found = sort_findings(found + scan_animation(obj))
+        found = with_scan_proofs(found, scan_animation(obj))
     return _waivers_applied(obj, job, found).active
 
 
@@ -209,7 +210,7 @@ def _read(obj: bpy.types.Object, job: dict[str, Any]) -> dict[str, Any]:
         found = _diagnosed(obj, job)
     else:
         scanned, curves = scan_with_curves(obj)
-        found = sort_findings(_diagnosed(obj, job) + scanned)
+        found = with_scan_proofs(_diagnosed(obj, job), scanned)
     kept = _waivers_applied(obj, job, found)
     read = {
         "findings": _dicts(kept.active),

@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ElementTree
 from typing import Any
 
 from ..core.waivers import STALE_CHECK
+from ..core.finding import runs_text
 from .results import (
     TROUBLE,
     counts_toward_failure,
@@ -91,7 +92,16 @@ def _describe(finding: dict[str, Any]) -> str:
         text += f"\naccepted on purpose: {finding['waived']}"
     if finding["fix_label"]:
         text += f"\nfix: {finding['fix_label']}"
+    for shown in finding.get("occurrences", ()):
+        text += f"\nin {_occurrence_text(shown)}"
     return text
+
+
+def _occurrence_text(shown: dict[str, Any]) -> str:
+    return (
+        f"'{shown['action']}' on frames {runs_text(shown['frames'])}, worst on frame "
+        f"{shown['worst_frame']} ({shown['measured']})"
+    )
 
 
 def _count(element: ElementTree.Element) -> None:

@@ -6,6 +6,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
+from ..core.finding import runs_text
 from .results import (
     SEVERITIES,
     by_chain,
@@ -155,12 +156,30 @@ def _finding_lines(finding: dict[str, Any], paint: Callable[[str, str], str]) ->
             subsequent_indent=DETAIL_INDENT,
         )
     )
-    lines.extend(_details("why: " + finding["why"], paint))
+    # The why stays in the JSON, JUnit and HTML reports; here, where and what to do next (for an
+    # info, which only explains, the fix when there is one).
+    if len(finding.get("occurrences", ())) > 1:
+        lines.extend(_details("in: " + _actions_text(finding["occurrences"]), paint))
     if finding["fix_label"]:
         lines.extend(_details("fix: " + finding["fix_label"], paint))
-    elif finding["no_fix_reason"]:
+    elif finding["no_fix_reason"] and severity != "info":
         lines.extend(_details("no automatic fix: " + finding["no_fix_reason"], paint))
     return lines
+
+
+def _actions_text(occurrences: list[dict[str, Any]]) -> str:
+    """The actions a scan finding showed in, worst first, with their frames, as many as one line
+    holds ("Walk 10-19; Run 0, 22; and 3 more"): every one is in the JSON and HTML reports."""
+    worst_first = sorted(occurrences, key=lambda o: -o["worst"])
+    texts = [f"{o['action']} {runs_text(o['frames'])}" for o in worst_first]
+    room = WIDTH - len(DETAIL_INDENT) - len("in: ") - len("; and 99 more")
+    shown: list[str] = []
+    for text in texts:
+        if shown and len("; ".join([*shown, text])) > room:
+            break
+        shown.append(text)
+    rest = len(texts) - len(shown)
+    return "; ".join(shown) + (f"; and {rest} more" if rest else "")
 
 
 def _details(text: str, paint: Callable[[str, str], str]) -> list[str]:

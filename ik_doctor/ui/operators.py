@@ -18,6 +18,7 @@ from ..core.finding import Finding
 from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
 from ..core.names import find, named, readable
 from ..core.project_config import with_severities
+from ..core.scan_proofs import with_scan_proofs
 from ..core.waiver_store import accepted_on, waivers_of
 from ..core.waivers import apply_waivers
 from ..doctor import apply_all_fixes, diagnose, run_fix
@@ -34,7 +35,7 @@ def run_checks(
     acceptances are judged stale only when it ran)."""
     settings = project_settings.panel_settings(context)
     found = diagnose(obj, checks=settings.enabled, options=settings.options)
-    found = with_severities([*found, *(solved or ())], settings.severity)
+    found = with_severities(with_scan_proofs(found, solved or ()), settings.severity)
     ran = [check for check in settings.enabled if check != CHECK_ID]
     ran += [CHECK_ID] if solved is not None else []
     kept = apply_waivers(found, waivers_of(obj), readable(obj), ran)

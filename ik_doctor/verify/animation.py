@@ -28,7 +28,15 @@ from mathutils import Euler, Quaternion, Vector
 
 from ..core.armature import pose_of
 from ..core.editing import FixError, constraint_on, current_view_layer, require_armature
-from ..core.finding import Finding, Severity, chain_finding, sort_findings
+from ..core.finding import (
+    NESTED_IK,
+    NESTED_IK_REASON,
+    Finding,
+    Occurrence,
+    Severity,
+    chain_finding,
+    sort_findings,
+)
 from ..core.geometry import offset_from_line
 from ..core.limb import FULL_INFLUENCE, MAX_BEND_TURN
 from ..core.names import find, readable
@@ -40,6 +48,7 @@ from .oracle import (
     everything_restored,
     judge_chains,
 )
+from .scan_findings import UNEXPLAINED, Shown, Suspect, scan_findings
 
 CHECK_ID = "verify"
 MISS = 0.01
@@ -180,7 +189,7 @@ def scan_with_curves(
     chosen = _actions(obj, actions)
     frame_lists = [_frame_list(action, frames) for action in chosen]
     total, done = sum(len(frames_) for frames_ in frame_lists), 0
-    findings: list[Finding] = []
+    shown: list[Shown] = []
     curves: list[MissCurve] = []
     judged: set[tuple[str, str]] = set()
     with _scene_kept(obj):
@@ -200,7 +209,7 @@ def scan_with_curves(
             for track in tracks.values():
                 if track.misses:
                     judged.add(track.chain.key)
-                findings.extend(_findings(obj, rig, action, track))
+                shown.extend(_shown(obj, rig, readable(action), track))
                 if track.misses or track.blended or track.beyond:
                     misses = {**track.misses, **track.blended}
                     curves.append(
@@ -211,6 +220,7 @@ def scan_with_curves(
                             tuple(sorted(track.beyond)),
                         )
                     )
+    findings = scan_findings(rig, shown)
     untested = [chain for chain in RigView(obj).chains if chain.key not in judged]
     if untested and solve_untested:
         findings.extend(_oracle_findings(obj, rig, {chain.key for chain in untested}))
@@ -378,112 +388,48 @@ def _record(track: _Track, frame: int, miss: float, influence: float) -> None:
 # --- findings ------------------------------------------------------------------------------
 
 
-def _findings(
-    obj: bpy.types.Object, rig: RigView, action: bpy.types.Action, track: _Track
-) -> list[Finding]:
+def _shown(obj: bpy.types.Object, rig: RigView, action: str, track: _Track) -> list[Shown]:
+    """Each fault the chain showed in this action, with the frames and the worst of them."""
     found = []
-    chain, name = track.chain, readable(action)
     failing = {frame: miss for frame, miss in track.misses.items() if miss > MISS}
     if failing:
-        found.append(_miss_finding(obj, rig, action, track, failing))
-    if track.beyond:
-        worst = max(track.beyond, key=track.beyond.__getitem__)
-        found.append(
-            _finding(
-                rig,
-                chain,
-                name,
-                "beyond_reach",
-                track.beyond,
-                Severity.WARNING,
-                title="Target keyed out of reach",
-                message=(
-                    f"In '{name}', the target of IK '{chain.constraint}' on {chain.owner} is "
-                    f"keyed beyond the chain's reach on frames {_ranges_text(track.beyond)}: "
-                    f"{track.beyond[worst] * track.reach:.3g} beyond on frame {worst} "
-                    f"({track.beyond[worst]:.1%} of the reach)."
-                ),
-                why=(
-                    "Out of reach, IK straightens the limb and points it at the target: the "
-                    "limb snaps straight and the tip stops short. Key the control within reach, "
-                    "or turn on IK Stretch if the limb may stretch."
-                ),
-                no_fix_reason="the keys are the animator's: move the control within reach",
-            )
+        proof_frames = sorted(failing, key=failing.__getitem__, reverse=True)[:PROOF_FRAMES]
+        cause = next(
+            (
+                suspect
+                for suspect in suspects(obj, rig, track.chain)
+                if _lands_without(obj, rig, track, suspect, proof_frames)
+            ),
+            UNEXPLAINED,
         )
-    for problem, frames, severity, title, what, why in (
-        (
-            "away_from_pole",
-            track.away,
-            Severity.ERROR,
-            "Bends away from pole",
-            "bends away from its pole",
-            "The joint points away from the pole there although the limb rests bent toward "
-            "it: the knee or elbow pops backwards on those frames.",
-        ),
-        (
-            "flip",
-            track.flips,
-            Severity.WARNING,
-            "Bend flips",
-            "flips its bend between one frame and the next",
-            "The joint swings more than 90° about the root-target line in one frame: the "
-            "target passes near the line from the root to the pole, where the bend plane is "
-            "undecided. Move the pole further out or key it along.",
-        ),
-        (
-            "half_switch",
-            track.blended,
-            Severity.WARNING,
-            "Switch keyed halfway",
-            "leaves its tip between FK and IK",
-            "The IK's influence is between 0 and 1 on those frames, so the tip lands between "
-            "where FK puts it and the target: a switch keyed half-way.",
-        ),
+        occurrence = _occurrence(action, failing, lambda miss: _miss_text(track, miss))
+        found.append(Shown(track.chain, "miss", occurrence, cause, len(proof_frames)))
+    for problem, frames, measured in (
+        ("beyond_reach", track.beyond, lambda share: _share_text(track, share, "beyond")),
+        ("away_from_pole", track.away, lambda turn: f"{turn:.0f}° from its pole's side"),
+        ("flip", track.flips, lambda turn: f"turned {turn:.0f}° since the frame before"),
+        ("half_switch", track.blended, lambda miss: _share_text(track, miss, "from the target")),
     ):
         if frames:
-            worst = max(frames, key=frames.__getitem__)
-            found.append(
-                _finding(
-                    rig,
-                    chain,
-                    name,
-                    problem,
-                    frames,
-                    severity,
-                    title=title,
-                    message=(
-                        f"In '{name}', IK '{chain.constraint}' on {chain.owner} {what} on frames "
-                        f"{_ranges_text(frames)} (worst on frame {worst})."
-                    ),
-                    why=why,
-                    no_fix_reason="no single setting explains it: see why",
-                )
-            )
+            found.append(Shown(track.chain, problem, _occurrence(action, frames, measured)))
     return found
 
 
-def _finding(
-    rig: RigView,
-    chain: IKChain,
-    action: str,
-    problem: str,
-    frames: dict[int, float],
-    severity: Severity,
-    fix_args: tuple[tuple[str, Any], ...] = (),
-    **fields: Any,
-) -> Finding:
-    """A finding about one chain in one action; ``problem`` names which of the scan's kinds."""
-    return chain_finding(
-        CHECK_ID,
-        rig,
-        chain,
-        severity=severity,
-        action=action,
-        frames=frame_ranges(frames),
-        fix_args=(("problem", problem), *fix_args),
-        **fields,
-    )
+def _occurrence(
+    action: str, frames: dict[int, float], measured: Callable[[float], str]
+) -> Occurrence:
+    worst = max(frames, key=frames.__getitem__)
+    return Occurrence(action, frame_ranges(frames), worst, frames[worst], measured(frames[worst]))
+
+
+def _miss_text(track: _Track, miss: float) -> str:
+    if len(track.chain.moving_bones) == 1:  # an aim: its miss is an angle
+        return f"{math.degrees(miss):.1f}° off its aim"
+    return _share_text(track, miss, "from the target")
+
+
+def _share_text(track: _Track, share: float, what: str) -> str:
+    return f"{share * track.reach:.3g} {what}, {share:.1%} of the reach"
 
 
 def frame_ranges(frames: Iterable[int]) -> tuple[tuple[int, int], ...]:
@@ -497,37 +443,7 @@ def frame_ranges(frames: Iterable[int]) -> tuple[tuple[int, int], ...]:
     return tuple((first, last) for first, last in runs)
 
 
-def _ranges_text(frames: Iterable[int]) -> str:
-    return ", ".join(
-        str(first) if first == last else f"{first}-{last}" for first, last in frame_ranges(frames)
-    )
-
-
 # --- the cause, proved by solving ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Suspect:
-    """One setting that may stop a chain reaching, and the fix that removes it."""
-
-    label: str
-    """What it is, as the finding names it: "its IK lock on Z (BackLowLeg.R)"."""
-    title: str
-    """The miss it causes, in a few words: the finding's title."""
-    changes: tuple[tuple[Any, str, Any], ...]
-    """(owner, attribute, value) that remove it for a solve."""
-    fix_id: str | None
-    fix_label: str | None
-    fix_args: tuple[tuple[str, Any], ...] = ()
-    per_frame: bool = False
-    """Keyed channels: set again after every frame change."""
-    needs_confirmation: bool = False
-
-
-UNEXPLAINED = Suspect(
-    label="", title="Misses, cause unknown", changes=(), fix_id=None, fix_label=None
-)
-"""What a miss no suspect explains is put down to: nothing to change, no fix to offer."""
 
 
 def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspect]:
@@ -536,9 +452,9 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
     bones = [rig.pose_bone(name) for name in chain.moving_bones]
     constraint = constraint_on(obj, chain.owner, chain.constraint, bpy.types.KinematicConstraint)
     found: list[Suspect] = []
-    for attribute, fix_id, what in (
-        ("lock_ik_{}", "free_ik_locks", "IK lock"),
-        ("use_ik_limit_{}", "drop_ik_limits", "IK limit"),
+    for attribute, fix_id, what, kind in (
+        ("lock_ik_{}", "free_ik_locks", "IK lock", "ik_lock"),
+        ("use_ik_limit_{}", "drop_ik_limits", "IK limit", "ik_limit"),
     ):
         axes = [axis for axis in "xyz" if any(getattr(b, attribute.format(axis)) for b in bones)]
         for chosen in [[axis] for axis in axes] + ([axes] if len(axes) > 1 else []):
@@ -552,6 +468,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
             axes_text = "/".join(axis.upper() for axis in chosen)
             found.append(
                 Suspect(
+                    kind=kind,
                     label=f"its {what}{'s' if len(chosen) > 1 else ''} on {axes_text} "
                     f"({', '.join(names)})",
                     title=f"Misses: {what}",
@@ -566,6 +483,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
         stiff_names = tuple(readable(b) for b in stiff)
         found.append(
             Suspect(
+                kind="stiffness",
                 label=f"the IK stiffness of {', '.join(stiff_names)}",
                 title="Misses: too stiff",
                 changes=tuple((b, f"ik_stiffness_{a}", 0.0) for b in stiff for a in "xyz"),
@@ -577,6 +495,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
     if pose_of(obj).ik_solver == "LEGACY" and constraint.iterations < SOLVER_ITERATIONS:
         found.append(
             Suspect(
+                kind="iterations",
                 label=f"its {constraint.iterations} solver iterations",
                 title="Misses: few iterations",
                 changes=((constraint, "iterations", SOLVER_ITERATIONS),),
@@ -587,11 +506,14 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
     if constraint.use_stretch and any(b.ik_stretch > 0.0 for b in bones):
         found.append(
             Suspect(
+                kind="stretch",
                 label="its IK Stretch",
                 title="Misses: IK Stretch",
                 changes=((constraint, "use_stretch", False),),
                 fix_id=None,
                 fix_label=None,
+                no_fix_reason="whether the limb stretches is the rigger's choice: turn off the "
+                "IK's Stretch, or lower the bones' IK Stretch",
             )
         )
     for other_chain in _overlapping(rig, chain):
@@ -600,6 +522,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
             shared = [name for name in chain.moving_bones if name in other_chain.bones]
             found.append(
                 Suspect(
+                    kind=NESTED_IK,
                     label=f"IK '{other_chain.constraint}' on {other_chain.owner}, whose chain "
                     f"also moves {', '.join(shared)}",
                     title="Nested IK misses",
@@ -608,6 +531,8 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
                     # rigger's choice (shorten a chain), not a fix to make for them.
                     fix_id=None,
                     fix_label=None,
+                    fix_args=(("outer", other_chain.key),),
+                    no_fix_reason=NESTED_IK_REASON,
                 )
             )
     for name in chain.moving_bones:
@@ -615,6 +540,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
             if other.type != "IK" and not other.mute and other.influence > 0.0:
                 found.append(
                     Suspect(
+                        kind="constraint",
                         label=f"{other.type.replace('_', ' ').title()} '{readable(other)}' on "
                         f"{name}, which the IK overrides",
                         title="Misses: a constraint",
@@ -627,6 +553,7 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
                 )
     found.append(
         Suspect(
+            kind="keyed_rotation",
             label="the keyed rotation of the chain's bones, where the solver starts",
             title="Misses: keyed rotation",
             changes=tuple(
@@ -640,6 +567,8 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
             ),
             fix_id=None,
             fix_label=None,
+            no_fix_reason="the keys are the animator's: key the chain's rotation nearer the pose "
+            "it should reach, or clear those keys so the solver starts from rest",
             per_frame=True,
         )
     )
@@ -654,66 +583,6 @@ def _overlapping(rig: RigView, chain: IKChain) -> list[IKChain]:
             if other.key != chain.key and other not in found and name in other.moving_bones:
                 found.append(other)
     return found
-
-
-def _miss_finding(
-    obj: bpy.types.Object,
-    rig: RigView,
-    action: bpy.types.Action,
-    track: _Track,
-    failing: dict[int, float],
-) -> Finding:
-    chain = track.chain
-    worst = max(failing, key=failing.__getitem__)
-    proof_frames = sorted(failing, key=failing.__getitem__, reverse=True)[:PROOF_FRAMES]
-    cause = next(
-        (s for s in suspects(obj, rig, chain) if _lands_without(obj, rig, track, s, proof_frames)),
-        None,
-    )
-    aim = len(chain.moving_bones) == 1
-    measured = (
-        f"{math.degrees(failing[worst]):.1f}° off its aim on frame {worst}"
-        if aim
-        else f"{failing[worst] * track.reach:.3g} from the target on frame {worst} "
-        f"({failing[worst]:.1%} of the reach)"
-    )
-    message = (
-        f"In '{readable(action)}', IK '{chain.constraint}' on {chain.owner} misses its target on "
-        f"frames {_ranges_text(failing)}, although the target is within reach: {measured}."
-    )
-    if cause is None:
-        why = (
-            "The animator keyed the control where the chain can reach it, and the solver "
-            "leaves the tip off it. Solving those frames again without each of the chain's "
-            "IK locks, limits, stiffness, iterations, stretch, overriding constraints and "
-            "keyed start rotation did not make it land: no single setting explains it."
-        )
-        cause = UNEXPLAINED
-        no_fix = "no single setting explains it (each suspect was solved without)"
-    else:
-        why = (
-            f"Solved again on the {len(proof_frames)} worst of those frames without "
-            f"{cause.label}, the tip lands on the target on every one: that setting keeps the "
-            "chain from the pose the animator asked for."
-        )
-        message = f"{message[:-1]}, because of {cause.label}."
-        no_fix = f"{cause.label} is the animator's to change"
-    return _finding(
-        rig,
-        chain,
-        readable(action),
-        "miss",
-        failing,
-        Severity.ERROR,
-        title=cause.title,
-        message=message,
-        why=why,
-        fix_id=cause.fix_id,
-        fix_label=cause.fix_label,
-        fix_args=(*cause.fix_args, ("worst_frame", worst)),
-        no_fix_reason=None if cause.fix_id else no_fix,
-        needs_confirmation=cause.needs_confirmation,
-    )
 
 
 def _lands_without(
@@ -781,13 +650,20 @@ def _oracle_findings(
 
 
 def rescan(obj: bpy.types.Object, finding: Finding) -> Finding | None:
-    """The same fault found again by scanning the finding's action, or None when it is gone."""
+    """The same fault found again by scanning the finding's (worst) action, or None when it is
+    gone: the same chain, problem and kind of cause, whose axes or bones may have changed since
+    (a lock on X/Y/Z is one on X/Y once another finding's fix freed Z)."""
     if finding.action is None or bpy.data.actions.get(finding.action) is None:
         return None
+    wanted = _fault(finding)
     for fresh in scan_animation(obj, [finding.action], solve_untested=False):
-        if fresh.key == finding.key:
+        if _fault(fresh) == wanted:
             return fresh
     return None
+
+
+def _fault(finding: Finding) -> tuple[Any, ...]:
+    return (finding.armature, finding.chain, finding.args.get("problem"), finding.args.get("cause"))
 
 
 def _after(obj: bpy.types.Object, finding: Finding, done: str) -> str:

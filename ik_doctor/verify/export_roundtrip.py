@@ -70,7 +70,8 @@ class ImportedAction:
     """The user's action it was baked from."""
     imported: bpy.types.Action
     offset: int
-    """The imported action's frame for the source's frame 0 (glTF's Slide to Zero moves it)."""
+    """The imported action's frame for the source's frame 0 (glTF's Slide to Zero and FBX's
+    takes move it)."""
 
 
 @dataclass(frozen=True)
@@ -133,18 +134,22 @@ def _export(exporter: str, path: Path, settings: Mapping[str, Any]) -> None:
 
 
 def _import(exporter: str, path: Path, scene: bpy.types.Scene) -> None:
-    """Import into ``scene``. The glTF importer shows the scene it imports into in the window
-    (measured: the context's scene stayed the scratch one after it), so the window's scene and
-    view layer are put back."""
+    """Import into ``scene``, shown in the window meanwhile: the importers act on the window's
+    active object (FBX's enters Edit Mode on it; measured: with no active object in the user's
+    view layer it failed, with one it would have edited the user's), and glTF's leaves the
+    window on the scene it imported into. The window's scene and view layer are put back."""
     operator = bpy.ops.import_scene.gltf if exporter == "gltf" else bpy.ops.import_scene.fbx
     window = bpy.context.window
     shown = (window.scene, window.view_layer) if window is not None else None
     layer = scene.view_layers[0]
     try:
+        if window is not None:
+            window.scene = scene
+            window.view_layer = layer
         with bpy.context.temp_override(scene=scene, view_layer=layer, collection=scene.collection):
             operator(filepath=str(path), **_IMPORT[exporter])
     finally:
-        if window is not None and shown is not None and window.scene is not shown[0]:
+        if window is not None and shown is not None:
             window.scene = shown[0]
             window.view_layer = shown[1]
 
@@ -178,9 +183,22 @@ def _matched(
             source = active
         if source is None or source.name in found:
             continue
-        offset = _slide(source, settings) if exporter == "gltf" else 0
+        offset = _slide(source, settings) if exporter == "gltf" else _take_start(source, settings)
         found[source.name] = ImportedAction(source, imported, offset)
     return tuple(found.values())
+
+
+def _take_start(action: bpy.types.Action, settings: Mapping[str, Any]) -> int:
+    """FBX writes each take from time 0 (measured: a walk keyed on frames 1-12 came back on
+    0-11 with the importer's offset at 0): an action's take starts at the action's first
+    frame, the scene-wide take (without All Actions or NLA Strips) at the scene's."""
+    scene = bpy.context.scene
+    whole_scene = not settings.get("bake_anim_use_all_actions", True) and not settings.get(
+        "bake_anim_use_nla_strips", True
+    )
+    if whole_scene and scene is not None:
+        return -scene.frame_start
+    return -round(action.frame_range[0])
 
 
 def _slide(action: bpy.types.Action, settings: Mapping[str, Any]) -> int:

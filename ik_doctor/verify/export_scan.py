@@ -24,8 +24,8 @@ import bpy
 from ..core.editing import FixError, require_armature
 from ..core.finding import Finding, Occurrence, Severity, occurrences_text
 from ..core.names import readable
-from ..core.registry import Check, register
-from .animation import frame_ranges
+from ..core.registry import Check
+from .animation import _frame_list, frame_ranges
 from .export_compare import ActionDifference, ProgressCallback, compare
 from .export_roundtrip import GLTF_SCENE_KEY, exporter_default, round_trip, user_settings
 
@@ -295,8 +295,10 @@ def _findings(
             )
     for name in missing:
         cause = causes.get(name, UNEXPLAINED)
+        action = bpy.data.actions.get(name)
+        runs = frame_ranges(_frame_list(action, None)) if action is not None else ((0, 0),)
         groups.setdefault(("left_out", cause.kind), []).append(
-            Occurrence(name, (), 0, 0.0, "not in the file")
+            Occurrence(name, runs, runs[0][0], 1.0, "the whole action is not in the file")
         )
     remedies = {remedy.kind: remedy for remedy in causes.values()}
     remedies[UNEXPLAINED.kind] = UNEXPLAINED
@@ -383,14 +385,12 @@ def _refind(obj: bpy.types.Object, finding: Finding) -> Finding | None:
     return None if all(stored.get(k) == v for k, v in wanted.items()) else finding
 
 
-register(
-    Check(
-        id=CHECK_ID,
-        title="Verify the export",
-        doc=__doc__ or "",
-        find=lambda rig, options: (),
-        fixes={"store_export_setting": store_export_setting},
-        order=70,
-        refind=_refind,
-    )
+CHECK = Check(
+    id=CHECK_ID,
+    title="Verify the export",
+    doc=__doc__ or "",
+    find=lambda rig, options: (),
+    fixes={"store_export_setting": store_export_setting},
+    order=70,
+    refind=_refind,
 )

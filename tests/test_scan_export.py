@@ -1,0 +1,96 @@
+"""What the game gets: the IK exported with Blender's own exporters, read back and compared.
+
+The reference character walks its left foot control; the leg follows by IK only, so a file that
+holds the keys but not the pose the IK makes leaves the game's leg where it stood. The Trex is
+a rig nobody here made, whose legs are IK too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import bpy
+import pytest
+from test_scan_animation import key_walk
+
+from ik_doctor import run_fix, scan_export
+from ik_doctor.verify.export_roundtrip import GLTF_SCENE_KEY
+
+TREX = Path(__file__).resolve().parents[2] / "shared" / "rigs" / "quaternius_Trex.blend"
+NO_SAMPLING = {"export_force_sampling": False}
+
+
+def file_state(rig: bpy.types.Object) -> dict:
+    """What a scan must leave as it was: every data-block, the frame, the actions, selection."""
+    scene = bpy.context.scene
+    animation = rig.animation_data
+    return {
+        "blocks": sorted(
+            (prop.identifier, block.name)
+            for prop in bpy.types.BlendData.bl_rna.properties
+            if prop.type == "COLLECTION"
+            for block in getattr(bpy.data, prop.identifier)
+        ),
+        "frame": scene.frame_current,
+        "scene": bpy.context.scene.name,
+        "action": animation.action.name if animation and animation.action else None,
+        "use_nla": animation.use_nla if animation else None,
+        "selected": sorted(o.name for o in bpy.context.view_layer.objects if o.select_get()),
+        "active": getattr(bpy.context.view_layer.objects.active, "name", None),
+        "mode": rig.mode,
+        "settings": dict(scene.get(GLTF_SCENE_KEY) or {}),
+    }
+
+
+def test_a_walk_exported_with_the_defaults_arrives_as_blender_poses_it(rig) -> None:
+    key_walk(rig)
+    assert scan_export(rig, "gltf") == []
+
+
+def test_without_sampling_the_leg_stays_behind_and_sampling_is_proved_and_stored(rig) -> None:
+    key_walk(rig)
+    (finding,) = scan_export(rig, "gltf", NO_SAMPLING)
+    assert (finding.check_id, finding.severity, finding.action) == ("export", "error", "Walk")
+    assert finding.args["cause"] == "sampling" and finding.fix_id == "store_export_setting"
+    assert finding.occurrences[0].worst > 0.005 and finding.frames
+    bpy.context.scene[GLTF_SCENE_KEY] = NO_SAMPLING  # as the exporter remembers them
+    assert run_fix(finding).changed
+    assert bpy.context.scene[GLTF_SCENE_KEY]["export_force_sampling"] is True
+    assert scan_export(rig, "gltf") == []
+    assert not run_fix(finding).changed
+
+
+def test_the_scan_leaves_the_file_as_it_was(rig) -> None:
+    key_walk(rig)
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode="POSE")
+    bpy.context.scene.frame_set(7)
+    before = file_state(rig)
+    for exporter, settings in (("gltf", NO_SAMPLING), ("fbx", None)):
+        scan_export(rig, exporter, settings)
+        assert file_state(rig) == before
+
+
+def test_a_setting_the_exporter_does_not_have_is_refused(rig) -> None:
+    key_walk(rig)
+    before = file_state(rig)
+    with pytest.raises(ValueError, match="no setting"):
+        scan_export(rig, "gltf", {"export_sample_everything": True})
+    assert file_state(rig) == before
+
+
+def test_fbx_without_baking_leaves_the_walk_out_and_says_where_to_tick_it(rig) -> None:
+    key_walk(rig)
+    (finding,) = scan_export(rig, "fbx", {"bake_anim": False})
+    assert (finding.args["problem"], finding.args["cause"]) == ("left_out", "bake")
+    assert finding.fix_id is None and finding.no_fix_reason
+
+
+@pytest.mark.skipif(not TREX.exists(), reason=f"no shared rig at {TREX}")
+def test_the_trex_arrives_with_the_defaults_and_misses_without_sampling() -> None:
+    bpy.ops.wm.open_mainfile(filepath=str(TREX))
+    rig = bpy.data.objects["Armature"]
+    assert scan_export(rig, "gltf") == []
+    (finding,) = scan_export(rig, "gltf", NO_SAMPLING)
+    assert finding.args["cause"] == "sampling" and len(finding.occurrences) == 6
+    assert max(o.worst for o in finding.occurrences) > 0.1
