@@ -58,16 +58,18 @@ class AnimatedRig:
 
     def reported(self) -> set[ChainAction]:
         return {
-            (f.chain[0], f.chain[1], f.action)
+            (f.chain[0], f.chain[1], shown.action)
             for f in self.findings
-            if f.chain and f.action and f.severity in ("error", "warning")
+            if f.chain and f.severity in ("error", "warning")
+            for shown in f.occurrences
         }
 
     def caused(self) -> set[ChainAction]:
         return {
-            (f.chain[0], f.chain[1], f.action)
+            (f.chain[0], f.chain[1], shown.action)
             for f in self.findings
-            if f.chain and f.action and " because of " in f.message
+            if f.chain and f.args.get("cause") not in (None, "unknown")
+            for shown in f.occurrences
         }
 
 
@@ -93,8 +95,9 @@ def survey(path: Path, fix: bool = True) -> Iterator[AnimatedRig]:
                     apply_fix(finding)
                 except FixError:
                     continue
-                key = (finding.chain[0], finding.chain[1], finding.action)
-                rig.fixed[key] = measure(obj, [finding.action]).get(key, (0.0, 0.0))[0]
+                for shown in finding.occurrences:  # one finding per cause, over its actions
+                    key = (finding.chain[0], finding.chain[1], shown.action)
+                    rig.fixed[key] = measure(obj, [shown.action]).get(key, (0.0, 0.0))[0]
         yield rig
 
 

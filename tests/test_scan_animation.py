@@ -13,8 +13,9 @@ import bpy
 import pytest
 from mathutils import Vector
 
-from ik_doctor import apply_fix, run_fix
+from ik_doctor import apply_fix, diagnose, run_fix
 from ik_doctor.core.rig import RigView
+from ik_doctor.core.scan_proofs import with_scan_proofs
 from ik_doctor.verify.animation import frame_ranges, scan_animation, suspects
 
 FRAMES = range(1, 13)
@@ -166,3 +167,32 @@ def test_every_suspect_names_the_bones_it_changes(rig) -> None:
     assert dict(found["free_ik_locks"].fix_args) == {"axes": "z", "bones": ("shin.L",)}
     changed = {(owner.name, name) for owner, name, _ in found["clear_stiffness"].changes}
     assert ("thigh.L", "ik_stiffness_y") in changed
+
+
+def test_the_same_lock_in_two_actions_is_one_finding_listing_both(rig) -> None:
+    walk = key_walk(rig, "Walk")
+    key_walk(rig, "Stride", lift=0.3)
+    rig.animation_data.nla_tracks.new().strips.new("Walk", 1, walk)
+    rig.pose.bones["shin.L"].lock_ik_x = True
+    (finding,) = scan_errors(rig)
+    assert finding.fix_id == "free_ik_locks" and finding.args["cause"] == "ik_lock"
+    assert {o.action for o in finding.occurrences} == {"Walk", "Stride"}
+    worst = max(finding.occurrences, key=lambda o: o.worst)
+    assert (finding.action, finding.frames) == (worst.action, worst.frames)
+    assert finding.args["worst_frame"] == worst.worst_frame
+    assert all(o.frames and o.worst > 0.01 for o in finding.occurrences)
+    apply_fix(finding)
+    assert scan_errors(rig) == []
+
+
+def test_an_aim_nested_in_the_leg_is_the_nesting_finding_proved_not_a_second_error(rig) -> None:
+    key_walk(rig)
+    aim = rig.pose.bones["thigh.L"].constraints.new("IK")
+    aim.target, aim.subtarget, aim.chain_count = rig, "hand_ik.L", 1
+    bpy.context.view_layer.update()
+    found = with_scan_proofs(diagnose(rig), scan_animation(rig))
+    on_aim = [f for f in found if f.chain == ("thigh.L", aim.name)]
+    (nested,) = [f for f in on_aim if f.args.get("cause") == "nested_ik"]
+    assert (nested.check_id, nested.severity, nested.action) == ("constraint_order", "error", None)
+    assert [o.action for o in nested.occurrences] == ["Walk"]
+    assert not [f for f in on_aim if f.check_id == "verify" and f.args.get("problem") == "miss"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ElementTree
 from typing import Any
 
-from ..core.waivers import STALE_CHECK
 from ..core.finding import runs_text
+from ..core.waivers import STALE_CHECK
 from .results import (
     TROUBLE,
     counts_toward_failure,

@@ -7,11 +7,21 @@ report can carry it around and hand it back to ``apply_fix``.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .rig import BoneChain, RigView
+
+
+NESTED_IK = "nested_ik"
+"""The ``cause`` arg of a finding whose IK sits inside another IK's chain: ``constraint_order``
+finds the nesting, the animation scan proves the misses it causes, and the two are one fault."""
+NESTED_IK_REASON = (
+    "which IK should move the shared bones is the rigger's decision: shorten one chain (its "
+    "Chain Length) so they no longer overlap, or mute one"
+)
 
 
 class Severity(enum.StrEnum):
@@ -25,6 +35,26 @@ class Severity(enum.StrEnum):
     def rank(self) -> int:
         """Sort key: errors first, in the order the members are declared (the one home of it)."""
         return list(Severity).index(self)
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """Where a fault showed while one action played: its frames, and the worst of them."""
+
+    action: str
+    frames: tuple[tuple[int, int], ...]
+    """(first, last) runs of the frames the fault shows on."""
+    worst_frame: int
+    worst: float
+    """The measurement on ``worst_frame``: a share of the chain's reach, or an angle (radians)
+    for a one-bone aim and a bend; ``measured`` says which, in words."""
+    measured: str
+    """The worst measurement as a person reads it: "98.7° off its aim"."""
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["frames"] = [list(pair) for pair in self.frames]
+        return data
 
 
 @dataclass(frozen=True)
@@ -55,13 +85,18 @@ class Finding:
     """The action whose frames show the fault (``scan_animation``); None for the rig as it is."""
     frames: tuple[tuple[int, int], ...] = ()
     """The frame ranges (first, last) of ``action`` where the fault shows."""
+    occurrences: tuple[Occurrence, ...] = ()
+    """Every action the animation scan saw this fault in (``action`` is the worst of them), or
+    that proved a check's finding by solving: nothing the scan measured is dropped by grouping."""
 
     @property
     def key(self) -> tuple[Any, ...]:
         """Identity across passes: the same fault on the same place, whatever its numbers."""
         place = (self.check_id, self.armature, self.bone, self.constraint, self.fix_id)
-        # One chain in one action can show several problems: the scan names each in its args.
-        return place if self.action is None else (*place, self.action, self.args.get("problem"))
+        if self.action is None:
+            return place
+        # The scan names the problem and its proved cause in its args; the frame is a number.
+        return (*place, *((k, v) for k, v in self.fix_args if k != "worst_frame"))
 
     @property
     def args(self) -> dict[str, Any]:
@@ -76,6 +111,7 @@ class Finding:
         )
         data["fix_args"] = {key: value for key, value in self.fix_args}
         data["frames"] = [list(pair) for pair in self.frames]
+        data["occurrences"] = [occurrence.to_dict() for occurrence in self.occurrences]
         return data
 
 
@@ -96,6 +132,26 @@ def chain_finding(
         constraint=chain.constraint if constraint is None else constraint,
         chain=chain.key,
         **fields,
+    )
+
+
+def runs_text(runs: Iterable[tuple[int, int]]) -> str:
+    """Frame runs as people write them: ((1, 3), (7, 7)) is "1-3, 7"."""
+    return ", ".join(str(first) if first == last else f"{first}-{last}" for first, last in runs)
+
+
+def occurrences_text(occurrences: Sequence[Occurrence]) -> str:
+    """Where a fault showed, worst first: "in 'Walk' on frames 1-12, worst on frame 3 (...)",
+    or for several actions "in 17 actions, worst on frame 27 of 'Walk-cycle' (...)"."""
+    worst = max(occurrences, key=lambda o: o.worst)
+    if len(occurrences) == 1:
+        return (
+            f"in '{worst.action}' on frames {runs_text(worst.frames)}, worst on frame "
+            f"{worst.worst_frame} ({worst.measured})"
+        )
+    return (
+        f"in {len(occurrences)} actions, worst on frame {worst.worst_frame} of "
+        f"'{worst.action}' ({worst.measured})"
     )
 
 
@@ -126,3 +182,13 @@ class FixResult:
     """The bone and constraint the fix acted on; empty when nothing changed."""
     failed: bool = False
     """The fix refused (``FixError``); ``sentence`` says why."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the command line's ``applied`` entries and the demo's."""
+        return {
+            "finding": self.finding.to_dict(),
+            "result": self.sentence,
+            "changed": self.changed,
+            "failed": self.failed,
+            "touched": list(self.touched),
+        }

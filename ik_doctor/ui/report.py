@@ -25,7 +25,7 @@ from bpy.props import (
     StringProperty,
 )
 
-from ..core.finding import Finding, Severity, sort_findings
+from ..core.finding import Finding, Occurrence, Severity, sort_findings
 from ..core.names import find, readable
 from ..core.waivers import Waiver
 
@@ -60,6 +60,7 @@ class IK_DOCTOR_PG_finding(bpy.types.PropertyGroup):
     action: StringProperty(description="The action whose frames show the fault")
     frames_json: StringProperty(default="[]")
     reason: StringProperty(description="Why this finding was accepted on purpose")
+    occurrences_json: StringProperty(default="[]")
 
 
 class IK_DOCTOR_PG_report(bpy.types.PropertyGroup):
@@ -188,6 +189,10 @@ def to_finding(row: IK_DOCTOR_PG_finding) -> Finding:
         needs_confirmation=row.needs_confirmation,
         action=row.action or None,
         frames=tuple((first, last) for first, last in json.loads(row.frames_json)),
+        occurrences=tuple(
+            Occurrence(**{**data, "frames": tuple(map(tuple, data["frames"]))})
+            for data in json.loads(row.occurrences_json)
+        ),
     )
 
 
@@ -327,6 +332,7 @@ def _copy_into(row: IK_DOCTOR_PG_finding, finding: Finding) -> None:
     row.needs_confirmation = finding.needs_confirmation
     row.action = finding.action or ""
     row.frames_json = json.dumps([list(pair) for pair in finding.frames])
+    row.occurrences_json = json.dumps([o.to_dict() for o in finding.occurrences])
 
 
 def _count(number: int, noun: str) -> str:
