@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import math
 import os
 import pkgutil
@@ -80,6 +81,20 @@ def build_parser(prog: str = "ik-doctor") -> argparse.ArgumentParser:
         metavar="OLD.json",
         help="compare with the JSON report of an earlier run: each finding is new, unchanged "
         "or fixed, and only new findings count toward --fail-on",
+    )
+    check.add_argument(
+        "--export",
+        choices=("gltf", "fbx"),
+        help="also export each armature with Blender's own exporter, read the file back and "
+        "report where the game's joints leave Blender's pose, with the export setting proved "
+        "to cause it (check id 'export'); glTF uses the settings the file remembers",
+    )
+    check.add_argument(
+        "--export-settings",
+        type=_export_settings,
+        metavar="FILE.json",
+        help="the exporter's settings for --export, by its own property names "
+        '({"export_force_sampling": false}), over those the file remembers',
     )
     _add_common_options(check)
     fix = commands.add_parser(
@@ -185,6 +200,18 @@ def _add_common_options(parser: argparse.ArgumentParser) -> None:
         help="search linked directories and read linked files found in them; with --in-place, "
         "fix the file a link points to (default: links found are skipped, in place refused)",
     )
+
+
+def _export_settings(path: str) -> dict[str, Any]:
+    """A JSON object of exporter settings, read before any work."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            settings = json.load(file)
+    except (OSError, ValueError) as error:
+        raise argparse.ArgumentTypeError(f"cannot read {path}: {error}") from None
+    if not isinstance(settings, dict):
+        raise argparse.ArgumentTypeError(f"{path} holds no JSON object of settings")
+    return settings
 
 
 def _id_list(text: str) -> list[str]:
@@ -337,7 +364,13 @@ def check_ids() -> list[str]:
 def _jobs(
     args: argparse.Namespace, inputs: list[Input], configs: list[Any]
 ) -> list[dict[str, Any]]:
-    common = {"command": args.command, "armature": args.armature, "geometry": bool(args.html)}
+    common = {
+        "command": args.command,
+        "armature": args.armature,
+        "geometry": bool(args.html),
+        "export": getattr(args, "export", None),
+        "export_settings": getattr(args, "export_settings", None),
+    }
     every = check_ids()
     jobs = [
         {**common, **job_settings(args, config, every), "path": item.path}

@@ -27,6 +27,8 @@ from ..core.scan_proofs import with_scan_proofs
 from ..core.waiver_store import accepted_on, waivers_of
 from ..core.waivers import Sorted, apply_waivers, with_reason
 from ..verify.animation import CHECK_ID, scan_animation, scan_with_curves
+from ..verify.export_scan import CHECK_ID as EXPORT_CHECK
+from ..verify.export_scan import scan_export
 from .diagram import rig_geometry
 from .in_place import refusal as in_place_refusal
 from .in_place import replace as replace_in_place
@@ -211,6 +213,7 @@ def _read(obj: bpy.types.Object, job: dict[str, Any]) -> dict[str, Any]:
     else:
         scanned, curves = scan_with_curves(obj)
         found = with_scan_proofs(_diagnosed(obj, job), scanned)
+    found = [*found, *_exported(obj, job)]
     kept = _waivers_applied(obj, job, found)
     read = {
         "findings": _dicts(kept.active),
@@ -223,6 +226,13 @@ def _read(obj: bpy.types.Object, job: dict[str, Any]) -> dict[str, Any]:
     return read
 
 
+def _exported(obj: bpy.types.Object, job: dict[str, Any]) -> list[Finding]:
+    """With ``export``: where the game's joints leave Blender's pose (check id 'export')."""
+    if not job.get("export"):
+        return []
+    return scan_export(obj, job["export"], job.get("export_settings"))
+
+
 def _waivers_applied(obj: bpy.types.Object, job: dict[str, Any], found: list[Finding]) -> Sorted:
     """The project's severities, then the armature's waivers (none with ``no_waivers``); a
     waiver is judged stale only for a check this job ran."""
@@ -233,8 +243,10 @@ def _waivers_applied(obj: bpy.types.Object, job: dict[str, Any], found: list[Fin
 
 
 def _checks_run(job: dict[str, Any]) -> list[str]:
-    ran = job.get("checks") or [check.id for check in all_checks() if check.id != CHECK_ID]
-    return [*ran, CHECK_ID] if job.get("animation") else list(ran)
+    scans = (CHECK_ID, EXPORT_CHECK)
+    ran = job.get("checks") or [check.id for check in all_checks() if check.id not in scans]
+    ran = [*ran, CHECK_ID] if job.get("animation") else list(ran)
+    return [*ran, EXPORT_CHECK] if job.get("export") else ran
 
 
 def _accepted(obj: bpy.types.Object, job: dict[str, Any]) -> Callable[[Finding], bool] | None:
