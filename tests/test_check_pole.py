@@ -154,9 +154,9 @@ def test_pole_fault_is_found_and_fixed_keeping_the_rest_pose(
     finding = found[0]
     assert finding.changes_rest_pose == (fix_id == "move_pole"), "only the pole bone's rest moves"
     assert not finding.needs_confirmation
-    report = apply_fix(finding)
+    assert run_fix(finding).changed
     assert _pole_findings(rig) == []
-    assert _rest_drift(rig) < 1e-4, report
+    assert _rest_drift(rig) < 1e-4
     assert_ik_works(rig, ["shin.L"])
     before = pose_snapshot(rig)
     assert not run_fix(finding).changed
@@ -177,8 +177,7 @@ def test_created_pole_bone_sits_in_front_of_the_knee_outside_the_chain(rig) -> N
     before = pose_snapshot(rig)
     (finding,) = _pole_findings(rig)
     assert "in front of the joint at the head of shin.L" in finding.fix_label
-    report = apply_fix(finding)
-    assert "POLE-shin.L" in report
+    assert run_fix(finding).changed
     pole = rig.data.bones["POLE-shin.L"]
     assert pole.parent.name == "root" and not pole.use_deform
     knee = rig.data.bones["shin.L"].head_local

@@ -38,8 +38,8 @@ def test_target_fault_is_found_and_fixed_by_a_control_bone(rig, break_rig) -> No
     break_rig(rig)
     found = findings_of(rig, "target")
     assert [(f.bone, f.severity) for f in found] == [("shin.L", Severity.ERROR)]
-    report = apply_fix(found[0])
-    assert "IK-shin.L" in report
+    result = run_fix(found[0])
+    assert (result.changed, result.touched) == (True, ("shin.L", "IK"))
     assert findings_of(rig, "target") == []
     control = rig.data.bones["IK-shin.L"]
     assert control.parent.name == "root"
