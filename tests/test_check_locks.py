@@ -630,3 +630,28 @@ def test_a_straight_arm_whose_hinge_limits_choose_the_fold_reaches_and_is_no_err
     # The limits fold the forearm's tip toward +X (the Z axes face -Y): the joints then sit
     # toward -X; flipped, the other way.
     assert Vector(straight.args["direction"]).x == pytest.approx(way)
+
+
+@pytest.mark.parametrize("limit", [None, (0.0, 150.0)])
+@pytest.mark.parametrize(
+    ("stiffness", "severity", "state"), [(0.5, None, "pass"), (0.99, Severity.ERROR, "fail")]
+)
+def test_a_straight_leg_without_a_pole_is_weighed_by_the_stiffness_tables(
+    rig, limit, stiffness, severity, state
+) -> None:
+    """Issue 25 (found by the generated straight limbs): nothing weighed a straight chain's
+    stiffness. Without a pole, the straight leg with both bones at 0.99 stops 1.3% of the reach
+    short (the two-bone table says 1.18%), its knee limited to fold one way or not; at 0.5 it
+    lands."""
+    with edit_bones(rig) as bones:
+        bones["thigh.L"].tail = bones["shin.L"].head = (0.1, 0.0, 0.55)
+    rig.pose.bones["shin.L"].constraints["IK"].pole_target = None
+    if limit is not None:
+        low, high = (math.radians(angle) for angle in limit)
+        _set(rig, ["shin.L"], use_ik_limit_x=True, ik_min_x=low, ik_max_x=high)
+    _set(rig, ["thigh.L", "shin.L"], **{f"ik_stiffness_{axis}": stiffness for axis in "xyz"})
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == [state]
+    errors = [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR]
+    assert [(f.chain, f.fix_id) for f in errors] == (
+        [(("shin.L", "IK"), "clear_stiffness")] if severity else []
+    )
