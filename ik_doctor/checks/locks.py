@@ -48,7 +48,7 @@ from ..core.reach import (
     solved_by_itasc,
     stretching_bones,
 )
-from ..core.registry import Check
+from ..core.registry import Check, register
 from ..core.rig import AXES, IKChain, RigView
 from ._stiffness_tables import (
     EVEN_SHORTFALL,
@@ -713,16 +713,18 @@ def clear_stiffness(obj: bpy.types.Object, finding: Finding) -> str:
     return f"Set the IK stiffness to 0 on X, Y and Z of {'; '.join(said)}."
 
 
-CHECK = Check(
-    id="locks",
-    title="IK locks",
-    doc=__doc__ or "",
-    find=find_lock_problems,
-    fixes={
-        "free_axes": free_axes,
-        "drop_limit": drop_limit,
-        "clear_stiffness": clear_stiffness,
-    },
-    options={"stiffness": 0.7},
-    order=50,
+register(
+    Check(
+        id="locks",
+        title="IK locks",
+        doc=__doc__ or "",
+        find=find_lock_problems,
+        fixes={
+            "free_axes": free_axes,
+            "drop_limit": drop_limit,
+            "clear_stiffness": clear_stiffness,
+        },
+        options={"stiffness": 0.7},
+        order=50,
+    )
 )
