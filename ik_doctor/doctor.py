@@ -8,7 +8,7 @@ never imports the checks; it is handed them (``core.registry``).
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -23,10 +23,12 @@ from .core.editing import (
     unset_rest_lengths_kept,
 )
 from .core.finding import Finding, FixResult, sort_findings
-from .core.fix_policy import FixPermission, fix_impact, skinned_meshes
+from .core.fix_policy import FixPermission
+from .core.fix_runner import MAX_FIXES, run_fixes
 from .core.names import find, has_unreadable, readable
 from .core.registry import all_checks, get_check
 from .core.rig import RigView
+from .core.scan_proofs import with_scan_proofs
 from .core.spline import spline_chains
 
 
@@ -191,41 +193,33 @@ def apply_all_fixes(
     checks: Iterable[str] | None = None,
     permission: FixPermission | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
-    max_rounds: int = 50,
+    max_rounds: int = MAX_FIXES,
     leave: Callable[[Finding], bool] | None = None,
+    scan: Callable[[bpy.types.Object], Sequence[Finding]] | None = None,
 ) -> list[FixResult]:
-    """Apply every fix the permission covers, structure first, re-diagnosing after each one.
+    """Apply every fix the permission covers, structure first, finding again after each one
+    (``core.fix_runner``); return what each fix did, in the order applied.
 
-    A fix can make another finding disappear or appear (a new control bone gets a pole), so
-    the rig is diagnosed again after every fix. Fixes that rebind a skinned mesh or throw
-    something away run only when ``permission`` allows them (``fix_policy``; by default
-    neither). ``options`` are the same threshold overrides ``diagnose`` takes; findings ``leave``
-    says yes to (faults accepted on purpose) are not fixed. Returns what each fix did, in the
-    order applied.
+    Fixes that rebind a skinned mesh or throw something away run only when ``permission``
+    allows them (``fix_policy``; by default neither). ``options`` are the same threshold
+    overrides ``diagnose`` takes; findings ``leave`` says yes to (faults accepted on purpose)
+    are not fixed. With ``scan`` (the animation scan, which stands above this layer and is
+    handed in), its fixes follow once the checks offer none, its findings joined to the checks'
+    as the panel and the reports show them (``with_scan_proofs``).
     """
     require_armature(obj)
-    permission = permission or FixPermission()
-    skinned = skinned_meshes(obj)
-    done: list[FixResult] = []
-    skipped: set[tuple[Any, ...]] = set()
-    order = {check.id: check.order for check in all_checks()}
-    for _ in range(max_rounds):
-        candidates = [
-            f
-            for f in diagnose(obj, checks=checks, options=options)
-            if f.fix_id is not None
-            and f.key not in skipped
-            and not (leave and leave(f))
-            and fix_impact(f, obj, skinned).allowed_by(permission)
-        ]
-        if not candidates:
-            break
-        finding = min(candidates, key=lambda f: (order[f.check_id], f.severity.rank))
-        try:
-            done.append(run_fix(finding, (options or {}).get(finding.check_id)))
-        except FixError as error:
-            done.append(
-                FixResult(finding, changed=False, sentence=f"Not fixed: {error}", failed=True)
-            )
-        skipped.add(finding.key)
-    return done
+
+    def checked() -> list[Finding]:
+        return diagnose(obj, checks=checks, options=options)
+
+    sources: list[Callable[[], Sequence[Finding]]] = [checked]
+    if scan is not None:
+        sources.append(lambda: with_scan_proofs(checked(), scan(obj)))
+    return run_fixes(
+        obj,
+        sources,
+        lambda finding: run_fix(finding, (options or {}).get(finding.check_id)),
+        permission,
+        leave,
+        max_rounds,
+    )

@@ -95,7 +95,8 @@ CURVE_POINTS = 1 + (len(STRAIGHT) - 1) * RESOLUTION
 
 def _svg_views(page: str, armature: str) -> list[ElementTree.Element]:
     """The diagrams drawn in the page's section on ``armature`` (one chain each here)."""
-    section = page.split(f"<h3>{armature}</h3>", 1)[1].split("<h3>", 1)[0]
+    section = page.split(f'<details class="armature"><summary>{armature}<', 1)[1]
+    section = section.split('<details class="armature">', 1)[0]
     return [ElementTree.fromstring(svg) for svg in re.findall(r"<svg .*?</svg>", section)]
 
 

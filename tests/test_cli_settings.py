@@ -271,3 +271,26 @@ def test_a_baseline_that_is_not_a_report_is_a_usage_error(baseline, tmp_path) ->
         )
         assert (process.returncode, process.stdout) == (2, ""), given
         assert json.dumps(given)[1:-1] in process.stderr
+
+
+GODOT_SCENE = (
+    Path(__file__).resolve().parents[2]
+    / "shared/rigs/godotengine_godot-blender-exporter_constraint_internal_IK.blend"
+)
+
+
+@pytest.mark.skipif(not GODOT_SCENE.exists(), reason="the shared rigs are not here")
+def test_the_godot_exporters_intended_partial_ik_passes_the_gate_once_accepted(tmp_path) -> None:
+    """The issue's case: the exporter's test scene keeps an IK at influence 0.1 on purpose, an
+    error that failed --fail-on error forever; accepted in the file, the gate passes."""
+    bpy.ops.wm.open_mainfile(filepath=str(GODOT_SCENE), load_ui=False, use_scripts=False)
+    rig = bpy.data.objects["Armature"]
+    (partial,) = [f for f in api.diagnose(rig) if f.severity == "error"]
+    api.waive(partial, REASON)
+    _save(tmp_path / "scene.blend")
+    bpy.ops.wm.read_homefile(use_empty=True)
+    before = ik_doctor("check", GODOT_SCENE, cwd=tmp_path)
+    after = ik_doctor("check", "--format", "json", "scene.blend", cwd=tmp_path)
+    assert (before.returncode, after.returncode) == (1, 0)
+    (armature,) = valid_report(after)["files"][0]["armatures"]
+    assert [w["finding"]["check_id"] for w in armature["waived"]] == [partial.check_id]

@@ -3,6 +3,7 @@ through ``bpy.ops`` and is proven by what it does to the rig (solving it, not re
 
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
 from typing import Any
 
@@ -143,7 +144,21 @@ def test_fix_all_asks_before_changing_the_bind_of_a_skinned_rig(posed_rig) -> No
     result, asked, executed, operator = invoke(operators.IK_DOCTOR_OT_fix_all, posed_rig)
     assert result == {"RUNNING_MODAL"} and not executed
     assert "the mesh this rig deforms (IKDoctorRig_body) gets a new bind" in asked[0]["message"]
-    assert operator.allow_rest_pose_changes
+    assert (operator.allow_rest_pose_changes, operator.allow_discarding) == (True, False)
+
+
+def test_fix_all_s_question_about_discarding_grants_only_the_discard(posed_rig) -> None:
+    posed_rig.pose.bones["shin.L"].constraints["IK"].pole_target = None
+    thigh = posed_rig.pose.bones["thigh.L"]
+    for frame, angle in ((1, 0.5), (2, 0.4)):
+        thigh.rotation_quaternion = (math.cos(angle / 2), math.sin(angle / 2), 0.0, 0.0)
+        thigh.keyframe_insert("rotation_quaternion", frame=frame)
+    stored = checked(posed_rig)
+    asking = [f for f in report.findings_of(stored) if fix_impact(f, posed_rig).asks_first]
+    assert [(f.check_id, f.needs_confirmation) for f in asking] == [("fk_ik_mix", True)]
+    result, asked, executed, operator = invoke(operators.IK_DOCTOR_OT_fix_all, posed_rig)
+    assert result == {"RUNNING_MODAL"} and len(asked) == 1 and not executed
+    assert (operator.allow_rest_pose_changes, operator.allow_discarding) == (False, True)
 
 
 def test_fix_all_does_not_ask_when_every_fix_is_safe(posed_rig) -> None:

@@ -101,10 +101,7 @@ def run_demo(output: str, out: TextIO, report: str | None = None) -> int:
                 "chains": chains_before,
                 "fix": {
                     "skipped": None,
-                    "applied": [
-                        {"finding": f.finding.to_dict(), "result": f.sentence, "changed": f.changed}
-                        for f in fixes
-                    ],
+                    "applied": [fixed.to_dict() for fixed in fixes],
                     "not_applied": [],
                     "after": [f.to_dict() for f in left],
                     "chains_after": _geometry(obj),

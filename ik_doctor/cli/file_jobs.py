@@ -10,14 +10,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import bpy
 
-from .. import apply_all_fixes, diagnose, run_fix
-from ..core.editing import FixError, read_only_reason
-from ..core.finding import Finding, FixResult
+from .. import apply_all_fixes, diagnose
+from ..core.editing import read_only_reason
+from ..core.finding import Finding
 from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
 from ..core.names import readable
 from ..core.project_config import with_severities
@@ -36,8 +37,6 @@ from .inputs import header_version, not_regular_problem
 
 ALLOW_REST_POSE_FLAG = "--allow-rest-pose-changes"
 ALLOW_DISCARD_FLAG = "--allow-discard"
-MAX_ANIMATION_FIXES = 50
-"""Fixes the animation scan may apply to one armature: a bound, as for ``apply_all_fixes``."""
 
 
 class UnreadableFile(Exception):
@@ -168,20 +167,15 @@ def _fix_armature(obj: bpy.types.Object, job: dict[str, Any]) -> dict[str, Any]:
         rebind_meshes=bool(job.get("allow_rest_pose_changes")),
         discard=bool(job.get("allow_discard")),
     )
-    leave = _accepted(obj, job)
     results = apply_all_fixes(
         obj,
         checks=job.get("checks"),
         permission=permission,
         options=job.get("options"),
-        leave=leave,
+        leave=_accepted(obj, job),
+        scan=partial(scan_animation, solve_untested=False) if job.get("animation") else None,
     )
-    if job.get("animation"):
-        results += _fix_animation(obj, permission, leave)
-    applied = [
-        {"finding": result.finding.to_dict(), "result": result.sentence, "changed": result.changed}
-        for result in results
-    ]
+    applied = [result.to_dict() for result in results]
     skinned = skinned_meshes(obj)
     not_applied = []
     for finding in _findings(obj, job):
@@ -252,36 +246,6 @@ def _checks_run(job: dict[str, Any]) -> list[str]:
 def _accepted(obj: bpy.types.Object, job: dict[str, Any]) -> Callable[[Finding], bool] | None:
     """Which findings no fix may touch: those a waiver accepts (none with ``no_waivers``)."""
     return None if job.get("no_waivers") else accepted_on(obj)
-
-
-def _fix_animation(
-    obj: bpy.types.Object,
-    permission: FixPermission,
-    leave: Callable[[Finding], bool] | None = None,
-) -> list[FixResult]:
-    """Apply the fixes the animation scan proves, one at a time, scanning again after each:
-    one freed lock can land the chain in every action."""
-    done: list[FixResult] = []
-    tried: set[tuple[Any, ...]] = set()
-    skinned = skinned_meshes(obj)
-    for _ in range(MAX_ANIMATION_FIXES):
-        fixable = [
-            finding
-            for finding in scan_animation(obj, solve_untested=False)
-            if finding.fix_id is not None
-            and finding.key not in tried
-            and not (leave and leave(finding))
-            and fix_impact(finding, obj, skinned).allowed_by(permission)
-        ]
-        if not fixable:
-            break
-        tried.add(fixable[0].key)
-        try:
-            done.append(run_fix(fixable[0]))
-        except FixError as error:
-            sentence = f"Not fixed: {error}"
-            done.append(FixResult(fixable[0], changed=False, sentence=sentence, failed=True))
-    return done
 
 
 def _held_back(impact: FixImpact) -> str:

@@ -1,6 +1,9 @@
-"""One self-contained HTML page: per chain a front and side diagram with the faults in red.
+"""One self-contained HTML page that starts with the answer: a summary of every file, then each
+file and armature folded until opened, per chain a front and side diagram with the faults in
+red, and each animation finding's misses plotted over its frames.
 
-No scripts, no external files: the page can be attached to a CI run or mailed to a TD.
+No external files, and only a few lines of inline script (the filters): the page can be
+attached to a CI run or mailed to a TD.
 """
 
 from __future__ import annotations
@@ -8,10 +11,18 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from ..core.finding import runs_text
 from .diagram import ChainGeometry, chain_svg, faulty_parts, views_for
 from .miss_plot import miss_plot_svg
+from .report_overview import SCRIPT, counts_text, file_anchor, filters, overview
+from .report_overview import STYLE as OVERVIEW_STYLE
 from .results import SEVERITIES, current_findings, current_waived, plural, summary
 from .safe_text import visible_strings
+
+Plots = dict[tuple[str, str, str], str]
+"""A chain's miss plot by (owner, constraint, action)."""
+OPEN_PLOTS = 2
+"""A finding that showed in at most this many actions has its plots open."""
 
 STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
@@ -48,23 +59,27 @@ def render_html(files: list[dict[str, Any]], command: str, blender: str) -> str:
         f"{plural(totals['armatures'], 'armature')}, {counts}"
         f"{' left after fixing' if command == 'fix' else ''}"
         f"{accepted}.</p>",
+        overview(files),
+        filters(files),
         LEGEND,
     ]
-    for file in files:
-        body.extend(_file_section(file, command))
+    for index, file in enumerate(files):
+        body.extend(_file_section(file, command, file_anchor(index)))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>IK Doctor report</title><style>{STYLE}</style></head><body>\n"
+        f"<title>IK Doctor report</title><style>{STYLE}{OVERVIEW_STYLE}</style></head><body>\n"
         + "\n".join(body)
-        + "\n</body></html>\n"
+        + f"\n<script>{SCRIPT}</script>\n</body></html>\n"
     )
 
 
-def _file_section(file: dict[str, Any], command: str) -> list[str]:
+def _file_section(file: dict[str, Any], command: str, anchor: str) -> list[str]:
+    """The file folded until opened, its counts on the folded line."""
     title = escape(file["path"])
     if command == "fix" and file.get("output"):
         title += f" &rarr; {escape(file['output'])}"
-    parts = [f"<h2>{title}</h2>"]
+    found = [f for a in file["armatures"] if not a["problem"] for f in current_findings(a)]
+    parts = [f'<details class="file" id="{anchor}"><summary>{title}{counts_text(found)}</summary>']
     if file["problem"]:
         css = "info" if file["status"] == "no_armature" else "error"
         parts.append(f'<p class="{css}">{escape(file["problem"])}</p>')
@@ -72,16 +87,25 @@ def _file_section(file: dict[str, Any], command: str) -> list[str]:
         parts.append(f'<p class="warning">{escape(file["note"])}</p>')
     for armature in file["armatures"]:
         parts.extend(_armature_section(armature, command))
-    return parts
+    return [*parts, "</details>"]
 
 
 def _armature_section(armature: dict[str, Any], command: str) -> list[str]:
     title = escape(armature["name"])
     if armature["library"]:
         title += f" <small>(linked from {escape(armature['library'])})</small>"
-    parts = [f"<h3>{title}</h3>"]
+    counts = "" if armature["problem"] else counts_text(current_findings(armature))
+    return [
+        f'<details class="armature"><summary>{title}{counts}</summary>',
+        *_armature_body(armature, command),
+        "</details>",
+    ]
+
+
+def _armature_body(armature: dict[str, Any], command: str) -> list[str]:
+    parts: list[str] = []
     if armature["problem"]:
-        return [*parts, f'<p class="error">{escape(armature["problem"])}</p>']
+        return [f'<p class="error">{escape(armature["problem"])}</p>']
     fix = armature.get("fix")
     if command == "fix" and fix is not None:
         parts.append(_fix_list(fix))
@@ -94,14 +118,14 @@ def _armature_section(armature: dict[str, Any], command: str) -> list[str]:
     for geometry in chains:
         mine = _chain_findings(geometry, before_findings)
         (troubled if mine else healthy).append(geometry)
+    plots = _miss_plots(armature.get("curves", []), (fix or {}).get("curves_after"))
     for geometry in troubled:
-        parts.append(_chain_card(geometry, before_findings, after, now_findings, command))
-        parts.append(_plots(geometry, armature.get("curves", []), (fix or {}).get("curves_after")))
+        parts.append(_chain_card(geometry, before_findings, after, now_findings, command, plots))
     rig_wide = [f for f in now_findings if f.get("chain") is None]
     if rig_wide:
         parts.append("<p>Rig-wide:</p>" + _finding_list(rig_wide))
     if healthy:
-        cards = "".join(_chain_card(g, [], after, now_findings, command) for g in healthy)
+        cards = "".join(_chain_card(g, [], after, now_findings, command, plots) for g in healthy)
         parts.append(
             f"<details><summary>{plural(len(healthy), 'chain')} without findings</summary>"
             f"{cards}</details>"
@@ -141,12 +165,13 @@ def _chain_card(
     after: list[ChainGeometry],
     now: list[dict[str, Any]],
     command: str,
+    plots: Plots,
 ) -> str:
     mine = _chain_findings(geometry, before)
     title = f"{escape(geometry.owner)} ({escape(geometry.constraint)})"
     views = _views(geometry, mine)
     if command != "fix":
-        return f'<div class="chain"><b>{title}</b>{views}{_finding_list(mine)}</div>'
+        return f'<div class="chain"><b>{title}</b>{views}{_finding_list(mine, plots)}</div>'
     fixed = next(
         (g for g in after if (g.owner, g.constraint) == (geometry.owner, geometry.constraint)), None
     )
@@ -154,35 +179,44 @@ def _chain_card(
     after_views = _views(fixed, left) if fixed is not None else "<p>(chain gone)</p>"
     return (
         f'<div class="chain"><b>{title}</b><div class="pair">'
-        f"<div>before{views}{_finding_list(mine)}</div>"
+        f"<div>before{views}{_finding_list(mine, plots)}</div>"
         f"<div>after{after_views}{_finding_list(left) or '<p class=ok>no findings</p>'}</div>"
         "</div></div>"
     )
 
 
-def _plots(
-    geometry: ChainGeometry, curves: list[dict[str, Any]], after: list[dict[str, Any]] | None
-) -> str:
-    """Per action, the chain's miss over the frames (after fixing beside it, for ``fix``)."""
-    key = (geometry.owner, geometry.constraint)
-    mine = [c for c in curves if (c["owner"], c["constraint"]) == key]
-    figures = []
-    for curve in mine:
-        fixed = next(
-            (
-                c
-                for c in after or []
-                if (c["owner"], c["constraint"], c["action"]) == (*key, curve["action"])
-            ),
-            None,
+def _miss_plots(curves: list[dict[str, Any]], after: list[dict[str, Any]] | None) -> Plots:
+    """Each chain's miss over the frames of each action, by (owner, constraint, action), with
+    the miss after fixing beside it for ``fix``."""
+    fixed = {(c["owner"], c["constraint"], c["action"]): c for c in after or []}
+    plots = {}
+    for curve in curves:
+        key = (curve["owner"], curve["constraint"], curve["action"])
+        plots[key] = miss_plot_svg(curve) + (
+            f"<br>after fixing<br>{miss_plot_svg(fixed[key])}" if key in fixed else ""
         )
-        pair = miss_plot_svg(curve) + (
-            f"<br>after fixing<br>{miss_plot_svg(fixed)}" if fixed is not None else ""
-        )
-        figures.append(
-            f"<figure><figcaption>miss in '{escape(curve['action'])}'</figcaption>{pair}</figure>"
-        )
-    return f'<div class="pair">{"".join(figures)}</div>' if figures else ""
+    return plots
+
+
+def _occurrences(finding: dict[str, Any], plots: Plots) -> str:
+    """Every action the finding showed in, with its frames, worst frame and plot, folded when
+    there are more than a few."""
+    occurrences = finding.get("occurrences") or []
+    chain = finding.get("chain")
+    if not occurrences or chain is None:
+        return ""
+    figures = "".join(
+        f"<figure><figcaption>'{escape(o['action'])}': frames {runs_text(o['frames'])}, worst "
+        f"{o['worst_frame']} ({escape(o['measured'])})</figcaption>"
+        f"{plots.get((chain['owner'], chain['constraint'], o['action']), '')}</figure>"
+        for o in sorted(occurrences, key=lambda o: -o["worst"])
+    )
+    opened = " open" if len(occurrences) <= OPEN_PLOTS else ""
+    return (
+        f"<details{opened}><summary>misses over the frames, "
+        f"{plural(len(occurrences), 'action')}</summary>"
+        f'<div class="pair">{figures}</div></details>'
+    )
 
 
 def _views(geometry: ChainGeometry, findings: list[dict[str, Any]]) -> str:
@@ -196,7 +230,9 @@ def _chain_findings(geometry: ChainGeometry, findings: list[dict[str, Any]]) -> 
     return [f for f in findings if f.get("chain") == key]
 
 
-def _finding_list(findings: list[dict[str, Any]]) -> str:
+def _finding_list(findings: list[dict[str, Any]], plots: Plots | None = None) -> str:
+    """The findings, each its title first, then the message, the fix and (a click away) why;
+    tagged with severity and check for the filters."""
     if not findings:
         return ""
     items = []
@@ -204,12 +240,14 @@ def _finding_list(findings: list[dict[str, Any]]) -> str:
         severity = finding["severity"]
         fix = finding["fix_label"] or finding["no_fix_reason"] or ""
         items.append(
-            f'<li><span class="sev {severity}">{severity}</span> '
-            f"<b>{escape(finding['title'])}</b> <code>{escape(finding['check_id'])}</code>"
+            f'<li class="finding" data-severity="{severity}" '
+            f'data-check="{escape(finding["check_id"])}"><span class="sev {severity}">{severity}'
+            f"</span> <b>{escape(finding['title'])}</b> <code>{escape(finding['check_id'])}</code>"
             + (" <b>new</b>" if finding.get("baseline") == "new" else "")
             + f"<div>{escape(finding['message'])}</div>"
-            f'<div class="why">{escape(finding["why"])}</div>'
             + (f'<div class="why">fix: {escape(fix)}</div>' if fix else "")
+            + f'<details class="why"><summary>why</summary>{escape(finding["why"])}</details>'
+            + _occurrences(finding, plots or {})
             + "</li>"
         )
     return "<ul>" + "".join(items) + "</ul>"
@@ -220,7 +258,7 @@ def _fix_list(fix: dict[str, Any]) -> str:
     if fix["skipped"]:
         items.append(f'<li class="warning">not fixed: {escape(fix["skipped"])}</li>')
     for applied in fix["applied"]:
-        css = "ok" if applied["changed"] else "warning"
+        css = "error" if applied["failed"] else "ok" if applied["changed"] else "warning"
         items.append(f'<li class="{css}">{escape(applied["result"])}</li>')
     for held in fix["not_applied"]:
         label = held["finding"]["fix_label"] or ""

@@ -112,7 +112,7 @@ def _fix_lines(
     if fix["skipped"]:
         lines.extend(_labelled("not fixed", "warning", fix["skipped"], paint))
     for applied in fix["applied"]:
-        label, style = ("fixed", "ok") if applied["changed"] else ("unchanged", "warning")
+        label, style = _outcome(applied)
         text = f"{applied['finding']['check_id']}: {applied['result']}"
         lines.extend(_labelled(label, style, text, paint))
     for held in fix["not_applied"]:
@@ -135,6 +135,13 @@ def _labelled(label: str, style: str, text: str, paint: Callable[[str, str], str
 
 def _summary_of(findings: list[dict[str, Any]]) -> str:
     return ", ".join(plural(n, s) for s, n in severity_counts(findings).items())
+
+
+def _outcome(applied: dict[str, Any]) -> tuple[str, str]:
+    """A fix's label and style: a refused fix is not "unchanged", it failed."""
+    if applied["failed"]:
+        return "failed", "error"
+    return ("fixed", "ok") if applied["changed"] else ("unchanged", "warning")
 
 
 def _finding_lines(finding: dict[str, Any], paint: Callable[[str, str], str]) -> list[str]:

@@ -216,15 +216,17 @@ class IK_DOCTOR_OT_fix_all(bpy.types.Operator):
         return _can_fix(cls, context)
 
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        """Ask first when a listed fix costs something; confirming grants what the question
+        listed, no more: a discard is not allowed by a question about a mesh's bind."""
         obj = _armature(context)
         skinned = skinned_meshes(obj)
         stored = report.findings_of(report.report_for(context, obj))
         impacts = [fix_impact(f, obj, skinned) for f in stored if f.fix_id]
         risky = [impact for impact in impacts if impact.asks_first]
+        self.allow_rest_pose_changes = any(impact.rebinds_meshes for impact in risky)
+        self.allow_discarding = any(impact.discards for impact in risky)
         if not risky:
             return self.execute(context)
-        self.allow_rest_pose_changes = True
-        self.allow_discarding = True
         return cast(
             set[str],
             context.window_manager.invoke_confirm(
@@ -240,7 +242,12 @@ class IK_DOCTOR_OT_fix_all(bpy.types.Operator):
             rebind_meshes=self.allow_rest_pose_changes, discard=self.allow_discarding
         )
         done = apply_all_fixes(
-            obj, checks=enabled, options=options, permission=permission, leave=accepted_on(obj)
+            obj,
+            checks=enabled,
+            options=options,
+            permission=permission,
+            leave=accepted_on(obj),
+            scan=_scan_to_fix if _holds_scan(report.report_for(context, obj)) else None,
         )
         for result in done:
             self.report({"WARNING" if result.failed else "INFO"}, result.sentence)
@@ -310,9 +317,20 @@ def _recheck_after_change(context: bpy.types.Context):
     # Evaluate now so the update flagging this rig as changed runs before the fresh report.
     context.view_layer.update()
     obj = _armature(context)
-    stored = report.report_for(context, obj)
-    solved = stored is not None and any(row.check_id == CHECK_ID for row in stored.rows)
+    solved = _holds_scan(report.report_for(context, obj))
     return run_checks(context, obj, scan_animation(obj) if solved else None)
+
+
+def _holds_scan(stored) -> bool:
+    """Whether the stored report holds the animation scan's findings (Verify by Solving ran):
+    then Fix All applies its fixes too, and a check after a fix scans again."""
+    return stored is not None and any(row.check_id == CHECK_ID for row in stored.rows)
+
+
+def _scan_to_fix(obj: bpy.types.Object) -> list[Finding]:
+    """The scan's findings Fix All may fix: chains no frame judged are not solved, as their
+    findings offer no fix."""
+    return scan_animation(obj, solve_untested=False)
 
 
 def _warning_for(impacts: list[FixImpact]) -> str:
