@@ -11,10 +11,14 @@ from pathlib import Path
 
 import bpy
 import pytest
+import test_ui_support
 from test_scan_animation import key_walk
 
 from ik_doctor import run_fix, scan_export
+from ik_doctor.ui import report
 from ik_doctor.verify.export_roundtrip import GLTF_SCENE_KEY
+
+addon = test_ui_support.addon  # shared fixtures
 
 TREX = Path(__file__).resolve().parents[2] / "shared" / "rigs" / "quaternius_Trex.blend"
 NO_SAMPLING = {"export_force_sampling": False}
@@ -84,6 +88,20 @@ def test_fbx_without_baking_leaves_the_walk_out_and_says_where_to_tick_it(rig) -
     (finding,) = scan_export(rig, "fbx", {"bake_anim": False})
     assert (finding.args["problem"], finding.args["cause"]) == ("left_out", "bake")
     assert finding.fix_id is None and finding.no_fix_reason
+
+
+def test_the_verify_export_button_lists_the_miss_and_its_fix_stores_sampling(addon, rig) -> None:
+    key_walk(rig)
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode="POSE")
+    bpy.context.scene[GLTF_SCENE_KEY] = NO_SAMPLING
+    assert bpy.ops.ik_doctor.verify_export() == {"FINISHED"}
+    rows = list(report.report_for(bpy.context, rig).rows)
+    (row,) = [r for r in rows if r.kind == "FINDING" and r.check_id == "export"]
+    assert (row.action, report.to_finding(row).args["cause"]) == ("Walk", "sampling")
+    assert bpy.ops.ik_doctor.fix_finding(index=rows.index(row)) == {"FINISHED"}
+    assert bpy.context.scene[GLTF_SCENE_KEY]["export_force_sampling"] is True
+    assert rig.mode == "POSE" and bpy.context.view_layer.objects.active == rig
 
 
 @pytest.mark.skipif(not TREX.exists(), reason=f"no shared rig at {TREX}")

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import cast
 
 import bpy
-from bpy.props import BoolProperty, IntProperty
+from bpy.props import BoolProperty, EnumProperty, IntProperty
 
 from ..core.editing import FixError, read_only_reason
 from ..core.finding import Finding
@@ -23,6 +23,8 @@ from ..core.waiver_store import accepted_on, waivers_of
 from ..core.waivers import apply_waivers
 from ..doctor import apply_all_fixes, diagnose, run_fix
 from ..verify.animation import CHECK_ID, scan_animation
+from ..verify.export_scan import CHECK_ID as EXPORT_CHECK
+from ..verify.export_scan import scan_export
 from . import preferences, project_settings, report
 
 
@@ -133,6 +135,53 @@ class IK_DOCTOR_OT_verify_by_solving(bpy.types.Operator):
         finally:
             window_manager.progress_end()
         _tell(self, run_checks(context, obj, scanned), "verified by solving: ")
+        return {"FINISHED"}
+
+
+class IK_DOCTOR_OT_verify_export(bpy.types.Operator):
+    """Check the rig, then export it as a game gets it (with the settings the scene remembers
+    for glTF), read the file back and list where its joints leave Blender's pose, with the
+    export setting proved to cause it"""
+
+    bl_idname = "ik_doctor.verify_export"
+    bl_label = "Verify Export"
+    bl_options = {"REGISTER"}
+
+    exporter: EnumProperty(
+        name="Exporter",
+        items=(
+            ("gltf", "glTF", "Blender's glTF 2.0 exporter"),
+            ("fbx", "FBX", "Blender's FBX exporter, with its defaults"),
+        ),
+        default="gltf",
+    )
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return _has_armature(cls, context)
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        obj = _armature(context)
+        enabled, _ = preferences.settings(context)
+        if EXPORT_CHECK not in enabled:
+            self.report({"WARNING"}, "Verify the export is switched off in the preferences.")
+            return {"CANCELLED"}
+        window_manager = context.window_manager
+        window_manager.progress_begin(0, 100)
+        try:
+            found = scan_export(
+                obj,
+                self.exporter,
+                progress=lambda done, total: window_manager.progress_update(
+                    100 * done // max(total, 1)
+                ),
+            )
+        except ValueError as error:
+            self.report({"ERROR"}, str(error))
+            return {"CANCELLED"}
+        finally:
+            window_manager.progress_end()
+        _tell(self, run_checks(context, obj, found), "export verified: ")
         return {"FINISHED"}
 
 
@@ -305,6 +354,7 @@ class IK_DOCTOR_OT_toggle_overlay(bpy.types.Operator):
 CLASSES = (
     IK_DOCTOR_OT_check_rig,
     IK_DOCTOR_OT_verify_by_solving,
+    IK_DOCTOR_OT_verify_export,
     IK_DOCTOR_OT_fix_finding,
     IK_DOCTOR_OT_fix_all,
     IK_DOCTOR_OT_select_bone,

@@ -18,6 +18,7 @@ from .operators import (
     IK_DOCTOR_OT_fix_finding,
     IK_DOCTOR_OT_select_bone,
     IK_DOCTOR_OT_verify_by_solving,
+    IK_DOCTOR_OT_verify_export,
 )
 
 SEVERITY_ICONS = {"ERROR": "CANCEL", "WARNING": "ERROR", "INFO": "INFO"}
@@ -85,6 +86,7 @@ class IK_DOCTOR_PT_panel(bpy.types.Panel):
         row = layout.row(align=True)
         row.operator(IK_DOCTOR_OT_check_rig.bl_idname, icon="VIEWZOOM")
         row.operator(IK_DOCTOR_OT_verify_by_solving.bl_idname, text="Verify", icon="ACTION")
+        row.operator(IK_DOCTOR_OT_verify_export.bl_idname, text="Export", icon="EXPORT")
         row.prop(report.state(context), "show_overlay", text="", icon="OVERLAY")
         stored = report.report_for(context, obj)
         if stored is None:
