@@ -19,14 +19,21 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from .core import registry as _registry
+from .plugins import collect as _collect_checks
+
+# Every check, this package's and other packages' (``plugins``), collected on first use: by
+# then any part of the package may ask the registry, whatever was imported first.
+_registry.collect_with(_collect_checks)
+
 if TYPE_CHECKING:
     from .core.editing import FixError
     from .core.finding import Finding, FixResult, Severity
     from .core.fix_policy import FixPermission
-    from .core.registry import Check
+    from .core.registry import Check, all_checks, get_check
     from .core.waiver_store import unwaive, waive, waivers_of
     from .core.waivers import Waiver
-    from .doctor import all_checks, apply_all_fixes, apply_fix, diagnose, get_check, run_fix
+    from .doctor import apply_all_fixes, apply_fix, diagnose, run_fix
     from .verify.animation import scan_animation
     from .verify.export_scan import scan_export
     from .verify.oracle import ChainVerdict, judge_chains
@@ -47,9 +54,8 @@ _PUBLIC = {
     "ChainVerdict": ".verify.oracle",
     "judge_chains": ".verify.oracle",
     "Check": ".core.registry",
-    # Every check: ``doctor`` imports the checks package, which fills the registry.
-    "all_checks": ".doctor",
-    "get_check": ".doctor",
+    "all_checks": ".core.registry",
+    "get_check": ".core.registry",
     "ChainSolve": ".verify.solve",
     "measure_chains": ".verify.solve",
     "solve_within_reach": ".verify.solve",

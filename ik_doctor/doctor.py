@@ -1,8 +1,7 @@
 """The two doors: ``diagnose`` an armature with every check, ``apply_fix`` one finding.
 
-They stand above the checks: importing this module imports ``ik_doctor.checks``, whose modules
-register themselves, so the registry holds every check before the first pass. The core below
-never imports the checks; it is handed them (``core.registry``).
+They stand above the checks but import none: they ask the registry, which the package's top
+hands every check (``ik_doctor.plugins``), this package's and other packages'.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from typing import Any
 
 import bpy
 
-from . import checks as _checks  # noqa: F401  (importing the package registers every check)
 from .core.editing import (
     FixError,
     current_view_layer,

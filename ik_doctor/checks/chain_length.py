@@ -25,7 +25,7 @@ from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import switched_off
 from ..core.reach import stretching_bones
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 
 
@@ -158,13 +158,11 @@ def set_chain_length(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
-register(
-    Check(
-        id="chain_length",
-        title="Chain length",
-        doc=__doc__ or "",
-        find=find_chain_length_problems,
-        fixes={"set_length": set_chain_length},
-        order=30,
-    )
+CHECK = Check(
+    id="chain_length",
+    title="Chain length",
+    doc=__doc__ or "",
+    find=find_chain_length_problems,
+    fixes={"set_length": set_chain_length},
+    order=30,
 )

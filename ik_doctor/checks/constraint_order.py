@@ -41,7 +41,7 @@ from ..core.limb import (
 )
 from ..core.names import readable
 from ..core.reach import holds_the_fold, solved_by_itasc
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
 from ..core.start import COPIES, start_flips_the_bend, start_set_by, target_tracking_joint
 from .duplicates import clash_after
@@ -426,17 +426,15 @@ def convert_limit(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
-register(
-    Check(
-        id="constraint_order",
-        title="Constraint order",
-        doc=__doc__ or "",
-        find=find_constraint_order_problems,
-        fixes={
-            "enable_ik": enable_ik,
-            "mute_overridden": mute_overridden,
-            "convert_limit": convert_limit,
-        },
-        order=40,
-    )
+CHECK = Check(
+    id="constraint_order",
+    title="Constraint order",
+    doc=__doc__ or "",
+    find=find_constraint_order_problems,
+    fixes={
+        "enable_ik": enable_ik,
+        "mute_overridden": mute_overridden,
+        "convert_limit": convert_limit,
+    },
+    order=40,
 )

@@ -37,7 +37,7 @@ from ..core.controls import control_parent
 from ..core.editing import FixError, constraint_on, edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.names import find, readable
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import IKChain, RigView, known_constraints
 
 
@@ -312,18 +312,16 @@ def mute_control_link(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
-register(
-    Check(
-        id="cycle",
-        title="Dependency cycle",
-        doc=__doc__ or "",
-        find=find_cycles,
-        fixes={
-            "reparent_target": reparent_control,
-            "reparent_pole": reparent_control,
-            "mute_target_link": mute_control_link,
-            "mute_pole_link": mute_control_link,
-        },
-        order=25,
-    )
+CHECK = Check(
+    id="cycle",
+    title="Dependency cycle",
+    doc=__doc__ or "",
+    find=find_cycles,
+    fixes={
+        "reparent_target": reparent_control,
+        "reparent_pole": reparent_control,
+        "mute_target_link": mute_control_link,
+        "mute_pole_link": mute_control_link,
+    },
+    order=25,
 )

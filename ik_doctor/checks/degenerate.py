@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import NOISE_LENGTH
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 
 
@@ -96,13 +96,11 @@ def _problem(
     return None
 
 
-register(
-    Check(
-        id="degenerate",
-        title="Degenerate bones",
-        doc=__doc__ or "",
-        find=find_degenerate_bones,
-        options={"min_length_ratio": 1e-3},
-        order=90,
-    )
+CHECK = Check(
+    id="degenerate",
+    title="Degenerate bones",
+    doc=__doc__ or "",
+    find=find_degenerate_bones,
+    options={"min_length_ratio": 1e-3},
+    order=90,
 )

@@ -42,7 +42,7 @@ from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import STRAIGHT_RATIO, bend_offset, constraint_switches
 from ..core.names import readable
 from ..core.reach import stretching_bones
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import target_tracking_joint
 
@@ -337,13 +337,11 @@ def remove_later_ik(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
-register(
-    Check(
-        id="duplicates",
-        title="Duplicate IK",
-        doc=__doc__ or "",
-        find=find_duplicates,
-        fixes={"mute": mute_later_ik, "remove": remove_later_ik, "agree": make_goals_agree},
-        order=15,
-    )
+CHECK = Check(
+    id="duplicates",
+    title="Duplicate IK",
+    doc=__doc__ or "",
+    find=find_duplicates,
+    fixes={"mute": mute_later_ik, "remove": remove_later_ik, "agree": make_goals_agree},
+    order=15,
 )

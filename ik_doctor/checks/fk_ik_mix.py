@@ -23,7 +23,7 @@ from ..core.armature import pose_of
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import constraint_switches, fcurves, pose_flips_bend
 from ..core.names import readable
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
@@ -177,14 +177,12 @@ def clear_rotation_keys(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
-register(
-    Check(
-        id="fk_ik_mix",
-        title="FK keys under IK",
-        doc=__doc__ or "",
-        find=find_fk_ik_mix,
-        fixes={"clear_keys": clear_rotation_keys},
-        options={"key_angle": 1.0},
-        order=80,
-    )
+CHECK = Check(
+    id="fk_ik_mix",
+    title="FK keys under IK",
+    doc=__doc__ or "",
+    find=find_fk_ik_mix,
+    fixes={"clear_keys": clear_rotation_keys},
+    options={"key_angle": 1.0},
+    order=80,
 )

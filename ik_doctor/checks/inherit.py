@@ -56,7 +56,7 @@ from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import FULL_INFLUENCE, animated_bones, pole_behind_bend
 from ..core.names import readable
 from ..core.reach import solved_by_itasc, stretching_bones
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import COPIES, start_set_by
 
@@ -493,19 +493,17 @@ def set_scale_inheritance(obj: bpy.types.Object, finding: Finding) -> str:
         )
 
 
-register(
-    Check(
-        id="inherit",
-        title="Inherited rotation and scale",
-        doc=__doc__ or "",
-        find=find_inheritance_problems,
-        fixes={
-            "inherit_rotation": restore_rotation_inheritance,
-            "inherit_scale": set_scale_inheritance,
-            "align_scale": set_scale_inheritance,
-            "reset_scale": reset_scale,
-        },
-        options={"scale_tolerance": SCALE_TOLERANCE},
-        order=40,
-    )
+CHECK = Check(
+    id="inherit",
+    title="Inherited rotation and scale",
+    doc=__doc__ or "",
+    find=find_inheritance_problems,
+    fixes={
+        "inherit_rotation": restore_rotation_inheritance,
+        "inherit_scale": set_scale_inheritance,
+        "align_scale": set_scale_inheritance,
+        "reset_scale": reset_scale,
+    },
+    options={"scale_tolerance": SCALE_TOLERANCE},
+    order=40,
 )

@@ -48,7 +48,7 @@ from ..core.reach import (
     solved_by_itasc,
     stretching_bones,
 )
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
 from ._stiffness_tables import (
     EVEN_SHORTFALL,
@@ -713,18 +713,16 @@ def clear_stiffness(obj: bpy.types.Object, finding: Finding) -> str:
     return f"Set the IK stiffness to 0 on X, Y and Z of {'; '.join(said)}."
 
 
-register(
-    Check(
-        id="locks",
-        title="IK locks",
-        doc=__doc__ or "",
-        find=find_lock_problems,
-        fixes={
-            "free_axes": free_axes,
-            "drop_limit": drop_limit,
-            "clear_stiffness": clear_stiffness,
-        },
-        options={"stiffness": 0.7},
-        order=50,
-    )
+CHECK = Check(
+    id="locks",
+    title="IK locks",
+    doc=__doc__ or "",
+    find=find_lock_problems,
+    fixes={
+        "free_axes": free_axes,
+        "drop_limit": drop_limit,
+        "clear_stiffness": clear_stiffness,
+    },
+    options={"stiffness": 0.7},
+    order=50,
 )

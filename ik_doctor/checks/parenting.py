@@ -19,7 +19,7 @@ from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import switched_off
 from ..core.names import readable
 from ..core.reach import stretching_bones
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import GAP_RATIO, IKChain, RigView
 
 
@@ -164,14 +164,12 @@ def connect_bone(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
-register(
-    Check(
-        id="parenting",
-        title="Parenting",
-        doc=__doc__ or "",
-        find=find_parenting_problems,
-        fixes={"parent": parent_bone, "connect": connect_bone},
-        options={"gap_ratio": GAP_RATIO},
-        order=10,
-    )
+CHECK = Check(
+    id="parenting",
+    title="Parenting",
+    doc=__doc__ or "",
+    find=find_parenting_problems,
+    fixes={"parent": parent_bone, "connect": connect_bone},
+    options={"gap_ratio": GAP_RATIO},
+    order=10,
 )

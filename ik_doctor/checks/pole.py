@@ -37,7 +37,7 @@ from ..core.limb import (
     pose_flips_bend,
 )
 from ..core.names import find, readable
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import pose_flips_the_start, start_that_flips_a_pole
 from .locks import lock_that_holds_a_pole
@@ -626,18 +626,16 @@ def create_pole_bone(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
-register(
-    Check(
-        id="pole",
-        title="Pole target",
-        doc=__doc__ or "",
-        find=find_pole_problems,
-        fixes={
-            "set_angle": set_rest_pole_angle,
-            "move_pole": move_pole_bone,
-            "create_pole": create_pole_bone,
-        },
-        options={"min_pole_distance": 0.2, "max_rest_twist": 15.0},
-        order=50,
-    )
+CHECK = Check(
+    id="pole",
+    title="Pole target",
+    doc=__doc__ or "",
+    find=find_pole_problems,
+    fixes={
+        "set_angle": set_rest_pole_angle,
+        "move_pole": move_pole_bone,
+        "create_pole": create_pole_bone,
+    },
+    options={"min_pole_distance": 0.2, "max_rest_twist": 15.0},
+    order=50,
 )

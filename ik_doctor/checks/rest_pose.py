@@ -51,7 +51,7 @@ from ..core.limb import (
 )
 from ..core.names import readable
 from ..core.reach import solved_by_itasc, stretching_bones
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import pole_turns_the_flip_back, pose_flips_the_start, target_tracking_joint
 
@@ -411,18 +411,16 @@ def clear_pose(obj: bpy.types.Object, finding: Finding) -> str:
     return f"Cleared the pose {_cleared(names, keyed)}."
 
 
-register(
-    Check(
-        id="rest_pose",
-        title="Rest pose",
-        doc=__doc__ or "",
-        find=find_rest_pose_problems,
-        fixes={
-            "pose_position": set_pose_position,
-            "pre_bend": pre_bend,
-            "clear_pose": clear_pose,
-        },
-        options={"pose_angle": 1.0},
-        order=45,
-    )
+CHECK = Check(
+    id="rest_pose",
+    title="Rest pose",
+    doc=__doc__ or "",
+    find=find_rest_pose_problems,
+    fixes={
+        "pose_position": set_pose_position,
+        "pre_bend": pre_bend,
+        "clear_pose": clear_pose,
+    },
+    options={"pose_angle": 1.0},
+    order=45,
 )

@@ -30,7 +30,7 @@ from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import animated_bones, bend_plane, chain_joints, chain_shape, keep_pole_at_rest
 from ..core.reach import FOLD_DEGREES, HELD_SHARE, holds_the_fold
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 
 PLANAR_RATIO = 0.01
@@ -255,14 +255,12 @@ def align_rolls(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
-register(
-    Check(
-        id="roll",
-        title="Bone roll",
-        doc=__doc__ or "",
-        find=find_roll_problems,
-        fixes={"align_rolls": align_rolls},
-        options={"max_angle": 10.0},
-        order=48,
-    )
+CHECK = Check(
+    id="roll",
+    title="Bone roll",
+    doc=__doc__ or "",
+    find=find_roll_problems,
+    fixes={"align_rolls": align_rolls},
+    options={"max_angle": 10.0},
+    order=48,
 )

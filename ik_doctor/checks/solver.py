@@ -58,7 +58,7 @@ from ..core.geometry import offset_from_line
 from ..core.limb import forward_pose, forward_tip, hangs_down
 from ..core.names import readable
 from ..core.reach import stretching_bones
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 
 STANDARD_ITERATIONS = 500
@@ -363,14 +363,12 @@ def set_itasc_convergence(obj: bpy.types.Object, finding: Finding) -> str:
     return f"Set the iTaSC {' and '.join(changed)} on '{readable(obj)}'."
 
 
-register(
-    Check(
-        id="solver",
-        title="IK solver settings",
-        doc=__doc__ or "",
-        find=find_solver_problems,
-        fixes={"iterations": set_standard_iterations, "itasc": set_itasc_convergence},
-        options={"min_iterations": 25},
-        order=60,
-    )
+CHECK = Check(
+    id="solver",
+    title="IK solver settings",
+    doc=__doc__ or "",
+    find=find_solver_problems,
+    fixes={"iterations": set_standard_iterations, "itasc": set_itasc_convergence},
+    options={"min_iterations": 25},
+    order=60,
 )

@@ -23,7 +23,7 @@ import bpy
 
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import RigView
 from ..core.spline import (
     SplineChain,
@@ -139,13 +139,11 @@ def set_count(obj: bpy.types.Object, finding: Finding) -> str:
     return f"Set the chain count of {where(chain)} from {chain.chain_count} to {count}."
 
 
-register(
-    Check(
-        id="spline_chain",
-        title="Spline IK chain",
-        doc=__doc__ or "",
-        find=find_spline_chain_problems,
-        fixes={"set_count": set_count, "connect": connect_bone},
-        order=22,
-    )
+CHECK = Check(
+    id="spline_chain",
+    title="Spline IK chain",
+    doc=__doc__ or "",
+    find=find_spline_chain_problems,
+    fixes={"set_count": set_count, "connect": connect_bone},
+    order=22,
 )

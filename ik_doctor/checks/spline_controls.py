@@ -34,7 +34,7 @@ from ..core.curve_editing import (
 )
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.names import named, readable
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import RigView
 from ..core.spline import (
     SplineChain,
@@ -141,13 +141,11 @@ def _unhooked_points(
     return [i for i in range(count) if not hooked.issuperset(point_vertices(spline, i))]
 
 
-register(
-    Check(
-        id="spline_controls",
-        title="Spline IK controls",
-        doc=__doc__ or "",
-        find=find_spline_control_problems,
-        fixes={"hook_controls": hook_controls},
-        order=30,
-    )
+CHECK = Check(
+    id="spline_controls",
+    title="Spline IK controls",
+    doc=__doc__ or "",
+    find=find_spline_control_problems,
+    fixes={"hook_controls": hook_controls},
+    order=30,
 )

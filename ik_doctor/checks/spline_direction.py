@@ -22,7 +22,7 @@ from ..core.curve_editing import ensure_curve_editable
 from ..core.editing import FixError
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.names import readable
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import RigView
 from ..core.spline import (
     chains_on_curves,
@@ -127,13 +127,11 @@ def _mirrored(index: int, count: int, per_point: int) -> int:
     return (count - 1 - point) * per_point + (per_point - 1 - part)
 
 
-register(
-    Check(
-        id="spline_direction",
-        title="Spline IK direction",
-        doc=__doc__ or "",
-        find=find_spline_direction_problems,
-        fixes={"reverse_curve": reverse_curve},
-        order=24,
-    )
+CHECK = Check(
+    id="spline_direction",
+    title="Spline IK direction",
+    doc=__doc__ or "",
+    find=find_spline_direction_problems,
+    fixes={"reverse_curve": reverse_curve},
+    order=24,
 )

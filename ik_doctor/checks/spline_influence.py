@@ -29,7 +29,7 @@ from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import off_state, turn_on
 from ..core.names import readable
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import RigView
 from ..core.spline import SplineChain, spline_chains, spline_switched_by, where
 
@@ -165,13 +165,11 @@ def mute_overridden(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
-register(
-    Check(
-        id="spline_influence",
-        title="Spline IK influence",
-        doc=__doc__ or "",
-        find=find_spline_influence_problems,
-        fixes={"enable_spline_ik": enable_spline_ik, "mute_overridden": mute_overridden},
-        order=40,
-    )
+CHECK = Check(
+    id="spline_influence",
+    title="Spline IK influence",
+    doc=__doc__ or "",
+    find=find_spline_influence_problems,
+    fixes={"enable_spline_ik": enable_spline_ik, "mute_overridden": mute_overridden},
+    order=40,
 )

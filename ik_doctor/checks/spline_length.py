@@ -25,7 +25,7 @@ from mathutils import Matrix
 from ..core.curve_editing import first_point, move_points
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.names import readable
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import RigView
 from ..core.spline import (
     chain_length,
@@ -99,13 +99,11 @@ def scale_curve(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
-register(
-    Check(
-        id="spline_length",
-        title="Spline IK length",
-        doc=__doc__ or "",
-        find=find_spline_length_problems,
-        fixes={"scale_curve": scale_curve},
-        order=28,
-    )
+CHECK = Check(
+    id="spline_length",
+    title="Spline IK length",
+    doc=__doc__ or "",
+    find=find_spline_length_problems,
+    fixes={"scale_curve": scale_curve},
+    order=28,
 )

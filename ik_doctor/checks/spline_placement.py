@@ -25,7 +25,7 @@ from ..core.curve_editing import first_point, move_points, transform_points
 from ..core.editing import FixError
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.names import readable
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import RigView
 from ..core.spline import (
     SplineChain,
@@ -140,13 +140,11 @@ def apply_scale(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
-register(
-    Check(
-        id="spline_placement",
-        title="Spline IK placement",
-        doc=__doc__ or "",
-        find=find_spline_placement_problems,
-        fixes={"move_curve": move_curve, "apply_scale": apply_scale},
-        order=26,
-    )
+CHECK = Check(
+    id="spline_placement",
+    title="Spline IK placement",
+    doc=__doc__ or "",
+    find=find_spline_placement_problems,
+    fixes={"move_curve": move_curve, "apply_scale": apply_scale},
+    order=26,
 )

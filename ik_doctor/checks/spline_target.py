@@ -22,7 +22,7 @@ from ..core.curve_editing import hook_to_new_controls
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.names import readable
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.spline import (
     SplineChain,
@@ -157,13 +157,11 @@ def _joints(rig: RigView, chain: SplineChain) -> list[Vector]:
     return [joints[i] for i in picked]
 
 
-register(
-    Check(
-        id="spline_target",
-        title="Spline IK target",
-        doc=__doc__ or "",
-        find=find_spline_target_problems,
-        fixes={"build_curve": build_curve, "mute": mute_dead_spline},
-        order=20,
-    )
+CHECK = Check(
+    id="spline_target",
+    title="Spline IK target",
+    doc=__doc__ or "",
+    find=find_spline_target_problems,
+    fixes={"build_curve": build_curve, "mute": mute_dead_spline},
+    order=20,
 )

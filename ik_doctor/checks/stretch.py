@@ -21,7 +21,7 @@ import bpy
 
 from ..core.armature import pose_of
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 
 
@@ -80,14 +80,12 @@ def even_out_stretch(obj: bpy.types.Object, finding: Finding) -> str:
     return f"Set IK Stretch to {value:.3g} on {', '.join(changed)}: the limb stretches evenly."
 
 
-register(
-    Check(
-        id="stretch",
-        title="IK stretch",
-        doc=__doc__ or "",
-        find=find_stretch_problems,
-        fixes={"even_stretch": even_out_stretch},
-        options={"max_ratio": 1.5},
-        order=70,
-    )
+CHECK = Check(
+    id="stretch",
+    title="IK stretch",
+    doc=__doc__ or "",
+    find=find_stretch_problems,
+    fixes={"even_stretch": even_out_stretch},
+    options={"max_ratio": 1.5},
+    order=70,
 )

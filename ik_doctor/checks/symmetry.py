@@ -58,7 +58,7 @@ from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import pole_rest_angle, pole_turn
 from ..core.names import find, readable
 from ..core.reach import stretching_bones
-from ..core.registry import Check, all_checks, register
+from ..core.registry import Check, all_checks
 from ..core.rig import AXES, IKChain, RigView
 from ..core.start import pole_turns_the_flip_back, start_that_flips_a_pole
 from .inherit import shear_that_stops
@@ -745,14 +745,12 @@ def _write(obj: bpy.types.Object, dest: IKChain, bone: str, setting: str, value:
         setattr(ik, setting, value)
 
 
-register(
-    Check(
-        id=CHECK_ID,
-        title="Mirror twins",
-        doc=__doc__ or "",
-        find=find_symmetry_problems,
-        fixes={"copy_from_twin": copy_from_twin},
-        options={"max_angle": MAX_ANGLE},
-        order=33,
-    )
+CHECK = Check(
+    id=CHECK_ID,
+    title="Mirror twins",
+    doc=__doc__ or "",
+    find=find_symmetry_problems,
+    fixes={"copy_from_twin": copy_from_twin},
+    options={"max_angle": MAX_ANGLE},
+    order=33,
 )

@@ -19,7 +19,7 @@ from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import switched_by
 from ..core.names import readable
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 
 FIX_LABEL = "Create an IK control bone at the chain tip and make it the target"
@@ -120,13 +120,11 @@ def create_control_bone(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
-register(
-    Check(
-        id="target",
-        title="IK target",
-        doc=__doc__ or "",
-        find=find_target_problems,
-        fixes={"create_control": create_control_bone},
-        order=20,
-    )
+CHECK = Check(
+    id="target",
+    title="IK target",
+    doc=__doc__ or "",
+    find=find_target_problems,
+    fixes={"create_control": create_control_bone},
+    order=20,
 )

@@ -33,7 +33,7 @@ from ..core.limb import (
     pole_sits_at_rest,
 )
 from ..core.names import readable
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import RigView
 
 TOLERANCE = 1e-4
@@ -280,17 +280,15 @@ def _children_kept_in_place(parent: bpy.types.Object) -> Iterator[None]:
     view_layer.update()
 
 
-register(
-    Check(
-        id="transforms",
-        title="Object transforms",
-        doc=__doc__ or "",
-        find=find_transform_problems,
-        fixes={
-            "apply_armature": apply_armature_transforms,
-            "apply_target": apply_empty_transforms,
-            "apply_pole": apply_empty_transforms,
-        },
-        order=35,
-    )
+CHECK = Check(
+    id="transforms",
+    title="Object transforms",
+    doc=__doc__ or "",
+    find=find_transform_problems,
+    fixes={
+        "apply_armature": apply_armature_transforms,
+        "apply_target": apply_empty_transforms,
+        "apply_pole": apply_empty_transforms,
+    },
+    order=35,
 )

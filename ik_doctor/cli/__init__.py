@@ -283,14 +283,14 @@ def _check_or_fix(
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The files' answers and the report's header; after a signal, files not yet handed out
     are answered as not checked."""
-    _validate_checks(parser, args.checks)
+    command = worker_command(args.blender)
+    _validate_checks(parser, args.checks, command, stop)
     baseline = _baseline(parser, getattr(args, "baseline", None))
     inputs, notes = collect_inputs(args.paths, args.follow_symlinks)
     for note in notes:
         print(f"ik-doctor: {visible(note)}", file=sys.stderr)
     if not inputs:
         parser.error("no .blend files to " + args.command)
-    command = worker_command(args.blender)
     configs = _configs(parser, args, inputs, command, stop)
     jobs = _jobs(args, inputs, configs)
     targets, replaced = _written_paths(args, jobs)
@@ -343,18 +343,26 @@ def _configs(
     return configs
 
 
-def _validate_checks(parser: argparse.ArgumentParser, checks: list[str] | None) -> None:
+def _validate_checks(
+    parser: argparse.ArgumentParser, checks: list[str] | None, command: list[str], stop: Stop
+) -> None:
+    """A usage error for an id of ``--checks`` not in the registry of the Blender that will read
+    the files (its plug-ins and scans included), which a worker is started to tell."""
     if checks is None:
         return
-    known = check_ids()
+    about = ask_about_blender(stop, command)
+    if about is None:  # no Blender started: every file fails to be read, and says why
+        return
+    known = sorted(about["checks"])
     unknown = [check_id for check_id in checks if check_id not in known]
     if unknown or not checks:
         parser.error(f"unknown check id {', '.join(unknown)!r} (known: {', '.join(known)})")
 
 
 def check_ids() -> list[str]:
-    """Every check id, known without starting Blender: each check is the module of its name in
-    ``ik_doctor.checks`` (a test holds the two together). Sorted, not in the order they run."""
+    """The built-in checks' ids, known without starting Blender: each is the module of its name
+    in ``ik_doctor.checks`` (a test holds the two together). Sorted, not in the order they run.
+    Plug-ins and scans are known only to a Blender (``_validate_checks``)."""
     checks = importlib.util.find_spec("..checks", __package__)
     assert checks is not None and checks.submodule_search_locations is not None
     modules = pkgutil.iter_modules(checks.submodule_search_locations)

@@ -1,9 +1,9 @@
-"""The check registry: the table of checks, filled by whoever holds them.
+"""The check registry: the table of checks, handed to it by the layer that holds them all.
 
-Every module in ``ik_doctor.checks`` registers one ``Check`` when imported (a verification
-module may register its own). The core never imports them, as nothing imports a layer above
-it: code that needs every check imports ``ik_doctor.checks`` first, as ``ik_doctor.doctor``
-(``diagnose``, ``apply_fix``) does.
+A check is a value (each check module's ``CHECK``), not the side effect of an import, so the
+table does not depend on what happened to be imported first. The core never imports the
+checks, as nothing imports a layer above it: the package's top (``ik_doctor.plugins``) hands
+the registry a collector (``collect_with``), which runs once, on the first question asked.
 """
 
 from __future__ import annotations
@@ -53,26 +53,47 @@ class Check:
         return rig.remember(key, lambda: list(self.find(rig, settings)))
 
 
-_CHECKS: dict[str, Check] = {}
+Collector = Callable[[], Iterable[Check]]
+
+_collector: Collector | None = None
+_checks: dict[str, Check] | None = None
 
 
-def register(check: Check) -> Check:
-    """Add a check; a second check with the same id is a programming error."""
-    existing = _CHECKS.get(check.id)
-    if existing is not None and existing.find.__module__ != check.find.__module__:
-        raise ValueError(f"two checks claim the id {check.id!r}")
-    _CHECKS[check.id] = check
-    return check
+def collect_with(collector: Collector) -> None:
+    """Hand the registry what collects every check; it runs on first use (and again only
+    after another collector is handed)."""
+    global _collector, _checks
+    _collector, _checks = collector, None
+
+
+def _table() -> dict[str, Check]:
+    global _checks
+    if _checks is None:
+        if _collector is None:
+            raise RuntimeError("no checks were handed to the registry (import ik_doctor first)")
+        _checks = by_id(_collector())
+    return _checks
+
+
+def by_id(checks: Iterable[Check]) -> dict[str, Check]:
+    """The checks by id; two checks with one id is a programming error."""
+    table: dict[str, Check] = {}
+    for check in checks:
+        if check.id in table:
+            raise ValueError(f"two checks claim the id {check.id!r}")
+        table[check.id] = check
+    return table
 
 
 def all_checks() -> list[Check]:
-    """Every registered check, in fix order (then by id, for stable reports)."""
-    return sorted(_CHECKS.values(), key=lambda c: (c.order, c.id))
+    """Every check, in fix order (then by id, for stable reports)."""
+    return sorted(_table().values(), key=lambda c: (c.order, c.id))
 
 
 def get_check(check_id: str) -> Check:
+    checks = _table()
     try:
-        return _CHECKS[check_id]
+        return checks[check_id]
     except KeyError:
-        known = ", ".join(sorted(_CHECKS))
+        known = ", ".join(sorted(checks))
         raise KeyError(f"no check with id {check_id!r} (known: {known})") from None

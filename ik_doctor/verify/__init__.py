@@ -2,9 +2,17 @@
 
 ``oracle`` judges each chain at goals it picks itself, ``solve`` moves targets within reach,
 ``animation`` plays the animator's own actions, ``export_scan`` proves them through the game
-exporters. Importing the package registers the scans' checks (``verify``, ``export``), whose
-fixes ``apply_fix`` then finds like any other check's.
+exporters. The scans' checks (``verify``, ``export``) join the registry as the others do
+(``ik_doctor.plugins``), so ``apply_fix`` finds their fixes like any other check's.
 """
 
-from . import animation as _animation  # noqa: F401  (registers the 'verify' check)
-from . import export_scan as _export_scan  # noqa: F401  (registers the 'export' check)
+from __future__ import annotations
+
+from ..core.registry import Check
+
+
+def scans() -> list[Check]:
+    """The checks whose findings the scans make (``diagnose`` finds none of them)."""
+    from . import animation, export_scan
+
+    return [animation.CHECK, export_scan.CHECK]

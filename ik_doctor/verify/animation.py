@@ -40,7 +40,7 @@ from ..core.finding import (
 from ..core.geometry import offset_from_line
 from ..core.limb import FULL_INFLUENCE, MAX_BEND_TURN
 from ..core.names import find, readable
-from ..core.registry import Check, register
+from ..core.registry import Check
 from ..core.rig import IKChain, RigView, posed_point
 from .oracle import (
     bend_angle,
@@ -734,14 +734,12 @@ FIXES = {
 }
 
 
-register(
-    Check(
-        id=CHECK_ID,
-        title="Verify by solving",
-        doc=__doc__ or "",
-        find=lambda rig, options: (),
-        fixes=FIXES,
-        order=60,
-        refind=rescan,
-    )
+CHECK = Check(
+    id=CHECK_ID,
+    title="Verify by solving",
+    doc=__doc__ or "",
+    find=lambda rig, options: (),
+    fixes=FIXES,
+    order=60,
+    refind=rescan,
 )
