@@ -83,10 +83,16 @@ def test_a_setting_the_exporter_does_not_have_is_refused(rig) -> None:
     assert file_state(rig) == before
 
 
-def test_fbx_without_baking_leaves_the_walk_out_and_says_where_to_tick_it(rig) -> None:
+@pytest.mark.parametrize(
+    ("settings", "cause"),
+    [({"bake_anim": False}, "bake"), ({"bake_anim_use_all_actions": False}, "all_actions")],
+)
+def test_fbx_leaving_the_walk_out_names_the_setting_and_where_to_tick_it(
+    rig, settings, cause
+) -> None:
     key_walk(rig)
-    (finding,) = scan_export(rig, "fbx", {"bake_anim": False})
-    assert (finding.args["problem"], finding.args["cause"]) == ("left_out", "bake")
+    (finding,) = scan_export(rig, "fbx", settings)
+    assert (finding.args["problem"], finding.args["cause"]) == ("left_out", cause)
     assert finding.fix_id is None and finding.no_fix_reason
 
 

@@ -109,6 +109,16 @@ def _remedies(exporter: str, settings: Mapping[str, Any]) -> list[Remedy]:
                 no_fix_reason=fbx_kept.format(what="tick Baked Animation"),
             )
         )
+    if not value("bake_anim_use_all_actions"):
+        found.append(
+            Remedy(
+                "all_actions",
+                "Export leaves actions out",
+                "All Actions on",
+                {"bake_anim_use_all_actions": True},
+                no_fix_reason=fbx_kept.format(what="tick Baked Animation's All Actions"),
+            )
+        )
     if value("bake_anim_simplify_factor") > 0.0:
         found.append(
             Remedy(
