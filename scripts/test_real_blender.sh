@@ -16,10 +16,13 @@ for suite in "${suites[@]}"; do
   echo "===== Debian $suite's Blender, in a real window ====="
   start=$SECONDS
   code=0
-  # A folder of its own: pytest's shared temporary folders are pruned by other sessions.
+  # A folder of this run's own: pytest's shared temporary folders are pruned by other
+  # sessions, and a fixed --basetemp is emptied by the next run that starts.
+  temporary="$(mktemp -d "/tmp/ik_doctor_real_window_$suite.XXXXXX")"
   (cd "$ROOT" && IK_DOCTOR_DEBIAN_SUITE="$suite" "$VENV/bin/python" -m pytest \
-    -p no:cacheprovider --confcutdir tests/real_window --basetemp "/tmp/ik_doctor_real_window_$suite" \
+    -p no:cacheprovider --confcutdir tests/real_window --basetemp "$temporary" \
     tests/real_window "$@") || code=$?
+  rm -rf "$temporary"
   echo "Debian $suite: pytest exit $code in $((SECONDS - start)) s"
   # Exit 5 is "no tests collected": nothing was tested, which is no pass.
   [ "$code" = 0 ] || status=1

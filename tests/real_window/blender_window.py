@@ -4,7 +4,7 @@
 ``BlenderWindow`` starts Xvfb, openbox and Blender on a file there, with ``observer.py``
 reporting what Blender shows; it presses keys and clicks with ``xdotool`` and photographs the
 screen with ImageMagick's ``import``. Coordinates are the screen's: x right, y down, in pixels;
-the window fills the screen, so a region's rectangle from the observer (y up) maps directly.
+Blender's main window fills the screen, and ``to_screen`` places any window's region there.
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ OBSERVER = Path(__file__).with_name("observer.py")
 SCREEN = (1600, 1000)
 BLENDERS_OWN = "/usr/share/blender/"
 FRAME = re.compile(r'^  File "([^"]+)"', re.M)
+# xdotool turns the F3 keysym into another keycode of Xvfb's map (Blender saw Alt held, no F3):
+# pressed by its keycode, F3 opens the menu search.
+KEYCODES = {"F3": "69"}
 TRACEBACK = re.compile(r"^Traceback \(most recent call last\):\n(?:[ \t].*\n|\n)*.*$", re.M)
 
 
@@ -183,9 +186,12 @@ class BlenderWindow:
         raise AssertionError(f"no {area} {region} region in window {window}")
 
     def to_screen(self, rect: dict[str, int], window: int = 0) -> Rect:
-        """A rectangle in Blender's window coordinates (y up) as a screen rectangle (y down)."""
-        height = self.state()["windows"][window]["height"]
-        return Rect(rect["x"], height - rect["y"] - rect["height"], rect["width"], rect["height"])
+        """A rectangle in a Blender window's coordinates (y up, from the window's bottom left,
+        which Blender gives from the screen's bottom left) as a screen rectangle (y down)."""
+        placed = self.state()["windows"][window]
+        left = placed["x"] + rect["x"]
+        top = SCREEN[1] - placed["y"] - rect["y"] - rect["height"]
+        return Rect(left, top, rect["width"], rect["height"])
 
     @property
     def unit(self) -> float:
@@ -215,7 +221,7 @@ class BlenderWindow:
 
     def key(self, *keys: str) -> None:
         """Press keys (xdotool names: ``ctrl+z``, ``Return``) where the mouse is."""
-        self.xdotool("key", "--delay", "120", *keys)
+        self.xdotool("key", "--delay", "120", *(KEYCODES.get(key, key) for key in keys))
 
     def type(self, text: str) -> None:
         self.xdotool("type", "--delay", "60", text)
@@ -232,6 +238,25 @@ class BlenderWindow:
         raw = self.folder / "pixels.rgb"
         self._inside("convert", str(shot), "-depth", "8", f"rgb:{raw}")
         return np.fromfile(raw, dtype=np.uint8).reshape(SCREEN[1], SCREEN[0], 3)
+
+    def screen(self) -> np.ndarray:
+        """The screen's pixels now, without keeping a screenshot."""
+        grab, raw = self.folder / "grab.png", self.folder / "grab.rgb"
+        self._inside("sh", "-c", f"import -window root {grab} && convert {grab} -depth 8 rgb:{raw}")
+        return np.fromfile(raw, dtype=np.uint8).reshape(SCREEN[1], SCREEN[0], 3)
+
+    def wait_for_change(
+        self, rect: Rect, before: np.ndarray, what: str, timeout: float = 30
+    ) -> None:
+        """Wait until the screen inside ``rect`` differs from ``before`` (a menu opened)."""
+        deadline = time.monotonic() + timeout
+        area = (slice(rect.top, rect.bottom), slice(rect.left, rect.right))
+        while time.monotonic() < deadline:
+            if (self.screen()[area] != before[area]).any(axis=2).mean() > 0.02:
+                return
+            time.sleep(0.3)
+        self.shot("timeout-" + what.replace(" ", "-"))
+        raise AssertionError(f"waited {timeout:.0f} s for {what}")
 
     def output(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")

@@ -5,7 +5,9 @@ Blender's own file format:
 - ``demo.blend``: the demo rig (the reference character with a fault on three limbs, as
   ``ik-doctor demo`` builds it), active and selected in Object Mode;
 - ``walk.blend``: the reference character with its left foot control keyed on a walk and an
-  IK lock on the left knee, so Verify by Solving finds the foot missing on some frames.
+  IK lock on the left knee, so Verify by Solving finds the foot missing on some frames; and
+  its right knee rolled 30° off the bend axis and hinged on X, whose fix moves bones in Edit
+  Mode on a skinned rig, so it asks first.
 Both open with the 3D View looking at the rig from the front, as an animator left it.
 """
 
@@ -22,6 +24,7 @@ repo, out = (Path(arg) for arg in sys.argv[sys.argv.index("--") + 1 :][:2])
 sys.path.insert(0, str(repo))
 
 from ik_doctor.cli.demo import build_demo_rig  # noqa: E402
+from ik_doctor.core.editing import edit_bones  # noqa: E402
 from ik_doctor.sample_rig import build_character_rig  # noqa: E402
 
 WALK_FRAMES = range(1, 13)
@@ -72,10 +75,17 @@ def key_walk_with_a_locked_knee(rig: bpy.types.Object) -> None:
     bpy.context.scene.frame_start, bpy.context.scene.frame_end = 1, len(WALK_FRAMES)
 
 
-def save(name: str, obj: bpy.types.Object) -> None:
+def roll_the_right_knee_off_its_hinge(rig: bpy.types.Object) -> None:
+    with edit_bones(rig) as bones:
+        bones["shin.R"].roll += math.radians(30)
+    knee = rig.pose.bones["shin.R"]
+    knee.lock_ik_y = knee.lock_ik_z = True
+
+
+def save(name: str, obj: bpy.types.Object, frame: int = 1) -> None:
     make_active(obj)
     look_from_the_front(obj)
-    bpy.context.scene.frame_set(1)
+    bpy.context.scene.frame_set(frame)
     bpy.ops.wm.save_as_mainfile(filepath=str(out / name))
 
 
@@ -85,4 +95,5 @@ bpy.ops.wm.read_factory_settings()
 empty_scene()
 walk = build_character_rig("IKDoctorWalk")
 key_walk_with_a_locked_knee(walk)
-save("walk.blend", walk)
+roll_the_right_knee_off_its_hinge(walk)
+save("walk.blend", walk, frame=7)  # the foot's lowest: not the scan's worst frame

@@ -54,28 +54,34 @@ def find_bars(pixels: np.ndarray, area: Rect, unit: float) -> list[Bar]:
 
 
 def find_tabs(pixels: np.ndarray, region: Rect, unit: float) -> list[Rect]:
-    """The category tabs on the right edge of a sidebar region, top to bottom."""
-    x = _tab_column(pixels, region, unit)
+    """The category tabs on the right edge of a sidebar region, top to bottom: one stack from
+    the top (what lies further down, like 4.3's region corner, is not a tab)."""
+    tabs = _tabs_at(pixels, region, round(region.right - 0.9 * unit), unit)
+    stacked = tabs[:1]
+    for tab in tabs[1:]:
+        if tab.top - stacked[-1].bottom > unit:
+            break
+        stacked.append(tab)
+    return stacked
+
+
+def _tabs_at(pixels: np.ndarray, region: Rect, x: int, unit: float) -> list[Rect]:
     column = pixels[region.top : region.bottom, x].astype(int)
     background = column[1]
-    differs = np.abs(column - background).max(axis=1) > 6
+    # An inactive tab is 5 levels off the strip in Blender 4.3's theme (29 on 24).
+    differs = np.abs(column - background).max(axis=1) > 3
     tabs = []
     start = None
     for index, inside in enumerate([*differs, False]):
         if inside and start is None:
             start = index
         elif not inside and start is not None:
-            if index - start >= unit:
+            if unit <= index - start <= 8 * unit:  # a tab, not the region's whole border
                 tabs.append(
                     Rect(x - round(unit / 2), region.top + start, round(unit), index - start)
                 )
             start = None
     return tabs
-
-
-def _tab_column(pixels: np.ndarray, region: Rect, unit: float) -> int:
-    """A column through the tab strip: right of the panels, left of the region's border."""
-    return round(region.right - 0.9 * unit)
 
 
 def _longest_run(row: np.ndarray) -> tuple[tuple[int, int, int], int]:
@@ -135,6 +141,15 @@ class Sidebar:
         pixels = self.window.pixels(self.window.shot(name))
         return find_bars(pixels, self.panel_area(), self.window.unit)
 
+    def open_in_pose_mode(self) -> None:
+        """As a person starts: Ctrl+Tab over the viewport, N for the sidebar, then the tab."""
+        window = self.window
+        window.rest_mouse()
+        window.key("ctrl+Tab")
+        window.wait(lambda s: s["mode"] == "POSE", "Pose Mode")
+        window.key("n")
+        self.open_tab()
+
     def wait_open(self) -> None:
         """Wait until the sidebar is open and drawn at its full width (it slides open)."""
         window, previous = self.window, None
@@ -159,6 +174,13 @@ class Sidebar:
                 return
         raise AssertionError(f"no tab of the sidebar opened '{name}'")
 
+    @staticmethod
+    def details(bars: list[Bar]) -> Bar:
+        """The selected finding's own buttons (Select, Fix): the first bar under the list's
+        selected row."""
+        selected = next(i for i, bar in enumerate(bars) if _is_selection(bar.color))
+        return bars[selected + 1]
+
     def row_center(self, bars: list[Bar], index: int) -> tuple[int, int]:
         """Where to click row ``index`` of the findings list: on its text, counted in rows
         from the selected row (the one blue bar)."""
@@ -181,3 +203,18 @@ def _category(state: dict) -> str | None:
             if area["type"] == "VIEW_3D" and region["type"] == "UI":
                 return region.get("category")
     return None
+
+
+def text_lines(pixels: np.ndarray, area: Rect, unit: float) -> list[int]:
+    """The middle of each line of text in ``area``, top to bottom: rows with light pixels."""
+    block = pixels[area.top : area.bottom, area.left : area.right].astype(int)
+    lit = (block.min(axis=2) > 150).any(axis=1)
+    lines, start = [], None
+    for index, inside in enumerate([*lit, False]):
+        if inside and start is None:
+            start = index
+        elif not inside and start is not None:
+            if index - start >= unit / 4:
+                lines.append(area.top + (start + index) // 2)
+            start = None
+    return lines

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from blender_window import BlenderWindow, Rect
-from panel_layout import Sidebar
+from panel_layout import Sidebar, find_bars, text_lines
 
 ERROR_RGB = np.array([242, 51, 51])  # ui/overlay_geometry.COLORS["error"] in 8 bits
 DEMO_ERRORS = {("chain_length", "forearm.L"), ("parenting", "forearm.R"), ("target", "shin.L")}
@@ -77,7 +77,7 @@ def test_n_opens_the_sidebar_and_its_tab_shows_the_panel(
     window.key("n")
     sidebar.open_tab("IK Doctor")
     (first,) = sidebar.look("tab")
-    assert len(first.buttons) == 3  # Check Rig, Verify, the overlay switch
+    assert len(first.buttons) >= 3  # Check Rig, Verify, ..., the overlay switch last
 
 
 def test_check_rig_lists_the_three_demo_faults(window: BlenderWindow, sidebar: Sidebar) -> None:
@@ -115,14 +115,14 @@ def test_clicking_a_row_shows_that_finding(window: BlenderWindow, sidebar: Sideb
 def test_select_selects_and_frames_the_findings_bone(
     window: BlenderWindow, sidebar: Sidebar
 ) -> None:
-    details = sidebar.look("before-select")[-2]
+    details = sidebar.details(sidebar.look("before-select"))
     window.click(*details.buttons[0].center)
     state = window.wait(lambda s: s["rig"]["active_bone"] == "forearm.R", "forearm.R active")
     assert state["rig"]["selected_bones"] == ["forearm.R"]
 
 
 def test_fix_then_ctrl_z_takes_the_fix_back(window: BlenderWindow, sidebar: Sidebar) -> None:
-    details = sidebar.look("before-fix")[-2]
+    details = sidebar.details(sidebar.look("before-fix"))
     window.click(*details.buttons[-1].center)
     state = window.wait(lambda s: not fault_present(s, "forearm.R parent"), "forearm.R parented")
     assert ("parenting", "forearm.R") not in errors(state)
@@ -163,3 +163,38 @@ def test_fix_all_then_ctrl_z_brings_every_fault_back(
     state = window.wait(lambda s: not report(s)["stale"], "a fresh report")
     assert errors(state) == DEMO_ERRORS
     sidebar.look("fix-all-undone")
+
+
+def test_the_preferences_list_the_extension_and_open_its_settings(window: BlenderWindow) -> None:
+    window.rest_mouse()
+    window.key("ctrl+comma")
+    state = window.wait(lambda s: len(s["windows"]) == 2, "the Preferences window")
+    (area,) = state["windows"][1]["areas"]
+    # The section list: "UI" in Blender 5.2, "NAVIGATION_BAR" before.
+    (sections,) = [r["type"] for r in area["regions"] if r["type"] in ("UI", "NAVIGATION_BAR")]
+    nav = window.region("PREFERENCES", sections, window=1)
+    lines: list[int] = []
+    for _ in range(60):  # a new window draws its first frame a while after it opens
+        lines = text_lines(window.screen(), nav, window.unit)  # each section's name
+        if len(lines) > 5:
+            break
+        window.settle()
+    window.shot("preferences")
+    for y in lines:
+        if state["preferences_section"] == "ADDONS":
+            break
+        window.click(nav.left + nav.width // 2, y)
+        state = window.settle()
+    assert state["preferences_section"] == "ADDONS"
+    main = window.region("PREFERENCES", "WINDOW", window=1)
+    window.rest_mouse()
+    search = find_bars(window.pixels(window.shot("add-ons")), main, window.unit)[0]
+    window.click(*search.rect.center)
+    window.type("IK Doctor")
+    window.key("Return")
+    window.settle()
+    unit = window.unit
+    window.click(search.rect.left + 0.7 * unit, search.rect.top + 2.15 * unit)  # its arrow
+    window.wait(lambda s: s["addon_expanded"], "the add-on's settings open")
+    window.rest_mouse()
+    window.shot("add-on-preferences")
