@@ -1,0 +1,249 @@
+"""IK stiffness judged for the locks check: how far short of a target in reach the solver
+stops on a chain this stiff, read from the measured tables (``_stiffness_tables``) for the limb
+the chain is like, with or without a pole."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import bpy
+
+from ..core.finding import Finding, Severity, chain_finding
+from ..core.limb import hangs_down
+from ..core.names import readable
+from ..core.reach import REACH_TOLERANCE, solved_by_itasc
+from ..core.rig import AXES, IKChain, RigView
+from ._stiffness_tables import (
+    EVEN_SHORTFALL,
+    EVEN_WARNING,
+    GROWN_EVEN_SHORTFALL,
+    JOINT_SHORTFALL,
+    NO_POLE_SHORTFALL,
+    ROOT_SHORTFALL,
+    shortfall,
+)
+from ._tip_motion import TipMotion
+
+
+def _bone_mobility(pose_bone: bpy.types.PoseBone, free: set[tuple[str, str]]) -> float:
+    """How freely the solver turns a bone: 1 less its IK stiffness on its freest swing axis.
+
+    Measured on the reference leg: stiffness on X alone (its bend axis) changes nothing, the
+    solver folds by swinging about Z and twisting; on X and Z it stops as short as on all three,
+    since a twist does not move the bone's own tail. Only a bone that cannot swing counts its twist.
+    """
+    axes = [axis for axis in AXES if (readable(pose_bone), axis) in free]
+    swings = [axis for axis in axes if axis != "y"] or axes
+    return max(1.0 - float(getattr(pose_bone, f"ik_stiffness_{axis}")) for axis in swings)
+
+
+def _needed_mobility(
+    motion: TipMotion, free: set[tuple[str, str]], mobility: dict[str, float]
+) -> float:
+    """The mobility of the stiffest bone the chain cannot do without: bones added from the most
+    mobile down move the tip every way only once this one joins (the free axes reach, so one
+    level does)."""
+    for level in sorted(set(mobility.values()), reverse=True):
+        if not motion.cannot_reach({key for key in free if mobility.get(key[0], 0.0) >= level}):
+            return level
+    return min(mobility.values())
+
+
+def stiff_findings(
+    rig: RigView,
+    chain: IKChain,
+    motion: TipMotion,
+    free: set[tuple[str, str]],
+    bones: dict[str, bpy.types.PoseBone],
+    threshold: float,
+) -> Iterator[Finding]:
+    """IK stiffness that keeps the solver short of targets in reach, with the shortfall measured.
+
+    Stiffness weighs how far the solver turns each axis per step. Spread evenly over the axes
+    the chain needs it only slows the solve (0.9 on a leg still reaches); one bone much stiffer
+    than the rest, which the rest cannot reach without, leaves the tip short sooner.
+    """
+    turning = {name for name, _axis in free if name in chain.moving_bones}
+    mobility = {name: _bone_mobility(bones[name], free) for name in turning}
+    if not mobility:
+        return
+    if not aimed_by_a_pole(rig, chain) and len(mobility) == 2 and len(chain.moving_bones) == 2:
+        yield from _stiff_without_pole(rig, chain, mobility, threshold)
+        return
+    needed = _needed_mobility(motion, free, mobility)
+    stiffness = 1.0 - needed
+    most = max(mobility.values())
+    if needed >= most / 2.0 - 1e-6:
+        grown, table = _even_table(rig, chain)
+        share = shortfall(table, stiffness)
+        if stiffness >= EVEN_WARNING - 1e-6 or share >= REACH_TOLERANCE:
+            yield _evenly_stiff_finding(rig, chain, stiffness, share, grown)
+        return
+    if stiffness < threshold - 1e-6:
+        return
+    for name in chain.bones:
+        value = mobility.get(name)
+        if value is not None and needed - 1e-6 <= value < most / 2.0:
+            tables = ROOT_SHORTFALL if name == chain.root else JOINT_SHORTFALL
+            table = tables[_limb_kind(rig, chain)]
+            share = shortfall(table, 1.0 - value)
+            yield _stiff_bone_finding(rig, chain, bones[name], 1.0 - value, share)
+
+
+def aimed_by_a_pole(rig: RigView, chain: IKChain) -> bool:
+    """Whether a pole aims the chain: its own, or that of a live IK turning the same bones toward
+    the same control from the same tip, which Blender solves with it as one tree. Measured: a
+    second IK without a pole on the shin, on the foot control, stops exactly as short as the
+    leg's IK with one (0.02% of the reach with both bones at 0.8, 0.11% at 0.975, as
+    ``EVEN_SHORTFALL``), and a hand IK without its tail beside the forearm's IK no shorter than
+    it (0.0% with the upper arm at 0.8); judged without a pole, both were false errors."""
+    if chain.pole is not None:
+        return True
+    tip = rig.chain_tip(chain)
+    return any(
+        other.pole is not None
+        and other.live
+        and other.key != chain.key
+        and set(other.moving_bones) == set(chain.moving_bones)
+        and (other.target, other.subtarget) == (chain.target, chain.subtarget)
+        and (rig.chain_tip(other) - tip).length <= 1e-4 * rig.chain_reach(chain)
+        for other in rig.chains_with_bone(chain.root)
+    )
+
+
+def _stiff_without_pole(
+    rig: RigView, chain: IKChain, mobility: dict[str, float], threshold: float
+) -> Iterator[Finding]:
+    """A two-bone limb without a pole, judged by ``NO_POLE_SHORTFALL``: the worse of its root's
+    and its joint's stiffness, or the even table when both are as stiff."""
+    limb = _limb_kind(rig, chain)
+    stiffness = {name: 1.0 - value for name, value in mobility.items()}
+    shares = {
+        name: shortfall(NO_POLE_SHORTFALL["root" if name == chain.root else "joint"][limb], value)
+        for name, value in stiffness.items()
+    }
+    if max(stiffness.values()) - min(stiffness.values()) < 1e-3:
+        shares[chain.root] = shortfall(NO_POLE_SHORTFALL["even"][limb], stiffness[chain.root])
+    worst = max(shares, key=lambda name: shares[name])
+    share = shares[worst]
+    if stiffness[worst] < threshold - 1e-6 and share < REACH_TOLERANCE:
+        return
+    stiff = tuple(name for name in reversed(chain.bones) if stiffness.get(name, 0.0) > 0.0)
+    said = " and ".join(f"{name} {stiffness[name]:.3g}" for name in stiff)
+    yield chain_finding(
+        "locks",
+        rig,
+        chain,
+        bone=worst,
+        severity=_severity(rig, share),
+        title="Stiff, no pole",
+        message=(
+            f"The chain of IK '{chain.constraint}' on {chain.owner} has no pole and IK "
+            f"stiffness on {said}: the solver stops about {share:.2%} of the reach short of "
+            f"targets in reach ({_against_tolerance(share)})."
+        ),
+        why=(
+            "Without a pole the solver swings the limb toward the target as well as folding it, "
+            "and stiffness holds back both (measured on a two-bone leg and arm: the thigh or "
+            "upper arm at 0.75, or both bones, leave it 0.1% to 0.13% of the reach short; with "
+            "a pole, evenly stiff chains reach up to 0.975)."
+        ),
+        fix_id="clear_stiffness",
+        fix_label=f"Set the IK stiffness of {', '.join(stiff)} to 0",
+        fix_args=(("bones", stiff),),
+    )
+
+
+def _limb_kind(rig: RigView, chain: IKChain) -> str:
+    """Which measured limb a chain is judged as: a leg when it hangs down from its root
+    (``hangs_down``, as rest_pose tells knees from elbows), else an arm."""
+    return "leg" if hangs_down(rig, chain) else "arm"
+
+
+def _severity(rig: RigView, share: float) -> Severity:
+    """What the oracle says of a tip that stops this share of the reach short. The shortfalls
+    were measured with the Standard solver: under iTaSC, which weighs stiffness its own way
+    (a forearm at 0.9 still reached), the finding stays a warning."""
+    standard = not solved_by_itasc(rig)
+    return Severity.ERROR if share >= REACH_TOLERANCE and standard else Severity.WARNING
+
+
+def _even_table(rig: RigView, chain: IKChain) -> tuple[str, tuple[tuple[float, float], ...]]:
+    """The evenly stiff chain's table, and what grew the limb ("" for ``EVEN_SHORTFALL``): a
+    two-bone limb with a bone posed longer than at rest lags further
+    (``GROWN_EVEN_SHORTFALL``)."""
+    if len(chain.moving_bones) != 2:
+        return "", EVEN_SHORTFALL
+    scale, name = max((_posed_scale(rig, name), name) for name in chain.moving_bones)
+    grown: tuple[str, tuple[tuple[float, float], ...]] = ("", EVEN_SHORTFALL)
+    for least, table in GROWN_EVEN_SHORTFALL:
+        if scale >= least - 1e-3:
+            grown = (f"{name} posed at {scale:.3g} times its rest length", table)
+    return grown
+
+
+def _posed_scale(rig: RigView, name: str) -> float:
+    """How many times its rest length a bone is posed: its own or an inherited scale."""
+    pose_bone = rig.pose_bone(name)
+    rest = rig.bone(name).length
+    return (pose_bone.tail - pose_bone.head).length / rest if rest > 0.0 else 1.0
+
+
+def _evenly_stiff_finding(
+    rig: RigView, chain: IKChain, stiffness: float, share: float, grown: str
+) -> Finding:
+    names = [name for name in reversed(chain.bones) if name in chain.moving_bones]
+    return chain_finding(
+        "locks",
+        rig,
+        chain,
+        severity=_severity(rig, share),
+        title="Chain too stiff",
+        message=(
+            f"IK stiffness {stiffness:.3g} on every bone of the chain of IK '{chain.constraint}' "
+            f"on {chain.owner}{f', {grown}' if grown else ''}: the solver stops about "
+            f"{share:.2%} of the reach short of targets in reach ({_against_tolerance(share)})."
+        ),
+        why=(
+            "Stiffness slows every step the solver takes; near 1 on every axis the chain needs, "
+            "its iterations run out before the tip arrives (measured on a two-bone leg at 500 "
+            "iterations: 0.065% of the reach short at 0.95, 0.17% at 0.99; an arm 0.2%; with "
+            "a bone posed 1.5 times its length, 0.1% already at 0.9)."
+        ),
+        fix_id="clear_stiffness",
+        fix_label=f"Set the IK stiffness of {', '.join(names)} to 0",
+        fix_args=(("bones", tuple(names)),),
+    )
+
+
+def _stiff_bone_finding(
+    rig: RigView, chain: IKChain, pose_bone: bpy.types.PoseBone, stiffness: float, share: float
+) -> Finding:
+    return chain_finding(
+        "locks",
+        rig,
+        chain,
+        bone=readable(pose_bone),
+        severity=_severity(rig, share),
+        title="One bone too stiff",
+        message=(
+            f"{readable(pose_bone)} has IK stiffness {stiffness:.3g} on axes the chain of IK "
+            f"'{chain.constraint}' cannot do without, far above the rest of the chain: it barely "
+            f"moves, and the solver stops about {share:.2%} of the reach short "
+            f"({_against_tolerance(share)})."
+        ),
+        why=(
+            "Stiffness weighs the solver against turning a bone: one much stiffer than the rest "
+            "of its chain barely turns, the other bones cannot reach alone, and the solver "
+            "stops short (measured on a leg and an arm with the other bone free: 0.09% to 0.12% "
+            "of the reach with the thigh or upper arm at 0.8, 1.1% at 0.99; half as much with "
+            "the shin or forearm that stiff)."
+        ),
+        fix_id="clear_stiffness",
+        fix_label=f"Set the IK stiffness of {readable(pose_bone)} to 0",
+    )
+
+
+def _against_tolerance(share: float) -> str:
+    allowed = f"{REACH_TOLERANCE:.1%} the oracle allows"
+    return f"more than the {allowed}" if share >= REACH_TOLERANCE else f"within the {allowed}"
