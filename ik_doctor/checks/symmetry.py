@@ -47,105 +47,25 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any
 
 import bpy
-from mathutils import Vector
 
-from ..core.armature import armature_data, pose_of
+from ..core.armature import pose_of
 from ..core.editing import FixError, constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import pole_rest_angle, pole_turn
-from ..core.names import find, readable
 from ..core.reach import stretching_bones
 from ..core.registry import Check, all_checks
-from ..core.rig import AXES, IKChain, RigView
+from ..core.rig import IKChain, RigView
 from ..core.start import pole_turns_the_flip_back, start_that_flips_a_pole
+from ._mirror_twins import Twins, controls_across, named_twin, paired
+from ._twin_differences import Difference, twin_differences
 from .inherit import shear_that_stops
 
 CHECK_ID = "symmetry"
-MAX_REST_DIFFERENCE = 0.01
-"""Twins whose bones differ in length by more than this share, or whose joints lie further than
-this share of the reach from their twin's mirror image, are built differently at rest."""
-CROSSED = 0.01
-"""A target or pole further than this share of the reach past the mirror plane, on the twin's
-side, is across the body."""
 MAX_ANGLE = 5.0
 """Pole angles and rolls may differ from the mirror of their twin's by this many degrees."""
-SAME_VALUE = 1e-4
-"""Floats (weight, stiffness, IK stretch, limit ranges in radians) closer than this are equal."""
-IK_SETTINGS = (
-    ("chain_count", "chain length"),
-    ("use_tail", "Use Tail"),
-    ("use_stretch", "Stretch"),
-    ("iterations", "iterations"),
-    ("weight", "weight"),
-)
-"""The IK constraint's own settings, copied unchanged to the twin."""
-BONE_SETTINGS = (
-    *((f"lock_ik_{axis}", f"IK lock {axis.upper()}") for axis in AXES),
-    *((f"use_ik_limit_{axis}", f"IK limit {axis.upper()}") for axis in AXES),
-    *((f"ik_stiffness_{axis}", f"IK stiffness {axis.upper()}") for axis in AXES),
-    ("ik_stretch", "IK stretch"),
-)
-"""The pose bone's IK settings that mirror unchanged (the limit ranges are compared apart)."""
-
-
-@dataclass(frozen=True)
-class _Twins:
-    """Two chains named as each other's mirror, their limbs paired bone by bone."""
-
-    first: IKChain
-    second: IKChain
-    bones: tuple[tuple[str, str], ...]
-    """(first side, second side) from the owners up, as far as the longer of the two chains."""
-    axis: int
-    """The armature axis across which the limbs lie mirrored (0 for X)."""
-    middle: float
-    """Where the mirror plane crosses that axis."""
-    reach: float
-    rest_gap: float
-    """The furthest a joint of the second limb lies from the mirror image of the first's."""
-
-    def reflect(self, vector: Vector) -> Vector:
-        """A direction mirrored across the plane."""
-        mirrored = vector.copy()
-        mirrored[self.axis] = -mirrored[self.axis]
-        return mirrored
-
-    def side(self, point: Vector) -> int:
-        """+1 or -1 for the two sides of the plane; 0 on it."""
-        offset = point[self.axis] - self.middle
-        return 0 if abs(offset) <= CROSSED * self.reach else (1 if offset > 0.0 else -1)
-
-    def twin(self, chain: IKChain) -> IKChain:
-        return self.second if chain is self.first else self.first
-
-    def paired(self, source: IKChain) -> list[tuple[str, str]]:
-        """The bone pairs, ``source``'s bone first."""
-        return list(self.bones) if source is self.first else [(b, a) for a, b in self.bones]
-
-
-@dataclass(frozen=True)
-class _Difference:
-    """One thing a pair differs in, as shown on each side, and what copying it would write."""
-
-    what: str
-    source: str
-    dest: str
-    kind: Literal["setting", "shape", "roll"] = "setting"
-    """"setting" (the fix copies it), "shape" (lengths, joints: built differently at rest) or
-    "roll" (a rest-pose edit the fix leaves alone)."""
-    copy: str | None = None
-    """The value the twin gets from the fix, as shown; None when it cannot be copied."""
-    writes: tuple[tuple[str, str, Any], ...] = ()
-    """(bone, or "" for the IK constraint; setting; value) the copy writes on the twin; the
-    pole angle is written apart, last (``copy_from_twin``)."""
-    matters_to_ik: bool = True
-    """False for the roll of bones that rotate freely: only FK and the mirror tools see it."""
-
-    def text(self) -> str:
-        return f"{self.what} {self.source} / {self.dest}"
 
 
 @dataclass(frozen=True)
@@ -163,60 +83,18 @@ _Faults = dict[tuple[str, str], list[_Fault]]
 
 def find_symmetry_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     for chain in rig.chains:
-        twin = _named_twin(rig, chain)
+        twin = named_twin(rig, chain)
         if twin is None or twin.key < chain.key:
             continue  # no twin, or judged from the twin's side
-        twins = _paired(rig, chain, twin)
+        twins = paired(rig, chain, twin)
         if twins is not None:
             finding = _judge(rig, twins, options)
             if finding is not None:
                 yield finding
 
 
-def _named_twin(rig: RigView, chain: IKChain) -> IKChain | None:
-    """The chain on the bone whose name Flip Names gives, with the same (flipped) IK name."""
-    owner = bpy.utils.flip_name(chain.owner)
-    if owner == chain.owner:
-        return None
-    twin = rig.chain(owner, bpy.utils.flip_name(chain.constraint))
-    if twin is None or bpy.utils.flip_name(twin.owner) != chain.owner:
-        return None
-    return twin
-
-
-def _paired(rig: RigView, first: IKChain, second: IKChain) -> _Twins | None:
-    """The twins with their limbs paired, or None when the limbs are not built alike."""
-    count = max(len(first.bones), len(second.bones))
-    walks = [[chain.owner, *rig.ancestors(chain.owner)][:count] for chain in (first, second)]
-    if len(walks[0]) != len(walks[1]):
-        return None
-    bones = tuple(zip(walks[0], walks[1], strict=True))
-    if any(bpy.utils.flip_name(a) != b for a, b in bones):
-        return None
-    reach = max(sum(rig.bone(name).length for name in walk) for walk in walks)
-    if reach <= 0.0:
-        return None
-    points = [
-        pair
-        for a, b in bones
-        for pair in ((rig.bone(a).head, rig.bone(b).head), (rig.bone(a).tail, rig.bone(b).tail))
-    ]
-
-    def mirror_gap(axis: int) -> tuple[float, int, float]:
-        middle = sum(a[axis] + b[axis] for a, b in points) / (2 * len(points))
-        gap = 0.0
-        for a, b in points:
-            mirrored = a.copy()
-            mirrored[axis] = 2.0 * middle - a[axis]
-            gap = max(gap, (mirrored - b).length)
-        return gap, axis, middle
-
-    gap, axis, middle = min(mirror_gap(axis) for axis in range(3))
-    return _Twins(first, second, bones, axis, middle, reach, gap)
-
-
-def _judge(rig: RigView, twins: _Twins, options: Mapping[str, Any]) -> Finding | None:
-    differences = _differences(rig, twins, twins.first, options)
+def _judge(rig: RigView, twins: Twins, options: Mapping[str, Any]) -> Finding | None:
+    differences = twin_differences(rig, twins, twins.first, options)
     if not differences:
         return None
     kinds = {d.kind for d in differences}
@@ -226,7 +104,7 @@ def _judge(rig: RigView, twins: _Twins, options: Mapping[str, Any]) -> Finding |
         faults = {c.key: _faults(rig, twins, c) for c in (twins.first, twins.second)}
         source = _faultless_side(twins, faults)
         if source is twins.second:
-            differences = _differences(rig, twins, source, options)
+            differences = twin_differences(rig, twins, source, options)
     shown_first = source or twins.first
     dest = twins.twin(shown_first)
     message = (
@@ -234,51 +112,8 @@ def _judge(rig: RigView, twins: _Twins, options: Mapping[str, Any]) -> Finding |
         f"({shown_first.owner} / {dest.owner}): {'; '.join(d.text() for d in differences)}."
     )
     severity, no_fix = _verdict(twins, differences, faults, source)
-    # The twin's pole, or its Use Tail (the owner then turns), makes the owner's inheritance
-    # matter.
-    gains_tail = not dest.use_tail and shown_first.use_tail
-    gains_joint = gains_tail or (dest.pole is None and any(d.what == "pole" for d in differences))
-    loose = gains_joint and not rig.raw_bone(dest.owner).use_inherit_rotation
-    stretching = stretching_bones(rig, dest) if source is not None else ()
-    if no_fix is None and loose:
-        # Measured: a pole on a joint that does not inherit rotation flips it once the body
-        # turns (the inherit check's error); without one the limb still reaches.
-        no_fix = (
-            f"{dest.owner} does not inherit rotation: with its twin's pole or Use Tail its joint "
-            "would flip away from the pole once the body turns; turn Inherit Rotation on first"
-        )
-    elif no_fix is None and gains_tail and (sheared := _shear_with_tail(rig, dest)):
-        # Measured: the arm under an upper arm posed at scale (1, 2, 1) lands without Use Tail
-        # (the forearm only carries the tip) and stops 33.8% of the reach short with it.
-        no_fix = (
-            f"with its twin's Use Tail {dest.owner} would turn under the uneven scale of "
-            f"{sheared}, which shears it, and the limb would stop short: clear that scale or set "
-            f"the Inherit Scale of {dest.owner} to Aligned first"
-        )
-    elif no_fix is None and any(d.what in ("pole", "Use Tail") for d in differences):
-        # With the twin's pole or Use Tail (its owner then turns), an overridden rotation the
-        # chain now ignores starts the solver bent the other way (measured: a Track To on a
-        # forearm without Use Tail, or a Copy Rotation of the hips on a leg without a pole).
-        no_fix = start_that_flips_a_pole(rig, replace(dest, use_tail=shown_first.use_tail))
-    if (
-        no_fix is None
-        and any(d.what == "pole angle" for d in differences)
-        and pole_turns_the_flip_back(rig, dest)
-    ):
-        # Measured: the leg posed -20° at the knee lands with its pole angle turned 150°, and
-        # bends 180° away from the pole with the twin's angle (the rest_pose check's error).
-        no_fix = (
-            f"the posed rotation of {dest.owner}'s chain bends its joint the other way and its "
-            "pole angle turns it back: with the twin's angle it would bend away from the pole; "
-            "clear the pose and copy the angle together"
-        )
-    if no_fix is None and stretching and not stretching_bones(rig, shown_first):
-        # IK Stretch makes up what the side's other faults take from its reach (locks, a
-        # shortened bone): copied away, they leave the limb short.
-        no_fix = (
-            f"copying would drop the IK Stretch of {', '.join(stretching)}, which lets "
-            f"{dest.owner} reach despite its other faults: fix those first"
-        )
+    if no_fix is None:
+        no_fix = _copy_refused(rig, differences, shown_first, dest, source is not None)
     if source is not None:
         message += f" {dest.owner} has faults its twin has not ({_listed(faults[dest.key])})."
     copies = [d.copy for d in differences if d.copy is not None]
@@ -311,9 +146,59 @@ def _judge(rig: RigView, twins: _Twins, options: Mapping[str, Any]) -> Finding |
     )
 
 
+def _copy_refused(
+    rig: RigView, differences: list[Difference], source: IKChain, dest: IKChain, decided: bool
+) -> str | None:
+    """Why copying ``source``'s settings onto ``dest`` would break ``dest`` although the pair's
+    differences allow it (None: copy). ``decided``: the other checks chose ``source``."""
+    # The twin's pole, or its Use Tail (the owner then turns), makes the owner's inheritance
+    # matter.
+    gains_tail = not dest.use_tail and source.use_tail
+    gains_joint = gains_tail or (dest.pole is None and any(d.what == "pole" for d in differences))
+    if gains_joint and not rig.raw_bone(dest.owner).use_inherit_rotation:
+        # Measured: a pole on a joint that does not inherit rotation flips it once the body
+        # turns (the inherit check's error); without one the limb still reaches.
+        return (
+            f"{dest.owner} does not inherit rotation: with its twin's pole or Use Tail its joint "
+            "would flip away from the pole once the body turns; turn Inherit Rotation on first"
+        )
+    if gains_tail and (sheared := _shear_with_tail(rig, dest)):
+        # Measured: the arm under an upper arm posed at scale (1, 2, 1) lands without Use Tail
+        # (the forearm only carries the tip) and stops 33.8% of the reach short with it.
+        return (
+            f"with its twin's Use Tail {dest.owner} would turn under the uneven scale of "
+            f"{sheared}, which shears it, and the limb would stop short: clear that scale or set "
+            f"the Inherit Scale of {dest.owner} to Aligned first"
+        )
+    if any(d.what in ("pole", "Use Tail") for d in differences):
+        # With the twin's pole or Use Tail (its owner then turns), an overridden rotation the
+        # chain now ignores starts the solver bent the other way (measured: a Track To on a
+        # forearm without Use Tail, or a Copy Rotation of the hips on a leg without a pole).
+        flips = start_that_flips_a_pole(rig, replace(dest, use_tail=source.use_tail))
+        if flips is not None:
+            return flips
+    if any(d.what == "pole angle" for d in differences) and pole_turns_the_flip_back(rig, dest):
+        # Measured: the leg posed -20° at the knee lands with its pole angle turned 150°, and
+        # bends 180° away from the pole with the twin's angle (the rest_pose check's error).
+        return (
+            f"the posed rotation of {dest.owner}'s chain bends its joint the other way and its "
+            "pole angle turns it back: with the twin's angle it would bend away from the pole; "
+            "clear the pose and copy the angle together"
+        )
+    stretching = stretching_bones(rig, dest) if decided else ()
+    if stretching and not stretching_bones(rig, source):
+        # IK Stretch makes up what the side's other faults take from its reach (locks, a
+        # shortened bone): copied away, they leave the limb short.
+        return (
+            f"copying would drop the IK Stretch of {', '.join(stretching)}, which lets "
+            f"{dest.owner} reach despite its other faults: fix those first"
+        )
+    return None
+
+
 def _verdict(
-    twins: _Twins,
-    differences: list[_Difference],
+    twins: Twins,
+    differences: list[Difference],
     faults: _Faults,
     source: IKChain | None,
 ) -> tuple[Severity, str | None]:
@@ -360,13 +245,13 @@ def _where(chain: IKChain) -> str:
     return f"IK '{chain.constraint}' on {chain.owner}"
 
 
-def _faultless_side(twins: _Twins, faults: _Faults) -> IKChain | None:
+def _faultless_side(twins: Twins, faults: _Faults) -> IKChain | None:
     """The side with no fault whose twin has one: the side to copy from; None if not one."""
     clean = [chain for chain in (twins.first, twins.second) if not faults[chain.key]]
     return clean[0] if len(clean) == 1 else None
 
 
-def _undecided(twins: _Twins, faults: _Faults) -> str:
+def _undecided(twins: Twins, faults: _Faults) -> str:
     sides = (twins.first, twins.second)
     if not any(faults[chain.key] for chain in sides):
         return (
@@ -381,7 +266,7 @@ def _listed(faults: list[_Fault]) -> str:
     return ", ".join(fault.what for fault in faults)
 
 
-def _faults(rig: RigView, twins: _Twins, chain: IKChain) -> list[_Fault]:
+def _faults(rig: RigView, twins: Twins, chain: IKChain) -> list[_Fault]:
     """What is wrong with one side: the other checks' warnings and errors on the chain, and a
     target or pole across the mirror plane (a warning of this check's own)."""
     found = [
@@ -390,7 +275,7 @@ def _faults(rig: RigView, twins: _Twins, chain: IKChain) -> list[_Fault]:
     ]
     found += [
         _Fault(f"its {label} across the mirror plane", Severity.WARNING)
-        for label in _crossed(rig, twins, chain)
+        for label in controls_across(rig, twins, chain)
     ]
     return found
 
@@ -412,280 +297,6 @@ def _other_checks_faults(rig: RigView) -> dict[tuple[str, str], list[Finding]]:
     return rig.remember((CHECK_ID, "faults of the other checks"), collect)
 
 
-def _crossed(rig: RigView, twins: _Twins, chain: IKChain) -> list[str]:
-    """The controls ("target", "pole") that sit on the twin's side of the mirror plane."""
-    return [
-        label for label in ("target", "pole") if _across(rig, twins, chain, *_control(chain, label))
-    ]
-
-
-def _across(
-    rig: RigView, twins: _Twins, chain: IKChain, obj: bpy.types.Object | None, bone: str
-) -> bool:
-    """Whether a control of ``chain`` would sit on the other side of the plane from it."""
-    own = twins.side(rig.bone(chain.owner).head)
-    point = rig.joint_point(obj, bone)
-    return bool(own) and point is not None and twins.side(point) == -own
-
-
-# --- what differs ----------------------------------------------------------------------------
-
-
-def _differences(
-    rig: RigView, twins: _Twins, source: IKChain, options: Mapping[str, Any]
-) -> list[_Difference]:
-    """What differs between ``source`` and its twin, with what copying it onto the twin writes.
-
-    The pole angle comes after the chain length and the pole: it is set from the twin's rest
-    angle as they leave it."""
-    dest = twins.twin(source)
-    ik_source, ik_dest = rig.ik_constraint(source), rig.ik_constraint(dest)
-    found = [
-        _setting(label, None, setting, getattr(ik_source, setting), getattr(ik_dest, setting))
-        for setting, label in IK_SETTINGS
-    ]
-    found += _control_differences(rig, twins, source, dest)
-    found.append(_pole_angle_difference(rig, source, dest, options))
-    for a, b in twins.paired(source):
-        found += _bone_differences(rig, twins, a, b, options)
-    found += _shape_differences(rig, twins, source)
-    return [difference for difference in found if difference is not None]
-
-
-def _setting(
-    label: str, bones: tuple[str, str] | None, setting: str, value: Any, other: Any
-) -> _Difference | None:
-    """A setting copied unchanged, if the two sides differ in it: the IK constraint's, or that
-    of the pose bones ``bones`` (source, twin)."""
-    if (isinstance(value, float) and abs(value - other) <= SAME_VALUE) or value == other:
-        return None
-    if bones is None:
-        return _Difference(
-            label,
-            _shown(value),
-            _shown(other),
-            copy=f"{label} {_shown(value)}",
-            writes=(("", setting, value),),
-        )
-    a, b = bones
-    return _Difference(
-        f"{label} of {a} / {b}",
-        _shown(value),
-        _shown(other),
-        copy=f"{label} of {b} {_shown(value)}",
-        writes=((b, setting, value),),
-    )
-
-
-def _control_differences(
-    rig: RigView, twins: _Twins, source: IKChain, dest: IKChain
-) -> list[_Difference]:
-    """A pole on one side only, and a target or pole across the mirror plane. A missing target
-    is the target check's error, not a difference: the chain does nothing at all."""
-    found = []
-    crossed = {chain.key: _crossed(rig, twins, chain) for chain in (source, dest)}
-    for label in ("target", "pole"):
-        obj, bone = _control(source, label)
-        other, other_bone = _control(dest, label)
-        across = [chain for chain in (source, dest) if label in crossed[chain.key]]
-        one_sided = label == "pole" and (obj is None) != (other is None)
-        if not (one_sided or across):
-            continue
-        wanted = None if obj is None else _mirrored_control(obj, bone)
-        if wanted is not None and _across(rig, twins, dest, *wanted):
-            wanted = None  # the flipped name is no mirror: copying it would cross over
-
-        found.append(
-            _Difference(
-                label,
-                _shown_control(obj, bone, source in across),
-                _shown_control(other, other_bone, dest in across),
-                copy=None if wanted is None else f"{label} {_control_name(*wanted)}",
-                writes=() if wanted is None else (("", label, wanted),),
-            )
-        )
-    return found
-
-
-def _pole_angle_difference(
-    rig: RigView, source: IKChain, dest: IKChain, options: Mapping[str, Any]
-) -> _Difference | None:
-    """Pole angles that turn the twins by other than opposite amounts from their rest poses."""
-    turn, other = pole_turn(rig, source), pole_turn(rig, dest)
-    if turn is None or other is None:
-        return None
-    if abs(math.degrees(math.remainder(turn + other, math.tau))) <= options["max_angle"]:
-        return None
-    return _Difference(
-        "pole angle",
-        _pole_angle(source, turn),
-        _pole_angle(dest, other),
-        copy=f"pole angle turning it {_signed(-turn)} from its rest pose",
-    )
-
-
-def _pole_angle(chain: IKChain, turn: float) -> str:
-    return (
-        f"{math.degrees(chain.pole_angle):.1f}° (turns the chain {_signed(turn)} from its rest "
-        "pose)"
-    )
-
-
-def _shown_control(obj: bpy.types.Object | None, bone: str, across: bool) -> str:
-    name = _control_name(obj, bone) or "none"
-    return f"{name} (across the mirror plane)" if across else name
-
-
-def _signed(angle: float) -> str:
-    """Radians as signed degrees, without a "-0.0°"."""
-    return f"{round(math.degrees(angle), 1) or 0.0:+.1f}°"
-
-
-def _control(chain: IKChain, label: str) -> tuple[bpy.types.Object | None, str]:
-    if label == "target":
-        return chain.target, chain.subtarget
-    return chain.pole, chain.pole_subtarget
-
-
-def _control_name(obj: bpy.types.Object | None, bone: str) -> str:
-    if obj is None:
-        return ""
-    return bone if obj.type == "ARMATURE" and bone else readable(obj)
-
-
-def _mirrored_control(obj: bpy.types.Object, bone: str) -> tuple[bpy.types.Object, str] | None:
-    """The twin of a target or pole by flipped name: a bone of the same armature, or the object
-    of the flipped name; None when it does not exist."""
-    if obj.type == "ARMATURE" and bone:
-        twin_bone = bpy.utils.flip_name(bone)
-        exists = find(armature_data(obj).bones, twin_bone) is not None
-        return (obj, twin_bone) if exists else None
-    twin = find(bpy.data.objects, bpy.utils.flip_name(readable(obj)))
-    return (twin, "") if twin is not None else None
-
-
-def _bone_differences(
-    rig: RigView, twins: _Twins, a: str, b: str, options: Mapping[str, Any]
-) -> list[_Difference | None]:
-    pose_a, pose_b = rig.pose_bone(a), rig.pose_bone(b)
-    found = [
-        _setting(label, (a, b), setting, getattr(pose_a, setting), getattr(pose_b, setting))
-        for setting, label in BONE_SETTINGS
-    ]
-    found += [_limit_difference(rig, twins, a, b, axis) for axis in AXES]
-    found.append(_roll_difference(rig, twins, a, b, options))
-    return found
-
-
-def _limit_difference(rig: RigView, twins: _Twins, a: str, b: str, axis: str) -> _Difference | None:
-    """IK limit ranges on ``axis`` that are not each other's mirror (both limits on)."""
-    pose_a, pose_b = rig.pose_bone(a), rig.pose_bone(b)
-    if not (getattr(pose_a, f"use_ik_limit_{axis}") and getattr(pose_b, f"use_ik_limit_{axis}")):
-        return None
-    low, high = getattr(pose_a, f"ik_min_{axis}"), getattr(pose_a, f"ik_max_{axis}")
-    wanted = (low, high) if _keeps_sign(rig, twins, a, b, axis) else (-high, -low)
-    other = (getattr(pose_b, f"ik_min_{axis}"), getattr(pose_b, f"ik_max_{axis}"))
-    if all(abs(w - o) <= SAME_VALUE for w, o in zip(wanted, other, strict=True)):
-        return None
-    return _Difference(
-        f"IK limit {axis.upper()} range of {a} / {b}",
-        _range(low, high),
-        _range(*other),
-        copy=f"IK limit {axis.upper()} range of {b} {_range(*wanted)} (mirrored)",
-        writes=((b, f"ik_min_{axis}", wanted[0]), (b, f"ik_max_{axis}", wanted[1])),
-    )
-
-
-def _keeps_sign(rig: RigView, twins: _Twins, a: str, b: str, axis: str) -> bool:
-    """Whether a turn about ``axis`` of ``a`` is a turn the same way about ``b``'s in the mirror
-    pose. Mirroring reverses every rotation, so it is only where ``b``'s axis points opposite to
-    the mirror of ``a``'s: X does under -roll (Symmetrize), Y (along the bone) never does, and
-    Z does when the X axis is reversed instead."""
-    x_reversed = rig.bone(b).x_axis.dot(twins.reflect(rig.bone(a).x_axis)) > 0.0
-    return {"x": not x_reversed, "y": False, "z": x_reversed}[axis]
-
-
-def _shape_differences(rig: RigView, twins: _Twins, source: IKChain) -> list[_Difference]:
-    """Bones whose lengths differ by more than 1%, or else joints more than 1% of the reach off
-    their twin's mirror image: the twins are built differently at rest."""
-    found = []
-    for a, b in twins.paired(source):
-        length, other = rig.bone(a).length, rig.bone(b).length
-        apart = abs(length - other) / max(length, other, 1e-12)
-        if apart > MAX_REST_DIFFERENCE:
-            found.append(
-                _Difference(
-                    f"rest length of {a} / {b}",
-                    f"{length:.4g}",
-                    f"{other:.4g} ({apart:.1%} apart)",
-                    kind="shape",
-                )
-            )
-    if not found and twins.rest_gap > MAX_REST_DIFFERENCE * twins.reach:
-        found.append(
-            _Difference(
-                "joints at rest",
-                "as modelled",
-                f"up to {twins.rest_gap:.3g} off the mirror image "
-                f"({twins.rest_gap / twins.reach:.1%} of the reach)",
-                kind="shape",
-            )
-        )
-    return found
-
-
-def _roll_difference(
-    rig: RigView, twins: _Twins, a: str, b: str, options: Mapping[str, Any]
-) -> _Difference | None:
-    """A roll that is not the negative of the twin's (its X axis off the mirror of the twin's).
-
-    It matters to the solver only when IK locks, limits or stiffness act on X or Z and the X
-    axis lies on another line than the mirror of the twin's: reversed, it locks and stiffens
-    the same lines, and the limit ranges are compared for it (``_keeps_sign``)."""
-    x_axis, mirrored = rig.bone(b).x_axis, -twins.reflect(rig.bone(a).x_axis)
-    turn = math.degrees(mirrored.angle(x_axis, 0.0))
-    if turn <= options["max_angle"]:
-        return None
-    other_line = min(turn, 180.0 - turn) > options["max_angle"]
-    return _Difference(
-        f"roll of {a} / {b}",
-        f"{_roll(rig, a):.1f}°",
-        f"{_roll(rig, b):.1f}° (X axis {turn:.0f}° off the mirror of {a}'s)",
-        kind="roll",
-        matters_to_ik=other_line and (_acts_on_axes(rig, a) or _acts_on_axes(rig, b)),
-    )
-
-
-def _roll(rig: RigView, name: str) -> float:
-    matrix = rig.raw_bone(name).matrix_local.to_3x3()
-    # The stubs say it returns None; Blender returns (axis, roll).
-    axis_roll: tuple[Vector, float] = bpy.types.Bone.AxisRollFromMatrix(matrix)  # type: ignore[assignment, func-returns-value]
-    return math.degrees(axis_roll[1])
-
-
-def _acts_on_axes(rig: RigView, name: str) -> bool:
-    """IK locks, limits or stiffness on X or Z: then the roll decides what the solver allows."""
-    pose_bone = rig.pose_bone(name)
-    return any(
-        getattr(pose_bone, f"lock_ik_{axis}")
-        or getattr(pose_bone, f"use_ik_limit_{axis}")
-        or getattr(pose_bone, f"ik_stiffness_{axis}") > 0.0
-        for axis in "xz"
-    )
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, float):
-        return f"{value:.3g}"
-    return str(value)
-
-
-def _range(low: float, high: float) -> str:
-    return f"{math.degrees(low):.1f}°..{math.degrees(high):.1f}°"
-
-
 # --- the fix ---------------------------------------------------------------------------------
 
 
@@ -695,15 +306,15 @@ def copy_from_twin(obj: bpy.types.Object, finding: Finding) -> str:
     source's (also when only those changed, which move the rest angle)."""
     rig = RigView(obj)
     dest = rig.chain_of(finding)
-    source = _named_twin(rig, dest)
-    twins = None if source is None else _paired(rig, *sorted((source, dest), key=_by_key))
+    source = named_twin(rig, dest)
+    twins = None if source is None else paired(rig, *sorted((source, dest), key=_by_key))
     if (
         source is None
         or twins is None
         or source.key != (finding.args["source"], finding.args["source_ik"])
     ):
         raise FixError(f"{finding.args['source']} is no longer the mirror twin of {dest.owner}.")
-    differences = _differences(rig, twins, source, {"max_angle": MAX_ANGLE})
+    differences = twin_differences(rig, twins, source, {"max_angle": MAX_ANGLE})
     for difference in differences:
         for bone, setting, value in difference.writes:
             _write(obj, dest, bone, setting, value)
