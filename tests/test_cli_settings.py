@@ -294,3 +294,12 @@ def test_the_godot_exporters_intended_partial_ik_passes_the_gate_once_accepted(t
     assert (before.returncode, after.returncode) == (1, 0)
     (armature,) = valid_report(after)["files"][0]["armatures"]
     assert [w["finding"]["check_id"] for w in armature["waived"]] == [partial.check_id]
+
+
+def test_the_scans_check_ids_are_known_without_blender() -> None:
+    """A settings file names the scans' checks too; the main process knows them without bpy."""
+    from ik_doctor.cli.results import ANIMATION_CHECK, EXPORT_CHECK
+    from ik_doctor.verify.animation import CHECK_ID
+    from ik_doctor.verify.export_scan import CHECK_ID as EXPORT_ID
+
+    assert (ANIMATION_CHECK, EXPORT_CHECK) == (CHECK_ID, EXPORT_ID)

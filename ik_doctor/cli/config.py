@@ -21,7 +21,7 @@ from ..core.project_config import (
     load,
 )
 from .inputs import Input
-from .results import ANIMATION_CHECK
+from .results import ANIMATION_CHECK, EXPORT_CHECK
 
 
 def add_config_options(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +41,7 @@ def configs_for(
     args: argparse.Namespace, inputs: list[Input], known: list[str]
 ) -> list[ProjectConfig]:
     """Each input's settings; raises ``ConfigError`` for a file that cannot be used."""
-    known = [*known, ANIMATION_CHECK]
+    known = [*known, ANIMATION_CHECK, EXPORT_CHECK]
     if args.isolated:
         return [NO_CONFIG for _ in inputs]
     if args.config is not None:
@@ -70,7 +70,7 @@ def job_settings(
     args: argparse.Namespace, config: ProjectConfig, every: list[str]
 ) -> dict[str, Any]:
     """The job fields a file's settings decide: the checks run (``--checks`` wins over
-    ``ignore``), the animation scan, severities and options."""
+    ``ignore``), the animation and export scans, severities and options."""
     checks = args.checks
     if checks is None and config.ignore:
         checks = config.checks(every)
@@ -80,6 +80,7 @@ def job_settings(
         "severity": dict(config.severity),
         "options": {check: dict(values) for check, values in config.options.items()},
         "no_waivers": args.no_waivers,
+        **({"export": None} if EXPORT_CHECK in config.ignore else {}),
     }
 
 

@@ -18,6 +18,8 @@ DEFAULT_FAIL_ON = "error"
 """The threshold when neither --fail-on nor a project's settings choose one."""
 ANIMATION_CHECK = "verify"
 """The check id of the animation scan's findings (``--animation``): not one ``diagnose`` runs."""
+EXPORT_CHECK = "export"
+"""The check id of the export scan's findings (``--export``), known here without ``bpy``."""
 TROUBLE = ("unreadable", "failed")
 """File statuses that mean the tool could not do its job on that file: exit code 2."""
 
