@@ -19,90 +19,42 @@ from dataclasses import dataclass
 from typing import Any
 
 import bpy
-from mathutils import Matrix, Quaternion, Vector
+from mathutils import Vector
 
-from ..core.armature import armature_data
 from ..core.controls import add_control_bone, control_parent
 from ..core.editing import constraint_on, edit_bones
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.geometry import offset_from_line, rest_pole_angle
+from ..core.geometry import offset_from_line
 from ..core.limb import (
     MAX_BEND_TURN,
-    STRAIGHT_RATIO,
-    chain_joints,
-    chain_shape,
-    forward_pose,
-    forward_tip,
     pole_behind_bend,
     pose_flips_bend,
 )
-from ..core.names import find, readable
+from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import pose_flips_the_start, start_that_flips_a_pole
+from ._pole_limb import (
+    POLE_DISTANCE,
+    Limb,
+    control_point,
+    limb_at_rest,
+    pole_point,
+    posed_joints,
+    start_turn,
+)
 from .locks import lock_that_holds_a_pole
 
-POLE_DISTANCE = 0.5
-"""A new or moved pole stands this fraction of the chain's reach in front of the bend."""
+WHY_TWIST = (
+    "Blender turns the chain until the root's X axis sits at the pole angle from the plane "
+    "through root, target and pole; only one angle leaves the limb where it was modelled "
+    "and skinned."
+)
+"""Why a pole angle off the rest angle matters: said by every pole-angle finding."""
 ON_ROOT = 1e-6
 """A pole closer than this share of the reach to the root's head gives the solver no direction.
 Measured: exactly on it the tip stops 5% of the reach short; a thousandth of the reach off, the
 chain works."""
-
-
-@dataclass(frozen=True)
-class _Limb:
-    """The rest-pose geometry a pole works on, in armature space."""
-
-    root_head: Vector
-    root_x: Vector
-    root_y: Vector
-    tip: Vector
-    joint_bone: str | None
-    """The bone whose head is the most bent joint (the knee); None without inner joints."""
-    joint: Vector | None
-    bend: Vector | None
-    """The inner joints' offsets from the root-tip line, summed (as the oracle judges a bend):
-    the side the limb bends to; None for a straight or one-bone chain."""
-    reach: float
-
-    def rest_angle(self, pole: Vector) -> float:
-        return rest_pole_angle(self.root_head, self.root_x, self.root_y, self.tip, pole)
-
-    def side_of(self, point: Vector) -> Vector:
-        return offset_from_line(point, self.root_head, self.tip)
-
-    @property
-    def joint_label(self) -> str:
-        return f"the joint at the head of {self.joint_bone}"
-
-    def pole_spot(self) -> Vector:
-        """In front of the most bent joint, on the side the limb bends to, half the reach away."""
-        assert self.joint is not None and self.bend is not None
-        return self.joint + self.bend.normalized() * (POLE_DISTANCE * self.reach)
-
-    def bend_at_rest(self, twist: float) -> Vector | None:
-        """The bend side once the solver has turned the chain ``twist`` radians at rest.
-
-        Measured: raising the pole angle by d turns the chain by +d about root→tip.
-        """
-        if self.bend is None:
-            return None
-        return Quaternion((self.tip - self.root_head).normalized(), twist) @ self.bend
-
-
-def _limb(rig: RigView, chain: IKChain) -> _Limb:
-    root = rig.bone(chain.root)
-    shape = chain_shape(rig, chain)
-    tip = shape.tip
-    reach = max(shape.reach, 1e-9)
-    offsets = dict(zip(shape.joints, shape.offsets, strict=True))
-    joint_bone = None if shape.most_bent is None else shape.joints[shape.most_bent]
-    joint = rig.bone(joint_bone).head if joint_bone is not None else None
-    bend = None
-    if joint_bone is not None and offsets[joint_bone].length >= STRAIGHT_RATIO * reach:
-        bend = sum(offsets.values(), Vector())
-    return _Limb(root.head, root.x_axis, root.y_axis, tip, joint_bone, joint, bend, reach)
 
 
 @dataclass(frozen=True)
@@ -121,7 +73,7 @@ def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
     # Rigify pairs a pole and a no-pole IK on one bone and mutes one: the pair has a pole.
     owners_with_pole = {chain.owner for chain in rig.chains if chain.pole is not None}
     for chain in rig.chains:
-        limb = _limb(rig, chain)
+        limb = limb_at_rest(rig, chain)
         problem = (
             _unresolved_pole(rig, chain)
             or _pole_on_the_chain(rig, chain, limb)
@@ -188,9 +140,9 @@ def _missing_bone_title(chain: IKChain) -> str:
     return "Pole bone missing" if chain.pole_subtarget else "Pole names no bone"
 
 
-def _pole_on_the_chain(rig: RigView, chain: IKChain, limb: _Limb) -> _Problem | None:
+def _pole_on_the_chain(rig: RigView, chain: IKChain, limb: Limb) -> _Problem | None:
     """A pole on the root's head (no direction to aim at) or a bone of the chain itself."""
-    pole = _pole_point(rig, chain)
+    pole = pole_point(rig, chain)
     if pole is None:
         return None
     name = _pole_name(chain)
@@ -232,7 +184,7 @@ def _pole_on_the_chain(rig: RigView, chain: IKChain, limb: _Limb) -> _Problem | 
     return None
 
 
-def _root_placed_on_pole(rig: RigView, chain: IKChain, limb: _Limb) -> str | None:
+def _root_placed_on_pole(rig: RigView, chain: IKChain, limb: Limb) -> str | None:
     """The constraint of the chain root that copies its pole bone's location onto it (the
     root then sits on its pole as posed, though not at rest), or None."""
     if chain.pole != rig.object or not rig.has_bone(chain.pole_subtarget):
@@ -255,7 +207,7 @@ def _pole_name(chain: IKChain) -> str:
 
 
 def _missing_pole(
-    rig: RigView, chain: IKChain, limb: _Limb, owners_with_pole: set[str]
+    rig: RigView, chain: IKChain, limb: Limb, owners_with_pole: set[str]
 ) -> _Problem | None:
     """A bending two-bone limb with no pole, unless another IK on the bone supplies one."""
     if chain.owner in owners_with_pole or limb.bend is None or not _is_two_bone_limb(rig, chain):
@@ -290,27 +242,42 @@ def _is_two_bone_limb(rig: RigView, chain: IKChain) -> bool:
 
 
 def _misplaced_pole(
-    rig: RigView, chain: IKChain, limb: _Limb, options: Mapping[str, Any]
+    rig: RigView, chain: IKChain, limb: Limb, options: Mapping[str, Any]
 ) -> _Problem | None:
-    pole = _pole_point(rig, chain)
+    pole = pole_point(rig, chain)
     if pole is None:
         return None
-    name = _pole_name(chain)
-    target = _control_point(rig, chain.target, chain.subtarget)
+    return _pole_near_the_line(rig, chain, limb, pole, options) or _pole_off_its_bend(
+        rig, chain, limb, pole, options
+    )
+
+
+def _pole_near_the_line(
+    rig: RigView, chain: IKChain, limb: Limb, pole: Vector, options: Mapping[str, Any]
+) -> _Problem | None:
+    """A pole so near the root-target line that a small move of the target flips the bend."""
+    target = control_point(rig, chain.target, chain.subtarget)
     line_end = target if target is not None else limb.tip
     distance = offset_from_line(pole, limb.root_head, line_end).length
-    if distance < options["min_pole_distance"] * limb.reach:
-        return _Problem(
-            Severity.WARNING,
-            "Pole too near the line",
-            f"Pole {name} of {_where(chain)} lies {distance:.3g} from the line from "
-            f"{chain.root} to the target ({distance / limb.reach:.0%} of the chain's reach): "
-            "the bend can flip from side to side.",
-            "Blender aims the chain at the plane through root, target and pole; with the pole "
-            "near that line a small move of the target turns the plane a lot (measured: a pole "
-            "at 10% of the reach swings the knee 35° for a target moved 5% sideways).",
-            _relocation_fix(rig, chain),
-        )
+    if distance >= options["min_pole_distance"] * limb.reach:
+        return None
+    return _Problem(
+        Severity.WARNING,
+        "Pole too near the line",
+        f"Pole {_pole_name(chain)} of {_where(chain)} lies {distance:.3g} from the line from "
+        f"{chain.root} to the target ({distance / limb.reach:.0%} of the chain's reach): "
+        "the bend can flip from side to side.",
+        "Blender aims the chain at the plane through root, target and pole; with the pole "
+        "near that line a small move of the target turns the plane a lot (measured: a pole "
+        "at 10% of the reach swings the knee 35° for a target moved 5% sideways).",
+        _relocation_fix(rig, chain),
+    )
+
+
+def _pole_off_its_bend(
+    rig: RigView, chain: IKChain, limb: Limb, pole: Vector, options: Mapping[str, Any]
+) -> _Problem | None:
+    """A pole angle that turns the limb off its rest pose, or a pole behind the bend."""
     rest = limb.rest_angle(pole)
     twist = math.remainder(chain.pole_angle - rest, math.tau)
     turned = abs(math.degrees(twist))
@@ -327,7 +294,7 @@ def _misplaced_pole(
     flipped = bend_at_rest is not None and pose_flips_the_start(rig, chain)
     if bend_at_rest is not None and flipped:
         bend_at_rest, turned = -bend_at_rest, 180.0 - turned
-    start = 0.0 if flipped or bend_at_rest is None else _start_turn(rig, chain)
+    start = 0.0 if flipped or bend_at_rest is None else start_turn(rig, chain)
     if start:
         bend_at_rest = limb.bend_at_rest(twist + start)
         turned = abs(math.degrees(math.remainder(twist + start, math.tau)))
@@ -336,21 +303,7 @@ def _misplaced_pole(
     # (the oracle's verdict); bending away as modelled, or turning to face the pole, works.
     fails = away is not None and min(turned, away) > MAX_BEND_TURN
     severity = Severity.ERROR if fails else Severity.WARNING
-    turns = (
-        f"the pole angle {math.degrees(chain.pole_angle):.1f}° turns the chain "
-        f"{math.degrees(twist):+.1f}° about the {chain.root}→target line at rest "
-        f"({math.degrees(rest):.1f}° keeps the rest pose)"
-    ) + (
-        f", and the posed rotation of {', '.join(_posed_joints(rig, chain))} turns its bend a "
-        f"further {math.degrees(start):+.1f}° where the solver starts"
-        if abs(math.degrees(start)) >= 1.0
-        else ""
-    )
-    why_twist = (
-        "Blender turns the chain until the root's X axis sits at the pole angle from the plane "
-        "through root, target and pole; only one angle leaves the limb where it was modelled "
-        "and skinned."
-    )
+    turns = _turns(rig, chain, rest, twist, start)
     if not behind and flipped and not fails:
         # Set alone, the rest angle would leave the flipped start bending the joint away.
         return _Problem(
@@ -359,7 +312,7 @@ def _misplaced_pole(
             f"In {_where(chain)} {turns}, and the chain's posed rotation bends the joint the "
             f"other way where the solver starts: the two together leave {limb.joint_label} "
             f"{away:.0f}° from the pole.",
-            why_twist,
+            WHY_TWIST,
             "set_angle",
             no_fix="set alone, the rest angle would leave the posed rotation bending the joint "
             "away from the pole: clear the pose and set the angle together",
@@ -368,9 +321,9 @@ def _misplaced_pole(
         consequence = f", so {limb.joint_label} bends away from the pole." if fails else "."
         title = "Pole angle flips joint" if fails else "Pole angle off rest"
         return _Problem(
-            severity, title, f"In {_where(chain)} {turns}{consequence}", why_twist, "set_angle"
+            severity, title, f"In {_where(chain)} {turns}{consequence}", WHY_TWIST, "set_angle"
         )
-    what = f"Pole {name} of {_where(chain)} sits behind the bend at {limb.joint_label}"
+    what = f"Pole {_pole_name(chain)} of {_where(chain)} sits behind the bend at {limb.joint_label}"
     if fails:
         message = f"{what}, and {turns}: the joint bends away from it."
     elif away is not None and away <= 90.0:
@@ -381,6 +334,36 @@ def _misplaced_pole(
         message = (
             f"{what}: the joint points away from it, so moving the pole swings it the other way."
         )
+    return _Problem(
+        severity,
+        "Bent away from pole" if fails else "Pole behind the bend",
+        message,
+        "The pole marks the side the joint should point to, but the limb is modelled bending "
+        "the other way. With the angle that keeps the rest pose Blender keeps that bend (the "
+        "IK reaches) and the joint points away from the pole, so moving the pole turns the "
+        "joint the opposite way; an angle that makes it face the pole turns the limb around. "
+        + WHY_TWIST,
+        _relocation_fix(rig, chain),
+        no_fix=_kept_behind_the_bend(rig, chain),
+    )
+
+
+def _turns(rig: RigView, chain: IKChain, rest: float, twist: float, start: float) -> str:
+    """How far the pole angle, and the pose where the solver starts, turn the chain at rest."""
+    return (
+        f"the pole angle {math.degrees(chain.pole_angle):.1f}° turns the chain "
+        f"{math.degrees(twist):+.1f}° about the {chain.root}→target line at rest "
+        f"({math.degrees(rest):.1f}° keeps the rest pose)"
+    ) + (
+        f", and the posed rotation of {', '.join(posed_joints(rig, chain))} turns its bend a "
+        f"further {math.degrees(start):+.1f}° where the solver starts"
+        if abs(math.degrees(start)) >= 1.0
+        else ""
+    )
+
+
+def _kept_behind_the_bend(rig: RigView, chain: IKChain) -> str | None:
+    """Why moving the pole in front of the bend would flip the joint (None: it may move)."""
     # Measured: behind the bend, a joint that does not inherit rotation still lands (bent as
     # built or facing the pole); moved in front, it flips away once the body turns.
     loose = [n for n in chain.moving_bones[:-1] if not rig.raw_bone(n).use_inherit_rotation]
@@ -403,118 +386,28 @@ def _misplaced_pole(
         for c in rig.constraints(bone)
         if c.type == "TRACK_TO" and not c.mute
     ]
-    return _Problem(
-        severity,
-        "Bent away from pole" if fails else "Pole behind the bend",
-        message,
-        "The pole marks the side the joint should point to, but the limb is modelled bending "
-        "the other way. With the angle that keeps the rest pose Blender keeps that bend (the "
-        "IK reaches) and the joint points away from the pole, so moving the pole turns the "
-        "joint the opposite way; an angle that makes it face the pole turns the limb around. "
-        + why_twist,
-        _relocation_fix(rig, chain),
-        no_fix=f"{', '.join(loose)} does not inherit rotation: with the pole moved in front of "
-        "the bend its joint would flip away from it once the body turns; turn Inherit Rotation "
-        "on first"
-        if loose
-        else f"{', '.join(aiming)} aims at the pole: moved in front of the bend, it would start "
-        "the joint bent the other way; mute it first"
-        if aiming
-        else f"{', '.join(tracking)} sets where the solver starts the joint: with the pole "
-        "moved in front of the bend that start would bend it the other way; mute it first"
-        if tracking
-        else "the chain's posed rotation bends the joint the other way, toward this pole: moved "
-        "in front of the bend, the joint would bend away from it; clear that pose first"
-        if pose_flips_bend(rig, chain)
-        else None,
-    )
-
-
-def _start_turn(rig: RigView, chain: IKChain) -> float:
-    """Radians the posed rotations of the chain's inner joints (forward kinematics) turn its
-    bend about the root-tip line, measured from the root's X axis as the pole angle is.
-
-    The pole sets only the root's turn about that line; the solver folds the joints below from
-    where the pose starts them, so that turn adds to the pole's (measured: an arm IK reaching
-    into the shoulder under a pole angle 90° off, with its upper arm keyed 17° and 9°, bends
-    100° from its pole, where this model says 101°). 0 for a start that bends a joint the other
-    way (``pose_flips_the_start``), or a chain too straight to say."""
-    joints = chain_joints(rig, chain)
-    if not _posed_joints(rig, chain):
-        return 0.0
-    posed = forward_pose(rig, chain)
-    rest_root = rig.raw_bone(chain.root).matrix_local
-    before = _bend_from_x(rest_root, rig.chain_tip(chain), [rig.bone(j).head for j in joints])
-    after = _bend_from_x(
-        posed[chain.root],
-        forward_tip(rig, chain, posed),
-        [posed[j].translation for j in joints],
-    )
-    if before is None or after is None:
-        return 0.0
-    turn = math.remainder(after - before, math.tau)
-    return turn if abs(turn) < math.pi / 2.0 else 0.0
-
-
-def _posed_joints(rig: RigView, chain: IKChain) -> list[str]:
-    """The inner bones of the chain (neither its root nor its last bone) that are posed."""
-    return [
-        name
-        for name in chain.moving_bones[1:-1]
-        if rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
-    ]
-
-
-def _bend_from_x(root: Matrix, tip: Vector, joints: list[Vector]) -> float | None:
-    """Signed angle (radians) about the root-tip line from the root's X axis to the bend."""
-    head = root.translation
-    axis = tip - head
-    bend = sum((offset_from_line(joint, head, tip) for joint in joints), Vector())
-    if axis.length < 1e-9 or bend.length < STRAIGHT_RATIO * axis.length:
-        return None
-    axis.normalize()
-    x = root.to_3x3().col[0]
-    x = x - axis * x.dot(axis)
-    return math.atan2(x.cross(bend).dot(axis), x.dot(bend))
-
-
-def _pole_point(rig: RigView, chain: IKChain) -> Vector | None:
-    return _control_point(rig, chain.pole, chain.pole_subtarget)
-
-
-def _control_point(rig: RigView, obj: bpy.types.Object | None, bone: str) -> Vector | None:
-    """Where a target or pole is, in armature space: a bone's rest head, an object's origin.
-
-    Objects are placed from their own channels and parents: ``matrix_world`` is only as fresh
-    as the last depsgraph evaluation, which a check must not trigger, so an empty moved by a
-    script would otherwise be seen where it was before.
-    """
-    if obj is None:
-        return None
-    if obj.type == "ARMATURE":
-        if not bone:
-            return None  # the armature's origin: reported as a fault, not used as a point
-        if obj == rig.object:
-            return rig.joint_point(obj, bone)
-        source = find(armature_data(obj).bones, bone)
-        if source is None:
-            return None
-        world = _placement(obj) @ source.head_local
-    else:
-        world = _placement(obj).translation
-    return _placement(rig.object).inverted_safe() @ world
-
-
-def _placement(obj: bpy.types.Object) -> Matrix:
-    """An object's world matrix from its channels and object parents.
-
-    Constraints and bone or vertex parents need the depsgraph: then the last evaluation it is.
-    """
-    if obj.constraints or (obj.parent is not None and obj.parent_type != "OBJECT"):
-        return obj.matrix_world.copy()
-    if obj.parent is None:
-        return obj.matrix_basis.copy()
-    return _placement(obj.parent) @ obj.matrix_parent_inverse @ obj.matrix_basis
+    if loose:
+        return (
+            f"{', '.join(loose)} does not inherit rotation: with the pole moved in front of "
+            "the bend its joint would flip away from it once the body turns; turn Inherit "
+            "Rotation on first"
+        )
+    if aiming:
+        return (
+            f"{', '.join(aiming)} aims at the pole: moved in front of the bend, it would start "
+            "the joint bent the other way; mute it first"
+        )
+    if tracking:
+        return (
+            f"{', '.join(tracking)} sets where the solver starts the joint: with the pole "
+            "moved in front of the bend that start would bend it the other way; mute it first"
+        )
+    if pose_flips_bend(rig, chain):
+        return (
+            "the chain's posed rotation bends the joint the other way, toward this pole: moved "
+            "in front of the bend, the joint would bend away from it; clear that pose first"
+        )
+    return None
 
 
 def _relocation_fix(rig: RigView, chain: IKChain) -> str:
@@ -533,12 +426,10 @@ def _pole_bone_is_movable(rig: RigView, chain: IKChain) -> bool:
     return list(users.values()) == [chain] and name not in chain.bones
 
 
-def _fix_label(
-    rig: RigView, chain: IKChain, limb: _Limb, fix: str
-) -> tuple[str | None, str | None]:
+def _fix_label(rig: RigView, chain: IKChain, limb: Limb, fix: str) -> tuple[str | None, str | None]:
     """The label of the fix (None if it cannot apply) and otherwise the reason why not."""
     if fix == "set_angle":
-        pole = _pole_point(rig, chain)
+        pole = pole_point(rig, chain)
         assert pole is not None
         angle = math.degrees(limb.rest_angle(pole))
         return f"Set the pole angle to {angle:.1f}° (computed: the chain keeps its rest pose)", None
@@ -564,10 +455,10 @@ def _fix_label(
     ), None
 
 
-def _current(obj: bpy.types.Object, finding: Finding) -> tuple[RigView, IKChain, _Limb]:
+def _current(obj: bpy.types.Object, finding: Finding) -> tuple[RigView, IKChain, Limb]:
     rig = RigView(obj)
     chain = rig.chain_of(finding)
-    return rig, chain, _limb(rig, chain)
+    return rig, chain, limb_at_rest(rig, chain)
 
 
 def _constraint(obj: bpy.types.Object, chain: IKChain) -> bpy.types.KinematicConstraint:
@@ -576,7 +467,7 @@ def _constraint(obj: bpy.types.Object, chain: IKChain) -> bpy.types.KinematicCon
 
 def set_rest_pole_angle(obj: bpy.types.Object, finding: Finding) -> str:
     rig, chain, limb = _current(obj, finding)
-    pole = _pole_point(rig, chain)
+    pole = pole_point(rig, chain)
     assert pole is not None
     constraint = _constraint(obj, chain)
     before = math.degrees(constraint.pole_angle)
