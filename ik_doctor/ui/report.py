@@ -10,7 +10,6 @@ The report is marked stale, never recomputed, when Blender says the armature cha
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,42 +24,29 @@ from bpy.props import (
     StringProperty,
 )
 
-from ..core.finding import Finding, Occurrence, Severity, sort_findings
+from ..core.finding import Finding, Severity, sort_findings
 from ..core.names import find, readable
 from ..core.waivers import Waiver
+from . import finding_rows
 
 ROW_KINDS = (
     ("CHAIN", "Chain", "Header of the findings on one IK chain"),
     ("RIG", "Rig-wide", "Header of the findings that belong to no single chain"),
     ("FINDING", "Finding", "One finding"),
 )
-SEVERITY_ITEMS = tuple((s.value.upper(), s.value.title(), "") for s in Severity)
 
 
 class IK_DOCTOR_PG_finding(bpy.types.PropertyGroup):
-    """One row of the report: a chain header or a copy of one Finding's fields."""
+    """One row of the report: a chain header, or a finding with every field of ``Finding``
+    (``finding_rows``); ``chain_owner`` and ``chain_constraint`` name the chain it stands under."""
 
-    kind: EnumProperty(items=ROW_KINDS, default="FINDING")
-    check_id: StringProperty()
-    severity: EnumProperty(items=SEVERITY_ITEMS, default="INFO")
-    armature: StringProperty()
-    title: StringProperty()
-    message: StringProperty()
-    why: StringProperty()
-    bone: StringProperty()
-    constraint: StringProperty()
-    chain_owner: StringProperty()
-    chain_constraint: StringProperty()
-    fix_id: StringProperty()
-    fix_label: StringProperty()
-    fix_args_json: StringProperty(default="[]")
-    no_fix_reason: StringProperty()
-    changes_rest_pose: BoolProperty()
-    needs_confirmation: BoolProperty()
-    action: StringProperty(description="The action whose frames show the fault")
-    frames_json: StringProperty(default="[]")
-    reason: StringProperty(description="Why this finding was accepted on purpose")
-    occurrences_json: StringProperty(default="[]")
+    __annotations__ = {
+        "kind": EnumProperty(items=ROW_KINDS, default="FINDING"),
+        "chain_owner": StringProperty(),
+        "chain_constraint": StringProperty(),
+        "reason": StringProperty(description="Why this finding was accepted on purpose"),
+        **finding_rows.row_properties(),
+    }
 
 
 class IK_DOCTOR_PG_report(bpy.types.PropertyGroup):
@@ -170,30 +156,7 @@ def findings_of(report) -> list[Finding]:
 
 def to_finding(row: IK_DOCTOR_PG_finding) -> Finding:
     """Rebuild the Finding a row was copied from, equal to it field for field."""
-    chain = (row.chain_owner, row.chain_constraint) if row.chain_owner else None
-    return Finding(
-        check_id=row.check_id,
-        severity=Severity(row.severity.lower()),
-        armature=row.armature,
-        title=row.title,
-        message=row.message,
-        why=row.why,
-        bone=row.bone or None,
-        constraint=row.constraint or None,
-        chain=chain,
-        fix_id=row.fix_id or None,
-        fix_label=row.fix_label or None,
-        fix_args=tuple((key, _frozen(value)) for key, value in json.loads(row.fix_args_json)),
-        no_fix_reason=row.no_fix_reason or None,
-        changes_rest_pose=row.changes_rest_pose,
-        needs_confirmation=row.needs_confirmation,
-        action=row.action or None,
-        frames=tuple((first, last) for first, last in json.loads(row.frames_json)),
-        occurrences=tuple(
-            Occurrence(**{**data, "frames": tuple(map(tuple, data["frames"]))})
-            for data in json.loads(row.occurrences_json)
-        ),
-    )
+    return finding_rows.from_row(row)
 
 
 def summary(report) -> str:
@@ -315,35 +278,12 @@ def _add_header(report, armature: str, chain: tuple[str, str] | None) -> None:
 def _copy_into(row: IK_DOCTOR_PG_finding, finding: Finding) -> None:
     row.kind = "FINDING"
     row.name = f"{finding.title} {finding.bone or ''} {finding.message}"  # what the filter searches
-    row.check_id = finding.check_id
-    row.severity = Severity(finding.severity).value.upper()
-    row.armature = finding.armature
-    row.title = finding.title
-    row.message = finding.message
-    row.why = finding.why
-    row.bone = finding.bone or ""
-    row.constraint = finding.constraint or ""
     row.chain_owner, row.chain_constraint = finding.chain or ("", "")
-    row.fix_id = finding.fix_id or ""
-    row.fix_label = finding.fix_label or ""
-    row.fix_args_json = json.dumps([[key, value] for key, value in finding.fix_args], default=list)
-    row.no_fix_reason = finding.no_fix_reason or ""
-    row.changes_rest_pose = finding.changes_rest_pose
-    row.needs_confirmation = finding.needs_confirmation
-    row.action = finding.action or ""
-    row.frames_json = json.dumps([list(pair) for pair in finding.frames])
-    row.occurrences_json = json.dumps([o.to_dict() for o in finding.occurrences])
+    finding_rows.copy_into(row, finding)
 
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" + ("" if number == 1 else "s")
-
-
-def _frozen(value: Any) -> Any:
-    """JSON gives lists back; findings hold tuples (they are frozen and hashable)."""
-    if isinstance(value, list):
-        return tuple(_frozen(item) for item in value)
-    return value
 
 
 def _first_finding_from(report, index: int) -> int:
