@@ -45,10 +45,10 @@ from ..core.rig import IKChain, RigView, posed_point
 from .oracle import (
     bend_angle,
     degrees_apart,
-    everything_restored,
     judge_chains,
 )
 from .scan_findings import UNEXPLAINED, Shown, Suspect, scan_findings
+from .target_moves import everything_restored
 
 CHECK_ID = "verify"
 MISS = 0.01

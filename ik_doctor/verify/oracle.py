@@ -42,20 +42,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import bpy
-import numpy as np
 from mathutils import Matrix, Quaternion, Vector
 
-from ..core.armature import armature_data, pose_bone_of, pose_of
-from ..core.editing import constraint_on, current_view_layer
+from ..core.armature import armature_data, pose_bone_of
 from ..core.finding import Finding, Severity
 from ..core.geometry import offset_from_line
 from ..core.limb import MAX_BEND_TURN, NOISE_LENGTH, parent_motion, switched_by
-from ..core.names import find, named, readable
 from ..core.reach import BODY_TURN, REACH_TOLERANCE, limb_bones, reachable_tips
-from ..core.rig import BoneChain, IKChain, RigView, known_constraints, posed_point, posed_tip
+from ..core.rig import BoneChain, IKChain, RigView, posed_point, posed_tip
 from ..core.spline import spline_chains
+from .settle import evaluate
 from .solve import channels, set_channels
-from .solve import evaluate as evaluate_once
+from .target_moves import everything_restored, lands_without, target_moved, target_point
 
 BODY_TURNS = ((0.0, "X"), (BODY_TURN, "X"), (-BODY_TURN, "X"), (BODY_TURN, "Z"), (-BODY_TURN, "Z"))
 """The turns of the bone the limb hangs from that every chain is solved under (degrees, axis):
@@ -66,40 +64,6 @@ moves to a goal. Measured on the reference rig: a leg with chain length 3 turns 
 most over the goals (28° with IK stiffness 0.99 on the hips, 15° with every hips IK axis locked:
 neither holds the top of a chain), an arm with length 4 the chest 32°; a limb that stops below
 the body turns nothing there. One degree is well clear of both."""
-
-
-SETTLE_EVALUATIONS = 20
-"""Most evaluations an iTaSC armature gets to come to rest (measured: one or two more than the
-first on the reference rig, at every precision)."""
-SETTLED = 1e-6
-"""Largest change of a pose bone's matrix (armature space) between two evaluations of a pose
-at rest."""
-
-
-def evaluate(obj: bpy.types.Object) -> None:
-    """Evaluate the depsgraph; under iTaSC, again until the pose stops moving.
-
-    iTaSC (in Animation mode, Blender's default, and in Simulation) starts each evaluation from
-    the last one's result, so one evaluation shows a pose that depends on what was solved
-    before: the reference rig's right leg reached a goal in one process and stopped 7.5 mm
-    short of it in another. Evaluated until it no longer moves, the pose is the one the solver
-    settles on, the same every time (its right leg stops 0.8% of its reach short, in every run).
-    """
-    evaluate_once(obj)
-    if pose_of(obj).ik_solver != "ITASC":
-        return
-    before = _pose_matrices(obj)
-    for _ in range(SETTLE_EVALUATIONS):
-        obj.update_tag()
-        evaluate_once(obj)
-        now = _pose_matrices(obj)
-        if max((abs(a - b).max() for a, b in zip(before, now, strict=True)), default=0.0) < SETTLED:
-            return
-        before = now
-
-
-def _pose_matrices(obj: bpy.types.Object) -> list[Any]:
-    return [np.array(bone.matrix) for bone in pose_of(obj).bones]
 
 
 @dataclass(frozen=True)
@@ -244,46 +208,13 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
             upstream,
         )
 
-    if not chain.live:
-        partner = switched_by(rig, chain)
-        if partner is not None:
-            return verdict("off", f"switched off on purpose: {partner}")
-    if armature_data(obj).pose_position == "REST":
-        return verdict("fail", "the armature shows its rest position: no pose, no IK")
-    if chain.target is None or chain.target_bone_missing:
-        return verdict("fail", "it has no target Blender can resolve")
-    if _target_hangs_from_chain(rig, chain):
-        # A dependency cycle: whether the target is read before or after the solve moves it is
-        # Blender's evaluation order, which changed from one process to the next (measured on a
-        # leg whose chain reaches the root its target hangs from), and, for a target under the
-        # owner, with what was evaluated before: with the hips turned 40° about Z a foot
-        # control under the shin ended 0.105 off in a fresh process and on its goal after two
-        # other rigs were solved.
-        return verdict("fail", "its target hangs from a bone the chain turns: the chain carries it")
-    if not reach > NOISE_LENGTH:  # NaN too: no tolerance can be measured against no length
-        return verdict("untested", f"the chain has no length to reach with ({reach:.3g})")
-    errors: list[tuple[float, str]] = []
-    bends: list[tuple[float | None, float | None, str]] = []
-    carried: list[tuple[float, str, str]] = []
-    for body_turn, axis in BODY_TURNS:
-        when = f" with the body turned {body_turn:+.0f}° about {axis}" if body_turn else ""
-        with _body_turned(obj, rig, chain, body_turn, axis) as turned:
-            if not turned:
-                continue
-            goals = _goals(obj, rig, chain)
-            for index, goal in enumerate(goals if not body_turn else goals[:1]):
-                solved = _solve_toward(obj, rig, chain, goal, reach)
-                if isinstance(solved, _Unsettable) and solved.state == "untested" and body_turn:
-                    # Another chain holds the target once the body turns (a foot of the other
-                    # leg as target): the goals set without the turn judge this chain.
-                    continue
-                if isinstance(solved, _Unsettable):
-                    return verdict(solved.state, solved.reason + when)
-                errors.append((solved.error, when))
-                carried.append((*solved.carried, when))
-                if index == 0:
-                    # The bend is judged on folded goals: they stay in the limb's own plane.
-                    bends.append((*solved.bend, when))
+    unsolvable = _unsolvable(obj, rig, chain, reach)
+    if unsolvable is not None:
+        return verdict(*unsolvable)
+    solves = _solve_under_turns(obj, rig, chain, reach)
+    if isinstance(solves, _Unsettable):
+        return verdict(solves.state, solves.reason)
+    errors, bends, carried = solves
     error, error_when = max(errors)
     if error >= REACH_TOLERANCE * reach:
         muted = "it is muted or without influence and nothing switches it on: " * (
@@ -317,6 +248,70 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
             (turn, away),
         )
     return verdict("pass", "it reaches its target and bends as built", error, worst[:2])
+
+
+def _unsolvable(
+    obj: bpy.types.Object, rig: RigView, chain: IKChain, reach: float
+) -> tuple[str, str] | None:
+    """The verdict (state, reason) of a chain judged without solving: switched off on purpose,
+    nothing to solve with, or a target it carries; None when it is to be solved."""
+    if not chain.live:
+        partner = switched_by(rig, chain)
+        if partner is not None:
+            return ("off", f"switched off on purpose: {partner}")
+    if armature_data(obj).pose_position == "REST":
+        return ("fail", "the armature shows its rest position: no pose, no IK")
+    if chain.target is None or chain.target_bone_missing:
+        return ("fail", "it has no target Blender can resolve")
+    if _target_hangs_from_chain(rig, chain):
+        # A dependency cycle: whether the target is read before or after the solve moves it is
+        # Blender's evaluation order, which changed from one process to the next (measured on a
+        # leg whose chain reaches the root its target hangs from), and, for a target under the
+        # owner, with what was evaluated before: with the hips turned 40° about Z a foot
+        # control under the shin ended 0.105 off in a fresh process and on its goal after two
+        # other rigs were solved.
+        return ("fail", "its target hangs from a bone the chain turns: the chain carries it")
+    if not reach > NOISE_LENGTH:  # NaN too: no tolerance can be measured against no length
+        return ("untested", f"the chain has no length to reach with ({reach:.3g})")
+    return None
+
+
+_Solves = tuple[
+    list[tuple[float, str]],
+    list[tuple[float | None, float | None, str]],
+    list[tuple[float, str, str]],
+]
+"""Each solve's (tip error, when), first-goal (bend, when) and (carried turn, carrier, when)."""
+
+
+def _solve_under_turns(
+    obj: bpy.types.Object, rig: RigView, chain: IKChain, reach: float
+) -> _Solves | _Unsettable:
+    """Solve toward every goal with the body as modelled, and toward the first with it turned
+    each way (``BODY_TURNS``); a target that cannot be put on a goal ends it."""
+    errors: list[tuple[float, str]] = []
+    bends: list[tuple[float | None, float | None, str]] = []
+    carried: list[tuple[float, str, str]] = []
+    for body_turn, axis in BODY_TURNS:
+        when = f" with the body turned {body_turn:+.0f}° about {axis}" if body_turn else ""
+        with _body_turned(obj, rig, chain, body_turn, axis) as turned:
+            if not turned:
+                continue
+            goals = _goals(obj, rig, chain)
+            for index, goal in enumerate(goals if not body_turn else goals[:1]):
+                solved = _solve_toward(obj, rig, chain, goal, reach)
+                if isinstance(solved, _Unsettable) and solved.state == "untested" and body_turn:
+                    # Another chain holds the target once the body turns (a foot of the other
+                    # leg as target): the goals set without the turn judge this chain.
+                    continue
+                if isinstance(solved, _Unsettable):
+                    return _Unsettable(solved.state, solved.reason + when)
+                errors.append((solved.error, when))
+                carried.append((*solved.carried, when))
+                if index == 0:
+                    # The bend is judged on folded goals: they stay in the limb's own plane.
+                    bends.append((*solved.bend, when))
+    return errors, bends, carried
 
 
 def _target_hangs_from_chain(rig: RigView, chain: IKChain) -> bool:
@@ -354,7 +349,7 @@ def _solve_toward(
     bones other limbs hang from turned."""
     carriers = rig.limb_carriers(chain)
     before = _orientations(obj, carriers)
-    with _target_moved(obj, rig, chain, goal, reach) as miss:
+    with target_moved(obj, rig, chain, goal, reach) as miss:
         if miss is None:
             return _Unsettable("fail", "nothing but the armature carrying it moves its target")
         if miss <= REACH_TOLERANCE * reach:
@@ -367,7 +362,7 @@ def _solve_toward(
             return _Solved(
                 _tip_error(obj, chain), _bend(obj, rig, chain), max(turns, default=(0.0, ""))
             )
-    if _lands_without(obj, rig, chain, goal, reach):
+    if lands_without(obj, rig, chain, goal, reach):
         return _Unsettable(
             "fail",
             f"its target does not stay where it is put: the chain it moves carries it "
@@ -457,13 +452,7 @@ def _goals(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Vector]:
 
 
 def _tip_error(obj: bpy.types.Object, chain: IKChain) -> float:
-    return (posed_tip(obj, chain) - _target_point(chain)).length
-
-
-def _target_point(chain: IKChain) -> Vector:
-    point = posed_point(chain.target, chain.subtarget, chain.target_bone_missing)
-    assert point is not None  # only resolved targets are solved
-    return point
+    return (posed_tip(obj, chain) - target_point(chain)).length
 
 
 def _bend(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> tuple[float | None, float | None]:
@@ -509,128 +498,3 @@ def bend_angle(joints: list[Vector], root: Vector, tip: Vector, pole: Vector) ->
         return None
     axis = (tip - root).normalized()
     return math.atan2(side.cross(bend).dot(axis), side.dot(bend))
-
-
-# --- moving the target and putting everything back -------------------------------------------
-
-
-@contextmanager
-def _target_moved(
-    obj: bpy.types.Object, rig: RigView, chain: IKChain, goal: Vector, reach: float
-) -> Iterator[float | None]:
-    """Bring the chain's target to ``goal`` (world), evaluate, and yield how far it landed off.
-
-    Tries the target, then what drives it (constraint subtargets, parents), keeping the first
-    move that lands the target on the goal, else the nearest miss: a target the chain carries
-    along (parented or constrained to it) never lands. None when nothing can move the target.
-    """
-    misses: list[tuple[float, Any]] = []
-    for mover in _movers(rig, chain):
-        with _shifted(obj, chain, mover, goal) as miss:
-            if miss <= REACH_TOLERANCE * reach:
-                yield miss
-                return
-        misses.append((miss, mover))
-    if not misses:
-        yield None
-        return
-    nearest = min(misses, key=lambda pair: pair[0])[1]
-    with _shifted(obj, chain, nearest, goal) as miss:
-        yield miss
-
-
-def _lands_without(
-    obj: bpy.types.Object, rig: RigView, chain: IKChain, goal: Vector, reach: float
-) -> bool:
-    """Whether the target would land on ``goal`` if this chain's IK were muted.
-
-    Then the chain itself carries its target away (a control parented or constrained inside
-    it): the animator cannot place the target. Otherwise something else holds it.
-    """
-    constraint = constraint_on(obj, *chain.key, bpy.types.KinematicConstraint)
-    muted = constraint.mute
-    constraint.mute = True
-    try:
-        with _target_moved(obj, rig, chain, goal, reach) as miss:
-            return miss is not None and miss <= REACH_TOLERANCE * reach
-    finally:
-        constraint.mute = muted
-        evaluate(obj)
-
-
-@contextmanager
-def _shifted(obj: bpy.types.Object, chain: IKChain, mover: Any, goal: Vector) -> Iterator[float]:
-    """Shift ``mover`` so the target should land on ``goal``, evaluate, yield the miss, undo."""
-    saved = channels(mover)
-    try:
-        _shift(mover, goal - _target_point(chain))
-        evaluate(obj)
-        yield (_target_point(chain) - goal).length
-    finally:
-        set_channels(mover, saved)
-        evaluate(obj)
-
-
-def _movers(rig: RigView, chain: IKChain) -> Iterator[Any]:
-    """The target itself, then the bones that drive it, nearest first, never the chain's own.
-
-    Every bone that drives it, however far: each is tried (two evaluations) only until one
-    lands the target. Measured on the real rigs (35 armatures, 136 chains, Rigify's included),
-    a chain walks at most 10 bones, and the verdicts were the same with the walk cut at 24.
-    """
-    target = chain.target
-    assert target is not None
-    if target.type != "ARMATURE" or not chain.subtarget:
-        if target != rig.object:  # moving the armature itself moves the chain along
-            yield target
-        return
-    frozen = set(chain.bones)
-    if target == rig.object:
-        frozen.update(rig.ancestors(chain.root))
-    seen: set[str] = set()
-    queue = [chain.subtarget]
-    while queue:
-        name = queue.pop(0)
-        if name in seen or name in frozen:
-            continue
-        seen.add(name)
-        pose_bones = pose_of(target).bones
-        pose_bone = named(pose_bones, name)
-        yield pose_bone
-        drivers = [
-            readable(c, "subtarget", "")
-            for c in known_constraints(pose_bone.constraints)
-            if getattr(c, "target", None) == target
-        ]
-        queue.extend(d for d in drivers if find(pose_bones, d) is not None)
-        if pose_bone.parent is not None:
-            queue.append(readable(pose_bone.parent))
-
-
-def _shift(mover: Any, delta: Vector) -> None:
-    """Move a pose bone or object by a world-space offset."""
-    if isinstance(mover, bpy.types.PoseBone):
-        armature = mover.id_data
-        matrix = mover.matrix.copy()
-        matrix.translation += armature.matrix_world.inverted_safe().to_3x3() @ delta
-        mover.matrix = matrix
-    else:
-        mover.matrix_world = Matrix.Translation(delta) @ mover.matrix_world
-
-
-@contextmanager
-def everything_restored() -> Iterator[None]:
-    """A last guard: every pose bone and object channel is as before, and the scene evaluated."""
-    objects = [ob for ob in bpy.data.objects if ob.library is None]
-    owners: list[Any] = list(objects)
-    for ob in objects:
-        if ob.type == "ARMATURE" and ob.pose is not None:
-            owners.extend(ob.pose.bones)
-    saved = [(owner, channels(owner)) for owner in owners]
-    try:
-        yield
-    finally:
-        for owner, kept in saved:
-            if channels(owner) != kept:
-                set_channels(owner, kept)
-        current_view_layer().update()

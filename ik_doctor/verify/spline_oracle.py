@@ -41,8 +41,9 @@ from ..core.names import readable
 from ..core.reach import REACH_TOLERANCE
 from ..core.rig import RigView
 from ..core.spline import SplineChain, curve_links, spline_chains, spline_switched_by
-from .oracle import ChainVerdict, everything_restored
+from .oracle import ChainVerdict
 from .solve import channels, evaluate, set_channels
+from .target_moves import everything_restored
 
 ATTACH_TOLERANCE = 0.01
 """The root's head may land this share of the chain's length from its FK place: a jump any
