@@ -69,3 +69,38 @@ def test_fix_animation_frees_the_lock_and_the_rescan_of_the_written_file_lands(w
     assert process.returncode == 0, process.stdout
     bpy.ops.wm.open_mainfile(filepath=str(out / "walk.blend"))
     assert not bpy.data.objects["IKDoctorRig"].pose.bones["shin.L"].lock_ik_x
+
+
+RIGS = Path(__file__).resolve().parents[2] / "shared" / "rigs"
+ISSUE_RIGS = [
+    RIGS / name
+    for name in (
+        "godotengine_tps-demo_red_robot.blend",
+        "quaternius_Trex.blend",
+        "quaternius_Horse.blend",
+    )
+]
+
+
+@pytest.mark.skipif(not all(p.is_file() for p in ISSUE_RIGS), reason=f"no rigs in {RIGS}")
+def test_the_issue_s_three_rigs_read_in_a_page_each_cause_once(tmp_path) -> None:
+    """Issue 22 measured 988 lines and 112 findings (84 errors), a nested aim's miss repeated
+    once per action: at most 150 lines now, no chain with the same cause twice, and every
+    action the scan saw kept in the JSON."""
+    text = ik_doctor("check", "--animation", *ISSUE_RIGS, cwd=tmp_path)
+    assert text.returncode == 1 and len(text.stdout.splitlines()) <= 150
+    report = valid_report(
+        ik_doctor("check", "--animation", "--format", "json", *ISSUE_RIGS, cwd=tmp_path)
+    )
+    found = [(file["path"], f) for file in report["files"] for a in file["armatures"]
+             for f in a["findings"]]  # fmt: skip
+    causes = [
+        (path, f["armature"], str(f["chain"]), f["check_id"], f["fix_id"], f["title"],
+         sorted((k, str(v)) for k, v in f["fix_args"].items() if k != "worst_frame"))
+        for path, f in found
+    ]  # fmt: skip
+    findings = [f for _, f in found]
+    assert len(causes) == len({repr(cause) for cause in causes})
+    nested = [f for f in findings if f["fix_args"].get("cause") == "nested_ik"]
+    assert {f["check_id"] for f in nested} == {"constraint_order"} and len(nested) == 4
+    assert all(len(f["occurrences"]) == 17 for f in nested)

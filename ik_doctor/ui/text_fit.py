@@ -15,6 +15,7 @@ from typing import Any
 
 import blf
 
+from ..core.finding import runs_text
 from . import report as stored_report
 
 DEFAULT_SIDEBAR_WIDTH = 280
@@ -104,13 +105,14 @@ def wrap(text: str, room: float, scale: float) -> list[str]:
 def box_paragraphs(row: Any) -> list[str]:
     """What the box below the list wraps for the selected finding: the message, the action and
     frames it shows in, why, and its fix or why there is none ("" where it has none)."""
-    frames = ", ".join(
-        str(a) if a == b else f"{a}-{b}" for a, b in stored_report.to_finding(row).frames
-    )
+    finding = stored_report.to_finding(row)
+    where = f"Action '{row.action}', frames {runs_text(finding.frames)}"
+    if len(finding.occurrences) > 1:
+        where = f"{len(finding.occurrences)} actions; the worst: {where}"
     fix = row.fix_label if row.fix_id else ""
     return [
         row.message,
-        f"Action '{row.action}', frames {frames}" if row.action else "",
+        where if row.action else "",
         row.why,
         fix or (f"No automatic fix: {row.no_fix_reason}" if row.no_fix_reason else ""),
     ]
