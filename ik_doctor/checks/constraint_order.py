@@ -166,52 +166,74 @@ def _acts(constraint: bpy.types.Constraint) -> bool:
 def _overridden(
     rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
 ) -> Finding | None:
-    def finding(**fields: Any) -> Finding:
-        return chain_finding(
-            "constraint_order", rig, chain, bone=bone, constraint=readable(constraint), **fields
-        )
-
-    ik = f"IK '{chain.constraint}' on {chain.owner}"
     if constraint.type == "LIMIT_ROTATION":
-        axes = _limited_axes(constraint)
-        if not axes or _ik_limits_match(rig.pose_bone(bone), constraint, axes):
-            return None
-        local = constraint.owner_space == "LOCAL"
-        holding = [
-            axis
-            for axis in axes
-            if local and holds_the_fold(rig, chain, bone, axis, *_ik_range(constraint, axis))
-        ]
-        convertible = local and not holding
-        if holding:
-            low, high = (math.degrees(v) for v in _ik_range(constraint, holding[0]))
-            no_fix = (
-                f"as IK limits its {holding[0].upper()} range ({low:.3g}° to {high:.3g}°) would "
-                f"keep {bone} from folding, and the limb from reaching targets nearer its root "
-                "(the locks check's narrow limit): widen the range first, or leave the IK "
-                "unlimited"
-            )
-        else:
-            no_fix = (
-                f"its ranges are in {constraint.owner_space.replace('_', ' ').lower()} space, "
-                "and IK limits are angles from the rest pose in the bone's own axes: set them "
-                "by hand (Bone properties > Inverse Kinematics)"
-            )
-        return finding(
-            severity=Severity.WARNING,
-            title="Limit Rotation ignored",
-            message=(
-                f"Limit Rotation '{readable(constraint)}' on {bone} does not limit {ik}: the "
-                f"chain turns past its {'/'.join(a.upper() for a in axes)} range."
-            ),
-            why=(
-                "Blender solves IK after the other constraints of the chain and ignores their "
-                "limits; only the bone's IK limits (use_ik_limit_*) bound the solver."
-            ),
-            fix_id="convert_limit" if convertible else None,
-            fix_label=(f"Copy its ranges to {bone}'s IK limits" if convertible else None),
-            no_fix_reason=None if convertible else no_fix,
+        return _limit_rotation_ignored(rig, chain, bone, constraint)
+    return _rotation_overridden(rig, chain, bone, constraint)
+
+
+def _finding(
+    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint, **fields: Any
+) -> Finding:
+    return chain_finding(
+        "constraint_order", rig, chain, bone=bone, constraint=readable(constraint), **fields
+    )
+
+
+def _limit_rotation_ignored(
+    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
+) -> Finding | None:
+    """A Limit Rotation the solver ignores; copied to IK limits when that keeps the fold."""
+    ik = f"IK '{chain.constraint}' on {chain.owner}"
+    axes = _limited_axes(constraint)
+    if not axes or _ik_limits_match(rig.pose_bone(bone), constraint, axes):
+        return None
+    local = constraint.owner_space == "LOCAL"
+    holding = [
+        axis
+        for axis in axes
+        if local and holds_the_fold(rig, chain, bone, axis, *_ik_range(constraint, axis))
+    ]
+    convertible = local and not holding
+    if holding:
+        low, high = (math.degrees(v) for v in _ik_range(constraint, holding[0]))
+        no_fix = (
+            f"as IK limits its {holding[0].upper()} range ({low:.3g}° to {high:.3g}°) would "
+            f"keep {bone} from folding, and the limb from reaching targets nearer its root "
+            "(the locks check's narrow limit): widen the range first, or leave the IK "
+            "unlimited"
         )
+    else:
+        no_fix = (
+            f"its ranges are in {constraint.owner_space.replace('_', ' ').lower()} space, "
+            "and IK limits are angles from the rest pose in the bone's own axes: set them "
+            "by hand (Bone properties > Inverse Kinematics)"
+        )
+    return _finding(
+        rig,
+        chain,
+        bone,
+        constraint,
+        severity=Severity.WARNING,
+        title="Limit Rotation ignored",
+        message=(
+            f"Limit Rotation '{readable(constraint)}' on {bone} does not limit {ik}: the "
+            f"chain turns past its {'/'.join(a.upper() for a in axes)} range."
+        ),
+        why=(
+            "Blender solves IK after the other constraints of the chain and ignores their "
+            "limits; only the bone's IK limits (use_ik_limit_*) bound the solver."
+        ),
+        fix_id="convert_limit" if convertible else None,
+        fix_label=(f"Copy its ranges to {bone}'s IK limits" if convertible else None),
+        no_fix_reason=None if convertible else no_fix,
+    )
+
+
+def _rotation_overridden(
+    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
+) -> Finding | None:
+    """A constraint whose rotation the solver replaces: overridden, or setting where it starts."""
+    ik = f"IK '{chain.constraint}' on {chain.owner}"
     purpose = OVERRIDDEN.get(constraint.type)
     if purpose is None:
         return None
@@ -223,31 +245,37 @@ def _overridden(
     straight_start = bend_offset(rig, chain) < STRAIGHT_RATIO and target_tracking_joint(
         rig, chain
     ) == (bone, readable(constraint))
-    # Measured: a joint that does not inherit rotation lands while this sets where it starts,
-    # and flips away from its pole once the body turns when it is muted.
-    holds_loose_joint = (
-        chain.pole is not None
-        and not rig.raw_bone(bone).use_inherit_rotation
-        and bone in chain.moving_bones[:-1]
-        and start_set_by(rig, chain, bone) == constraint
-    )
-    # Measured: the arm and the leg posed -20° or -70° at the joint land while this sets where
-    # it starts, and bend away from the pole once it is muted (the rest_pose check's error).
-    holds_flipping_pose = (
-        chain.pole is not None
-        and start_set_by(rig, chain, bone) == constraint
-        and pose_flips_bend(rig, chain)
-    )
-    # Measured: a forearm sheared by its upper arm scaled (1, 2, 1) lands while a world-space
-    # Copy Rotation rebuilds its matrix, and stops 34% short once it is muted (the inherit
-    # check's error).
-    sheared = shear_source(rig, chain, bone) if isinstance(constraint, COPIES) else None
-    holds_shear = sheared is not None and start_set_by(rig, chain, bone) == constraint
     # Measured on the leg and the arm: a Track To at the control flipped or stalled the joint
     # under a pole in front of the bend every time, and lands under a pole behind it (a limb
     # built bending away from its pole), stiff thigh or not.
     flips = start_flips_the_bend(rig, chain, bone, constraint)
     faces_the_pole = flips and constraint.type == "TRACK_TO" and pole_behind_bend(rig, chain)
+    severity, title, effect, why = _what_it_does(flips, faces_the_pole, straight_start, moves_head)
+    no_mute = _why_not_muted(rig, chain, bone, constraint, moves_head, straight_start)
+    return _finding(
+        rig,
+        chain,
+        bone,
+        constraint,
+        severity=severity,
+        title=title,
+        message=(
+            f"{kind} '{readable(constraint)}' on {bone} ({what}) is overridden by {ik}: {effect}"
+        ),
+        why=why,
+        fix_id=None if no_mute else "mute_overridden",
+        fix_label=None if no_mute else f"Mute '{readable(constraint)}' (it {what})",
+        fix_args=(("purpose", what),),
+        no_fix_reason=no_mute,
+        needs_confirmation=no_mute is None,
+    )
+
+
+def _what_it_does(
+    flips: bool, faces_the_pole: bool, straight_start: bool, moves_head: bool
+) -> tuple[Severity, str, str, str]:
+    """Severity, title, effect and why of an overridden constraint, by what its rotation does
+    where the solver starts."""
     if flips and not faces_the_pole:
         severity, title = Severity.ERROR, "Constraint flips the joint"
         effect = (
@@ -292,7 +320,39 @@ def _overridden(
             "Blender solves IK after every other constraint of the chain's bones, whatever "
             "the stack order, and the solver replaces their rotation with its own."
         )
-    no_mute = (
+    return severity, title, effect, why
+
+
+def _why_not_muted(
+    rig: RigView,
+    chain: IKChain,
+    bone: str,
+    constraint: bpy.types.Constraint,
+    moves_head: bool,
+    straight_start: bool,
+) -> str | None:
+    """Why muting the constraint would break the chain (None: it may be muted)."""
+    # Measured: a joint that does not inherit rotation lands while this sets where it starts,
+    # and flips away from its pole once the body turns when it is muted.
+    holds_loose_joint = (
+        chain.pole is not None
+        and not rig.raw_bone(bone).use_inherit_rotation
+        and bone in chain.moving_bones[:-1]
+        and start_set_by(rig, chain, bone) == constraint
+    )
+    # Measured: the arm and the leg posed -20° or -70° at the joint land while this sets where
+    # it starts, and bend away from the pole once it is muted (the rest_pose check's error).
+    holds_flipping_pose = (
+        chain.pole is not None
+        and start_set_by(rig, chain, bone) == constraint
+        and pose_flips_bend(rig, chain)
+    )
+    # Measured: a forearm sheared by its upper arm scaled (1, 2, 1) lands while a world-space
+    # Copy Rotation rebuilds its matrix, and stops 34% short once it is muted (the inherit
+    # check's error).
+    sheared = shear_source(rig, chain, bone) if isinstance(constraint, COPIES) else None
+    holds_shear = sheared is not None and start_set_by(rig, chain, bone) == constraint
+    return (
         "muting it would also drop the location it copies, which still moves the chain: "
         "use Copy Location instead if that is what it is for"
         if moves_head
@@ -309,19 +369,6 @@ def _overridden(
         "way, away from the pole: clear that pose first (the rest_pose check's fix)"
         if holds_flipping_pose
         else None
-    )
-    return finding(
-        severity=severity,
-        title=title,
-        message=(
-            f"{kind} '{readable(constraint)}' on {bone} ({what}) is overridden by {ik}: {effect}"
-        ),
-        why=why,
-        fix_id=None if no_mute else "mute_overridden",
-        fix_label=None if no_mute else f"Mute '{readable(constraint)}' (it {what})",
-        fix_args=(("purpose", what),),
-        no_fix_reason=no_mute,
-        needs_confirmation=no_mute is None,
     )
 
 
