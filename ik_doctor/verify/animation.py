@@ -4,12 +4,12 @@ A chain that works at rest can leave its foot beside the control on frame 31 of 
 setting read at rest says so. ``scan_animation`` plays every action of an armature on its own
 (the active one and those in NLA tracks, stashed ones included), measures every live IK chain
 on every frame, and reports each problem once per chain and cause, listing every action it
-shows in with its frames (``verify.scan_findings``). For a tip that misses a target within reach it then solves the worst frames again with one
-suspect removed at a time (an IK lock or limit axis, stiffness, solver iterations, stretch, a
-constraint the IK overrides, the keyed rotation the solver starts from) and names the one that
-makes the chain land on every failing frame, with the fix for it. A chain no frame tested (a rig
-without animation) is judged at the oracle's reachable goals instead, so a failing chain is
-never silent.
+shows in with its frames (``verify.scan_findings``). For a tip that misses a target within
+reach it then solves the worst frames again with one suspect removed at a time (an IK lock or
+limit axis, stiffness, solver iterations, stretch, a constraint the IK overrides, the keyed
+rotation the solver starts from) and names the one that makes the chain land on every failing
+frame, with the fix for it. A chain no frame tested (a rig without animation) is judged at the
+oracle's reachable goals instead, so a failing chain is never silent.
 
 Nothing is left changed: the frame, the active action and slot, the NLA switches, every pose
 and object channel are put back, and the scene is evaluated again.
