@@ -27,7 +27,13 @@ from ..core.names import readable
 from ..core.registry import Check
 from .animation import _frame_list, frame_ranges
 from .export_compare import ActionDifference, ProgressCallback, compare
-from .export_roundtrip import GLTF_SCENE_KEY, exporter_default, round_trip, user_settings
+from .export_roundtrip import (
+    GLTF_SCENE_KEY,
+    ExportFailed,
+    exporter_default,
+    round_trip,
+    user_settings,
+)
 
 CHECK_ID = "export"
 MISS = 0.005
@@ -224,11 +230,14 @@ def _causes(
         if not left:
             break
         frames = sorted({f for d in left.values() for f in _worst(d)})
-        with (
-            _scene_range_over(obj, remedy.scene_range),
-            round_trip(obj, exporter, {**settings, **remedy.settings}) as trip,
-        ):
-            again = compare(obj, trip, actions=sorted(left), frames=frames or None)
+        try:
+            with (
+                _scene_range_over(obj, remedy.scene_range),
+                round_trip(obj, exporter, {**settings, **remedy.settings}) as trip,
+            ):
+                again = compare(obj, trip, actions=sorted(left), frames=frames or None)
+        except ExportFailed:
+            continue  # a change the exporter cannot write proves nothing
         for difference in again:
             if not _failing(difference) and not difference.left_out:
                 proved[difference.action] = remedy
