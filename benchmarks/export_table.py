@@ -1,0 +1,78 @@
+"""The export truth table for the README: each animated shared rig, exported with each setting.
+
+For every rig and setting: how far the game's worst joint lands from Blender's pose (a share of
+the rig's size, with its joint, action and frame), how many frames the file left out, and what
+``scan_export`` said (its findings' titles and proved causes)::
+
+    .venv/latest/bin/python benchmarks/export_table.py
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("BLENDER_USER_RESOURCES", tempfile.mkdtemp(prefix="ik_doctor_user_"))
+
+import bpy
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench_export import ANIMATED, RIGS  # noqa: E402
+
+from ik_doctor.verify.export_compare import compare  # noqa: E402
+from ik_doctor.verify.export_roundtrip import (  # noqa: E402
+    ExportFailed,
+    round_trip,
+    user_settings,
+)
+from ik_doctor.verify.export_scan import scan_export  # noqa: E402
+
+SETTINGS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("glTF defaults", "gltf", {}),
+    ("glTF Always Sample off", "gltf", {"export_force_sampling": False}),
+    ("glTF Deform Bones Only", "gltf", {"export_def_bones": True}),
+    ("FBX defaults", "fbx", {}),
+    ("FBX Simplify 0", "fbx", {"bake_anim_simplify_factor": 0.0}),
+    ("FBX All Actions off", "fbx", {"bake_anim_use_all_actions": False}),
+)
+
+
+def worst(obj: bpy.types.Object, exporter: str, settings: dict[str, Any]) -> str:
+    """The worst joint over every action and frame, and the frames left out."""
+    with round_trip(obj, exporter, user_settings(exporter, settings)) as trip:
+        differences = compare(obj, trip)
+    misses = [(m[0], m[1], d.action, f) for d in differences for f, m in d.misses.items()]
+    left_out = sum(len(d.left_out) for d in differences)
+    if not misses:
+        return f"no action in the file; {left_out} frames left out"
+    share, joint, action, frame = max(misses)
+    text = f"{share:.2%} ({joint}, '{action}' frame {frame})"
+    return f"{text}; {left_out} frames left out" if left_out else text
+
+
+def main() -> None:
+    print(f"Blender {bpy.app.version_string}")
+    print("| rig | export | worst joint off | IK Doctor said |")
+    print("|---|---|---|---|")
+    for name in ANIMATED:
+        for label, exporter, settings in SETTINGS:
+            bpy.ops.wm.open_mainfile(filepath=str(RIGS / name))
+            obj = next(o for o in bpy.data.objects if o.type == "ARMATURE")
+            try:
+                measured = worst(obj, exporter, settings)
+                found = scan_export(obj, exporter, settings)
+            except ExportFailed as error:
+                print(f"| {Path(name).stem} | {label} | - | {error} |")
+                continue
+            said = [f"{f.title} ({f.args['cause']})" for f in found]
+            print(f"| {Path(name).stem} | {label} | {measured} | {'; '.join(said) or '-'} |")
+
+
+if __name__ == "__main__":
+    main()
