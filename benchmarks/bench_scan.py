@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ik_doctor.verify import animation  # noqa: E402
+from ik_doctor.verify import animation, playback  # noqa: E402
 
 RIGS = (ROOT.parent / "shared" / "rigs").resolve()
 
@@ -37,9 +37,9 @@ RIGS = (ROOT.parent / "shared" / "rigs").resolve()
 def play(obj: bpy.types.Object) -> None:
     """Every frame of every action the scan would play, with nothing measured."""
     scene = bpy.context.scene
-    for action in animation._actions(obj, None):
-        animation._play_alone(obj, action)
-        for frame in animation._frame_list(action, None):
+    for action in playback.chosen_actions(obj, None):
+        playback.play_alone(obj, action)
+        for frame in playback.frames_to_play(action, None):
             scene.frame_set(frame)
 
 
@@ -65,11 +65,11 @@ def main(argv: list[str] | None = None) -> int:
         except RuntimeError:
             continue
         for obj in [o for o in bpy.data.objects if o.type == "ARMATURE" and o.library is None]:
-            actions = animation._actions(obj, None)
+            actions = playback.chosen_actions(obj, None)
             if not actions or not any(True for _ in obj.pose.bones):
                 continue
-            frames = sum(len(animation._frame_list(a, None)) for a in actions)
-            with animation._scene_kept(obj):
+            frames = sum(len(playback.frames_to_play(a, None)) for a in actions)
+            with playback.scene_kept(obj):
                 played = median_seconds(lambda o=obj: play(o), args.repeat)
             suspects = animation.suspects
             animation.suspects = lambda *_: []  # the measuring alone

@@ -18,19 +18,16 @@ and object channel are put back, and the scene is evaluated again.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import bpy
-from mathutils import Euler, Quaternion, Vector
+from mathutils import Vector
 
 from ..core.armature import pose_of
 from ..core.editing import FixError, constraint_on, current_view_layer, require_armature
 from ..core.finding import (
-    NESTED_IK,
-    NESTED_IK_REASON,
     Finding,
     Occurrence,
     Severity,
@@ -39,7 +36,7 @@ from ..core.finding import (
 )
 from ..core.geometry import offset_from_line
 from ..core.limb import FULL_INFLUENCE, MAX_BEND_TURN
-from ..core.names import find, readable
+from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView, posed_point
 from .oracle import (
@@ -47,8 +44,17 @@ from .oracle import (
     degrees_apart,
     judge_chains,
 )
+from .playback import (
+    chosen_actions,
+    current_scene,
+    frames_to_play,
+    play_alone,
+    pose_channels,
+    scene_kept,
+    set_pose_channels,
+)
 from .scan_findings import UNEXPLAINED, Shown, Suspect, scan_findings
-from .target_moves import everything_restored
+from .suspects import SOLVER_ITERATIONS, suspects
 
 CHECK_ID = "verify"
 MISS = 0.01
@@ -60,7 +66,6 @@ then depends on the solver's tolerance more than on the rig, so such frames are 
 BENT = 0.05
 """A chain whose joints stand further than this share of its reach off the root-tip line is
 bent clearly enough for its side to count: a flip is judged only between two such frames."""
-SOLVER_ITERATIONS = 500
 PROOF_FRAMES = 24
 """The worst failing frames a suspect must fix to be named: enough to cover a walk's contact
 poses, few enough that the cause search costs a fraction of the scan."""
@@ -186,21 +191,21 @@ def scan_with_curves(
             "cannot be switched "
             "here. Verify it in its own file, or make a library override."
         )
-    chosen = _actions(obj, actions)
-    frame_lists = [_frame_list(action, frames) for action in chosen]
+    chosen = chosen_actions(obj, actions)
+    frame_lists = [frames_to_play(action, frames) for action in chosen]
     total, done = sum(len(frames_) for frames_ in frame_lists), 0
     shown: list[Shown] = []
     curves: list[MissCurve] = []
     judged: set[tuple[str, str]] = set()
-    with _scene_kept(obj):
+    with scene_kept(obj):
         rig = RigView(obj)
-        start_pose = _pose_channels(obj)
+        start_pose = pose_channels(obj)
         for action, action_frames in zip(chosen, frame_lists, strict=True):
-            _set_pose_channels(obj, start_pose)  # what one action leaves unkeyed is not its own
-            _play_alone(obj, action)
+            set_pose_channels(obj, start_pose)  # what one action leaves unkeyed is not its own
+            play_alone(obj, action)
             tracks = {chain.key: _track(obj, rig, chain) for chain in rig.chains}
             for frame in action_frames:
-                _scene().frame_set(frame)
+                current_scene().frame_set(frame)
                 for track in tracks.values():
                     _measure(obj, track, frame)
                 done += 1
@@ -225,113 +230,6 @@ def scan_with_curves(
     if untested and solve_untested:
         findings.extend(_oracle_findings(obj, rig, {chain.key for chain in untested}))
     return sort_findings(findings), curves
-
-
-# --- playing one action on its own, and putting everything back ------------------------------
-
-
-def _actions(
-    obj: bpy.types.Object, wanted: Iterable[bpy.types.Action | str] | None
-) -> list[bpy.types.Action]:
-    animation = obj.animation_data
-    if wanted is not None:
-        found = []
-        for item in wanted:
-            action = find(bpy.data.actions, item) if isinstance(item, str) else item
-            if action is None:
-                raise ValueError(f"There is no action named '{item}'.")
-            found.append(action)
-        return found
-    if animation is None:
-        return []
-    found = [animation.action] if animation.action is not None else []
-    for track in animation.nla_tracks:
-        for strip in track.strips:
-            if strip.action is not None and strip.action not in found:
-                found.append(strip.action)
-    return found
-
-
-def _frame_list(action: bpy.types.Action, frames: Iterable[int] | None) -> list[int]:
-    if frames is not None:
-        return sorted({int(frame) for frame in frames})
-    first, last = action.frame_range[0], action.frame_range[1]
-    return list(range(math.floor(first), math.ceil(last) + 1))
-
-
-def _play_alone(obj: bpy.types.Object, action: bpy.types.Action) -> None:
-    """Make ``action`` the only animation the armature plays (NLA off, full influence)."""
-    animation = obj.animation_data or obj.animation_data_create()
-    if animation.use_tweak_mode:
-        raise ValueError(f"'{readable(obj)}' is in NLA tweak mode: leave it to scan its actions.")
-    animation.use_nla = False
-    animation.action = action
-    animation.action_influence = 1.0
-    animation.action_blend_type = "REPLACE"
-    slots = getattr(animation, "action_suitable_slots", None)  # Blender 4.4+: action slots
-    if slots is not None and getattr(animation, "action_slot", None) is None and len(slots):
-        setattr(animation, "action_slot", slots[0])  # noqa: B010  (not in the 4.2 stubs)
-
-
-POSE_CHANNELS = (
-    ("location", 3),
-    ("rotation_quaternion", 4),
-    ("rotation_euler", 3),
-    ("rotation_axis_angle", 4),
-    ("scale", 3),
-)
-
-
-def _scene() -> bpy.types.Scene:
-    """The context's scene: Blender always has one, though the stubs make it optional."""
-    scene = bpy.context.scene
-    assert scene is not None
-    return scene
-
-
-def _pose_channels(obj: bpy.types.Object) -> dict[str, list[float]]:
-    """Every pose bone's transform channels, read in bulk."""
-    bones = pose_of(obj).bones
-    channels = {}
-    for name, size in POSE_CHANNELS:
-        values = [0.0] * (len(bones) * size)
-        bones.foreach_get(name, values)
-        channels[name] = values
-    return channels
-
-
-def _set_pose_channels(obj: bpy.types.Object, channels: dict[str, list[float]]) -> None:
-    for name, values in channels.items():
-        pose_of(obj).bones.foreach_set(name, values)
-
-
-@contextmanager
-def _scene_kept(obj: bpy.types.Object) -> Iterator[None]:
-    """Put back the frame, the armature's animation switches and every transform channel."""
-    scene = _scene()
-    frame = (scene.frame_current, scene.frame_subframe)
-    animation = obj.animation_data
-    switches = None
-    if animation is not None:
-        switches = {
-            name: getattr(animation, name)
-            for name in ("action", "use_nla", "action_influence", "action_blend_type")
-        }
-        slot = getattr(animation, "action_slot", None)
-    with everything_restored():
-        try:
-            yield
-        finally:
-            if animation is None:
-                if obj.animation_data is not None:
-                    obj.animation_data_clear()
-            else:
-                assert switches is not None
-                for name, value in switches.items():
-                    setattr(animation, name, value)
-                if slot is not None and getattr(animation, "action_slot", None) != slot:
-                    setattr(animation, "action_slot", slot)  # noqa: B010  (4.4+, not in the stubs)
-            scene.frame_set(frame[0], subframe=frame[1])
 
 
 # --- measuring one chain on one frame --------------------------------------------------------
@@ -446,145 +344,6 @@ def frame_ranges(frames: Iterable[int]) -> tuple[tuple[int, int], ...]:
 # --- the cause, proved by solving ------------------------------------------------------------
 
 
-def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspect]:
-    """Every setting of the chain that could keep its tip off a target within reach, each axis
-    on its own first, then each kind's axes together."""
-    bones = [rig.pose_bone(name) for name in chain.moving_bones]
-    constraint = constraint_on(obj, chain.owner, chain.constraint, bpy.types.KinematicConstraint)
-    found: list[Suspect] = []
-    for attribute, fix_id, what, kind in (
-        ("lock_ik_{}", "free_ik_locks", "IK lock", "ik_lock"),
-        ("use_ik_limit_{}", "drop_ik_limits", "IK limit", "ik_limit"),
-    ):
-        axes = [axis for axis in "xyz" if any(getattr(b, attribute.format(axis)) for b in bones)]
-        for chosen in [[axis] for axis in axes] + ([axes] if len(axes) > 1 else []):
-            on = [
-                (b, attribute.format(axis))
-                for axis in chosen
-                for b in bones
-                if getattr(b, attribute.format(axis))
-            ]
-            names = sorted({readable(b) for b, _ in on})
-            axes_text = "/".join(axis.upper() for axis in chosen)
-            found.append(
-                Suspect(
-                    kind=kind,
-                    label=f"its {what}{'s' if len(chosen) > 1 else ''} on {axes_text} "
-                    f"({', '.join(names)})",
-                    title=f"Misses: {what}",
-                    changes=tuple((b, name, False) for b, name in on),
-                    fix_id=fix_id,
-                    fix_label=f"Turn off the {what} on {axes_text} of {', '.join(names)}",
-                    fix_args=(("axes", "".join(chosen)), ("bones", tuple(names))),
-                )
-            )
-    stiff = [b for b in bones if any(getattr(b, f"ik_stiffness_{a}") > 0.0 for a in "xyz")]
-    if stiff:
-        stiff_names = tuple(readable(b) for b in stiff)
-        found.append(
-            Suspect(
-                kind="stiffness",
-                label=f"the IK stiffness of {', '.join(stiff_names)}",
-                title="Misses: too stiff",
-                changes=tuple((b, f"ik_stiffness_{a}", 0.0) for b in stiff for a in "xyz"),
-                fix_id="clear_stiffness",
-                fix_label=f"Set the IK stiffness of {', '.join(stiff_names)} to 0",
-                fix_args=(("bones", stiff_names),),
-            )
-        )
-    if pose_of(obj).ik_solver == "LEGACY" and constraint.iterations < SOLVER_ITERATIONS:
-        found.append(
-            Suspect(
-                kind="iterations",
-                label=f"its {constraint.iterations} solver iterations",
-                title="Misses: few iterations",
-                changes=((constraint, "iterations", SOLVER_ITERATIONS),),
-                fix_id="more_iterations",
-                fix_label=f"Set the IK's iterations to {SOLVER_ITERATIONS}",
-            )
-        )
-    if constraint.use_stretch and any(b.ik_stretch > 0.0 for b in bones):
-        found.append(
-            Suspect(
-                kind="stretch",
-                label="its IK Stretch",
-                title="Misses: IK Stretch",
-                changes=((constraint, "use_stretch", False),),
-                fix_id=None,
-                fix_label=None,
-                no_fix_reason="whether the limb stretches is the rigger's choice: turn off the "
-                "IK's Stretch, or lower the bones' IK Stretch",
-            )
-        )
-    for other_chain in _overlapping(rig, chain):
-        nested = rig.ik_constraint(other_chain)
-        if not nested.mute and nested.influence > 0.0:
-            shared = [name for name in chain.moving_bones if name in other_chain.bones]
-            found.append(
-                Suspect(
-                    kind=NESTED_IK,
-                    label=f"IK '{other_chain.constraint}' on {other_chain.owner}, whose chain "
-                    f"also moves {', '.join(shared)}",
-                    title="Nested IK misses",
-                    changes=((nested, "mute", True),),
-                    # Muting either IK breaks the other: which one owns the bone is the
-                    # rigger's choice (shorten a chain), not a fix to make for them.
-                    fix_id=None,
-                    fix_label=None,
-                    fix_args=(("outer", other_chain.key),),
-                    no_fix_reason=NESTED_IK_REASON,
-                )
-            )
-    for name in chain.moving_bones:
-        for other in rig.constraints(name):
-            if other.type != "IK" and not other.mute and other.influence > 0.0:
-                found.append(
-                    Suspect(
-                        kind="constraint",
-                        label=f"{other.type.replace('_', ' ').title()} '{readable(other)}' on "
-                        f"{name}, which the IK overrides",
-                        title="Misses: a constraint",
-                        changes=((other, "mute", True),),
-                        fix_id="mute_constraint",
-                        fix_label=f"Mute '{readable(other)}' on {name}",
-                        fix_args=(("bone", name), ("constraint", readable(other))),
-                        needs_confirmation=True,
-                    )
-                )
-    found.append(
-        Suspect(
-            kind="keyed_rotation",
-            label="the keyed rotation of the chain's bones, where the solver starts",
-            title="Misses: keyed rotation",
-            changes=tuple(
-                (b, channel, value)
-                for b in bones
-                for channel, value in (
-                    ("rotation_quaternion", Quaternion()),
-                    ("rotation_euler", Euler()),
-                    ("rotation_axis_angle", (0.0, 0.0, 1.0, 0.0)),
-                )
-            ),
-            fix_id=None,
-            fix_label=None,
-            no_fix_reason="the keys are the animator's: key the chain's rotation nearer the pose "
-            "it should reach, or clear those keys so the solver starts from rest",
-            per_frame=True,
-        )
-    )
-    return found
-
-
-def _overlapping(rig: RigView, chain: IKChain) -> list[IKChain]:
-    """Other IKs whose chains turn a bone this chain turns: the later solve wins that bone."""
-    found: list[IKChain] = []
-    for name in chain.moving_bones:
-        for other in rig.chains_with_bone(name):
-            if other.key != chain.key and other not in found and name in other.moving_bones:
-                found.append(other)
-    return found
-
-
 def _lands_without(
     obj: bpy.types.Object, rig: RigView, track: _Track, suspect: Suspect, frames: Sequence[int]
 ) -> bool:
@@ -594,7 +353,7 @@ def _lands_without(
     probe = _track(obj, rig, chain)
     try:
         for frame in frames:
-            _scene().frame_set(frame)
+            current_scene().frame_set(frame)
             if suspect.per_frame or frame == frames[0]:
                 for owner, name, value in suspect.changes:
                     setattr(owner, name, value)

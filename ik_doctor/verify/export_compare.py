@@ -17,8 +17,8 @@ from mathutils import Matrix, Vector
 
 from ..core.armature import armature_data, pose_of
 from ..core.rig import RigView
-from .animation import _frame_list, _play_alone, _pose_channels, _scene_kept, _set_pose_channels
 from .export_roundtrip import ImportedAction, Trip
+from .playback import frames_to_play, play_alone, pose_channels, scene_kept, set_pose_channels
 
 ProgressCallback = Callable[[int, int], None]
 TIP_MATCH = 1e-4
@@ -114,14 +114,14 @@ def compare(
     size = rig_size(obj) or 1.0
     points = joints(obj, trip.armature, trip.exporter)
     found = []
-    lists = [_frame_list(a.source, None) for a in chosen]
+    lists = [frames_to_play(a.source, None) for a in chosen]
     if frames is not None:  # those of the action's own range
         lists = [[f for f in frame_list if f in frames] for frame_list in lists]
     total, done = sum(len(frame_list) for frame_list in lists), 0
-    with _scene_kept(obj):
-        start_pose = _pose_channels(obj)
+    with scene_kept(obj):
+        start_pose = pose_channels(obj)
         for pair, frame_list in zip(chosen, lists, strict=True):
-            _set_pose_channels(obj, start_pose)
+            set_pose_channels(obj, start_pose)
             found.append(_compare_action(obj, trip, pair, frame_list, points, size))
             done += len(frame_list)
             if progress is not None:
@@ -138,8 +138,8 @@ def _compare_action(
     size: float,
 ) -> ActionDifference:
     assert trip.armature is not None
-    _play_alone(obj, pair.source)
-    _play_alone(trip.armature, pair.imported)
+    play_alone(obj, pair.source)
+    play_alone(trip.armature, pair.imported)
     first, last = pair.imported.frame_range[0], pair.imported.frame_range[1]
     kept = [f for f in frames if first - 0.5 <= f + pair.offset <= last + 0.5]
     difference = ActionDifference(pair.source.name, left_out=tuple(sorted(set(frames) - set(kept))))

@@ -25,7 +25,7 @@ from ..core.editing import FixError, require_armature
 from ..core.finding import Finding, Occurrence, Severity, occurrences_text
 from ..core.names import readable
 from ..core.registry import Check
-from .animation import _frame_list, frame_ranges
+from .animation import frame_ranges
 from .export_compare import ActionDifference, ProgressCallback, compare
 from .export_roundtrip import (
     GLTF_SCENE_KEY,
@@ -34,6 +34,7 @@ from .export_roundtrip import (
     round_trip,
     user_settings,
 )
+from .playback import frames_to_play
 
 CHECK_ID = "export"
 MISS = 0.005
@@ -315,7 +316,7 @@ def _findings(
     for name in missing:
         cause = causes.get(name, UNEXPLAINED)
         action = bpy.data.actions.get(name)
-        runs = frame_ranges(_frame_list(action, None)) if action is not None else ((0, 0),)
+        runs = frame_ranges(frames_to_play(action, None)) if action is not None else ((0, 0),)
         groups.setdefault(("left_out", cause.kind), []).append(
             Occurrence(name, runs, runs[0][0], 1.0, "the whole action is not in the file")
         )
