@@ -23,7 +23,7 @@ Bones whose transforms an action or NLA strip animates are left alone: that pose
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import bpy
@@ -232,20 +232,7 @@ def _leftover_pose(
     rig: RigView, chain: IKChain, animated: set[tuple[str, str]], max_angle: float
 ) -> Finding | None:
     bones = chain.moving_bones
-    rotated, scaled, shrunk = [], [], []
-    for name in bones:
-        basis = rig.pose_bone(name).matrix_basis
-        _location, rotation, scale = basis.decompose()
-        # A keyed channel is animation; another channel of the same bone is still left over
-        # (measured: an upper arm keyed in rotation and scaled 0.5 leaves the arm 21.9% short).
-        if math.degrees(rotation.angle) > max_angle and (name, "rotation") not in animated:
-            rotated.append(name)
-        if (name, "scale") in animated:
-            continue
-        if any(abs(s - 1.0) > 1e-3 for s in scale.to_tuple()):
-            scaled.append(name)
-            if scale.y < 1.0 - 1e-3:  # Y runs along the bone: only this shortens the reach
-                shrunk.append(name)
+    rotated, scaled, shrunk = _posed(rig, bones, animated, max_angle)
     if not rotated and not scaled:
         return None
     where = f"IK '{chain.constraint}' on {chain.owner}"
@@ -256,60 +243,22 @@ def _leftover_pose(
     replaced = flips and not flipped
     if rotated and chain.pole is not None and not flips and not scaled:
         return None  # measured: the pole sets the plane and the solve is the same
-    effects = []
     # Stretch makes up a bone scaled down evenly; one scaled down along its length alone shears
     # the bones below, which no stretching undoes (measured: a thigh at (1, 0.5, 1) still fails).
     even = all(_evenly_scaled(rig, name) for name in shrunk)
     stretching = stretching_bones(rig, chain) if shrunk and even else ()
-    if shrunk and stretching:
-        effects.append(
-            f"{', '.join(shrunk)} {'is' if len(shrunk) == 1 else 'are'} scaled down along "
-            f"{'its' if len(shrunk) == 1 else 'their'} length: the limb reaches targets it was "
-            f"built to reach only by IK Stretch on {', '.join(stretching)}"
-        )
-    elif shrunk:
-        effects.append(
-            f"{', '.join(shrunk)} {'is' if len(shrunk) == 1 else 'are'} scaled down along "
-            f"{'its' if len(shrunk) == 1 else 'their'} length, so the tip falls short of targets "
-            "the limb was built to reach"
-        )
-    elif scaled:
-        effects.append(
-            f"{', '.join(scaled)} {'is' if len(scaled) == 1 else 'are'} scaled up or across "
-            f"{'its' if len(scaled) == 1 else 'their'} length: the limb still reaches but no "
-            "longer matches its model"
-        )
     # Under a pole behind the bend, bending the other way is bending toward the pole: the leg
     # posed -70° at the knee still lands, facing the pole (measured).
     behind = flipped and pole_behind_bend(rig, chain)
     turned_back = flipped and not behind and pole_turns_the_flip_back(rig, chain)
-    if behind:
-        effects.append(
-            "the posed rotation bends the joint the other way, toward its pole, which sits "
-            "behind the bend (measured: the leg still lands, bent toward the pole)"
+    effects = [
+        effect
+        for effect in (
+            _scale_effect(shrunk, scaled, stretching),
+            _bend_effect(chain, rotated, flipped, replaced, behind, turned_back),
         )
-    elif turned_back:
-        effects.append(
-            "the posed rotation bends the joint the other way, and the pole angle turns the "
-            "chain round toward its pole again (measured: the leg posed -20° at the knee with "
-            "the pole angle turned 150° lands 30° from its pole)"
-        )
-    elif flipped:
-        effects.append(
-            "the posed rotation bends the joint the other way, so the chain bends away from "
-            "its pole"
-        )
-    elif replaced:
-        effects.append(
-            "the posed rotation would bend the joint the other way, but a constraint sets the "
-            "rotation the solver starts it from instead (measured: the arm and the leg land); "
-            "once that constraint is muted, the chain bends away from its pole"
-        )
-    elif rotated and chain.pole is None:
-        effects.append(
-            f"the rotation of {', '.join(rotated)} steers which way the chain bends: the same "
-            "target gives a different pose"
-        )
+        if effect
+    ]
     falls_short = shrunk and not stretching and not solved_by_itasc(rig)
     wrong_way = flipped and not (behind or turned_back)
     severity = Severity.ERROR if wrong_way or falls_short else Severity.WARNING
@@ -343,6 +292,91 @@ def _leftover_pose(
         ),
         needs_confirmation=not turned_back,
     )
+
+
+def _posed(
+    rig: RigView, bones: Sequence[str], animated: set[tuple[str, str]], max_angle: float
+) -> tuple[list[str], list[str], list[str]]:
+    """The chain bones left rotated, scaled, and scaled down along their length (not keyed)."""
+    rotated: list[str] = []
+    scaled: list[str] = []
+    shrunk: list[str] = []
+    for name in bones:
+        basis = rig.pose_bone(name).matrix_basis
+        _location, rotation, scale = basis.decompose()
+        # A keyed channel is animation; another channel of the same bone is still left over
+        # (measured: an upper arm keyed in rotation and scaled 0.5 leaves the arm 21.9% short).
+        if math.degrees(rotation.angle) > max_angle and (name, "rotation") not in animated:
+            rotated.append(name)
+        if (name, "scale") in animated:
+            continue
+        if any(abs(s - 1.0) > 1e-3 for s in scale.to_tuple()):
+            scaled.append(name)
+            if scale.y < 1.0 - 1e-3:  # Y runs along the bone: only this shortens the reach
+                shrunk.append(name)
+    return rotated, scaled, shrunk
+
+
+def _scale_effect(shrunk: list[str], scaled: list[str], stretching: Sequence[str]) -> str | None:
+    """What the leftover scale does to the limb; None when no bone is scaled."""
+    if shrunk and stretching:
+        return (
+            f"{', '.join(shrunk)} {'is' if len(shrunk) == 1 else 'are'} scaled down along "
+            f"{'its' if len(shrunk) == 1 else 'their'} length: the limb reaches targets it was "
+            f"built to reach only by IK Stretch on {', '.join(stretching)}"
+        )
+    if shrunk:
+        return (
+            f"{', '.join(shrunk)} {'is' if len(shrunk) == 1 else 'are'} scaled down along "
+            f"{'its' if len(shrunk) == 1 else 'their'} length, so the tip falls short of targets "
+            "the limb was built to reach"
+        )
+    if scaled:
+        return (
+            f"{', '.join(scaled)} {'is' if len(scaled) == 1 else 'are'} scaled up or across "
+            f"{'its' if len(scaled) == 1 else 'their'} length: the limb still reaches but no "
+            "longer matches its model"
+        )
+    return None
+
+
+def _bend_effect(
+    chain: IKChain,
+    rotated: list[str],
+    flipped: bool,
+    replaced: bool,
+    behind: bool,
+    turned_back: bool,
+) -> str | None:
+    """What the leftover rotation does to the bend; None when it changes nothing said here."""
+    if behind:
+        return (
+            "the posed rotation bends the joint the other way, toward its pole, which sits "
+            "behind the bend (measured: the leg still lands, bent toward the pole)"
+        )
+    if turned_back:
+        return (
+            "the posed rotation bends the joint the other way, and the pole angle turns the "
+            "chain round toward its pole again (measured: the leg posed -20° at the knee with "
+            "the pole angle turned 150° lands 30° from its pole)"
+        )
+    if flipped:
+        return (
+            "the posed rotation bends the joint the other way, so the chain bends away from "
+            "its pole"
+        )
+    if replaced:
+        return (
+            "the posed rotation would bend the joint the other way, but a constraint sets the "
+            "rotation the solver starts it from instead (measured: the arm and the leg land); "
+            "once that constraint is muted, the chain bends away from its pole"
+        )
+    if rotated and chain.pole is None:
+        return (
+            f"the rotation of {', '.join(rotated)} steers which way the chain bends: the same "
+            "target gives a different pose"
+        )
+    return None
 
 
 def _evenly_scaled(rig: RigView, name: str) -> bool:
