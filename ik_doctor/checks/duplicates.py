@@ -136,41 +136,8 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
         loser = stacked[1]
     winner = later if loser is first else first
     aims_alike = shared and same_control and _aims_its_straight_line(rig, winner, loser)
-    if aims_alike:
-        severity, why = (
-            Severity.WARNING,
-            (
-                f"The chain of IK '{winner.constraint}' on {winner.owner} is straight and "
-                "nothing starts it bent, so the solver never folds it: it only aims that line at "
-                "the control, which the other chain, lying along it, aims at too (measured on "
-                "the straight leg and arm: the thigh's and the upper arm's IK land). Once the "
-                "chain bends (a pre-bend, a posed bend, IK Stretch) it wins and the other misses."
-            ),
-        )
-        title = "Two IKs, one straight"
-        message += f": IK '{loser.constraint}' on {loser.owner} lands while {winner.owner}'s "
-        message += "chain stays straight."
-    elif agree:
-        severity, why = (
-            Severity.WARNING,
-            (
-                "Blender solves both as one tree; they agree now, but any difference in pole, "
-                "chain length or influence makes them pull the chain two ways."
-            ),
-        )
-        title = "Duplicate IK"
-        message += "."
-    else:
-        severity, why = (
-            Severity.ERROR,
-            (
-                "Blender solves both toward two goals that the limb cannot reach at once (as one "
-                "tree when they share bones, else the upper chain first): one of them wins and "
-                "the other's tip stays short of its target."
-            ),
-        )
-        title = "Two IKs fight" if shared else "Two IKs, one control"
-        message += f": IK '{loser.constraint}' on {loser.owner} misses its target."
+    severity, title, why, outcome = _outcome(bool(aims_alike), agree, bool(shared), winner, loser)
+    message += outcome
     # A muted twin on the same bone reads as an IK/FK switch, which is what it becomes; a lone
     # muted IK on another bone would read as an IK that does nothing: that one is removed.
     fix_id, verb = ("mute", "Mute") if same_owner else ("remove", "Delete")
@@ -207,6 +174,50 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
         fix_args=(("use_tail", not changed.use_tail), ("chain_count", count)),
         needs_confirmation=False,
     )
+
+
+def _outcome(
+    aims_alike: bool, agree: bool, shared: bool, winner: IKChain, loser: IKChain
+) -> tuple[Severity, str, str, str]:
+    """Severity, title, why, and the end of the message: what the pair does to the loser."""
+    if aims_alike:
+        severity, why = (
+            Severity.WARNING,
+            (
+                f"The chain of IK '{winner.constraint}' on {winner.owner} is straight and "
+                "nothing starts it bent, so the solver never folds it: it only aims that line at "
+                "the control, which the other chain, lying along it, aims at too (measured on "
+                "the straight leg and arm: the thigh's and the upper arm's IK land). Once the "
+                "chain bends (a pre-bend, a posed bend, IK Stretch) it wins and the other misses."
+            ),
+        )
+        title = "Two IKs, one straight"
+        outcome = (
+            f": IK '{loser.constraint}' on {loser.owner} lands while {winner.owner}'s "
+            "chain stays straight."
+        )
+    elif agree:
+        severity, why = (
+            Severity.WARNING,
+            (
+                "Blender solves both as one tree; they agree now, but any difference in pole, "
+                "chain length or influence makes them pull the chain two ways."
+            ),
+        )
+        title = "Duplicate IK"
+        outcome = "."
+    else:
+        severity, why = (
+            Severity.ERROR,
+            (
+                "Blender solves both toward two goals that the limb cannot reach at once (as one "
+                "tree when they share bones, else the upper chain first): one of them wins and "
+                "the other's tip stays short of its target."
+            ),
+        )
+        title = "Two IKs fight" if shared else "Two IKs, one control"
+        outcome = f": IK '{loser.constraint}' on {loser.owner} misses its target."
+    return severity, title, why, outcome
 
 
 def _aims_its_straight_line(rig: RigView, winner: IKChain, loser: IKChain) -> bool:
