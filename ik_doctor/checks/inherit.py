@@ -98,85 +98,107 @@ def _problems(
     shear_possible = scale_mode == "FULL" and bool(uneven)
     if bone.use_inherit_rotation and scale_mode not in NOT_SCALING and not shear_possible:
         return  # inherits rotation and scale, with no unevenly scaled bone to shear it
-
-    def finding(**fields: Any) -> Finding:
-        return chain_finding("inherit", rig, chain, bone=name, **fields)
-
     if not bone.use_inherit_rotation and name != chain.root and bone.parent is not None:
-        effect, harmless = _rotation_effect(rig, chain, name)
-        yield finding(
-            severity=Severity.WARNING if harmless else Severity.ERROR,
-            title="Rotation not inherited",
-            message=(
-                f"{name} does not inherit the rotation of {readable(bone.parent)}, so it ignores "
-                f"the bend above it in the chain of {chain.owner}: {effect}."
-            ),
-            why=(
-                "Without inherited rotation the bone keeps its armature-space orientation "
-                "while the bones above it turn: the solver's bend lands on the wrong side and "
-                "the joint bends away from its pole."
-            ),
-            fix_id="inherit_rotation",
-            fix_label=f"Turn Inherit Rotation back on for {name}",
-        )
+        yield _rotation_not_inherited(rig, chain, name)
     scaled = _shear_source(rig, chain, name, uneven, tolerance)
-    shears = scaled is not None
     if (
         bone.inherit_scale in NOT_SCALING
         and bone.parent is not None
         and not _scale_given_back(rig, chain, name)
     ):
-        # Full would shear it under an unevenly scaled bone (an error then): Aligned does not.
-        mode = "ALIGNED" if shears else "FULL"
-        grown = _posed_ancestor(rig, name, _is_grown, skipped=chain.bones)
-        stretching = stretching_bones(rig, chain) if grown else ()
-        if grown and stretching:
-            effect = (
-                f"{grown} is scaled up, so the targets are reached only by IK Stretch on "
-                f"{', '.join(stretching)}"
-            )
-        elif grown:
-            effect = f"{grown} is scaled up, so the targets are out of its reach now"
-        else:
-            effect = "scaling the rig up leaves this part of the limb at its old size"
-        yield finding(
-            severity=Severity.ERROR if grown and not stretching else Severity.WARNING,
-            title="Scale not inherited",
-            message=f"{name} does not inherit scale from {readable(bone.parent)}: {effect}.",
-            why=(
-                f"With Inherit Scale '{bone.inherit_scale.title()}' the limb keeps its length "
-                "while the controls move with the scaled rig, so targets drift out of reach."
-            ),
-            fix_id="inherit_scale",
-            fix_label=f"Set Inherit Scale of {name} to {mode.title()}",
-            fix_args=(("mode", mode),),
-        )
-    if bone.inherit_scale == "FULL" and shears:
-        assert scaled is not None
-        scale = _rounded(uneven[scaled])
-        rebuilt = _copy_that_drops_the_shear(rig, chain, name)
+        yield _scale_not_inherited(rig, chain, name, shears=scaled is not None)
+    if bone.inherit_scale == "FULL" and scaled is not None:
+        yield _sheared(rig, chain, name, scaled, uneven[scaled])
+
+
+def _finding(rig: RigView, chain: IKChain, name: str, **fields: Any) -> Finding:
+    return chain_finding("inherit", rig, chain, bone=name, **fields)
+
+
+def _rotation_not_inherited(rig: RigView, chain: IKChain, name: str) -> Finding:
+    bone = rig.raw_bone(name)
+    effect, harmless = _rotation_effect(rig, chain, name)
+    return _finding(
+        rig,
+        chain,
+        name,
+        severity=Severity.WARNING if harmless else Severity.ERROR,
+        title="Rotation not inherited",
+        message=(
+            f"{name} does not inherit the rotation of {readable(bone.parent)}, so it ignores "
+            f"the bend above it in the chain of {chain.owner}: {effect}."
+        ),
+        why=(
+            "Without inherited rotation the bone keeps its armature-space orientation "
+            "while the bones above it turn: the solver's bend lands on the wrong side and "
+            "the joint bends away from its pole."
+        ),
+        fix_id="inherit_rotation",
+        fix_label=f"Turn Inherit Rotation back on for {name}",
+    )
+
+
+def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) -> Finding:
+    bone = rig.raw_bone(name)
+    # Full would shear it under an unevenly scaled bone (an error then): Aligned does not.
+    mode = "ALIGNED" if shears else "FULL"
+    grown = _posed_ancestor(rig, name, _is_grown, skipped=chain.bones)
+    stretching = stretching_bones(rig, chain) if grown else ()
+    if grown and stretching:
         effect = (
-            f"{rebuilt.type.replace('_', ' ').title()} '{readable(rebuilt)}' rebuilds its matrix "
-            "from a rotation, which drops the shear: the limb still reaches"
-            if rebuilt is not None
-            else "the limb cannot reach its target"
+            f"{grown} is scaled up, so the targets are reached only by IK Stretch on "
+            f"{', '.join(stretching)}"
         )
-        yield finding(
-            severity=Severity.WARNING if solved_by_itasc(rig) or rebuilt else Severity.ERROR,
-            title="Uneven scale shears bone",
-            message=(
-                f"{name} inherits the non-uniform scale {scale} of {scaled} in full, "
-                f"which shears it: {effect}."
-            ),
-            why=(
-                "Inherit Scale 'Full' applies the parent's scale along the parent's axes; "
-                "on a bone turned against its parent, unequal scale becomes shear, and the "
-                "solver's rotations no longer move the tip where it expects."
-            ),
-            fix_id="align_scale",
-            fix_label=f"Set Inherit Scale of {name} to Aligned",
-            fix_args=(("mode", "ALIGNED"),),
-        )
+    elif grown:
+        effect = f"{grown} is scaled up, so the targets are out of its reach now"
+    else:
+        effect = "scaling the rig up leaves this part of the limb at its old size"
+    return _finding(
+        rig,
+        chain,
+        name,
+        severity=Severity.ERROR if grown and not stretching else Severity.WARNING,
+        title="Scale not inherited",
+        message=f"{name} does not inherit scale from {readable(bone.parent)}: {effect}.",
+        why=(
+            f"With Inherit Scale '{bone.inherit_scale.title()}' the limb keeps its length "
+            "while the controls move with the scaled rig, so targets drift out of reach."
+        ),
+        fix_id="inherit_scale",
+        fix_label=f"Set Inherit Scale of {name} to {mode.title()}",
+        fix_args=(("mode", mode),),
+    )
+
+
+def _sheared(rig: RigView, chain: IKChain, name: str, scaled: str, uneven: Vector) -> Finding:
+    """``name`` inherits in full the uneven scale of ``scaled``, which shears it."""
+    scale = _rounded(uneven)
+    rebuilt = _copy_that_drops_the_shear(rig, chain, name)
+    effect = (
+        f"{rebuilt.type.replace('_', ' ').title()} '{readable(rebuilt)}' rebuilds its matrix "
+        "from a rotation, which drops the shear: the limb still reaches"
+        if rebuilt is not None
+        else "the limb cannot reach its target"
+    )
+    return _finding(
+        rig,
+        chain,
+        name,
+        severity=Severity.WARNING if solved_by_itasc(rig) or rebuilt else Severity.ERROR,
+        title="Uneven scale shears bone",
+        message=(
+            f"{name} inherits the non-uniform scale {scale} of {scaled} in full, "
+            f"which shears it: {effect}."
+        ),
+        why=(
+            "Inherit Scale 'Full' applies the parent's scale along the parent's axes; "
+            "on a bone turned against its parent, unequal scale becomes shear, and the "
+            "solver's rotations no longer move the tip where it expects."
+        ),
+        fix_id="align_scale",
+        fix_label=f"Set Inherit Scale of {name} to Aligned",
+        fix_args=(("mode", "ALIGNED"),),
+    )
 
 
 def shear_that_stops(rig: RigView, chain: IKChain, name: str) -> str | None:
