@@ -79,7 +79,8 @@ def hostile_files(text: str) -> list[dict[str, Any]]:
         "chains": [chain],
         "fix": {
             "skipped": f"skipped{text}",
-            "applied": [{"finding": error, "result": f"Made{text}", "changed": True}],
+            "applied": [{"finding": error, "result": f"Made{text}", "changed": True,
+                         "failed": False, "touched": [f"shin{text}", f"IK{text}"]}],
             "not_applied": [{"finding": error, "reason": f"held{text}"}],
             "after": [error], "chains_after": [chain],
         },
