@@ -221,12 +221,14 @@ def _causes(
     settings: Mapping[str, Any],
     failing: Sequence[ActionDifference],
     missing: Sequence[str],
-) -> dict[str, Remedy]:
-    """Each failing action's proved cause: the first change after which it lands on its worst
-    frames, keeps all its frames, and is in the file."""
-    left = {d.action: d for d in failing}
-    left.update({name: ActionDifference(name) for name in missing})
-    proved: dict[str, Remedy] = {}
+) -> dict[tuple[str, str], Remedy]:
+    """Each failing action's proved cause, per problem: the first change after which it lands
+    on its worst frames (``miss``), or after which the file holds all its frames
+    (``left_out``)."""
+    left = {(d.action, "miss"): d for d in failing if _failing(d)}
+    left.update({(d.action, "left_out"): d for d in failing if d.left_out})
+    left.update({(name, "left_out"): ActionDifference(name) for name in missing})
+    proved: dict[tuple[str, str], Remedy] = {}
     for remedy in _remedies(exporter, settings):
         if not left:
             break
@@ -236,13 +238,17 @@ def _causes(
                 _scene_range_over(obj, remedy.scene_range),
                 round_trip(obj, exporter, {**settings, **remedy.settings}) as trip,
             ):
-                again = compare(obj, trip, actions=sorted(left), frames=frames or None)
+                names = sorted({action for action, _ in left})
+                again = compare(obj, trip, actions=names, frames=frames or None)
         except ExportFailed:
             continue  # a change the exporter cannot write proves nothing
         for difference in again:
-            if not _failing(difference) and not difference.left_out:
-                proved[difference.action] = remedy
-                left.pop(difference.action, None)
+            for problem, gone in (
+                ("miss", not _failing(difference)),
+                ("left_out", not difference.left_out),
+            ):
+                if gone and left.pop((difference.action, problem), None) is not None:
+                    proved[difference.action, problem] = remedy
     return proved
 
 
@@ -280,16 +286,15 @@ def _findings(
     exporter: str,
     failing: Sequence[ActionDifference],
     missing: Sequence[str],
-    causes: Mapping[str, Remedy],
+    causes: Mapping[tuple[str, str], Remedy],
 ) -> list[Finding]:
     """One finding per problem and proved cause, listing every action it shows in."""
     groups: dict[tuple[str, str], list[Occurrence]] = {}
     worst_joint: dict[tuple[str, str], tuple[float, str]] = {}
     for difference in failing:
-        cause = causes.get(difference.action, UNEXPLAINED)
         misses = _failing(difference)
         if misses:
-            key = ("miss", cause.kind)
+            key = ("miss", causes.get((difference.action, "miss"), UNEXPLAINED).kind)
             frame = max(misses, key=lambda f: misses[f][0])
             share, joint = misses[frame]
             groups.setdefault(key, []).append(
@@ -304,6 +309,7 @@ def _findings(
             worst_joint[key] = max(worst_joint.get(key, (0.0, "")), (share, joint))
         if difference.left_out:
             runs = frame_ranges(difference.left_out)
+            cause = causes.get((difference.action, "left_out"), UNEXPLAINED)
             groups.setdefault(("left_out", cause.kind), []).append(
                 Occurrence(
                     difference.action,
@@ -314,7 +320,7 @@ def _findings(
                 )
             )
     for name in missing:
-        cause = causes.get(name, UNEXPLAINED)
+        cause = causes.get((name, "left_out"), UNEXPLAINED)
         action = bpy.data.actions.get(name)
         runs = frame_ranges(frames_to_play(action, None)) if action is not None else ((0, 0),)
         groups.setdefault(("left_out", cause.kind), []).append(
@@ -354,7 +360,8 @@ def _finding(
         message = f"Exported to {name}, frames of the action are not in the file: {where}."
         why = "Where the file has no keys the game holds the last pose, so the motion stops."
     if cause is not UNEXPLAINED:
-        message += f" Exported again with {cause.label}, every joint lands."
+        result = "every joint lands" if problem == "miss" else "the file holds every frame"
+        message += f" Exported again with {cause.label}, {result}."
     fixable = cause is not UNEXPLAINED and cause.no_fix_reason is None and exporter == "gltf"
     bone = worst_joint[1].removesuffix("'s tip") if worst_joint else None
     return Finding(
