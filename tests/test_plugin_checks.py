@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -140,7 +141,9 @@ def rig_file(plugin_env, tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("plugin_rig") / "rig.blend"
     script = (
         "import bpy\nfrom ik_doctor.sample_rig import build_character_rig\n"
-        f"build_character_rig()\nbpy.ops.wm.save_as_mainfile(filepath={str(path)!r})\n"
+        "rig = build_character_rig()\n"
+        "rig.pose.bones['shin.L'].constraints['IK'].target = None\n"  # a target check's error
+        f"bpy.ops.wm.save_as_mainfile(filepath={str(path)!r})\n"
     )
     result = run(["-c", script], plugin_env, path.parent)
     assert path.exists(), result.stderr
@@ -177,3 +180,15 @@ def test_checks_refuses_an_id_no_check_has(plugin_env, rig_file) -> None:
                  plugin_env, rig_file.parent)  # fmt: skip
     assert result.returncode == 2
     assert PLUGIN_ID in result.stderr  # the known ids listed are the registry's
+
+
+def test_a_project_that_ignores_a_check_still_runs_the_plugin(plugin_env, rig_file, tmp_path):
+    """``ignore`` leaves the rest of the worker's registry on, not only the built-in checks."""
+    shutil.copy(rig_file, tmp_path / "rig.blend")
+    (tmp_path / "ik-doctor.toml").write_text('ignore = ["target"]\n')
+    result = run(["-m", "ik_doctor", "check", "rig.blend", "--format", "json"],
+                 plugin_env, tmp_path)  # fmt: skip
+    (armature,) = json.loads(result.stdout)["files"][0]["armatures"]
+    checks = {finding["check_id"] for finding in armature["findings"]}
+    assert PLUGIN_ID in checks
+    assert "target" not in checks

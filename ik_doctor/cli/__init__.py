@@ -379,9 +379,8 @@ def _jobs(
         "export": getattr(args, "export", None),
         "export_settings": getattr(args, "export_settings", None),
     }
-    every = check_ids()
     jobs = [
-        {**common, **job_settings(args, config, every), "path": item.path}
+        {**common, **job_settings(args, config), "path": item.path}
         for item, config in zip(inputs, configs, strict=True)
     ]
     if args.command == "fix":

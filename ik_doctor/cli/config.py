@@ -66,16 +66,13 @@ def check_config_options(
         check_options(config, defaults)
 
 
-def job_settings(
-    args: argparse.Namespace, config: ProjectConfig, every: list[str]
-) -> dict[str, Any]:
+def job_settings(args: argparse.Namespace, config: ProjectConfig) -> dict[str, Any]:
     """The job fields a file's settings decide: the checks run (``--checks`` wins over
-    ``ignore``), the animation and export scans, severities and options."""
-    checks = args.checks
-    if checks is None and config.ignore:
-        checks = config.checks(every)
+    ``ignore``, which the worker takes from its registry, plug-ins included), the animation and
+    export scans, severities and options."""
     return {
-        "checks": checks,
+        "checks": args.checks,
+        "ignore": sorted(config.ignore) if args.checks is None else [],
         "animation": args.animation and ANIMATION_CHECK not in config.ignore,
         "severity": dict(config.severity),
         "options": {check: dict(values) for check, values in config.options.items()},

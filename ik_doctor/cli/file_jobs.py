@@ -169,7 +169,7 @@ def _fix_armature(obj: bpy.types.Object, job: dict[str, Any]) -> dict[str, Any]:
     )
     results = apply_all_fixes(
         obj,
-        checks=job.get("checks"),
+        checks=_wanted_checks(job),
         permission=permission,
         options=job.get("options"),
         leave=_accepted(obj, job),
@@ -195,7 +195,7 @@ def _findings(obj: bpy.types.Object, job: dict[str, Any]) -> list[Finding]:
 
 
 def _diagnosed(obj: bpy.types.Object, job: dict[str, Any]) -> list[Finding]:
-    return diagnose(obj, checks=job.get("checks"), options=job.get("options"))
+    return diagnose(obj, checks=_wanted_checks(job), options=job.get("options"))
 
 
 def _read(obj: bpy.types.Object, job: dict[str, Any]) -> dict[str, Any]:
@@ -236,9 +236,18 @@ def _waivers_applied(obj: bpy.types.Object, job: dict[str, Any], found: list[Fin
     return apply_waivers(found, waivers_of(obj), readable(obj), _checks_run(job))
 
 
+def _wanted_checks(job: dict[str, Any]) -> list[str] | None:
+    """The ids of ``--checks``, else the checks in this Blender's registry (plug-ins included,
+    the scans apart) but those the project ignores; None for every check."""
+    if job.get("checks") is not None or not job.get("ignore"):
+        return job.get("checks")
+    skipped = {*job["ignore"], CHECK_ID, EXPORT_CHECK}
+    return [check.id for check in all_checks() if check.id not in skipped]
+
+
 def _checks_run(job: dict[str, Any]) -> list[str]:
     scans = (CHECK_ID, EXPORT_CHECK)
-    ran = job.get("checks") or [check.id for check in all_checks() if check.id not in scans]
+    ran = _wanted_checks(job) or [check.id for check in all_checks() if check.id not in scans]
     ran = [*ran, CHECK_ID] if job.get("animation") else list(ran)
     return [*ran, EXPORT_CHECK] if job.get("export") else ran
 
