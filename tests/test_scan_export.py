@@ -118,3 +118,12 @@ def test_the_trex_arrives_with_the_defaults_and_misses_without_sampling() -> Non
     (finding,) = scan_export(rig, "gltf", NO_SAMPLING)
     assert finding.args["cause"] == "sampling" and len(finding.occurrences) == 6
     assert max(o.worst for o in finding.occurrences) > 0.1
+
+
+def test_fbx_baking_the_scene_s_range_cuts_the_walk_where_the_scene_ends(rig) -> None:
+    key_walk(rig)
+    bpy.context.scene.frame_end = 6
+    scene_take = {"bake_anim_use_all_actions": False, "bake_anim_use_nla_strips": False}
+    (finding,) = scan_export(rig, "fbx", scene_take)
+    assert (finding.args["problem"], finding.args["cause"]) == ("left_out", "all_actions")
+    assert finding.frames == ((7, 12),) and bpy.context.scene.frame_end == 6

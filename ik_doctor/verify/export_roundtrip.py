@@ -207,16 +207,13 @@ def _matched(
 
 
 def _take_start(action: bpy.types.Action, settings: Mapping[str, Any]) -> int:
-    """FBX writes each take from time 0 (measured: a walk keyed on frames 1-12 came back on
-    0-11 with the importer's offset at 0): an action's take starts at the action's first
-    frame, the scene-wide take (without All Actions or NLA Strips) at the scene's."""
-    scene = bpy.context.scene
+    """FBX writes an action's take from time 0 (measured: a walk keyed on frames 1-12 came back
+    on 0-11 with the importer's offset at 0); the scene-wide take (without All Actions or NLA
+    Strips) keeps the scene's frames (measured: frames 1-6 came back as 1-6)."""
     whole_scene = not settings.get("bake_anim_use_all_actions", True) and not settings.get(
         "bake_anim_use_nla_strips", True
     )
-    if whole_scene and scene is not None:
-        return -scene.frame_start
-    return -round(action.frame_range[0])
+    return 0 if whole_scene else -round(action.frame_range[0])
 
 
 def _slide(action: bpy.types.Action, settings: Mapping[str, Any]) -> int:
