@@ -9,7 +9,7 @@ findings greyed, each with its reason, below the counts they are no longer in.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import cast
+from typing import TYPE_CHECKING
 
 import bpy
 from bpy.props import IntProperty, StringProperty
@@ -17,7 +17,10 @@ from bpy.props import IntProperty, StringProperty
 from ..core.editing import FixError, read_only_reason
 from ..core.waiver_store import unwaive, waive
 from ..core.waivers import STALE_CHECK
-from . import operators, report
+from . import context_given, operators, report
+
+if TYPE_CHECKING:
+    from .operators import Outcome
 
 HIDDEN_ROW = {"SKIP_SAVE", "HIDDEN"}
 
@@ -46,24 +49,28 @@ class IK_DOCTOR_OT_accept_finding(bpy.types.Operator):
     bl_label = "Accept..."
     bl_options = {"REGISTER", "UNDO"}
 
-    reason: StringProperty(
-        name="Reason", description="Why this setup is intended (kept with the rig)"
-    )
-    index: IntProperty(
-        name="Row",
-        description="Report row to accept; -1 accepts the row selected in the list",
-        default=-1,
-        options=HIDDEN_ROW,
-    )
+    if TYPE_CHECKING:  # what Blender makes of the properties below
+        reason: str
+        index: int
+    else:
+        reason: StringProperty(
+            name="Reason", description="Why this setup is intended (kept with the rig)"
+        )
+        index: IntProperty(
+            name="Row",
+            description="Report row to accept; -1 accepts the row selected in the list",
+            default=-1,
+            options=HIDDEN_ROW,
+        )
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         return _can_change(cls, context)
 
-    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
-        return cast(set[str], context.window_manager.invoke_props_dialog(self, width=360))
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> Outcome:
+        return context_given.window_manager(context).invoke_props_dialog(self, width=360)
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> Outcome:
         row = operators._chosen_row(context, self.index)
         if row is None or row.check_id == STALE_CHECK:
             self.report({"ERROR"}, "No finding chosen: select one in the IK Doctor list.")
@@ -84,20 +91,24 @@ class IK_DOCTOR_OT_take_back_acceptance(bpy.types.Operator):
     bl_label = "Take Back Acceptance"
     bl_options = {"REGISTER", "UNDO"}
 
-    accepted: IntProperty(
-        name="Accepted",
-        description="Accepted finding to take back; -1 takes back the stale acceptance "
-        "selected in the list",
-        default=-1,
-        options=HIDDEN_ROW,
-    )
+    if TYPE_CHECKING:  # what Blender makes of the property below
+        accepted: int
+    else:
+        accepted: IntProperty(
+            name="Accepted",
+            description="Accepted finding to take back; -1 takes back the stale acceptance "
+            "selected in the list",
+            default=-1,
+            options=HIDDEN_ROW,
+        )
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         return _can_change(cls, context)
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        stored = report.report_for(context, context.active_object)
+    def execute(self, context: bpy.types.Context) -> Outcome:
+        stored = operators._report(context, operators._rig(context))
+        row: report.IK_DOCTOR_PG_finding | None
         if 0 <= self.accepted < len(stored.accepted):
             row = stored.accepted[self.accepted]
         else:

@@ -75,9 +75,12 @@ def row_properties() -> dict[str, Any]:
             # A header row holds no finding: its enum reads as the last member, the mildest
             # in Severity, whose members are declared worst first.
             start = default.name if given else items[-1][0]
-            properties[column.prop] = EnumProperty(items=items, default=start)
+            # The stubs say bpy.props functions return None; Blender returns the definition.
+            properties[column.prop] = EnumProperty(items=items, default=start)  # type: ignore[func-returns-value]
         elif column.way == "json":
-            properties[column.prop] = StringProperty(default=_encode(default if given else None))
+            properties[column.prop] = StringProperty(  # type: ignore[func-returns-value]  # as above
+                default=_encode(default if given else None)
+            )
         else:
             kind = _SCALARS[_without_none(column.hint)[0]]
             properties[column.prop] = kind(default=default) if given else kind()
@@ -99,7 +102,7 @@ def copy_into(row: Any, finding: Finding) -> None:
 
 def from_row(row: Any) -> Finding:
     """The Finding ``copy_into`` wrote into ``row``, equal to it field for field."""
-    values = {}
+    values: dict[str, Any] = {}
     for column in COLUMNS:
         stored = getattr(row, column.prop)
         if column.way == "text":

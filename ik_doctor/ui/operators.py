@@ -8,11 +8,12 @@ takes a fix back.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import TYPE_CHECKING
 
 import bpy
 from bpy.props import BoolProperty, EnumProperty, IntProperty
 
+from ..core.armature import armature_data, pose_of
 from ..core.editing import FixError, read_only_reason
 from ..core.finding import Finding
 from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
@@ -25,12 +26,17 @@ from ..doctor import apply_all_fixes, diagnose, run_fix
 from ..verify.animation import CHECK_ID, scan_animation
 from ..verify.export_scan import CHECK_ID as EXPORT_CHECK
 from ..verify.export_scan import scan_export
-from . import preferences, project_settings, report
+from . import context_given, preferences, project_settings, report
+
+if TYPE_CHECKING:
+    from bpy.stub_internal.rna_enums import OperatorReturnItems, WmReportItems
+
+    Outcome = set[OperatorReturnItems]
 
 
 def run_checks(
     context: bpy.types.Context, obj: bpy.types.Object, solved: Sequence[Finding] | None = None
-):
+) -> report.IK_DOCTOR_PG_report:
     """Diagnose ``obj`` with the enabled checks and thresholds (the preferences, then the
     project's settings file), set the faults accepted on purpose aside, store and return the
     report (with ``solved``, the animation scan's findings, beside the checks' own; a scan's
@@ -44,14 +50,28 @@ def run_checks(
     return report.store(context, obj, kept.active, kept.waived, settings.problem)
 
 
-def _tell(operator: bpy.types.Operator, stored, what: str = "") -> None:
-    level = "WARNING" if stored.errors else "INFO"
+def _tell(operator: bpy.types.Operator, stored: report.IK_DOCTOR_PG_report, what: str = "") -> None:
+    level: WmReportItems = "WARNING" if stored.errors else "INFO"
     operator.report({level}, f"IK Doctor: {what}{report.summary(stored)}")
 
 
 def _armature(context: bpy.types.Context) -> bpy.types.Object | None:
     obj = context.active_object
     return obj if obj is not None and obj.type == "ARMATURE" else None
+
+
+def _rig(context: bpy.types.Context) -> bpy.types.Object:
+    """The active armature, which the operator's poll made sure of."""
+    obj = _armature(context)
+    assert obj is not None, "poll requires an active armature"
+    return obj
+
+
+def _report(context: bpy.types.Context, obj: bpy.types.Object) -> report.IK_DOCTOR_PG_report:
+    """The stored report of ``obj``, which the operator's poll made sure of."""
+    stored = report.report_for(context, obj)
+    assert stored is not None, "poll requires a checked rig"
+    return stored
 
 
 def _has_armature(cls: type[bpy.types.Operator], context: bpy.types.Context) -> bool:
@@ -64,7 +84,7 @@ def _has_armature(cls: type[bpy.types.Operator], context: bpy.types.Context) -> 
 def _can_fix(cls: type[bpy.types.Operator], context: bpy.types.Context) -> bool:
     if not _has_armature(cls, context):
         return False
-    obj = _armature(context)
+    obj = _rig(context)
     if report.report_for(context, obj) is None:
         cls.poll_message_set("Check the rig first.")
         return False
@@ -75,7 +95,7 @@ def _can_fix(cls: type[bpy.types.Operator], context: bpy.types.Context) -> bool:
     return True
 
 
-def _chosen_row(context: bpy.types.Context, index: int):
+def _chosen_row(context: bpy.types.Context, index: int) -> report.IK_DOCTOR_PG_finding | None:
     """The report row an operator acts on: ``index``, or the list's selection for -1."""
     stored = report.report_for(context, _armature(context))
     if stored is None:
@@ -97,8 +117,8 @@ class IK_DOCTOR_OT_check_rig(bpy.types.Operator):
     def poll(cls, context: bpy.types.Context) -> bool:
         return _has_armature(cls, context)
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        _tell(self, run_checks(context, _armature(context)))
+    def execute(self, context: bpy.types.Context) -> Outcome:
+        _tell(self, run_checks(context, _rig(context)))
         return {"FINISHED"}
 
 
@@ -114,13 +134,13 @@ class IK_DOCTOR_OT_verify_by_solving(bpy.types.Operator):
     def poll(cls, context: bpy.types.Context) -> bool:
         return _has_armature(cls, context)
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        obj = _armature(context)
+    def execute(self, context: bpy.types.Context) -> Outcome:
+        obj = _rig(context)
         enabled, _ = preferences.settings(context)
         if CHECK_ID not in enabled:
             self.report({"WARNING"}, "Verify by solving is switched off in the preferences.")
             return {"CANCELLED"}
-        window_manager = context.window_manager
+        window_manager = context_given.window_manager(context)
         window_manager.progress_begin(0, 100)
         try:
             scanned = scan_animation(
@@ -147,26 +167,29 @@ class IK_DOCTOR_OT_verify_export(bpy.types.Operator):
     bl_label = "Verify Export"
     bl_options = {"REGISTER"}
 
-    exporter: EnumProperty(
-        name="Exporter",
-        items=(
-            ("gltf", "glTF", "Blender's glTF 2.0 exporter"),
-            ("fbx", "FBX", "Blender's FBX exporter, with its defaults"),
-        ),
-        default="gltf",
-    )
+    if TYPE_CHECKING:  # what Blender makes of the property below
+        exporter: str
+    else:
+        exporter: EnumProperty(
+            name="Exporter",
+            items=(
+                ("gltf", "glTF", "Blender's glTF 2.0 exporter"),
+                ("fbx", "FBX", "Blender's FBX exporter, with its defaults"),
+            ),
+            default="gltf",
+        )
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         return _has_armature(cls, context)
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        obj = _armature(context)
+    def execute(self, context: bpy.types.Context) -> Outcome:
+        obj = _rig(context)
         enabled, _ = preferences.settings(context)
         if EXPORT_CHECK not in enabled:
             self.report({"WARNING"}, "Verify the export is switched off in the preferences.")
             return {"CANCELLED"}
-        window_manager = context.window_manager
+        window_manager = context_given.window_manager(context)
         window_manager.progress_begin(0, 100)
         try:
             found = scan_export(
@@ -192,12 +215,15 @@ class IK_DOCTOR_OT_fix_finding(bpy.types.Operator):
     bl_label = "Fix Finding"
     bl_options = {"REGISTER", "UNDO"}
 
-    index: IntProperty(
-        name="Row",
-        description="Report row to fix; -1 fixes the row selected in the list",
-        default=-1,
-        options={"SKIP_SAVE", "HIDDEN"},
-    )
+    if TYPE_CHECKING:  # what Blender makes of the property below
+        index: int
+    else:
+        index: IntProperty(
+            name="Row",
+            description="Report row to fix; -1 fixes the row selected in the list",
+            default=-1,
+            options={"SKIP_SAVE", "HIDDEN"},
+        )
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
@@ -210,19 +236,16 @@ class IK_DOCTOR_OT_fix_finding(bpy.types.Operator):
             return cls.__doc__
         return f"{row.fix_label}.\n\n{row.why}"
 
-    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> Outcome:
         row = _chosen_row(context, self.index)
-        impact = None if row is None else fix_impact(report.to_finding(row), _armature(context))
+        impact = None if row is None else fix_impact(report.to_finding(row), _rig(context))
         if impact is not None and impact.asks_first:
-            return cast(
-                set[str],
-                context.window_manager.invoke_confirm(
-                    self, event, title="Fix Finding", message=_warning_for([impact])
-                ),
+            return context_given.window_manager(context).invoke_confirm(
+                self, event, title="Fix Finding", message=_warning_for([impact])
             )
         return self.execute(context)
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> Outcome:
         row = _chosen_row(context, self.index)
         if row is None:
             self.report({"ERROR"}, "No finding chosen: select one in the IK Doctor list.")
@@ -246,45 +269,46 @@ class IK_DOCTOR_OT_fix_all(bpy.types.Operator):
     bl_label = "Fix All"
     bl_options = {"REGISTER", "UNDO"}
 
-    allow_rest_pose_changes: BoolProperty(
-        name="Change Rest Pose",
-        description=(
-            "Also apply fixes that move bones in Edit Mode on a rig that deforms a mesh: the "
-            "mesh's bind changes with them"
-        ),
-        default=False,
-    )
-    allow_discarding: BoolProperty(
-        name="Discard Data",
-        description="Also apply fixes that throw something away (keys, a constraint's effect)",
-        default=False,
-    )
+    if TYPE_CHECKING:  # what Blender makes of the properties below
+        allow_rest_pose_changes: bool
+        allow_discarding: bool
+    else:
+        allow_rest_pose_changes: BoolProperty(
+            name="Change Rest Pose",
+            description=(
+                "Also apply fixes that move bones in Edit Mode on a rig that deforms a mesh: "
+                "the mesh's bind changes with them"
+            ),
+            default=False,
+        )
+        allow_discarding: BoolProperty(
+            name="Discard Data",
+            description="Also apply fixes that throw something away (keys, a constraint's effect)",
+            default=False,
+        )
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         return _can_fix(cls, context)
 
-    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> Outcome:
         """Ask first when a listed fix costs something; confirming grants what the question
         listed, no more: a discard is not allowed by a question about a mesh's bind."""
-        obj = _armature(context)
+        obj = _rig(context)
         skinned = skinned_meshes(obj)
-        stored = report.findings_of(report.report_for(context, obj))
+        stored = report.findings_of(_report(context, obj))
         impacts = [fix_impact(f, obj, skinned) for f in stored if f.fix_id]
         risky = [impact for impact in impacts if impact.asks_first]
         self.allow_rest_pose_changes = any(impact.rebinds_meshes for impact in risky)
         self.allow_discarding = any(impact.discards for impact in risky)
         if not risky:
             return self.execute(context)
-        return cast(
-            set[str],
-            context.window_manager.invoke_confirm(
-                self, event, title="Fix All", message=_warning_for(risky)
-            ),
+        return context_given.window_manager(context).invoke_confirm(
+            self, event, title="Fix All", message=_warning_for(risky)
         )
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        obj = _armature(context)
+    def execute(self, context: bpy.types.Context) -> Outcome:
+        obj = _rig(context)
         settings = project_settings.panel_settings(context)
         enabled, options = settings.enabled, settings.options
         permission = FixPermission(
@@ -312,22 +336,25 @@ class IK_DOCTOR_OT_select_bone(bpy.types.Operator):
     bl_label = "Select Finding's Bone"
     bl_options = {"REGISTER", "UNDO"}
 
-    index: IntProperty(
-        name="Row",
-        description="Report row whose bone to select; -1 uses the row selected in the list",
-        default=-1,
-        options={"SKIP_SAVE", "HIDDEN"},
-    )
+    if TYPE_CHECKING:  # what Blender makes of the property below
+        index: int
+    else:
+        index: IntProperty(
+            name="Row",
+            description="Report row whose bone to select; -1 uses the row selected in the list",
+            default=-1,
+            options={"SKIP_SAVE", "HIDDEN"},
+        )
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         return _has_armature(cls, context)
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        obj = _armature(context)
+    def execute(self, context: bpy.types.Context) -> Outcome:
+        obj = _rig(context)
         row = _chosen_row(context, self.index)
         name = (row.bone or row.chain_owner) if row is not None else ""
-        if find(obj.data.bones, name) is None:
+        if find(armature_data(obj).bones, name) is None:
             self.report({"ERROR"}, f"'{readable(obj)}' has no bone named '{name}' (any more).")
             return {"CANCELLED"}
         _select_only(obj, name)
@@ -345,7 +372,7 @@ class IK_DOCTOR_OT_toggle_overlay(bpy.types.Operator):
     bl_label = "Toggle IK Overlay"
     bl_options = {"REGISTER"}
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> Outcome:
         settings = report.state(context)
         settings.show_overlay = not settings.show_overlay
         return {"FINISHED"}
@@ -362,16 +389,16 @@ CLASSES = (
 )
 
 
-def _recheck_after_change(context: bpy.types.Context):
+def _recheck_after_change(context: bpy.types.Context) -> report.IK_DOCTOR_PG_report:
     """Check again; scan the animation again too when the report held the scan's findings."""
     # Evaluate now so the update flagging this rig as changed runs before the fresh report.
-    context.view_layer.update()
-    obj = _armature(context)
+    context_given.view_layer(context).update()
+    obj = _rig(context)
     solved = _holds_scan(report.report_for(context, obj))
     return run_checks(context, obj, scan_animation(obj) if solved else None)
 
 
-def _holds_scan(stored) -> bool:
+def _holds_scan(stored: report.IK_DOCTOR_PG_report | None) -> bool:
     """Whether the stored report holds the animation scan's findings (Verify by Solving ran):
     then Fix All applies its fixes too, and a check after a fix scans again."""
     return stored is not None and any(row.check_id == CHECK_ID for row in stored.rows)
@@ -401,7 +428,7 @@ def _show_worst_frame(
     frame = finding.args.get("worst_frame", finding.frames[0][0] if finding.frames else None)
     if frame is None:
         return
-    context.scene.frame_set(int(frame))
+    context_given.scene(context).frame_set(int(frame))
     animation = obj.animation_data
     if (
         animation is None
@@ -430,11 +457,13 @@ def _frame_selected(context: bpy.types.Context) -> None:
 
 def _select_only(obj: bpy.types.Object, name: str) -> None:
     """Select one bone and make it active; Blender 5 keeps pose selection on pose bones."""
-    chosen = named(obj.data.bones, name)
-    for pose_bone in obj.pose.bones:
+    bones = armature_data(obj).bones
+    chosen = named(bones, name)
+    for pose_bone in pose_of(obj).bones:
         bone = pose_bone.bone
         on_pose_bones = hasattr(pose_bone, "select")
-        (pose_bone if on_pose_bones else bone).select = bone == chosen
+        # The stubs are 4.2's, which have no PoseBone.select (Blender 5 added it).
+        (pose_bone if on_pose_bones else bone).select = bone == chosen  # type: ignore[union-attr]
         if not on_pose_bones:
             bone.select_head = bone.select_tail = bone == chosen
-    obj.data.bones.active = chosen
+    bones.active = chosen

@@ -31,9 +31,11 @@ def draw() -> None:
         return
     coords = [point for segment in segments for point in (segment.start, segment.end)]
     colors = [segment.color for segment in segments for _ in range(2)]
-    shader = gpu.shader.from_builtin("POLYLINE_FLAT_COLOR")
+    # The stub says from_builtin returns None; Blender returns the shader.
+    shader: gpu.types.GPUShader = gpu.shader.from_builtin("POLYLINE_FLAT_COLOR")  # type: ignore[assignment,func-returns-value]
     batch = batch_for_shader(shader, "LINES", {"pos": coords, "color": colors})
     region = context.region
+    assert region is not None, "a draw handler runs in the region it draws"
     shader.uniform_float("viewportSize", (region.width, region.height))
     shader.uniform_float("lineWidth", LINE_WIDTH)
     gpu.state.blend_set("ALPHA")

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import bpy
 
 from ..core.editing import read_only_reason
-from . import accept, operators, report, text_fit
+from . import accept, context_given, operators, report, text_fit
 from .operators import (
     IK_DOCTOR_OT_check_rig,
     IK_DOCTOR_OT_fix_all,
@@ -21,8 +22,11 @@ from .operators import (
     IK_DOCTOR_OT_verify_export,
 )
 
-SEVERITY_ICONS = {"ERROR": "CANCEL", "WARNING": "ERROR", "INFO": "INFO"}
-HEADER_ICONS = {"CHAIN": "CON_KINEMATIC", "RIG": "ARMATURE_DATA"}
+if TYPE_CHECKING:
+    from bpy.stub_internal.rna_enums import IconItems
+
+SEVERITY_ICONS: dict[str, IconItems] = {"ERROR": "CANCEL", "WARNING": "ERROR", "INFO": "INFO"}
+HEADER_ICONS: dict[str, IconItems] = {"CHAIN": "CON_KINEMATIC", "RIG": "ARMATURE_DATA"}
 LIST_ROWS = 8
 
 
@@ -33,14 +37,16 @@ class IK_DOCTOR_UL_findings(bpy.types.UIList):
         self,
         context: bpy.types.Context,
         layout: bpy.types.UILayout,
-        data: bpy.types.AnyType,
-        item: report.IK_DOCTOR_PG_finding,
-        icon: int,
-        active_data: bpy.types.AnyType,
-        active_property: str,
-        index: int = 0,
-        flt_flag: int = 0,
+        data: Any | None,
+        item: Any | None,
+        icon: int | None,
+        active_data: Any,
+        active_property: str | None,
+        index: int | None = 0,
+        flt_flag: int | None = 0,
     ) -> None:
+        """Draw one row of the report: Blender passes the list's own items (``rows``)."""
+        item = _row(item)
         scale, width = text_fit.ui_scale(context), text_fit.region_width(context)
         if item.kind != "FINDING":
             text = text_fit.header_text(item, width, scale)
@@ -53,7 +59,7 @@ class IK_DOCTOR_UL_findings(bpy.types.UIList):
         # Select is in the box below: one button less leaves the title room to read whole.
         fix = row.row(align=True)
         if item.fix_id:
-            fix.enabled = read_only_reason(context.active_object) is None
+            fix.enabled = read_only_reason(operators._rig(context)) is None
             button = fix.operator(IK_DOCTOR_OT_fix_finding.bl_idname, text="", icon="TOOL_SETTINGS")
             button.index = index
         else:
@@ -75,8 +81,8 @@ class IK_DOCTOR_PT_panel(bpy.types.Panel):
         return obj is not None and obj.type == "ARMATURE" and obj.mode in {"POSE", "OBJECT"}
 
     def draw(self, context: bpy.types.Context) -> None:
-        layout = self.layout
-        obj = context.active_object
+        layout = context_given.layout_of(self)
+        obj = operators._rig(context)  # poll made sure of it
         reason = read_only_reason(obj)
         if obj.mode == "OBJECT" and reason is None:
             layout.label(text="IK Doctor works in Pose Mode.", icon="INFO")
@@ -125,13 +131,15 @@ class IK_DOCTOR_MT_pose(bpy.types.Menu):
     bl_label = "IK Doctor"
 
     def draw(self, context: bpy.types.Context) -> None:
+        layout = context_given.layout_of(self)
         for operator in (*operators.CLASSES, *accept.CLASSES):
-            self.layout.operator(operator.bl_idname)
+            layout.operator(operator.bl_idname)
 
 
 def draw_in_pose_menu(self: bpy.types.Menu, context: bpy.types.Context) -> None:
-    self.layout.separator()
-    self.layout.menu(IK_DOCTOR_MT_pose.bl_idname)
+    layout = context_given.layout_of(self)
+    layout.separator()
+    layout.menu(IK_DOCTOR_MT_pose.bl_idname)
 
 
 CLASSES = (IK_DOCTOR_UL_findings, IK_DOCTOR_PT_panel, IK_DOCTOR_MT_pose)
@@ -147,6 +155,13 @@ def unregister() -> None:
     bpy.types.VIEW3D_MT_pose.remove(draw_in_pose_menu)
     for cls in reversed(CLASSES):
         bpy.utils.unregister_class(cls)
+
+
+def _row(item: Any | None) -> report.IK_DOCTOR_PG_finding:
+    """The report row ``UIList.draw_item`` was given, which the stubs type as anything."""
+    assert item is not None
+    row: report.IK_DOCTOR_PG_finding = item
+    return row
 
 
 def _draw_summary(layout: bpy.types.UILayout, stored: report.IK_DOCTOR_PG_report) -> None:

@@ -14,7 +14,7 @@ from bpy.props import BoolProperty, FloatProperty, IntProperty
 
 from .. import __package__ as base_package
 from ..core.registry import Check, all_checks
-from . import keymap
+from . import context_given, keymap
 
 
 def enabled_name(check: Check) -> str:
@@ -31,7 +31,7 @@ def settings(context: bpy.types.Context) -> tuple[list[str], dict[str, dict[str,
     Without stored preferences (the add-on registered by hand) every check runs with its
     defaults.
     """
-    addon = context.preferences.addons.get(base_package)
+    addon = context_given.preferences(context).addons.get(base_package)
     prefs = addon.preferences if addon is not None else None
     enabled: list[str] = []
     options: dict[str, dict[str, Any]] = {}
@@ -92,7 +92,8 @@ def make_preferences_class() -> type[bpy.types.AddonPreferences]:
     """Build the preferences class from the checks registered now."""
     annotations: dict[str, Any] = {}
     for check in all_checks():
-        annotations[enabled_name(check)] = BoolProperty(
+        # The stubs say bpy.props functions return None; Blender returns the definition.
+        annotations[enabled_name(check)] = BoolProperty(  # type: ignore[func-returns-value]
             name=check.title, description=_summary(check), default=True
         )
         for name, default in check.options.items():

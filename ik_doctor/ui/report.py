@@ -11,7 +11,7 @@ The report is marked stale, never recomputed, when Blender says the armature cha
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import bpy
 from bpy.app.handlers import persistent
@@ -27,7 +27,20 @@ from bpy.props import (
 from ..core.finding import Finding, Severity, sort_findings
 from ..core.names import find, readable
 from ..core.waivers import Waiver
-from . import finding_rows
+from . import context_given, finding_rows
+
+_Item = TypeVar("_Item")
+
+if TYPE_CHECKING:
+
+    class _Collection(bpy.types.bpy_prop_collection[_Item]):
+        """A CollectionProperty as Blender gives it (``bpy_prop_collection_idprop``): the
+        stubs have only the read-only collection, without ``add``, ``clear`` and ``remove``."""
+
+        def add(self) -> _Item: ...
+        def clear(self) -> None: ...
+        def remove(self, index: int) -> None: ...
+
 
 ROW_KINDS = (
     ("CHAIN", "Chain", "Header of the findings on one IK chain"),
@@ -40,32 +53,55 @@ class IK_DOCTOR_PG_finding(bpy.types.PropertyGroup):
     """One row of the report: a chain header, or a finding with every field of ``Finding``
     (``finding_rows``); ``chain_owner`` and ``chain_constraint`` name the chain it stands under."""
 
-    __annotations__ = {
-        "kind": EnumProperty(items=ROW_KINDS, default="FINDING"),
-        "chain_owner": StringProperty(),
-        "chain_constraint": StringProperty(),
-        "reason": StringProperty(description="Why this finding was accepted on purpose"),
-        **finding_rows.row_properties(),
-    }
+    if TYPE_CHECKING:  # what Blender makes of the annotations below
+        kind: str
+        chain_owner: str
+        chain_constraint: str
+        reason: str
+
+        # The properties ``finding_rows`` makes from Finding's fields.
+        def __getattr__(self, field: str) -> Any: ...
+        def __setattr__(self, field: str, value: Any) -> None: ...
+
+    else:
+        __annotations__ = {
+            "kind": EnumProperty(items=ROW_KINDS, default="FINDING"),
+            "chain_owner": StringProperty(),
+            "chain_constraint": StringProperty(),
+            "reason": StringProperty(description="Why this finding was accepted on purpose"),
+            **finding_rows.row_properties(),
+        }
 
 
 class IK_DOCTOR_PG_report(bpy.types.PropertyGroup):
     """The last diagnosis of one armature (named by ``armature``)."""
 
-    armature: StringProperty()
-    rows: CollectionProperty(type=IK_DOCTOR_PG_finding)
-    active_index: IntProperty(default=0)
-    stale: BoolProperty(
-        description="The rig changed since these findings were made: check it again"
-    )
-    errors: IntProperty()
-    warnings: IntProperty()
-    infos: IntProperty()
-    accepted: CollectionProperty(type=IK_DOCTOR_PG_finding)
-    """The findings accepted on purpose (waivers on the armature), outside ``rows`` and counts."""
-    settings_problem: StringProperty(
-        description="Why the project's settings file beside the .blend was not used"
-    )
+    if TYPE_CHECKING:  # what Blender makes of the properties below
+        armature: str
+        rows: _Collection[IK_DOCTOR_PG_finding]
+        active_index: int
+        stale: bool
+        errors: int
+        warnings: int
+        infos: int
+        accepted: _Collection[IK_DOCTOR_PG_finding]
+        settings_problem: str
+    else:
+        armature: StringProperty()
+        rows: CollectionProperty(type=IK_DOCTOR_PG_finding)
+        active_index: IntProperty(default=0)
+        stale: BoolProperty(
+            description="The rig changed since these findings were made: check it again"
+        )
+        errors: IntProperty()
+        warnings: IntProperty()
+        infos: IntProperty()
+        accepted: CollectionProperty(type=IK_DOCTOR_PG_finding)
+        """The findings accepted on purpose (waivers on the armature), outside ``rows`` and
+        counts."""
+        settings_problem: StringProperty(
+            description="Why the project's settings file beside the .blend was not used"
+        )
 
 
 def redraw_when_toggled(_state: IK_DOCTOR_PG_state, _context: bpy.types.Context) -> None:
@@ -81,25 +117,37 @@ def redraw_when_toggled(_state: IK_DOCTOR_PG_state, _context: bpy.types.Context)
 class IK_DOCTOR_PG_state(bpy.types.PropertyGroup):
     """Everything IK Doctor keeps between redraws, on the window manager."""
 
-    reports: CollectionProperty(type=IK_DOCTOR_PG_report)
-    show_overlay: BoolProperty(
-        name="Show IK Overlay",
-        update=redraw_when_toggled,
-        description=(
-            "Draw each IK chain's line to its target and pole and its bend-plane normal in the "
-            "3D View: red for chains with errors, yellow for warnings"
-        ),
-    )
+    if TYPE_CHECKING:  # what Blender makes of the properties below
+        reports: _Collection[IK_DOCTOR_PG_report]
+        show_overlay: bool
+    else:
+        reports: CollectionProperty(type=IK_DOCTOR_PG_report)
+        show_overlay: BoolProperty(
+            name="Show IK Overlay",
+            update=redraw_when_toggled,
+            description=(
+                "Draw each IK chain's line to its target and pole and its bend-plane normal in "
+                "the 3D View: red for chains with errors, yellow for warnings"
+            ),
+        )
 
 
 CLASSES = (IK_DOCTOR_PG_finding, IK_DOCTOR_PG_report, IK_DOCTOR_PG_state)
 
 
 def state(context: bpy.types.Context) -> IK_DOCTOR_PG_state:
-    return context.window_manager.ik_doctor
+    return state_on(context_given.window_manager(context))
 
 
-def report_for(context: bpy.types.Context, obj: bpy.types.Object | None):
+def state_on(window_manager: bpy.types.WindowManager) -> IK_DOCTOR_PG_state:
+    # `register` adds this property to WindowManager, which the stubs cannot know.
+    found: IK_DOCTOR_PG_state = window_manager.ik_doctor  # type: ignore[attr-defined]
+    return found
+
+
+def report_for(
+    context: bpy.types.Context, obj: bpy.types.Object | None
+) -> IK_DOCTOR_PG_report | None:
     """The stored report of ``obj``, or None when it was never checked."""
     if obj is None:
         return None
@@ -115,7 +163,7 @@ def store(
     findings: Sequence[Finding],
     accepted: Sequence[tuple[Finding, Waiver]] = (),
     settings_problem: str | None = None,
-):
+) -> IK_DOCTOR_PG_report:
     """Replace the stored report of ``obj`` with ``findings``, grouped by chain, and the
     findings accepted on purpose with their reasons; return it."""
     findings = sort_findings(list(findings))
@@ -149,7 +197,7 @@ def store(
     return report
 
 
-def findings_of(report) -> list[Finding]:
+def findings_of(report: IK_DOCTOR_PG_report) -> list[Finding]:
     """Rebuild the Findings a report holds (headers skipped)."""
     return [to_finding(row) for row in report.rows if row.kind == "FINDING"]
 
@@ -159,7 +207,7 @@ def to_finding(row: IK_DOCTOR_PG_finding) -> Finding:
     return finding_rows.from_row(row)
 
 
-def summary(report) -> str:
+def summary(report: IK_DOCTOR_PG_report) -> str:
     """One short line for the panel and the status bar: the counts that are not zero,
     "3 errors, 1 warning"."""
     counts = (
@@ -170,7 +218,7 @@ def summary(report) -> str:
     return ", ".join(text for number, text in counts if number) or "no problems found"
 
 
-def chain_severities(report) -> dict[tuple[str, str], str]:
+def chain_severities(report: IK_DOCTOR_PG_report) -> dict[tuple[str, str], str]:
     """The worst severity per chain, for the overlay's colours."""
     worst: dict[tuple[str, str], str] = {}
     for row in report.rows:
@@ -202,7 +250,7 @@ def flag_changed_rigs(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) ->
     reports = [
         report
         for window_manager in bpy.data.window_managers
-        for report in window_manager.ik_doctor.reports
+        for report in state_on(window_manager).reports
         if not report.stale
     ]
     if not reports:
@@ -227,7 +275,7 @@ def flag_changed_rigs(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) ->
 def flag_all_stale(*_args: Any) -> None:
     """After undo or redo the rigs are as they were, but the reports are not: flag them."""
     for window_manager in bpy.data.window_managers:
-        for report in window_manager.ik_doctor.reports:
+        for report in state_on(window_manager).reports:
             report.stale = True
 
 
@@ -241,7 +289,11 @@ HANDLERS = (
 def register() -> None:
     for cls in CLASSES:
         bpy.utils.register_class(cls)
-    bpy.types.WindowManager.ik_doctor = PointerProperty(type=IK_DOCTOR_PG_state)
+    # The stubs say PointerProperty returns None and WindowManager has no such attribute;
+    # Blender returns the property's definition, which this assignment registers.
+    bpy.types.WindowManager.ik_doctor = PointerProperty(  # type: ignore[attr-defined,func-returns-value]
+        type=IK_DOCTOR_PG_state
+    )
     for handlers, function in HANDLERS:
         handlers.append(function)
 
@@ -250,7 +302,7 @@ def unregister() -> None:
     for handlers, function in HANDLERS:
         while function in handlers:
             handlers.remove(function)
-    del bpy.types.WindowManager.ik_doctor
+    del bpy.types.WindowManager.ik_doctor  # type: ignore[attr-defined]  # registered above
     for cls in reversed(CLASSES):
         bpy.utils.unregister_class(cls)
 
@@ -262,7 +314,7 @@ def _forget_deleted_armatures(context: bpy.types.Context) -> None:
             reports.remove(index)
 
 
-def _add_header(report, armature: str, chain: tuple[str, str] | None) -> None:
+def _add_header(report: IK_DOCTOR_PG_report, armature: str, chain: tuple[str, str] | None) -> None:
     header = report.rows.add()
     header.armature = armature
     if chain is None:
@@ -286,7 +338,7 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
-def _first_finding_from(report, index: int) -> int:
+def _first_finding_from(report: IK_DOCTOR_PG_report, index: int) -> int:
     """Keep the selection where it was, moved off a header onto the next finding."""
     rows = report.rows
     for position in range(max(index, 0), len(rows)):
