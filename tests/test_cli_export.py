@@ -37,7 +37,10 @@ def test_check_export_without_sampling_fails_on_the_miss_and_names_sampling(walk
         "--format", "json", cwd=walking.parent,
     )  # fmt: skip
     assert process.returncode == 1
-    (miss,) = export_findings(valid_report(process))
+    report = valid_report(process)
+    assert report["options"]["export"] == "gltf"
+    assert report["options"]["export_settings"] == {"export_force_sampling": False}
+    (miss,) = export_findings(report)
     assert (miss["fix_args"]["cause"], miss["action"]) == ("sampling", "Walk")
 
 

@@ -36,6 +36,8 @@ def run_header(
         "waivers": not args.no_waivers,
         "config": "isolated" if args.isolated else args.config,
         "baseline": getattr(args, "baseline", None),
+        "export": getattr(args, "export", None),
+        "export_settings": getattr(args, "export_settings", None),
     }
     if args.command == "fix":
         options.update(
