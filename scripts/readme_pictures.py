@@ -18,7 +18,7 @@ DEBIAN = ROOT / "scripts" / "debian_blender.sh"
 # (the step's screenshot, the picture, the crop: width x height + left + top)
 PICTURES = (
     ("overlay-on", "panel-and-overlay.png", "1020x760+300+40"),
-    ("fix-asks-first", "fix-asks-first.png", "760x800+560+40"),
+    ("fix-asks-first", "fix-asks-first.png", "1000x800+320+40"),
     ("worst-frame", "verify-worst-frame.png", "1020x760+300+40"),
 )
 

@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 import traceback
 from pathlib import Path
 from typing import Any
 
-import addon_utils
 import bpy
 
 FOLDER = Path(os.environ["IK_DOCTOR_OBSERVER_DIR"])
@@ -139,12 +137,6 @@ def _preferences() -> dict[str, Any] | None:
     }
 
 
-def _expanded() -> bool | None:
-    """Whether the add-on's entry in the Preferences is open (its arrow clicked)."""
-    module = sys.modules.get(ADDON)
-    return None if module is None else addon_utils.module_bl_info(module)["show_expanded"]
-
-
 def snapshot() -> dict[str, Any]:
     window_manager = bpy.data.window_managers[0]
     preferences = bpy.context.preferences
@@ -167,7 +159,6 @@ def snapshot() -> dict[str, Any]:
         "ik_doctor": _report(window_manager),
         "preferences": _preferences(),
         "preferences_section": preferences.active_section,
-        "addon_expanded": _expanded(),
         "keymap": _keymap(window_manager),
     }
 

@@ -192,9 +192,13 @@ def test_the_preferences_list_the_extension_and_open_its_settings(window: Blende
     window.click(*search.rect.center)
     window.type("IK Doctor")
     window.key("Return")
+    window.rest_mouse()
     window.settle()
     unit = window.unit
+    found = text_lines(window.pixels(window.shot("add-on-found")), main, unit)
     window.click(search.rect.left + 0.7 * unit, search.rect.top + 2.15 * unit)  # its arrow
-    window.wait(lambda s: s["addon_expanded"], "the add-on's settings open")
     window.rest_mouse()
-    window.shot("add-on-preferences")
+    window.settle()
+    # Open, the entry draws a line per check (its switch) and per threshold.
+    opened = text_lines(window.pixels(window.shot("add-on-preferences")), main, unit)
+    assert len(opened) >= len(found) + 8, (found, opened)

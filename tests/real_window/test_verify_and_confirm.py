@@ -96,8 +96,10 @@ def test_a_fix_that_moves_bones_of_a_skinned_rig_asks_first_and_ctrl_z_takes_it_
 
 def search(window: BlenderWindow, name: str) -> None:
     """F3 over the viewport, type the operator's name, run the first match with Return."""
-    window.rest_mouse()
     view = window.region("VIEW_3D", "WINDOW")
+    # Near the top: the list opens below the mouse, and no result is under it, so the first
+    # match stays the highlighted one (under the mouse, Return ran the hovered one instead).
+    window.move(view.left + 6 * window.unit, view.top + 6 * window.unit)
     before = window.screen()
     window.key("F3")
     window.wait_for_change(view, before, "the search menu")
