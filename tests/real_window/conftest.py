@@ -15,7 +15,8 @@ Fixtures, for any test in this folder:
   and returns a ``BlenderWindow`` (blender_window.py): ``state()`` / ``wait(...)`` read what the
   observer reports (mode, report rows, region rectangles...), ``ask(code)`` runs a read-only
   measurement in Blender, ``click``, ``key``, ``type`` act through ``xdotool``, and
-  ``shot(name)`` keeps a numbered screenshot in ``.venv/real_window_shots/SUITE/``.
+  ``shot(name)`` keeps a numbered screenshot in ``.venv/real_window_shots/SUITE/`` (emptied
+  when a session starts: two sessions of one suite at once mix and delete each other's).
   ``sidebar(window)`` finds the IK Doctor panel's buttons on a screenshot (panel_layout.py).
   The windows close when the module ends.
 Every test fails if a Blender it opened printed a Python traceback that is not Blender's own
