@@ -22,7 +22,8 @@ _handles: list[Any] = []
 
 
 def register() -> None:
-    _handles.append(bpy.utils.register_cli_command(COMMAND_ID, execute))
+    # The stub says register_cli_command returns None; Blender returns the handle to unregister.
+    _handles.append(bpy.utils.register_cli_command(COMMAND_ID, execute))  # type: ignore[func-returns-value]
 
 
 def unregister() -> None:

@@ -12,6 +12,7 @@ from typing import Any, TextIO
 import bpy
 
 from .. import apply_all_fixes, diagnose, solve_within_reach
+from ..core.editing import constraint_on
 from ..core.fix_policy import FixPermission
 from ..core.rig import RigView
 from ..sample_rig import build_character_rig
@@ -20,11 +21,11 @@ from .report_html import render_html
 
 
 def _missing_foot_target(obj: bpy.types.Object) -> None:
-    obj.pose.bones["shin.L"].constraints["IK"].subtarget = "foot_ik.L.001"
+    constraint_on(obj, "shin.L", "IK", bpy.types.KinematicConstraint).subtarget = "foot_ik.L.001"
 
 
 def _arm_chain_too_short(obj: bpy.types.Object) -> None:
-    obj.pose.bones["forearm.L"].constraints["IK"].chain_count = 1
+    constraint_on(obj, "forearm.L", "IK", bpy.types.KinematicConstraint).chain_count = 1
 
 
 def _forearm_unparented(obj: bpy.types.Object) -> None:

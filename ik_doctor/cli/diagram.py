@@ -96,10 +96,10 @@ def chain_geometry(rig: RigView, chain: IKChain) -> ChainGeometry:
         constraint=chain.constraint,
         bones=tuple(_rest_bone(rig, name) for name in root_first),
         parent=None if parent is None else _rest_bone(rig, parent),
-        tip=_point(tip),
-        target=None if target is None else _point(target),
-        pole=None if pole is None else _point(pole),
-        bend_normal=None if normal is None else _point(normal),
+        tip=_point(tip.to_tuple()),
+        target=None if target is None else _point(target.to_tuple()),
+        pole=None if pole is None else _point(pole.to_tuple()),
+        bend_normal=None if normal is None else _point(normal.to_tuple()),
     )
 
 
@@ -114,12 +114,12 @@ def spline_geometry(rig: RigView, chain: SplineChain) -> ChainGeometry:
         constraint=chain.constraint,
         bones=tuple(_rest_bone(rig, name) for name in reversed(chain.bones)),
         parent=None if parent is None else _rest_bone(rig, parent),
-        tip=_point(rig.bone(chain.owner).tail),
+        tip=_point(rig.bone(chain.owner).tail.to_tuple()),
         target=None,
         pole=None,
         bend_normal=None,
         kind=SPLINE_IK,
-        curve=None if path is None else tuple(_point(p) for p in path.points),
+        curve=None if path is None else tuple(_point(p.to_tuple()) for p in path.points),
     )
 
 
@@ -290,7 +290,7 @@ def _xy(point: tuple[float, float]) -> str:
 
 def _rest_bone(rig: RigView, name: str) -> tuple[str, Point, Point]:
     bone = rig.bone(name)
-    return (name, _point(bone.head), _point(bone.tail))
+    return (name, _point(bone.head.to_tuple()), _point(bone.tail.to_tuple()))
 
 
 def _bone(data: Iterable[Any]) -> tuple[str, Point, Point]:

@@ -58,7 +58,7 @@ def open_untrusted(path: str) -> str | None:
     problem = not_regular_problem(path)
     if problem is not None:
         raise UnreadableFile(problem)
-    bpy.context.preferences.filepaths.use_scripts_auto_execute = False
+    _preferences().filepaths.use_scripts_auto_execute = False
     try:
         with _loads_seen() as loaded:
             bpy.ops.wm.open_mainfile(filepath=path, load_ui=False, use_scripts=False)
@@ -314,9 +314,16 @@ def _write(output: Path, changed: bool, in_place: bool) -> dict[str, Any]:
     return {"output": str(output), "backup": None}
 
 
+def _preferences() -> bpy.types.Preferences:
+    """Blender's preferences: there in the background too, though the stubs make them optional."""
+    preferences = bpy.context.preferences
+    assert preferences is not None
+    return preferences
+
+
 def _save_copy(path: Path) -> None:
     # No numbered .blend1 next to a file we write: the backup policy is ours, not Blender's.
-    bpy.context.preferences.filepaths.save_version = 0
+    _preferences().filepaths.save_version = 0
     bpy.ops.wm.save_as_mainfile(filepath=str(path), copy=True, check_existing=False)
 
 
