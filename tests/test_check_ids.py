@@ -75,6 +75,11 @@ def shin_limited_like_a_knee(rig):
     limit.min_x, limit.max_x = math.radians(-10), math.radians(100)
 
 
+def dead_spline_ik_on_the_shin(rig):
+    """A Spline IK with no curve on a bone the leg IK poses: muting it is offered."""
+    rig.pose.bones["shin.L"].constraints.new("SPLINE_IK").chain_count = 2
+
+
 MORE_FAULTS = [
     *SPLINE_FAULTS,
     shin_limited_like_a_knee,
@@ -87,6 +92,7 @@ MORE_FAULTS = [
     rotated_pole_empty,
     pole_tied_to_the_thigh,
     shin_starts_off_the_knee,
+    dead_spline_ik_on_the_shin,
 ]
 
 

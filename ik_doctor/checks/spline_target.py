@@ -86,7 +86,7 @@ def _dead_beside(rig: RigView, chain: SplineChain, problem: str, working: IKChai
         rig,
         chain,
         severity=Severity.WARNING,
-        title=f"{_title(chain)}, bone moved by IK",
+        title="Spline IK does nothing",
         message=(
             f"{where(chain)} {problem}: it does nothing, and IK '{working.constraint}' on "
             f"{working.owner} moves the bone without it."
