@@ -10,6 +10,7 @@ from __future__ import annotations
 import bpy
 from mathutils import Vector
 
+from .core.armature import armature_data, pose_of
 from .core.editing import edit_bones
 from .core.geometry import rest_pole_angle
 
@@ -72,7 +73,7 @@ def build_character_rig(
 
     The rig and its mesh go into ``collection``, or the current scene's master collection.
     """
-    collection = collection or bpy.context.scene.collection
+    collection = collection or _current_scene().collection
     data = bpy.data.armatures.new(name)
     obj = bpy.data.objects.new(name, data)
     collection.objects.link(obj)
@@ -96,6 +97,14 @@ def build_character_rig(
     return obj
 
 
+def _current_scene() -> bpy.types.Scene:
+    """The context's scene: Blender always has one, headless too, though the stubs make it
+    optional."""
+    scene = bpy.context.scene
+    assert scene is not None
+    return scene
+
+
 def _align_rolls_to_bend_plane(bones: bpy.types.ArmatureEditBones, chain: list[str]) -> None:
     """Give every chain bone the bend plane's normal as its X axis, so the limb bends on X."""
     root, tip = bones[chain[0]].head, bones[chain[-1]].tail
@@ -107,9 +116,11 @@ def _align_rolls_to_bend_plane(bones: bpy.types.ArmatureEditBones, chain: list[s
 
 
 def _add_ik(obj: bpy.types.Object, owner: str, target: str, pole: str, count: int) -> None:
-    bones = obj.data.bones
-    root = bones[obj.pose.bones[owner].parent_recursive[count - 2].name]
-    constraint = obj.pose.bones[owner].constraints.new("IK")
+    bones = armature_data(obj).bones
+    owner_bone = pose_of(obj).bones[owner]
+    root = bones[owner_bone.parent_recursive[count - 2].name]
+    constraint = owner_bone.constraints.new("IK")
+    assert isinstance(constraint, bpy.types.KinematicConstraint)
     constraint.name = "IK"
     constraint.target, constraint.subtarget = obj, target
     constraint.pole_target, constraint.pole_subtarget = obj, pole
@@ -127,7 +138,7 @@ def _add_skinned_mesh(
     obj: bpy.types.Object, deform_bones: list[str], collection: bpy.types.Collection
 ) -> bpy.types.Object:
     """A mesh with a small triangle at each deform bone, weighted fully to that bone."""
-    bones = obj.data.bones
+    bones = armature_data(obj).bones
     vertices: list[Vector] = []
     faces: list[tuple[int, int, int]] = []
     for name in deform_bones:
@@ -137,12 +148,14 @@ def _add_skinned_mesh(
         vertices += [head + side, (head + tail) / 2, tail - side]
         faces.append((start, start + 1, start + 2))
     mesh = bpy.data.meshes.new(f"{obj.name}_body")
-    mesh.from_pydata([tuple(v) for v in vertices], [], faces)
+    mesh.from_pydata([v.to_tuple() for v in vertices], [], faces)
     body = bpy.data.objects.new(f"{obj.name}_body", mesh)
     collection.objects.link(body)
     body.parent = obj
     for index, name in enumerate(deform_bones):
         group = body.vertex_groups.new(name=name)
         group.add([3 * index, 3 * index + 1, 3 * index + 2], 1.0, "REPLACE")
-    body.modifiers.new("Armature", "ARMATURE").object = obj
+    deform = body.modifiers.new("Armature", "ARMATURE")
+    assert isinstance(deform, bpy.types.ArmatureModifier)
+    deform.object = obj
     return body
