@@ -124,7 +124,7 @@ def test_junit_stays_valid_xml_whatever_the_names_hold() -> None:
 def test_html_escapes_markup_and_shows_control_characters_in_names() -> None:
     page = render_html(hostile_files(HOSTILE + "<script>"), "fix", blender="5.3.0")
     assert raw_controls(page) == []
-    assert "<script>" not in page and "&lt;script&gt;" in page
+    assert page.count("<script>") == 1 and "&lt;script&gt;" in page  # one: the page's filters
     assert "shin\\x1b[2J" in page  # the diagram's bone titles too
 
 
