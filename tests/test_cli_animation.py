@@ -31,6 +31,8 @@ def verify_findings(armature: dict) -> list[dict]:
 
 
 def test_check_animation_reports_the_miss_with_its_action_frames_and_curve(walking) -> None:
+    """The scan proves the locks check's fault (the same lock on the same axis of the same
+    bone): one finding, the lock's, carrying the action and frames the knee misses on."""
     page = walking.with_name("page.html")
     plain = valid_report(ik_doctor("check", walking, "--format", "json", cwd=walking.parent))
     assert verify_findings(plain["files"][0]["armatures"][0]) == []
@@ -40,16 +42,21 @@ def test_check_animation_reports_the_miss_with_its_action_frames_and_curve(walki
     report = valid_report(process)
     assert report["options"]["animation"] is True and "verify" in report["checks"]
     (armature,) = report["files"][0]["armatures"]
-    (miss,) = verify_findings(armature)
-    assert (miss["bone"], miss["action"], miss["fix_id"]) == ("shin.L", "Walk", "free_ik_locks")
-    assert miss["frames"] and all(1 <= a <= b <= 12 for a, b in miss["frames"])
+    assert verify_findings(armature) == []
+    (lock,) = [f for f in armature["findings"] if f["fix_args"].get("cause") == "ik_lock"]
+    assert (lock["check_id"], lock["bone"], lock["fix_id"]) == ("locks", "shin.L", "free_axes")
+    (walk,) = lock["occurrences"]
+    assert walk["action"] == "Walk" and walk["worst"] > 0.01
+    assert walk["frames"] and all(1 <= a <= b <= 12 for a, b in walk["frames"])
     (curve,) = [c for c in armature["curves"] if c["owner"] == "shin.L"]
     assert max(m for _, m in curve["misses"]) > curve["limit"]
     html = page.read_text("utf-8")
     assert 'aria-label="miss over the frames of Walk"' in html and "<polyline" in html
+    text = ik_doctor("check", walking, "--animation", cwd=walking.parent).stdout
+    assert text.count("(shin.L, locks)") == 1 and "(shin.L, verify)" not in text
     junit = ik_doctor("check", walking, "--animation", "--format", "junit", cwd=walking.parent)
     cases = ElementTree.fromstring(junit.stdout).iter("testcase")
-    assert [c.find("failure") is not None for c in cases if c.get("name", "").endswith("verify")]
+    assert [c.find("failure") is not None for c in cases if c.get("name") == "locks"] == [True]
 
 
 def test_fix_animation_frees_the_lock_and_the_rescan_of_the_written_file_lands(walking) -> None:

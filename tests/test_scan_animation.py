@@ -8,6 +8,7 @@ proves by solving once a fault is added, with a fix after which a rescan finds t
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import bpy
 import pytest
@@ -196,3 +197,26 @@ def test_an_aim_nested_in_the_leg_is_the_nesting_finding_proved_not_a_second_err
     assert (nested.check_id, nested.severity, nested.action) == ("constraint_order", "error", None)
     assert [o.action for o in nested.occurrences] == ["Walk"]
     assert not [f for f in on_aim if f.check_id == "verify" and f.args.get("problem") == "miss"]
+
+
+def test_a_locked_knee_is_the_locks_finding_proved_not_a_second_error(rig) -> None:
+    key_walk(rig)
+    rig.pose.bones["shin.L"].lock_ik_x = True
+    found = with_scan_proofs(diagnose(rig), scan_animation(rig))
+    on_shin = [f for f in found if f.args.get("cause") == "ik_lock"]
+    (lock,) = on_shin
+    assert (lock.check_id, lock.fix_id, lock.severity) == ("locks", "free_axes", "error")
+    assert (lock.args["axes"], lock.args["bones"], lock.action) == ("x", ("shin.L",), None)
+    assert [o.action for o in lock.occurrences] == ["Walk"]
+    assert not [f for f in found if f.check_id == "verify" and f.args.get("problem") == "miss"]
+
+
+def test_a_lock_the_check_names_on_other_axes_than_the_scan_proves_stays_apart(rig) -> None:
+    key_walk(rig)
+    rig.pose.bones["shin.L"].lock_ik_x = True
+    scanned = [
+        replace(f, fix_args=tuple((k, "z" if k == "axes" else v) for k, v in f.fix_args))
+        for f in scan_animation(rig)
+    ]
+    found = with_scan_proofs(diagnose(rig), scanned)
+    assert {f.check_id for f in found if f.args.get("cause") == "ik_lock"} == {"locks", "verify"}

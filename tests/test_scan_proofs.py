@@ -64,3 +64,52 @@ def test_a_proof_on_another_chain_or_armature_does_not_join() -> None:
     other_rig = replace(scanned("nested_ik"), armature="Other")
     found = with_scan_proofs([nesting], [elsewhere, other_rig])
     assert set(found) == {nesting, elsewhere, other_rig}
+
+
+def proved(cause: str, *args: tuple[str, object]) -> Finding:
+    proof = scanned(cause)
+    return replace(proof, fix_args=(*proof.fix_args, *args))
+
+
+def test_a_proved_lock_joins_the_locks_finding_on_the_same_axes_and_bones() -> None:
+    lock = finding(
+        "locks",
+        fix_id="free_axes",
+        fix_args=(("axes", "x"), ("cause", "ik_lock"), ("bones", ("forearm.L",))),
+    )
+    (joined,) = with_scan_proofs(
+        [lock], [proved("ik_lock", ("axes", "x"), ("bones", ("forearm.L",)))]
+    )
+    assert (joined.check_id, joined.fix_id, joined.fix_args) == (
+        "locks",
+        "free_axes",
+        lock.fix_args,
+    )
+    assert joined.occurrences == SHOWN and joined.action is None
+
+
+def test_a_lock_on_other_axes_or_bones_is_another_fault() -> None:
+    lock = finding(
+        "locks", fix_args=(("axes", "x"), ("cause", "ik_lock"), ("bones", ("forearm.L",)))
+    )
+    on_z = proved("ik_lock", ("axes", "z"), ("bones", ("forearm.L",)))
+    on_x_elsewhere = proved("ik_lock", ("axes", "x"), ("bones", ("upper_arm.L", "forearm.L")))
+    limit_on_x = proved("ik_limit", ("axes", "x"), ("bones", ("forearm.L",)))
+    found = with_scan_proofs([lock], [on_z, on_x_elsewhere, limit_on_x])
+    assert set(found) == {lock, on_z, on_x_elsewhere, limit_on_x}
+
+
+def test_the_same_stiff_bones_in_another_order_and_the_iterations_join() -> None:
+    stiff = finding(
+        "locks", fix_args=(("cause", "stiffness"), ("bones", ("upper_arm.L", "forearm.L")))
+    )
+    few = finding("solver", Severity.WARNING, fix_args=(("cause", "iterations"),))
+    found = with_scan_proofs(
+        [stiff, few],
+        [proved("stiffness", ("bones", ("forearm.L", "upper_arm.L"))), proved("iterations")],
+    )
+    assert {(f.check_id, len(f.occurrences), f.severity) for f in found} == {
+        ("locks", 2, Severity.ERROR),
+        ("solver", 2, Severity.ERROR),
+    }
+    assert len(found) == 2

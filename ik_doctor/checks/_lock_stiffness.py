@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import bpy
 
-from ..core.finding import Finding, Severity, chain_finding
+from ..core.finding import STIFFNESS, Finding, Severity, chain_finding
 from ..core.limb import hangs_down
 from ..core.names import readable
 from ..core.reach import REACH_TOLERANCE, solved_by_itasc
@@ -150,7 +150,7 @@ def _stiff_without_pole(
         ),
         fix_id="clear_stiffness",
         fix_label=f"Set the IK stiffness of {', '.join(stiff)} to 0",
-        fix_args=(("bones", stiff),),
+        fix_args=(("cause", STIFFNESS), ("bones", stiff)),
     )
 
 
@@ -212,7 +212,7 @@ def _evenly_stiff_finding(
         ),
         fix_id="clear_stiffness",
         fix_label=f"Set the IK stiffness of {', '.join(names)} to 0",
-        fix_args=(("bones", tuple(names)),),
+        fix_args=(("cause", STIFFNESS), ("bones", tuple(names))),
     )
 
 
@@ -241,6 +241,7 @@ def _stiff_bone_finding(
         ),
         fix_id="clear_stiffness",
         fix_label=f"Set the IK stiffness of {readable(pose_bone)} to 0",
+        fix_args=(("cause", STIFFNESS), ("bones", (readable(pose_bone),))),
     )
 
 

@@ -36,7 +36,7 @@ import bpy
 import numpy as np
 
 from ..core.armature import pose_of
-from ..core.finding import Finding, Severity, chain_finding
+from ..core.finding import IK_LIMIT, IK_LOCK, Finding, Severity, chain_finding
 from ..core.limb import has_degenerate_bone
 from ..core.names import readable
 from ..core.reach import (
@@ -198,7 +198,9 @@ def _locked_findings(
         for plane_only in _plane_only_findings(rig, chain, freed):
             at_root = [i for i, f in enumerate(findings) if f.bone == chain.root]
             if at_root:
-                findings[at_root[0]] = _also_off_plane(findings[at_root[0]], plane_only)
+                findings[at_root[0]] = _also_off_plane(
+                    findings[at_root[0]], plane_only, bones[chain.root]
+                )
             else:
                 findings.append(plane_only)
     yield from findings
@@ -229,18 +231,18 @@ def _plane_only_findings(
         ),
         fix_id="free_axes",
         fix_label=f"Free the {_axis_list(axes)} IK axes of {root}",
-        fix_args=(("axes", axes),),
+        fix_args=_blocked_args(rig.pose_bone(root), axes),
     )
 
 
-def _also_off_plane(bend: Finding, plane_only: Finding) -> Finding:
+def _also_off_plane(bend: Finding, plane_only: Finding, root: bpy.types.PoseBone) -> Finding:
     """The root's bend finding, extended to free the axes that swing the chain off its plane."""
-    axes = str(bend.args["axes"]) + str(plane_only.args["axes"])
+    axes = "".join(sorted(str(bend.args["axes"]) + str(plane_only.args["axes"])))
     return replace(
         bend,
         message=f"{bend.message} Freed on that axis alone, it would still fold only in its plane.",
         fix_label=f"Free the {_axis_list(axes)} IK axes of {bend.bone} (unlock, drop zero limits)",
-        fix_args=(("axes", axes),),
+        fix_args=_blocked_args(root, axes),
     )
 
 
@@ -294,8 +296,18 @@ def _bend_finding(
         ),
         fix_id="free_axes",
         fix_label=f"Free the {_axis_list(axes)} IK axis of {name} (unlock, drop the zero limit)",
-        fix_args=(("axes", axes),),
+        fix_args=_blocked_args(pose_bone, axes),
     )
+
+
+def _blocked_args(pose_bone: bpy.types.PoseBone, axes: str) -> tuple[tuple[str, Any], ...]:
+    """The fix's axes, and the setting that blocks them as the animation scan names it (its
+    ``cause``, with the bones): an IK lock, or a zero-width IK limit, so that the scan's proof
+    of the same setting on the same axes joins this finding (``core.scan_proofs``)."""
+    locked = [bool(getattr(pose_bone, f"lock_ik_{axis}")) for axis in axes]
+    cause = IK_LOCK if all(locked) else IK_LIMIT if not any(locked) else None
+    named = () if cause is None else (("cause", cause), ("bones", (readable(pose_bone),)))
+    return (("axes", axes), *named)
 
 
 def _narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding:
@@ -331,7 +343,7 @@ def _narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding
         ),
         fix_id="drop_limit",
         fix_label=f"Turn off the {axis} IK limit of {clamp.bone}",
-        fix_args=(("axis", clamp.axis),),
+        fix_args=(("axes", clamp.axis), ("cause", IK_LIMIT), ("bones", (clamp.bone,))),
     )
 
 
@@ -392,7 +404,7 @@ def free_axes(obj: bpy.types.Object, finding: Finding) -> str:
 
 def drop_limit(obj: bpy.types.Object, finding: Finding) -> str:
     pose_bone = pose_of(obj).bones[finding.bone or ""]
-    axis = str(finding.args["axis"])
+    axis = str(finding.args["axes"])
     low, high = (math.degrees(getattr(pose_bone, f"ik_{end}_{axis}")) for end in ("min", "max"))
     setattr(pose_bone, f"use_ik_limit_{axis}", False)
     return (

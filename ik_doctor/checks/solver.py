@@ -53,7 +53,7 @@ from mathutils import Vector
 
 from ..core.armature import pose_of
 from ..core.editing import constraint_on
-from ..core.finding import Finding, Severity, chain_finding
+from ..core.finding import ITERATIONS, Finding, Severity, chain_finding
 from ..core.geometry import offset_from_line
 from ..core.limb import forward_pose, forward_tip, hangs_down
 from ..core.names import readable
@@ -161,6 +161,7 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
             ),
             fix_id="iterations",
             fix_label=f"Set iterations to {STANDARD_ITERATIONS} (Blender's default)",
+            fix_args=(("cause", ITERATIONS),),
         )
 
 

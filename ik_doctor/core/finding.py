@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 NESTED_IK = "nested_ik"
 """The ``cause`` arg of a finding whose IK sits inside another IK's chain: ``constraint_order``
 finds the nesting, the animation scan proves the misses it causes, and the two are one fault."""
+IK_LOCK, IK_LIMIT, STIFFNESS, ITERATIONS = "ik_lock", "ik_limit", "stiffness", "iterations"
+"""The ``cause`` args of the settings a check reads and the scan proves by solving without them:
+the locks check's and the solver check's findings carry them, with the axes and bones, so that
+``core.scan_proofs`` joins the scan's proof of the same setting to them."""
 NESTED_IK_REASON = (
     "which IK should move the shared bones is the rigger's decision: shorten one chain (its "
     "Chain Length) so they no longer overlap, or mute one"

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from .finding import Finding, occurrences_text, sort_findings
 
 
 def with_scan_proofs(found: Sequence[Finding], scanned: Sequence[Finding]) -> list[Finding]:
     """The checks' findings (``found``) and the scan's (``scanned``) as one sorted list, each
-    scan finding whose proved cause a check's finding on the same chain names joined to it."""
+    scan finding whose proved cause a check's finding on the same chain names joined to it: the
+    nesting, a lock or limit on the same axes of the same bones, the same bones' stiffness, the
+    IK's iterations."""
     joined = list(found)
     alone: list[Finding] = []
     for proof in scanned:
@@ -33,9 +36,8 @@ def with_scan_proofs(found: Sequence[Finding], scanned: Sequence[Finding]) -> li
 
 def _proved(found: list[Finding], proof: Finding) -> int | None:
     """The position of the check's finding that names the cause the scan proved, if any: the
-    same armature and chain, and the same ``cause`` arg (a shared id, never message words)."""
-    cause = proof.args.get("cause")
-    if cause is None or proof.chain is None:
+    same armature and chain, and the same cause (``_same_cause``)."""
+    if proof.args.get("cause") is None or proof.chain is None:
         return None
     for index, finding in enumerate(found):
         if (
@@ -43,10 +45,24 @@ def _proved(found: list[Finding], proof: Finding) -> int | None:
             and not finding.occurrences
             and finding.armature == proof.armature
             and finding.chain == proof.chain
-            and finding.args.get("cause") == cause
+            and _same_cause(finding.args, proof.args)
         ):
             return index
     return None
+
+
+def _same_cause(named: dict[str, Any], proved: dict[str, Any]) -> bool:
+    """Whether a check's finding names the very setting the scan proved: the same ``cause`` arg
+    (a shared id, never message words), and the same value of every other arg both carry (the
+    axes, the bones): a lock on X and the scan's proof of a lock on Z are two faults. Bones are
+    a set: the order a check lists them in is no part of the fault."""
+    if named.get("cause") != proved["cause"]:
+        return False
+    return all(_as_set(named[key]) == _as_set(proved[key]) for key in named.keys() & proved.keys())
+
+
+def _as_set(value: Any) -> Any:
+    return frozenset(value) if isinstance(value, tuple) else value
 
 
 def _with_proof(finding: Finding, proof: Finding) -> Finding:

@@ -11,7 +11,7 @@ from mathutils import Euler, Quaternion
 
 from ..core.armature import pose_of
 from ..core.editing import constraint_on
-from ..core.finding import NESTED_IK, NESTED_IK_REASON
+from ..core.finding import IK_LIMIT, IK_LOCK, ITERATIONS, NESTED_IK, NESTED_IK_REASON, STIFFNESS
 from ..core.names import readable
 from ..core.rig import IKChain, RigView
 from .scan_findings import Suspect
@@ -38,8 +38,8 @@ def suspects(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> list[Suspec
 def _locks_and_limits(bones: Sequence[bpy.types.PoseBone]) -> list[Suspect]:
     found: list[Suspect] = []
     for attribute, fix_id, what, kind in (
-        ("lock_ik_{}", "free_ik_locks", "IK lock", "ik_lock"),
-        ("use_ik_limit_{}", "drop_ik_limits", "IK limit", "ik_limit"),
+        ("lock_ik_{}", "free_ik_locks", "IK lock", IK_LOCK),
+        ("use_ik_limit_{}", "drop_ik_limits", "IK limit", IK_LIMIT),
     ):
         axes = [axis for axis in "xyz" if any(getattr(b, attribute.format(axis)) for b in bones)]
         for chosen in [[axis] for axis in axes] + ([axes] if len(axes) > 1 else []):
@@ -73,7 +73,7 @@ def _stiffness(bones: Sequence[bpy.types.PoseBone]) -> list[Suspect]:
     stiff_names = tuple(readable(b) for b in stiff)
     return [
         Suspect(
-            kind="stiffness",
+            kind=STIFFNESS,
             label=f"the IK stiffness of {', '.join(stiff_names)}",
             title="Misses: too stiff",
             changes=tuple((b, f"ik_stiffness_{a}", 0.0) for b in stiff for a in "xyz"),
@@ -89,7 +89,7 @@ def _iterations(obj: bpy.types.Object, constraint: bpy.types.KinematicConstraint
         return []
     return [
         Suspect(
-            kind="iterations",
+            kind=ITERATIONS,
             label=f"its {constraint.iterations} solver iterations",
             title="Misses: few iterations",
             changes=((constraint, "iterations", SOLVER_ITERATIONS),),
