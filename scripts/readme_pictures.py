@@ -19,7 +19,6 @@ DEBIAN = ROOT / "scripts" / "debian_blender.sh"
 PICTURES = (
     ("overlay-on", "panel-and-overlay.png", "1020x760+300+40"),
     ("fix-asks-first", "fix-asks-first.png", "1000x800+320+40"),
-    ("worst-frame", "verify-worst-frame.png", "1020x760+300+40"),
 )
 
 
@@ -35,8 +34,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", default="sid", choices=("sid", "trixie"))
     parser.add_argument("--output-dir", type=Path, default=ROOT / "docs" / "images")
+    parser.add_argument("--shots", type=Path, help="the screenshots' folder, if not the suite's")
     args = parser.parse_args()
-    folder = ROOT / ".venv" / "real_window_shots" / args.suite
+    folder = args.shots or ROOT / ".venv" / "real_window_shots" / args.suite
     args.output_dir.mkdir(parents=True, exist_ok=True)
     for step, name, crop in PICTURES:
         target = (args.output_dir / name).resolve()
