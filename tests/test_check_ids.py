@@ -13,7 +13,14 @@ from dataclasses import dataclass, replace
 
 import bpy
 import pytest
-from test_generated_broken_rigs import FAULTS, SPLINE_FAULTS, _edit, _ik, empty_as_target
+from test_generated_broken_rigs import (
+    FAULTS,
+    SPLINE_FAULTS,
+    _edit,
+    _ik,
+    dead_spline_ik_on_the_shin,
+    empty_as_target,
+)
 
 from ik_doctor import Finding, all_checks, diagnose
 from ik_doctor.sample_rig import build_character_rig
@@ -73,11 +80,6 @@ def shin_limited_like_a_knee(rig):
     limit.owner_space = "LOCAL"
     limit.use_limit_x = True
     limit.min_x, limit.max_x = math.radians(-10), math.radians(100)
-
-
-def dead_spline_ik_on_the_shin(rig):
-    """A Spline IK with no curve on a bone the leg IK poses: muting it is offered."""
-    rig.pose.bones["shin.L"].constraints.new("SPLINE_IK").chain_count = 2
 
 
 MORE_FAULTS = [

@@ -636,9 +636,15 @@ EXPLAINED = (Severity.ERROR, Severity.WARNING)
 far from the tail, a scaled one), measured, not a sign that the chain works."""
 
 
+def dead_spline_ik_on_the_shin(rig):
+    """A Spline IK with no curve on a bone the leg IK poses: the rig works, muting it is offered
+    (no tail: the spline oracle has no chain to judge)."""
+    rig.pose.bones["shin.L"].constraints.new("SPLINE_IK").chain_count = 2
+
+
 def test_every_spline_ik_fix_is_offered_by_some_broken_tail(scene) -> None:
     offered = set()
-    for break_rig in SPLINE_FAULTS:
+    for break_rig in [*SPLINE_FAULTS, dead_spline_ik_on_the_shin]:
         bpy.ops.wm.read_homefile(use_empty=True)
         rig = build_character_rig()
         break_rig(rig)
