@@ -14,7 +14,7 @@ Nothing in the user's file is changed: see ``export_roundtrip``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -62,51 +62,60 @@ class Remedy:
     """Set when storing the setting is not safe, or not possible."""
 
 
+DEFORM_REASON = (
+    "the game would get the control bones too: make the deform bones' parents deform, "
+    "or parent the deform bones to deform bones"
+)
+FBX_KEPT = (
+    "the FBX exporter keeps no settings in the file: {what} in its export options "
+    "(or in the collection's exporter) when exporting"
+)
+
+
 def _remedies(exporter: str, settings: Mapping[str, Any]) -> list[Remedy]:
     """The changes worth trying, for the settings as they are: each one differs from them."""
 
     def value(name: str) -> Any:
         return settings.get(name, exporter_default(exporter, name))
 
-    fbx_kept = (
-        "the FBX exporter keeps no settings in the file: {what} in its export options "
-        "(or in the collection's exporter) when exporting"
-    )
-    deform_reason = (
-        "the game would get the control bones too: make the deform bones' parents deform, "
-        "or parent the deform bones to deform bones"
-    )
+    return _gltf_remedies(value) if exporter == "gltf" else _fbx_remedies(value)
+
+
+def _gltf_remedies(value: Callable[[str], Any]) -> list[Remedy]:
     found = []
-    if exporter == "gltf":
-        if not value("export_force_sampling"):
-            found.append(
-                Remedy(
-                    "sampling",
-                    "Game misses: no sampling",
-                    "Always Sample Animations on",
-                    {"export_force_sampling": True},
-                )
+    if not value("export_force_sampling"):
+        found.append(
+            Remedy(
+                "sampling",
+                "Game misses: no sampling",
+                "Always Sample Animations on",
+                {"export_force_sampling": True},
             )
-        if value("export_def_bones"):
-            found.append(
-                Remedy(
-                    "deform_only",
-                    "Game misses: deform only",
-                    "Deform Bones Only off",
-                    {"export_def_bones": False},
-                    no_fix_reason=deform_reason,
-                )
+        )
+    if value("export_def_bones"):
+        found.append(
+            Remedy(
+                "deform_only",
+                "Game misses: deform only",
+                "Deform Bones Only off",
+                {"export_def_bones": False},
+                no_fix_reason=DEFORM_REASON,
             )
-        if value("export_frame_range"):
-            found.append(
-                Remedy(
-                    "frame_range",
-                    "Export cuts the action",
-                    "Limit to Playback Range off",
-                    {"export_frame_range": False},
-                )
+        )
+    if value("export_frame_range"):
+        found.append(
+            Remedy(
+                "frame_range",
+                "Export cuts the action",
+                "Limit to Playback Range off",
+                {"export_frame_range": False},
             )
-        return found
+        )
+    return found
+
+
+def _fbx_remedies(value: Callable[[str], Any]) -> list[Remedy]:
+    found = []
     if not value("bake_anim"):
         found.append(
             Remedy(
@@ -114,7 +123,7 @@ def _remedies(exporter: str, settings: Mapping[str, Any]) -> list[Remedy]:
                 "Export bakes nothing",
                 "Baked Animation on",
                 {"bake_anim": True},
-                no_fix_reason=fbx_kept.format(what="tick Baked Animation"),
+                no_fix_reason=FBX_KEPT.format(what="tick Baked Animation"),
             )
         )
     if not value("bake_anim_use_all_actions"):
@@ -124,7 +133,7 @@ def _remedies(exporter: str, settings: Mapping[str, Any]) -> list[Remedy]:
                 "Export leaves actions out",
                 "All Actions on",
                 {"bake_anim_use_all_actions": True},
-                no_fix_reason=fbx_kept.format(what="tick Baked Animation's All Actions"),
+                no_fix_reason=FBX_KEPT.format(what="tick Baked Animation's All Actions"),
             )
         )
     if value("bake_anim_simplify_factor") > 0.0:
@@ -134,7 +143,7 @@ def _remedies(exporter: str, settings: Mapping[str, Any]) -> list[Remedy]:
                 "Game misses: simplified",
                 "Simplify 0",
                 {"bake_anim_simplify_factor": 0.0},
-                no_fix_reason=fbx_kept.format(what="set Baked Animation's Simplify to 0"),
+                no_fix_reason=FBX_KEPT.format(what="set Baked Animation's Simplify to 0"),
             )
         )
     if value("use_armature_deform_only"):
@@ -144,7 +153,7 @@ def _remedies(exporter: str, settings: Mapping[str, Any]) -> list[Remedy]:
                 "Game misses: deform only",
                 "Only Deform Bones off",
                 {"use_armature_deform_only": False},
-                no_fix_reason=deform_reason,
+                no_fix_reason=DEFORM_REASON,
             )
         )
     if not value("bake_anim_use_all_actions") and not value("bake_anim_use_nla_strips"):
