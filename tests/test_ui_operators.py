@@ -332,7 +332,7 @@ def test_the_panel_and_the_command_line_make_the_same_fix_decisions(
     assert ("gets a new bind" in reasons) is with_mesh
 
 
-def test_verify_by_solving_lists_the_miss_with_its_action_and_jumps_to_its_worst_frame(
+def test_verify_by_solving_joins_the_miss_to_the_lock_and_select_jumps_to_its_worst_frame(
     posed_rig,
 ) -> None:
     from test_scan_animation import key_walk
@@ -343,13 +343,20 @@ def test_verify_by_solving_lists_the_miss_with_its_action_and_jumps_to_its_worst
     key_walk(posed_rig)
     posed_rig.pose.bones["shin.L"].lock_ik_x = True
     assert bpy.ops.ik_doctor.verify_by_solving() == {"FINISHED"}
-    rows = [r for r in stored_report(posed_rig).rows if r.kind == "FINDING" and r.action]
-    assert [(r.check_id, r.bone, r.action) for r in rows] == [("verify", "shin.L", "Walk")]
-    finding = report.to_finding(rows[0])
-    assert finding.frames and finding.args["worst_frame"] in range(1, 13)
-    index = list(stored_report(posed_rig).rows).index(rows[0])
+    proved = [
+        (position, report.to_finding(row))
+        for position, row in enumerate(stored_report(posed_rig).rows)
+        if row.kind == "FINDING" and report.to_finding(row).occurrences
+    ]
+    # The scan's proof joins the locks check's finding of the same lock: one row, one fix.
+    assert [(f.check_id, f.bone, f.fix_id) for _, f in proved] == [("locks", "shin.L", "free_axes")]
+    index, finding = proved[0]
+    assert [o.action for o in finding.occurrences] == ["Walk"]
+    worst = finding.occurrences[0].worst_frame
+    assert worst in range(1, 13)
+    bpy.context.scene.frame_set(0 if worst != 0 else 1)
     assert bpy.ops.ik_doctor.select_bone(index=index) == {"FINISHED"}
-    assert bpy.context.scene.frame_current == finding.args["worst_frame"]
+    assert bpy.context.scene.frame_current == worst
     assert "miss" in [s.kind for s in chain_segments(posed_rig)], "the miss is drawn in red"
     assert bpy.ops.ik_doctor.fix_finding(index=index) == {"FINISHED"}
     assert not posed_rig.pose.bones["shin.L"].lock_ik_x

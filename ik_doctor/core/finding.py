@@ -144,10 +144,15 @@ def runs_text(runs: Iterable[tuple[int, int]]) -> str:
     return ", ".join(str(first) if first == last else f"{first}-{last}" for first, last in runs)
 
 
+def worst_of(occurrences: Sequence[Occurrence]) -> Occurrence:
+    """The occurrence measured worst: what a report leads with and Select jumps to."""
+    return max(occurrences, key=lambda o: o.worst)
+
+
 def occurrences_text(occurrences: Sequence[Occurrence]) -> str:
     """Where a fault showed, worst first: "in 'Walk' on frames 1-12, worst on frame 3 (...)",
     or for several actions "in 17 actions, worst on frame 27 of 'Walk-cycle' (...)"."""
-    worst = max(occurrences, key=lambda o: o.worst)
+    worst = worst_of(occurrences)
     if len(occurrences) == 1:
         return (
             f"in '{worst.action}' on frames {runs_text(worst.frames)}, worst on frame "

@@ -15,7 +15,7 @@ from bpy.props import BoolProperty, EnumProperty, IntProperty
 
 from ..core.armature import armature_data, pose_of
 from ..core.editing import FixError, read_only_reason
-from ..core.finding import Finding
+from ..core.finding import Finding, Occurrence, worst_of
 from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
 from ..core.names import find, named, readable
 from ..core.project_config import with_severities
@@ -360,8 +360,9 @@ class IK_DOCTOR_OT_select_bone(bpy.types.Operator):
         _select_only(obj, name)
         if obj.mode == "POSE":
             _frame_selected(context)
-        if row is not None and row.action:
-            _show_worst_frame(self, context, obj, report.to_finding(row))
+        finding = report.to_finding(row) if row is not None else None
+        if finding is not None and finding.occurrences:
+            _show_worst_frame(self, context, obj, worst_of(finding.occurrences))
         return {"FINISHED"}
 
 
@@ -421,24 +422,20 @@ def _warning_for(impacts: list[FixImpact]) -> str:
 
 
 def _show_worst_frame(
-    operator: bpy.types.Operator, context: bpy.types.Context, obj: bpy.types.Object, finding
+    operator: bpy.types.Operator,
+    context: bpy.types.Context,
+    obj: bpy.types.Object,
+    worst: Occurrence,
 ) -> None:
-    """Go to the frame where a finding of the animation scan is worst, and say whether the
-    action it was found in is the one playing."""
-    frame = finding.args.get("worst_frame", finding.frames[0][0] if finding.frames else None)
-    if frame is None:
-        return
-    context_given.scene(context).frame_set(int(frame))
+    """Go to the frame where a fault the animation scan proved is worst (a scan finding, or a
+    check's finding its proof joined), and say whether that action is the one playing."""
+    context_given.scene(context).frame_set(worst.worst_frame)
     animation = obj.animation_data
-    if (
-        animation is None
-        or animation.action is None
-        or readable(animation.action) != finding.action
-    ):
+    if animation is None or animation.action is None or readable(animation.action) != worst.action:
         operator.report(
             {"WARNING"},
-            f"Frame {frame} is the worst of '{finding.action}', which is not the active action: "
-            "make it active (or solo its NLA track) to see the miss.",
+            f"Frame {worst.worst_frame} is the worst of '{worst.action}', which is not the "
+            "active action: make it active (or solo its NLA track) to see the miss.",
         )
 
 

@@ -18,6 +18,7 @@ from ..core.finding import (
     Severity,
     chain_finding,
     occurrences_text,
+    worst_of,
 )
 from ..core.rig import IKChain, RigView
 
@@ -145,7 +146,7 @@ def _finding(rig: RigView, items: list[Shown]) -> Finding:
     first = items[0]
     chain = first.chain
     occurrences = tuple(item.occurrence for item in items)
-    worst = max(occurrences, key=lambda o: o.worst)
+    worst = worst_of(occurrences)
     subject = f"IK '{chain.constraint}' on {chain.owner}"
     fields: dict[str, Any]
     if first.cause is None:

@@ -118,6 +118,7 @@ def _report(window_manager: bpy.types.WindowManager) -> dict[str, Any] | None:
                     "action": row.action,
                     "frames": json.loads(row.frames_json),
                     "fix_args": json.loads(row.fix_args_json),
+                    "occurrences": json.loads(row.occurrences_json),
                 }
                 for row in stored.rows
             ],

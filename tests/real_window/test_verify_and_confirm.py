@@ -48,7 +48,11 @@ def has(state: dict, check_id: str) -> bool:
 
 def scanned(state: dict) -> list[int]:
     """The rows the scan proved on the walk: their own, or joined to a check's finding."""
-    return [i for i, row in enumerate(rows(state)) if row["action"] == "Walk"]
+    return [
+        i
+        for i, row in enumerate(rows(state))
+        if any(seen["action"] == "Walk" for seen in row["occurrences"])
+    ]
 
 
 def test_verify_by_solving_finds_the_locked_knee_missing_its_keyed_foot(
@@ -69,7 +73,7 @@ def test_select_on_a_scan_finding_jumps_to_its_worst_frame(
     window.click(*sidebar.row_center(sidebar.look("before-verify-row"), target))
     state = window.wait(lambda s: report(s)["active_index"] == target, "the scan's row")
     row = rows(state)[target]
-    worst = dict(row["fix_args"]).get("worst_frame", row["frames"][0][0])
+    worst = max(row["occurrences"], key=lambda seen: seen["worst"])["worst_frame"]
     assert state["frame"] != worst
     select = sidebar.details(sidebar.look("verify-row")).buttons[0]
     window.click(*select.center)
