@@ -89,11 +89,14 @@ class IK_DOCTOR_PT_panel(bpy.types.Panel):
             enter = layout.operator("object.mode_set", text="Enter Pose Mode", icon="POSE_HLT")
             enter.mode = "POSE"
             return
+        # Two rows: four buttons in one cut "Check Rig" to "Check..." at the default width
+        # (Debian's Blender 5.2.2, real window).
         row = layout.row(align=True)
         row.operator(IK_DOCTOR_OT_check_rig.bl_idname, icon="VIEWZOOM")
+        row.prop(report.state(context), "show_overlay", text="", icon="OVERLAY")
+        row = layout.row(align=True)
         row.operator(IK_DOCTOR_OT_verify_by_solving.bl_idname, text="Verify", icon="ACTION")
         row.operator(IK_DOCTOR_OT_verify_export.bl_idname, text="Export", icon="EXPORT")
-        row.prop(report.state(context), "show_overlay", text="", icon="OVERLAY")
         stored = report.report_for(context, obj)
         if stored is None:
             layout.label(text="Not checked yet: press Check Rig.")
@@ -195,10 +198,11 @@ def _draw_active_finding(
     row = box.row(align=True)
     row.operator(IK_DOCTOR_OT_select_bone.bl_idname, text="Select", icon="RESTRICT_SELECT_OFF")
     if item.fix_id:
+        # Beside Select a button holds about 12 characters ("Fix (changes r..." in Debian's
+        # Blender 5.2.2 at the default width): the fix's paragraph says it changes the rest pose.
         fix = row.row(align=True)
         fix.enabled = reason is None
-        label = "Fix (changes rest pose)" if item.changes_rest_pose else "Fix"
-        fix.operator(IK_DOCTOR_OT_fix_finding.bl_idname, text=label, icon="TOOL_SETTINGS")
+        fix.operator(IK_DOCTOR_OT_fix_finding.bl_idname, text="Fix", icon="TOOL_SETTINGS")
     accepting = box.row()
     accepting.enabled = reason is None
     accept.draw_buttons(accepting, item)

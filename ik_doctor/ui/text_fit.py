@@ -110,6 +110,8 @@ def box_paragraphs(row: Any) -> list[str]:
     if len(finding.occurrences) > 1:
         where = f"{len(finding.occurrences)} actions; the worst: {where}"
     fix = row.fix_label if row.fix_id else ""
+    if fix and row.changes_rest_pose:
+        fix = f"Changes the rest pose: {fix}"
     return [
         row.message,
         where if row.action else "",

@@ -58,7 +58,7 @@ def scanned(state: dict) -> list[int]:
 def test_verify_by_solving_finds_the_locked_knee_missing_its_keyed_foot(
     window: BlenderWindow, sidebar: Sidebar
 ) -> None:
-    verify = sidebar.look("walk")[0].buttons[1]
+    verify = sidebar.look("walk")[1].buttons[0]  # under Check Rig and the overlay switch
     window.click(*verify.center)
     state = window.wait(scanned, "the scan's findings", 120)
     (found,) = [rows(state)[i] for i in scanned(state)]
