@@ -76,8 +76,9 @@ def test_n_opens_the_sidebar_and_its_tab_shows_the_panel(
 ) -> None:
     window.key("n")
     sidebar.open_tab("IK Doctor")
-    (first,) = sidebar.look("tab")
-    assert len(first.buttons) >= 3  # Check Rig, Verify, ..., the overlay switch last
+    first, second = sidebar.look("tab")
+    assert len(first.buttons) == 2  # Check Rig, the overlay switch
+    assert len(second.buttons) == 2  # Verify, Export
 
 
 def test_check_rig_lists_the_three_demo_faults(window: BlenderWindow, sidebar: Sidebar) -> None:
