@@ -7,7 +7,8 @@ takes a fix back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 import bpy
@@ -140,20 +141,9 @@ class IK_DOCTOR_OT_verify_by_solving(bpy.types.Operator):
         if CHECK_ID not in enabled:
             self.report({"WARNING"}, "Verify by solving is switched off in the preferences.")
             return {"CANCELLED"}
-        window_manager = context_given.window_manager(context)
-        window_manager.progress_begin(0, 100)
-        try:
-            scanned = scan_animation(
-                obj,
-                progress=lambda done, total: window_manager.progress_update(
-                    100 * done // max(total, 1)
-                ),
-            )
-        except ValueError as error:
-            self.report({"ERROR"}, str(error))
+        scanned = _scanned_with_progress(self, context, partial(scan_animation, obj))
+        if scanned is None:
             return {"CANCELLED"}
-        finally:
-            window_manager.progress_end()
         _tell(self, run_checks(context, obj, scanned), "verified by solving: ")
         return {"FINISHED"}
 
@@ -189,23 +179,31 @@ class IK_DOCTOR_OT_verify_export(bpy.types.Operator):
         if EXPORT_CHECK not in enabled:
             self.report({"WARNING"}, "Verify the export is switched off in the preferences.")
             return {"CANCELLED"}
-        window_manager = context_given.window_manager(context)
-        window_manager.progress_begin(0, 100)
-        try:
-            found = scan_export(
-                obj,
-                self.exporter,
-                progress=lambda done, total: window_manager.progress_update(
-                    100 * done // max(total, 1)
-                ),
-            )
-        except ValueError as error:
-            self.report({"ERROR"}, str(error))
+        found = _scanned_with_progress(self, context, partial(scan_export, obj, self.exporter))
+        if found is None:
             return {"CANCELLED"}
-        finally:
-            window_manager.progress_end()
         _tell(self, run_checks(context, obj, found), "export verified: ")
         return {"FINISHED"}
+
+
+def _scanned_with_progress(
+    operator: bpy.types.Operator,
+    context: bpy.types.Context,
+    scan: Callable[..., list[Finding]],
+) -> list[Finding] | None:
+    """A scan's findings, its progress shown on Blender's cursor; None, said in the status bar,
+    where the scan refuses the rig (ValueError)."""
+    window_manager = context_given.window_manager(context)
+    window_manager.progress_begin(0, 100)
+    try:
+        return scan(
+            progress=lambda done, total: window_manager.progress_update(100 * done // max(total, 1))
+        )
+    except ValueError as error:
+        operator.report({"ERROR"}, str(error))
+        return None
+    finally:
+        window_manager.progress_end()
 
 
 class IK_DOCTOR_OT_fix_finding(bpy.types.Operator):
