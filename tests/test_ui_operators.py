@@ -201,6 +201,8 @@ def test_select_bone_selects_only_the_finding_s_bone_and_frames_it(posed_rig) ->
         if (bone.select if hasattr(bone, "select") else bone.bone.select)
     ]
     assert selected == ["shin.L"]
+    bpy.context.view_layer.update()  # what Blender does next: its handlers see the selection
+    assert not stored_report(posed_rig).stale  # selecting a bone changes no finding
 
 
 def test_toggle_overlay_switches_the_overlay(addon) -> None:

@@ -355,7 +355,14 @@ class IK_DOCTOR_OT_select_bone(bpy.types.Operator):
         if find(armature_data(obj).bones, name) is None:
             self.report({"ERROR"}, f"'{readable(obj)}' has no bone named '{name}' (any more).")
             return {"CANCELLED"}
+        stored = report.report_for(context, obj)
+        was_fresh = stored is not None and not stored.stale
         _select_only(obj, name)
+        if was_fresh and stored is not None:
+            # Selecting tags the armature as an edit does: let the handler see it now, and keep
+            # the report fresh, as a selection changes no finding.
+            context_given.view_layer(context).update()
+            stored.stale = False
         if obj.mode == "POSE":
             _frame_selected(context)
         finding = report.to_finding(row) if row is not None else None
