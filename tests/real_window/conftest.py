@@ -97,7 +97,10 @@ def rig_files(blender: DebianBlender, tmp_path_factory: pytest.TempPathFactory) 
 
 @pytest.fixture(scope="session")
 def shots(suite: str) -> Shots:
-    return Shots(ROOT / ".venv" / "real_window_shots" / suite)
+    # IK_DOCTOR_SHOTS_TAG keeps two runs on one suite (two engineers at once) out of each
+    # other's folders; scripts/readme_pictures.py reads the untagged one.
+    tag = os.environ.get("IK_DOCTOR_SHOTS_TAG", "")
+    return Shots(ROOT / ".venv" / "real_window_shots" / (f"{suite}-{tag}" if tag else suite))
 
 
 @pytest.fixture(scope="module")
