@@ -12,6 +12,29 @@ the nesting; or unless IK Stretch on the owner lands the tip by stretching it (a
 Without Use Tail the count starts at the owner's parent. The fix sets the limb's
 natural length (see ``RigView.limb_length``), or for a chain reaching into the body the length
 that stops where the limb starts away from its parent's tail.
+
+What it reports:
+
+- Any length, 0 included, that reaches past the limb into a bone other limbs hang from (the
+  hips, the chest: a chain bone the next one down does not sit on, with other children): an
+  error. Moving the target turns that bone, measured 23° to 28° for a leg of length 3 and 32°
+  for an arm of length 4, while the tip still lands.
+- 0 that reaches past the limb otherwise: a warning.
+- Longer than the hierarchy: a warning.
+- 1 on a limb whose parent should bend: an error. Not for an IK nested inside another live IK's
+  longer chain that turns its bone, whose target wins at any length (measured: the aim still
+  misses at length 2, and ``constraint_order`` reports the nesting). A warning when IK Stretch
+  on the owner lands the tip by stretching it (measured on the leg and the arm at stretch 0.001;
+  without it, 11% of the reach short).
+- Use Tail off on a bone with no parent: an error, the IK turns nothing.
+- Each is a warning on an IK switched off beside a live twin.
+- Without Use Tail the count starts at the owner's parent, as Blender counts (measured).
+
+What its fixes do:
+
+- The limb's natural length (usually 2). For a chain reaching into the body, the length that
+  stops where the limb starts away from its parent's tail.
+- None without a parent to turn.
 """
 
 from __future__ import annotations

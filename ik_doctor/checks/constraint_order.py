@@ -14,6 +14,36 @@ chain is solved in one tree with it, and the outer chain's target wins.
 A muted IK that is half of a switch (a second IK on the same bone, as Rigify pairs a pole and a
 no-pole IK, or an IK whose mute or influence is driven or keyed) is off on purpose: that is
 information, not a fault.
+
+What it reports:
+
+- An IK muted or at influence 0: an error, it does nothing.
+- An IK below influence 1: an error, the tip stops short. A warning under iTaSC, which ignores
+  influence (measured: the leg and the arm reach alike at 0, 0.5, 0.95 and 1, in 4.2 and 5.3).
+- Neither when a driver or keys switch the IK, or, for one muted or at 0, when an active twin IK
+  is on the bone: information. At 0.95 beside a live twin the leg stops 1.9% short.
+- Copy Rotation, Copy Transforms, Damped Track, Locked Track, Track To or a rotation Transform
+  on a chain bone, which the IK solves after and overrides: a warning. An error on an inner
+  joint of a pole chain when the rotation it sets, where the solver starts, bends the joint
+  backwards, straight, or more than 45° out of its bend plane, or is a copied rotation bent the
+  rest way by less than the 40° the body turns, which it does not follow; a Track To always. The
+  copied bone is read without what turns the whole limb: a thigh IK without Use Tail turning the
+  hips 174° turns the shoulder and the upper arm alike. Blended, local-space or otherwise
+  unmodelled ones stay warnings.
+- Limit Rotation on a chain bone, which does not limit IK: a warning.
+- An IK nested inside another IK's longer, valid chain and sharing a bone it turns, which misses
+  its target: an error.
+
+What its fixes do:
+
+- Unmute, and set influence 1.
+- Copy a Local-space Limit Rotation's ranges to the bone's IK limits, clamped to what they hold.
+  Not a range that would keep the joint from folding, which the ``locks`` check would call an
+  error.
+- Mute the overridden constraint: it asks first, and says what it did. Not a Damped Track that
+  starts a straight chain bent, nor one that sets where a joint without inherited rotation
+  starts, nor one that replaces a posed rotation that would flip the joint, nor a world-space
+  copy that rebuilds a sheared bone's matrix: muted, the limb would fail.
 """
 
 from __future__ import annotations

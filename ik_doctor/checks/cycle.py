@@ -21,6 +21,24 @@ meant to steer the limb is steered by it. Measured in 4.2 and 5.3 on the referen
 
 The ``target`` check reports a target that is a bone of the chain itself; this check reports
 controls below the chain or driven by it through parents and constraints.
+
+What it reports:
+
+- An IK target or pole parented below a bone of its own chain, or tied to one through
+  constraints (Child Of, Copy Location…, also through other bones and objects).
+- A target tied by a constraint, through another bone, or that is an object, is carried away by
+  the chain: an error, 0.24 to 1.1 short, with a dependency cycle for indirect paths and
+  objects.
+- A target bone parented straight to a chain bone follows the chain's FK pose: an error. Under
+  the shin it ends 0.105 (11.7% of the leg's reach) from where it is put once the hips turn 40°;
+  under the thigh, where it lands depends on Blender's evaluation order.
+- A pole makes a cycle but still reaches: a warning.
+- A target that is a chain bone itself is left to ``target``.
+
+What its fixes do:
+
+- Parent the control to the rig's top bone (or the armature), keeping its rest and posed place.
+- Mute the constraint that ties it to the chain, keeping its place (asks first).
 """
 
 from __future__ import annotations

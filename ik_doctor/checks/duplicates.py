@@ -24,6 +24,32 @@ lies further from where the control was placed puts its tip on the other's, the 
 both goals agree. Otherwise it mutes the later IK on a shared bone (a muted twin is a switch)
 or deletes an IK on another bone, since a lone muted IK would itself read as an IK that does
 nothing.
+
+What it reports:
+
+- Two live IKs on one bone, or overlapping chains aimed at the same control: an error when their
+  goals differ (the later IK on a bone, or the inner of nested chains, stays 0.17 to 0.64
+  short); a warning when they agree.
+- Also a warning when the chain that wins is straight at rest with nothing to bend it (no pose,
+  no Damped Track at its target, no IK Stretch) and the other lies along it: both aim along one
+  line, and the thigh's or upper arm's IK lands.
+- Chains of one limb that share no bone, aimed at one control, with their tips at different
+  points, one reaching with the tail and one with the head: an error. The upper chain is solved
+  first and the lower one cannot reach: a foot IK on the ankle's control 0.10 short (58% of its
+  reach), a hand 8.6%.
+- Or one chain too short to reach the control, which points straight at it and leaves the lower
+  one the rest to bridge: an error (a forearm IK of chain length 1 under an upper-arm IK on the
+  hand control, 4.4% short; a shin under a thigh IK, 3.5%).
+- Muted twins, and IKs whose mute or influence is driven (Rigify switches), are left alone; so
+  is an IK without a target Blender can resolve, which pulls nothing (its twin reaches).
+
+What its fixes do:
+
+- When turning Use Tail over on the IK whose tip lies further from where the control was placed
+  puts its tip on the other's, do that, with its chain length adjusted to keep its top bone: the
+  goals agree.
+- Else mute the later IK on a shared bone (it becomes a switch twin), or delete the IK aimed
+  there by mistake, which muted would read as an IK that does nothing. Both ask first.
 """
 
 from __future__ import annotations

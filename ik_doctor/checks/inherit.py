@@ -37,6 +37,45 @@ Measured in 4.2 and 5.3 on the reference leg and arm:
   1.5 with the root and the leg lands; muted, at influence 0.5 (the shin grows to 1.25, 6.4% of
   the reach short), in local space, or from a bone that does not scale with the rig, the leg
   stops 0.199 (14.7% of the reach) short.
+
+What it reports:
+
+- A chain bone below the chain root with Inherit Rotation off: an error. The knee bends away
+  from its pole once anything above it turns, a forearm once the shoulder turns about Z.
+    - It is a warning in a chain without a pole, on its owner or further up (a shin inside a
+      foot's chain of 3: measured, the foot and the hand land); on a joint whose start rotation
+      a constraint sets (a Copy Rotation of the shoulder, or a Damped Track at the control); and
+      under a pole behind the bend, where the leg and the arm still land with the body turned
+      40°.
+    - It is a warning below a bone that a live IK at full influence aims at the chain's own
+      target on every evaluation, turning no bone another limb hangs from: an upper-arm IK
+      without Use Tail on the hand control re-aims the shoulder, and the forearm lands 6.6° from
+      its pole with the body turned 40°. On the thigh it turns the hips, and the shin flips
+      107°: an error.
+- Inherit Scale Full under a non-uniform pose scale of the chain, or of the bone it hangs from,
+  that shears the bone: an error (the foot ends 7 to 70 mm from points the leg reaches by hand).
+  Scale along the shared bend axis does not shear and is not reported. A warning under iTaSC,
+  which still lands, and under a plain world-space Copy Rotation or Copy Transforms on the bone,
+  which rebuilds its matrix from a rotation and drops the shear (the arm lands; without it, 34%
+  short).
+- A non-uniform pose scale further up, with bones between that turn: an error. The arms miss by
+  up to a quarter of their reach once the shoulder turns, whatever they inherit.
+- Inherit Scale None: a warning, the limb keeps its size when the rig is scaled.
+    - An error while a bone above the chain is scaled up: 6% to 31% of the reach short, unless
+      IK Stretch makes it up. The chain's own upper bone scaled up only lengthens the limb,
+      which still lands.
+    - Nothing is reported when a live Copy Scale at full influence, on every axis, pose to pose
+      or world to world space, copies the scale of a bone that scales with the limb (and with
+      the bone above, scaled up now), as BlenRig's forearms and shins do: the root scaled 1.5
+      scales the shin with it, and the leg lands. Muted, at influence 0.5, in local space, or
+      from a bone outside the limb's hierarchy, it stops 6.4% to 14.7% of the reach short.
+
+What its fixes do:
+
+- Inherit Rotation on.
+- Inherit Scale Aligned.
+- Reset that scale to 1 (asks first; none while it is keyed).
+- Inherit Scale Full (Aligned under a bone scaled unevenly, where Full would shear it).
 """
 
 from __future__ import annotations

@@ -23,6 +23,58 @@ at 0.75 already leave it 0.1% short; a chain solved as one tree with a live IK t
 stiff two-bone limb with a bone posed longer than at rest lags further: tables of its own.
 Transform locks (``lock_rotation``) are another matter: the solver ignores them, so they are
 reported as information only.
+
+What it reports:
+
+- IK locks, or zero-width IK limits, on the axis a limb bends on, when the free axes can no
+  longer move the tip every way: an error. It is measured with the chain's Jacobian at rest, so
+  hinge knees and elbows that do not twist stay quiet. A warning on a chain without a pole where
+  one bone alone is locked so and keeps its other swing axis: it folds about that one, out of
+  its plane, and the limb swings round (measured to land; with a pole, or both bones locked, it
+  stops 3.3% to 36% short).
+- A chain without a pole locked to its bend plane: a warning.
+- An IK limit that lets a joint fold only a few degrees toward its bend, or only away from it,
+  so that the limb posed by hand within its limits folds less than half as far as it does free:
+  an error (a ±6° knee leaves the foot 4.7% of the reach short). A warning when the chain still
+  folds in its plane about its other free axes, by the lock's own measure, as a joint rolled off
+  its bend axis does: rolled 2° to 40°, a leg or an arm with a 0° or ±6° X limit lands 27° to
+  77° off its pole's plane. A chain straight at rest has no bend: the side its one-sided limits
+  allow is its bend, for this check, the oracle's goals, ``rest_pose``, ``roll`` and the pole's
+  side. So a straight robot arm hinged -60° to 0° and -126° to 0° on Z, which lands where it is
+  posed by hand within them, is no error.
+- IK stiffness that leaves the solver short, with the shortfall measured on a two-bone leg in
+  the message, and the severity the oracle gives it (an error from 0.1% of the reach):
+    - on every bone of the chain's swing axes: 0.95 gives 0.065%, a warning; an error from
+      0.975; 0.99 gives 0.17%, where the foot stopped 3.3 mm short unreported. On a two-bone
+      limb with a bone posed at least 1.25 times its rest length (scaled, or under a scale it
+      does not inherit), from 0.95, and at 1.5 times from 0.9 (0.1%); rest proportions change
+      nothing;
+    - on a bone far stiffer than the rest of the chain, which cannot reach without it. Measured
+      per limb, a chain hanging down from its root judged as the leg and any other as the arm:
+      the root from 0.75 on a leg and 0.82 on an arm (1.1% at 0.99); an inner joint at 0.85 and
+      from 0.9 on a leg, which passes at 0.86, and from 0.86 on an arm. A warning from the
+      ``stiffness`` option, 0.7;
+    - on a two-bone limb without a pole, which the solver must also swing toward the target: the
+      worse of its root's and its joint's stiffness by their own tables (the root from 0.75 on
+      either limb; the joint from 0.9, and at 0.85 on a leg; both equally stiff from 0.75 on a
+      leg, 0.8 on an arm: both leg bones at 0.9 leave it 0.34% short, where with a pole they
+      reach). Not when a live IK with a pole on the same bones, control and tip is solved with
+      it as one tree: a twin IK stops exactly as short as the leg's IK with its pole. A straight
+      one, which no Jacobian measures, is judged by the same tables: straight, the leg and the
+      arm stop 0.1% to 1.3% of the reach short where they say 0.1% to 1.4%, leaving out a root
+      whose swing is IK-limited too, which changes it.
+- Stiffness on the bend axis alone is fine: the solver swings and twists instead.
+- Transform locks on chain bones: information, IK ignores them.
+- Each of these errors is a warning when IK Stretch on a chain bone makes up for it (measured:
+  the leg and the arm then land; a chain with a bone locked on every axis needs every bone to
+  stretch). Stiffness stays a warning under iTaSC.
+
+What its fixes do:
+
+- Free the blocked bend axis: unlock it, or drop the zero limit.
+- Turn off the narrow limit (its range is kept).
+- Free the root's swing.
+- Set the stiff bone's IK stiffness to 0 (every bone's, for an evenly stiff chain).
 """
 
 from __future__ import annotations

@@ -5,6 +5,19 @@ the bones above never move. A bone that is not connected and starts away from it
 tail pivots on empty space, so the joint the animator sees is not the joint that bends. With
 IK Stretch on the bones left, the cut chain still lands its tip by stretching (measured on the
 leg and the arm, stretch 0.001 on the owner): a warning then.
+
+What it reports:
+
+- A chain bone with no parent that cuts the chain short: an error, on every live IK of the bone;
+  a warning when IK Stretch on the bones left lands the tip anyway.
+- A joint that is not connected and starts away from its parent's tail: a warning.
+
+What its fixes do:
+
+- Parent and connect. Not offered where another live IK aimed at the same control turns the bone
+  the chain would take in: a thigh IK on the foot control lands while the shin hangs free, and
+  then misses by its whole reach.
+- Connecting says how far the bone moves.
 """
 
 from __future__ import annotations

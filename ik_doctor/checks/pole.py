@@ -9,6 +9,40 @@ the knee points away from it and turns the wrong way when the pole moves), and t
 the one that leaves the chain where it was modelled (any other angle twists the limb at rest;
 past 90° the knee bends away from its pole: the chain fails). A bending two-bone limb with no
 pole at all reaches its target, but nothing aims its knee: it turns as the target moves.
+
+What it reports:
+
+- A pole bone missing from the armature itself, or an armature pole with no bone: an error, the
+  IK does nothing. A warning for another armature, whose origin is used.
+- A pole on the chain root's head, at rest or put there by a constraint of the root that copies
+  the pole's location: an error, the solve falls short (no fix for the latter, since the root
+  follows the pole).
+- A pole that is a bone of its own chain: a warning, a dependency cycle.
+- A pole within 20% of the reach of the root-target line: a warning, the knee flips.
+- A pole behind the bend: a warning. The joint points away from it and turns the wrong way with
+  it.
+- A pole angle more than 15° from the one that keeps the rest pose: a warning. An error when it
+  turns the joint more than 90° away from both its pole and its built bend, as the solver fails
+  it. This counts the turn that the posed rotations of a longer chain's inner bones give the
+  bend where the solver starts: an arm IK reaching into the shoulder, its angle 90° off, with
+  the upper arm keyed 17°, bends 100° from its pole. A posed rotation that bends the joint the
+  other way where the solver starts mirrors the bend, so an angle turned 95° to 180° turns it
+  back toward the pole: a warning (the leg and the arm land 86° to 0° from it), with no fix,
+  since either change alone leaves the joint bent away.
+- A bending two-bone limb with no pole: a warning. Not for chains of 3 or more bones, nor when a
+  twin IK on the bone has one.
+
+What its fixes do:
+
+- Set the computed pole angle: the chain stays at rest to 1e-4.
+- Move the pole bone in front of the bend, with the computed angle. A moved pole bone is a rest-
+  pose edit of a bone that deforms nothing.
+- Or add a new non-deforming pole bone there, parented to the rig's top bone.
+- No new pole for a joint that does not inherit rotation, or that an overridden constraint
+  starts bent the other way (with a pole it would flip); nor for a chain with a bone locked on
+  its bend axis (without a pole it folds out of its plane and lands; with one it stops short).
+- No pole is moved in front of a joint that does not inherit rotation, that a constraint aimed
+  at the pole turns, or that a leftover pose bends toward the pole behind it.
 """
 
 from __future__ import annotations

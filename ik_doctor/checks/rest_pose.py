@@ -18,6 +18,39 @@ longer matches the model. IK Stretch on a chain bone makes up both shortfalls (m
 leg and the arm: straight, or the upper bone scaled 0.5, they land with stretch 0.001 on one
 bone): warnings then.
 Bones whose transforms an action or NLA strip animates are left alone: that pose is animation.
+
+What it reports:
+
+- The armature in Rest Position: an error, IK does nothing.
+- A chain straight in the rest pose: an error with a pole, it does not bend at all. A warning
+  without one: it cannot fold when the target comes straight toward the root, and bends only the
+  way its one-sided IK limits fold it, where they choose, as a robot arm's hinges do (the
+  finding names them). A warning too where the solver starts it bent toward its pole, by a posed
+  rotation or by a Damped Track at its own target on the lower bone, and the leg and the arm
+  land; an error where a posed rotation bends it away.
+- A leftover rotation under IK that bends a joint away from the pole: an error. A warning under
+  a pole behind the bend, where that is toward the pole and the leg lands; a warning where the
+  pole angle turns the chain more than 89° round, back toward the pole (the leg posed -20° with
+  the angle turned 150° lands 30° from it), with no fix, since cleared alone the angle bends it
+  away; a warning too where a Copy Rotation or Damped Track sets the bone's start rotation,
+  replacing the pose until it is muted.
+- A leftover rotation that steers a chain without a pole: a warning.
+- A leftover scale that shortens or shears a bone: an error; one that lengthens it: a warning.
+- A straight chain, or an evenly shortened bone, is a warning when IK Stretch on a chain bone
+  makes up the reach; so is a shortened bone under iTaSC, which solves scaled bones as they are
+  (measured: they land).
+- Animated channels are left alone, but a scale left on a bone keyed only in rotation is a
+  leftover: an upper arm at 0.5 under a forearm that does not inherit scale stops 21.9% short.
+
+What its fixes do:
+
+- Switch to Pose Position.
+- Pre-bend the joints by 1% of the bone length: the way a straight chain's one-sided IK limits
+  fold it (measured: the leg and the arm then land with the pole on either side; pre-bent toward
+  a pole against their limits they stop 3.7% short), else toward the pole, else knees to the
+  front (-Y) and other limbs to the back (+Y). This changes the rest pose. Not offered while
+  another live IK on the same control lies along the straight chain, which would then miss.
+- Clear the chain bones' rotation and scale, keeping a keyed channel (asks first).
 """
 
 from __future__ import annotations

@@ -14,6 +14,28 @@ short, and with Z 40° off the normal, turned against the limit, the knee swings
 The chain root's X axis is also what the pole angle is measured from, so a roll fix recomputes
 the pole angle.
 A straight chain has no bend plane; the rest_pose check reports it.
+
+What it reports:
+
+- Chain bones whose X axis is more than 10° (option ``max_angle``) off the normal of the plane
+  through the root's head, the most bent joint and the tip. X and -X agree only if every bone
+  shares the sign.
+- Information while the bones rotate freely: the solver ignores roll.
+- A warning when IK locks, limits or stiffness on X or Z make a two-bone limb's joint bend out
+  of its plane. But information for a bone whose Z axis lies on the normal, unlocked and, within
+  its IK limit, free to turn the way folding the limb turns it: it bends about Z in the plane,
+  as BlenRig's elbow-pin shoulder does. Measured: a shin or thigh rolled 90° and limited on Z
+  that way lands in its plane; limited the other way it stops 2.4% short; with Z 40° off the
+  normal, turned against the limit, the knee swings 40° sideways.
+- Straight and non-planar chains are skipped.
+
+What its fixes do:
+
+- Roll every chain bone so its X axis is the plane's normal. This changes the rest pose; a held
+  pose is turned with the axes, and the pole angle is recomputed so the chain stays at rest.
+- Not offered when actions animate the chain bones, nor when an inner joint's X IK lock or
+  narrow X limit would then lie on the bend (rolled 20° the limb folds about Z and lands; rolled
+  back it stops 4.6% to 6.5% short).
 """
 
 from __future__ import annotations

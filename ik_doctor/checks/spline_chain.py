@@ -12,6 +12,22 @@ curve drawn along the tail:
   harmless today, but parenting the tail to a body later would drag the body (info).
 - A bone not connected to its parent: the solver lays the bones end to end, closing the gap, so
   the bones below it move at rest by the gap (warning; connecting changes the rest pose).
+
+What it reports:
+
+- A chain count that does not start the chain where the curve starts: one that reaches past the
+  tail is an error (the rig's root is dragged 1.0 onto the curve, and the rig with it); one that
+  stops short of it, as the default 1 does, is an error too (the bones above stay off the curve
+  while the owner stretches to 4 times its length).
+- A count longer than the hierarchy: information, solved like the full hierarchy.
+- A chain bone not connected to its parent: a warning, the solver lays the bones end to end,
+  closing the gap.
+
+What its fixes do:
+
+- Set the chain count that starts the chain at the curve's first point (or the hierarchy's
+  length).
+- Connect the bone (changes the rest pose).
 """
 
 from __future__ import annotations

@@ -9,6 +9,17 @@ upside down.
 The fix reverses the spline's direction keeping its shape, as *Switch Direction* in the curve's
 Edit Mode does (measured: same points, handles swapped, tilt negated, hook indices mirrored):
 here on the data, so the hooks that move the points keep moving the same points.
+
+What it reports:
+
+- A curve that runs from the chain's tip to its root: an error. The chain lies on it end for
+  end, its root's head moved the whole chain's length.
+
+What its fixes do:
+
+- Reverse the first spline keeping its shape, as Switch Direction does (handles swapped, tilt
+  negated), with the hooks following their points.
+- Refused for curves with shape keys, or with objects parented to their points.
 """
 
 from __future__ import annotations

@@ -16,6 +16,22 @@ below it, and on bones above the owner):
   off in the bones' X axes): muting them changes that twist.
 
 Both are warnings; other kinds were not measured and are not reported.
+
+What it reports:
+
+- A Spline IK muted or at influence 0: an error, the chain stays in its FK pose.
+- Below influence 1: an error (at 0.5 the tip is 0.21 off the curve).
+- Neither when a driver, keys or another live Spline IK on the bone switch it off: information.
+  A switch left between 0 and 1 is an error, with no fix.
+- A Copy Location, Copy Scale, Limit Rotation, Child Of or Locked Track on a chain bone, which
+  Spline IK overrides whatever the stack order: a warning, it has no effect.
+- A Copy Rotation, Copy Transforms, Damped Track, Track To, Stretch To or Transform, whose aim
+  Spline IK overrides while the twist it adds about the curve stays: a warning.
+
+What its fixes do:
+
+- Unmute, and set influence 1.
+- Mute the overridden constraint (asks first when that drops a twist).
 """
 
 from __future__ import annotations

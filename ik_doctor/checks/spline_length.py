@@ -12,6 +12,18 @@ length:
   move nothing.
 
 Warnings beyond ``MAX_MISMATCH``. NURBS curves are not judged: their length is not evaluated.
+
+What it reports:
+
+- A curve more than 10% longer or shorter than the chain: a warning. With Fit Curve every bone
+  stretches or squashes by exactly the ratio at rest; without it the end of the chain runs past
+  the curve (0.4 of a 2.0 tail on a curve 0.8 as long), or the chain covers only part of it.
+- NURBS curves are not judged.
+
+What its fixes do:
+
+- Scale the curve about its first point to the chain's length; hook controls stay where they
+  are.
 """
 
 from __future__ import annotations

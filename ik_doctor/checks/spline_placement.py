@@ -11,6 +11,21 @@ Measured in 4.2 and 5.3 on a four-bone tail (2.0 long):
   and, with *Fit Curve*, an even scale change nothing, and are not reported.
 
 Both are warnings: the chain follows the curve, but not from its rest pose.
+
+What it reports:
+
+- A curve that starts more than 1% of the chain's length from the root's head, without Chain
+  Offset: a warning, the chain jumps that far at rest.
+- A curve object scaled relative to the rig so that it slides the joints along the curve by more
+  than 1% of the chain (scale 1, 2, 1 on a bent curve: 0.25 of a 2.0 tail), or, without Fit
+  Curve, scales the bones (scale 2: bones twice as long, 0.96 off the curve): a warning.
+- Rotation, location, and an even scale with Fit Curve change nothing and are not reported.
+
+What its fixes do:
+
+- Move the curve's points so that it starts at the root's head.
+- Apply the scale to the curve's points, keeping the curve, its hooks and its children where
+  they are.
 """
 
 from __future__ import annotations

@@ -10,6 +10,16 @@ The tip reaches either way, so this is a warning. Equal values stretch in propor
 A non-uniformly scaled armature is the ``transforms`` check's finding and a bone sheared by a
 parent's non-uniform pose scale the ``inherit`` check's: measured, chains on a (1, 1, 2) armature
 reach with stretch on (tip error 0.0002), so stretch is not the fault there.
+
+What it reports:
+
+- IK Stretch spread unevenly over a chain with Stretch on, one bone's value more than 1.5 times
+  another's: a warning. The stretchy bone grows 1.6 times while the other stays, and the joint
+  slides.
+
+What its fixes do:
+
+- Set the largest value on every bone of the chain.
 """
 
 from __future__ import annotations

@@ -40,6 +40,40 @@ thresholds, and only when a pair differs in a setting) find no warning or error,
 or pole across the mirror plane, while its twin has one. When the twin's is an error the pair is
 an error: one side is broken and its twin is not. When neither or both sides have faults, no
 fix: the finding says what differs. Rolls and lengths are rest-pose edits the fix leaves alone.
+
+What it reports:
+
+- An IK chain whose settings differ from its mirror twin's. Twins are named as Blender's Flip
+  Names pairs them (``.L``/``.R``, ``_L``, ``-L``, ``L_``, ``l_``, ``Left``/``Right``…), with
+  limbs that pair bone by bone, mirrored across the armature axis they lie mirrored on.
+    - Compared: chain length, Use Tail, Stretch, iterations, weight, a pole on one side only, a
+      target or pole across the mirror plane, IK locks, limits and their ranges, stiffness and
+      IK stretch, and pole angles more than 5° (option ``max_angle``) from turning the twins
+      opposite ways from their own rest poses. Measured: only equal X ranges with mirrored Y and
+      Z ranges, and opposite turns, pose the twins as mirror images.
+    - A warning, one finding per pair naming both values; an error when another check finds an
+      error on one side and nothing on the other.
+- Rolls more than 5° from the negative of the twin's: a warning when IK locks, limits or
+  stiffness then act about other lines (a spider's mirrored legs end 1.1% to 2.9% of the reach
+  apart from mirror poses); information otherwise (Paste Pose Flipped misses the mirror pose by
+  up to 3.4 on the T-rex).
+- Bones more than 1% apart in length, or joints more than 1% of the reach off the mirror image:
+  information, built asymmetric, maybe on purpose.
+- Chains without a twin, or with limbs built differently, are not judged.
+
+What its fixes do:
+
+- Copy the settings of the side on which the other checks find no fault (nor a control across
+  the plane) onto its twin, mirrored: flipped target and pole names, limit ranges mirrored, the
+  pole angle from the twin's own rest angle.
+- None when both sides or neither has faults, nor for rolls and lengths (rest-pose edits).
+- None when the copy would give a pole or Use Tail to a joint that does not inherit rotation or
+  that an overridden constraint starts bent the other way, would drop the IK Stretch that lets
+  the side reach, or would set the pole angle of a chain whose posed rotation flips the start
+  and whose own angle turns it back.
+- The copy evaluates the rig, so checks run next read the pose it gives, not the one the old
+  chain length or Use Tail left: a leg given Use Tail back, whose chain had turned the hips,
+  lands.
 """
 
 from __future__ import annotations

@@ -5,6 +5,18 @@ constraint invalid and the chain never moves. A target that is the owner bone or
 its own chain moves with the chain it is meant to pull: the solver chases itself. On an IK
 switched off on purpose (muted with an active twin on the bone, or a driven switch), which the
 oracle judges through its twin, that is a warning: it fails once switched on.
+
+What it reports:
+
+- No target; a subtarget bone that does not exist; the armature itself as target; the owner or
+  its own chain as target: an error.
+- Each is a warning on an IK switched off beside a live twin, judged through the twin.
+
+What its fixes do:
+
+- A non-deforming control bone at the chain tip, parented to the rig's root, as target.
+- None for an IK whose bones another live IK pulls already: a second control would pull them two
+  ways.
 """
 
 from __future__ import annotations

@@ -10,6 +10,19 @@ make every number in the armature's space differ from the world (bone lengths, l
 constraint distances). An empty used as target or pole gives the IK only its position (and its
 rotation when the IK follows rotation), so its transforms are information.
 The fix applies the transforms to the data so that nothing moves in the world.
+
+What it reports:
+
+- Unapplied rotation or scale on an armature with IK: negative or non-uniform scale is a warning
+  (limbs stretch and shear as they bend, or read mirrored); rotation or uniform scale is
+  information.
+- The same on an empty used as IK target or pole: information, IK reads only its position.
+
+What its fixes do:
+
+- Apply the rotation and scale to the data so that nothing moves in the world: bones at rest and
+  posed, child meshes, targets. Pose locations are rescaled, and pole angles kept at rest.
+- Not offered when the pose or animated locations cannot survive it.
 """
 
 from __future__ import annotations
