@@ -37,7 +37,7 @@ KNOWN_MISSES = {
 }
 """Combinations of faults on which the findings break a rule (a false alarm, a silent failure, a
 fix that trades), with why: rigs with all of one are left out of the sample until closed, and
-listed in the README (with the failures only a warning names, which the rules allow)."""
+listed in docs/tested.md (with the failures only a warning names, which the rules allow)."""
 
 
 def _known_miss(faults: list[Fault]) -> bool:

@@ -1,4 +1,4 @@
-"""The machine-readable report; its shape is ``report.schema.json`` and the README.
+"""The machine-readable report; its shape is ``report.schema.json`` and ``docs/command-line.md``.
 
 ``version`` changes only when a field is removed or changes meaning; new fields may appear
 without a new version, so readers should ignore what they do not know. Names are kept exact:
