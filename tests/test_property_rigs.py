@@ -21,7 +21,16 @@ from hypothesis import strategies as st
 from rig_generation import RigSpec, build_rig, rig_specs, rig_state, state_differences
 from spline_generation import TailSpec, add_random_tail, tail_specs
 
-from ik_doctor import Finding, FixError, apply_all_fixes, apply_fix, diagnose, solve_within_reach
+from ik_doctor import (
+    Finding,
+    FixError,
+    FixResult,
+    apply_all_fixes,
+    apply_fix,
+    diagnose,
+    run_fix,
+    solve_within_reach,
+)
 from ik_doctor.core.fix_policy import FixPermission
 from ik_doctor.sample_rig import build_character_rig
 from ik_doctor.verify.oracle import judge_chains
@@ -173,18 +182,21 @@ def _apply_fix_checked(obj: bpy.types.Object, finding: Finding) -> None:
     """Apply one fix and hold it to the contract in ``apply_fix``'s docstring."""
     before = rig_state(obj)
     try:
-        sentence = apply_fix(finding)
+        result = run_fix(finding)
     except FixError as refusal:
         event(f"{finding.check_id}.{finding.fix_id} refused")
         assert str(refusal), "a refusal must say why"
         assert not state_differences(before, rig_state(obj)), f"refused {finding} yet changed"
         return
-    event(f"{finding.check_id}.{finding.fix_id} applied")
-    assert isinstance(sentence, str) and sentence
+    event(f"{finding.check_id}.{finding.fix_id} {'applied' if result.changed else 'unchanged'}")
+    assert isinstance(result.sentence, str) and result.sentence
     remaining = {fresh.key for fresh in diagnose(obj, checks=CHECKS)}
-    assert finding.key not in remaining, f"{finding.key} is still found after: {sentence}"
+    assert finding.key not in remaining, f"{finding.key} is still found after: {result.sentence}"
     after = rig_state(obj)
-    lost = _lost(before, after, finding, sentence)
+    if not result.changed:  # the fault was already gone: a fix that says so changes nothing
+        assert not result.touched
+        assert not state_differences(before, after), f"unchanged {finding} yet changed"
+    lost = _lost(before, after, result)
     assert not lost, f"{finding.check_id}.{finding.fix_id} lost: {lost}"
     with contextlib.suppress(FixError):
         apply_fix(finding)
@@ -216,15 +228,26 @@ def _rest_pose_moved(name: str, before: dict, after: dict, own: bool) -> list[st
     ]
 
 
-def _bones_the_fix_names(finding: Finding, bones: dict, sentence: str) -> set[str]:
-    """The finding's bone and any bone its label, arguments or sentence name: it may touch them."""
-    values = {str(value) for _, value in finding.fix_args}
-    said = f"{finding.fix_label or ''} {sentence}"
-    return {name for name in bones if name == finding.bone or name in values or name in said}
+def _bones_the_fix_acts_on(result: FixResult, bones: dict) -> set[str]:
+    """The bones a fix may change: the one it acted on (``touched``) and any its arguments
+    name (a parent to take, a twin to copy, a chain's bones)."""
+    named = set(result.touched)
+    named.update(text for _, value in result.finding.fix_args for text in _strings(value))
+    return named & set(bones)
 
 
-def _lost(before: dict, after: dict, finding: Finding, sentence: str) -> list[str]:
+def _strings(value: object) -> list[str]:
+    """The texts in a fix argument: a name, or names in (nested) tuples."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, tuple | list):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
+def _lost(before: dict, after: dict, result: FixResult) -> list[str]:
     """What a fix changed that it had no business changing (empty when it kept to its word)."""
+    finding = result.finding
     problems = []
     for key in ("mode", "active", "selected", "hidden", "vertex_groups"):
         problems += state_differences(before[key], after[key], key)
@@ -233,7 +256,7 @@ def _lost(before: dict, after: dict, finding: Finding, sentence: str) -> list[st
         missing = set(before[kind]) - set(after[kind])
         if missing:
             problems.append(f"{kind} {sorted(missing)}")
-    named = _bones_the_fix_names(finding, before["bones"], sentence)
+    named = _bones_the_fix_acts_on(result, before["bones"])
     for name, bone in before["bones"].items():
         if name not in after["bones"]:
             continue
