@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ik_doctor.verify import export_roundtrip  # noqa: E402
+from ik_doctor.verify import export_roundtrip, export_settings  # noqa: E402
 from ik_doctor.verify.export_scan import scan_export  # noqa: E402
 
 RIGS = (ROOT.parent / "shared" / "rigs").resolve()
@@ -38,7 +38,7 @@ ANIMATED = ("quaternius_Trex.blend", "quaternius_Horse.blend", "quaternius_Rat.b
 
 def export_alone(obj: bpy.types.Object, exporter: str, folder: Path) -> None:
     """The exporter on its own, as the scan calls it: the armature, the user's settings."""
-    settings = export_roundtrip.user_settings(exporter)
+    settings = export_settings.user_settings(obj, exporter)
     export_roundtrip.write_export(obj, exporter, settings, folder / f"alone.{exporter}")
 
 
@@ -55,7 +55,7 @@ def timed(repeat: int, run: Callable[[], object]) -> tuple[float, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rigs", nargs="*", type=Path, default=[RIGS / name for name in ANIMATED])
-    parser.add_argument("--exporter", choices=export_roundtrip.EXPORTERS, default="gltf")
+    parser.add_argument("--exporter", choices=export_settings.EXPORTERS, default="gltf")
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="ik_doctor_bench_"))

@@ -26,12 +26,9 @@ if str(ROOT) not in sys.path:
 from bench_export import ANIMATED, RIGS  # noqa: E402
 
 from ik_doctor.verify.export_compare import compare  # noqa: E402
-from ik_doctor.verify.export_roundtrip import (  # noqa: E402
-    ExportFailed,
-    round_trip,
-    user_settings,
-)
+from ik_doctor.verify.export_roundtrip import ExportFailed, round_trip  # noqa: E402
 from ik_doctor.verify.export_scan import scan_export  # noqa: E402
+from ik_doctor.verify.export_settings import user_settings  # noqa: E402
 
 SETTINGS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("glTF defaults", "gltf", {}),
@@ -45,7 +42,7 @@ SETTINGS: tuple[tuple[str, str, dict[str, Any]], ...] = (
 
 def worst(obj: bpy.types.Object, exporter: str, settings: dict[str, Any]) -> str:
     """The worst joint over every action and frame, and the frames left out."""
-    with round_trip(obj, exporter, user_settings(exporter, settings)) as trip:
+    with round_trip(obj, exporter, user_settings(obj, exporter, settings)) as trip:
         differences = compare(obj, trip)
     misses = [(m[0], m[1], d.action, f) for d in differences for f, m in d.misses.items()]
     left_out = sum(len(d.left_out) for d in differences)

@@ -5,6 +5,7 @@ the frames of every action it showed in."""
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 from typing import Any
 
 from ik_doctor.cli.report_html import render_html
@@ -96,3 +97,48 @@ def test_a_scan_finding_plots_its_misses_in_every_action_it_showed_in() -> None:
     assert item is not None
     plotted = re.findall(r'aria-label="miss over the frames of (\w+)"', item.group(0))
     assert plotted == ["Run", "Walk"]  # the worst first
+
+
+VOID = {"meta", "br", "input", "circle", "line", "polyline", "rect", "path", "polygon"}
+
+
+def nesting_errors(html: str) -> list[str]:
+    """Every closing tag that does not close the element open, and those never closed."""
+
+    class Nesting(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.open: list[str] = []
+            self.errors: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: Any) -> None:
+            if tag not in VOID:
+                self.open.append(tag)
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag in VOID:
+                return
+            if not self.open or self.open[-1] != tag:
+                self.errors.append(f"</{tag}> closes <{self.open[-1] if self.open else ''}>")
+            else:
+                self.open.pop()
+
+    parser = Nesting()
+    parser.feed(html)
+    parser.close()
+    return parser.errors + [f"<{tag}> never closed" for tag in parser.open]
+
+
+def test_an_export_finding_draws_its_worst_joint_and_a_hostile_name_stays_text() -> None:
+    name = '<script>alert("x")</script>&foot'
+    series = {"name": name, "first_frame": 3, "values": [0.001, 0.2, 0.05], "limit": 0.005}
+    walk = {**occurrence("Walk", 0.2), "measured": f"{name} 20.0% off", "series": series}
+    export = finding("export", "error", chain=None, occurrences=[walk, occurrence("Run", 0.1)])
+    files = [{"index": 0, "path": "rig.blend", "status": "ok", "problem": None,
+              "armatures": [armature([export])]}]  # fmt: skip
+    html = render_html(files, "check", "5.3.0")
+    (points,) = re.findall(r'<polyline points="([^"]*)"', html)
+    assert len(points.split()) == 3  # one plot: the worst occurrence's
+    assert re.findall(r'aria-label="[^"]* over the frames of (\w+)"', html) == ["Walk"]
+    assert name not in html and html.count("<script") == 1
+    assert nesting_errors(html) == []

@@ -16,7 +16,7 @@ from test_scan_animation import key_walk
 
 from ik_doctor import run_fix, scan_export
 from ik_doctor.ui import report
-from ik_doctor.verify.export_roundtrip import GLTF_SCENE_KEY
+from ik_doctor.verify.export_settings import GLTF_SCENE_KEY, SettingsSource, settings_source
 
 addon = test_ui_support.addon  # shared fixtures
 
@@ -57,6 +57,11 @@ def test_without_sampling_the_leg_stays_behind_and_sampling_is_proved_and_stored
     assert (finding.check_id, finding.severity, finding.action) == ("export", "error", "Walk")
     assert finding.args["cause"] == "sampling" and finding.fix_id == "store_export_setting"
     assert finding.occurrences[0].worst > 0.005 and finding.frames
+    (walk,) = finding.occurrences  # keeps the worst joint's distance on every frame
+    series = walk.series
+    assert series.name.removesuffix("'s tip") == finding.bone and series.limit == 0.005
+    assert series.first_frame == 1 and len(series.values) == 12
+    assert max(series.values) == series.values[walk.worst_frame - 1] == round(walk.worst, 4)
     bpy.context.scene[GLTF_SCENE_KEY] = NO_SAMPLING  # as the exporter remembers them
     assert run_fix(finding).changed
     assert bpy.context.scene[GLTF_SCENE_KEY]["export_force_sampling"] is True
@@ -117,6 +122,7 @@ def test_the_trex_arrives_with_the_defaults_and_misses_without_sampling() -> Non
     assert scan_export(rig, "gltf") == []
     (finding,) = scan_export(rig, "gltf", NO_SAMPLING)
     assert finding.args["cause"] == "sampling" and len(finding.occurrences) == 6
+    assert [o.series is not None for o in finding.occurrences].count(True) == 1
     assert max(o.worst for o in finding.occurrences) > 0.1
 
 
@@ -127,3 +133,48 @@ def test_fbx_baking_the_scene_s_range_cuts_the_walk_where_the_scene_ends(rig) ->
     (finding,) = scan_export(rig, "fbx", scene_take)
     assert (finding.args["problem"], finding.args["cause"]) == ("left_out", "all_actions")
     assert finding.frames == ((7, 12),) and bpy.context.scene.frame_end == 6
+
+
+COLLECTION_EXPORTERS = "exporters" in bpy.types.Collection.bl_rna.properties
+
+
+def exported_by_collection(rig: bpy.types.Object, handler: str, **settings) -> SettingsSource:
+    """The rig moved into a collection whose exporter (Blender 4.2+) holds ``settings``."""
+    collection = bpy.data.collections.new("Characters")
+    bpy.context.scene.collection.children.link(collection)
+    for holder in list(rig.users_collection):
+        holder.objects.unlink(rig)
+    collection.objects.link(rig)
+    with bpy.context.temp_override(collection=collection):
+        assert bpy.ops.collection.exporter_add(name=handler) == {"FINISHED"}
+    for name, value in settings.items():
+        setattr(collection.exporters[0].export_properties, name, value)
+    return settings_source(rig, "gltf" if handler == "IO_FH_gltf2" else "fbx")
+
+
+@pytest.mark.skipif(not COLLECTION_EXPORTERS, reason="Collection Exporters came in Blender 4.2")
+def test_a_collection_s_gltf_exporter_is_what_the_user_exports_with_and_its_fix_goes_there(
+    rig,
+) -> None:
+    key_walk(rig)
+    bpy.context.scene[GLTF_SCENE_KEY] = {"export_force_sampling": True}
+    source = exported_by_collection(rig, "IO_FH_gltf2", export_force_sampling=False)
+    assert source.collection == "Characters" and source.read() == NO_SAMPLING
+    (finding,) = scan_export(rig, "gltf")
+    assert (finding.args["cause"], finding.args["collection"]) == ("sampling", "Characters")
+    assert run_fix(finding).changed
+    assert source.read() == {"export_force_sampling": True}
+    assert bpy.context.scene[GLTF_SCENE_KEY]["export_force_sampling"] is True
+    assert scan_export(rig, "gltf") == []
+    assert not run_fix(finding).changed
+
+
+@pytest.mark.skipif(not COLLECTION_EXPORTERS, reason="Collection Exporters came in Blender 4.2")
+def test_a_collection_s_fbx_exporter_keeps_the_setting_fbx_itself_cannot(rig) -> None:
+    key_walk(rig)
+    exported_by_collection(rig, "IO_FH_fbx", bake_anim_use_all_actions=False)
+    (finding,) = scan_export(rig, "fbx")
+    assert (finding.args["problem"], finding.args["cause"]) == ("left_out", "all_actions")
+    assert finding.fix_id == "store_export_setting" and finding.no_fix_reason is None
+    assert run_fix(finding).changed
+    assert scan_export(rig, "fbx") == []

@@ -200,23 +200,40 @@ def _miss_plots(curves: list[dict[str, Any]], after: list[dict[str, Any]] | None
 
 def _occurrences(finding: dict[str, Any], plots: Plots) -> str:
     """Every action the finding showed in, with its frames, worst frame and plot, folded when
-    there are more than a few."""
-    occurrences = finding.get("occurrences") or []
+    there are more than a few and none carries its own series (the export scan's worst joint,
+    which is always shown)."""
+    occurrences = sorted(finding.get("occurrences") or [], key=lambda o: -o["worst"])
     chain = finding.get("chain")
-    if not occurrences or chain is None:
+    series = any("series" in o for o in occurrences)
+    if not occurrences or (chain is None and not series):
         return ""
     figures = "".join(
         f"<figure><figcaption>'{escape(o['action'])}': frames {runs_text(o['frames'])}, worst "
-        f"{o['worst_frame']} ({escape(o['measured'])})</figcaption>"
-        f"{plots.get((chain['owner'], chain['constraint'], o['action']), '')}</figure>"
-        for o in sorted(occurrences, key=lambda o: -o["worst"])
+        f"{o['worst_frame']} ({escape(o['measured'])})</figcaption>{_plot(o, chain, plots)}"
+        "</figure>"
+        for o in occurrences
     )
-    opened = " open" if len(occurrences) <= OPEN_PLOTS else ""
+    opened = " open" if len(occurrences) <= OPEN_PLOTS or series else ""
     return (
         f"<details{opened}><summary>misses over the frames, "
         f"{plural(len(occurrences), 'action')}</summary>"
         f'<div class="pair">{figures}</div></details>'
     )
+
+
+def _plot(occurrence: dict[str, Any], chain: dict[str, str] | None, plots: Plots) -> str:
+    """The occurrence's own series drawn as a miss plot, else its chain's curve, if any."""
+    series = occurrence.get("series")
+    if series is None:
+        key = (chain["owner"], chain["constraint"], occurrence["action"]) if chain else None
+        return plots.get(key, "") if key else ""
+    curve = {
+        "action": occurrence["action"],
+        "misses": [[series["first_frame"] + i, v] for i, v in enumerate(series["values"])],
+        "beyond": [],
+        "limit": series["limit"],
+    }
+    return miss_plot_svg(curve, f"the distance of {series['name']} from Blender's pose")
 
 
 def _views(geometry: ChainGeometry, findings: list[dict[str, Any]]) -> str:

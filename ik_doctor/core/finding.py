@@ -42,6 +42,20 @@ class Severity(enum.StrEnum):
 
 
 @dataclass(frozen=True)
+class Series:
+    """One measurement on every frame of an action from ``first_frame`` on, for a report's plot:
+    the export scan's worst joint's distance from Blender's pose, as a share of the rig's size."""
+
+    name: str
+    """What is measured, as a person reads it: "BackLowLeg.L's tip"."""
+    first_frame: int
+    values: tuple[float, ...]
+    """One per frame, rounded: a plot's worth, not a measurement to compare."""
+    limit: float
+    """The value above which a frame fails."""
+
+
+@dataclass(frozen=True)
 class Occurrence:
     """Where a fault showed while one action played: its frames, and the worst of them."""
 
@@ -54,10 +68,17 @@ class Occurrence:
     for a one-bone aim and a bend; ``measured`` says which, in words."""
     measured: str
     """The worst measurement as a person reads it: "98.7° off its aim"."""
+    series: Series | None = None
+    """The measurement over the action's frames, for a plot: the export scan keeps one per
+    finding, on its worst occurrence."""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["frames"] = [list(pair) for pair in self.frames]
+        if self.series is None:
+            del data["series"]  # kept out of the report where there is none
+        else:
+            data["series"]["values"] = list(self.series.values)
         return data
 
 

@@ -50,6 +50,8 @@ class ActionDifference:
     """Frame: (distance as a share of the rig's size, the joint that is furthest)."""
     left_out: tuple[int, ...] = ()
     """The action's frames the file holds no key for: the game holds its last pose there."""
+    distances: dict[str, dict[int, float]] = field(default_factory=dict)
+    """Joint: its distance on each compared frame, as a share of the rig's size (for a plot)."""
 
 
 def rig_size(obj: bpy.types.Object) -> float:
@@ -150,8 +152,12 @@ def _compare_action(
         trip.scene.frame_set(frame + pair.offset)
         blender = _world_points(obj, points, game=False)
         game = _world_points(trip.armature.evaluated_get(trip.depsgraph), points, game=True)
-        worst = max(((blender[i] - game[i]).length, joint.name) for i, joint in enumerate(points))
-        difference.misses[frame] = (worst[0] / size, worst[1])
+        apart = [
+            ((blender[i] - game[i]).length / size, joint.name) for i, joint in enumerate(points)
+        ]
+        for distance, name in apart:
+            difference.distances.setdefault(name, {})[frame] = distance
+        difference.misses[frame] = max(apart)
     return difference
 
 

@@ -21,10 +21,6 @@ import bpy
 
 from ..core.names import readable
 
-EXPORTERS = ("gltf", "fbx")
-GLTF_SCENE_KEY = "glTF2ExportSettings"
-"""Where the glTF exporter keeps its last settings on the scene, when told to remember them."""
-
 _ONLY_THE_ARMATURE: dict[str, dict[str, Any]] = {
     "gltf": {
         "use_selection": True,
@@ -34,32 +30,24 @@ _ONLY_THE_ARMATURE: dict[str, dict[str, Any]] = {
         "use_active_scene": False,
         "export_format": "GLB",
         "export_skins": True,
+        "collection": "",
+        "will_save_settings": False,
     },
-    "fbx": {"use_selection": True, "use_visible": False, "use_active_collection": False},
+    "fbx": {
+        "use_selection": True,
+        "use_visible": False,
+        "use_active_collection": False,
+        "collection": "",
+    },
 }
 """What every trip overrides, whatever the user's settings: only the armature and its parents
-are written, into one file. None of these changes how a joint moves."""
+are written (not a collection exporter's collection), into one file, and the scene's remembered
+glTF settings stay as they are. None of these changes how a joint moves."""
 
 _IMPORT: dict[str, dict[str, Any]] = {
     "gltf": {"disable_bone_shape": True},  # its bone shape is made through bpy.ops in a scene
     "fbx": {"anim_offset": 0.0},  # frames as exported
 }
-
-
-def user_settings(exporter: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The settings the user exports with: for glTF those it remembers on the scene (else its
-    defaults); FBX keeps none in the file. ``overrides`` win."""
-    if exporter not in EXPORTERS:
-        raise ValueError(f"Unknown exporter {exporter!r}: choose one of {', '.join(EXPORTERS)}.")
-    stored: dict[str, Any] = {}
-    scene = bpy.context.scene
-    remembered: Any = None
-    if exporter == "gltf" and scene is not None:
-        # The stubs say ID.get returns None; it returns the stored property.
-        remembered = scene.get(GLTF_SCENE_KEY)  # type: ignore[func-returns-value]
-    if remembered:
-        stored = dict(remembered.to_dict() if hasattr(remembered, "to_dict") else remembered)
-    return {**stored, **(overrides or {})}
 
 
 class ExportFailed(ValueError):

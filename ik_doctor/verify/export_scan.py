@@ -6,8 +6,11 @@ own glTF or FBX exporter and the user's settings, reads the file back, and compa
 joint and IK tip with Blender's own pose on every frame of every action. Where they part, it
 exports again with one setting changed at a time (sampling on, deform bones only off, the whole
 action baked...) and names the first that makes the game's pose match, with its fix where one
-is safe: a glTF setting stored on the scene, where the exporter reads it on the next export.
-The FBX exporter keeps no settings in the file, so its findings say what to tick instead.
+is safe: the setting stored where the user's settings came from (``export_settings``: a
+collection's exporter, or for glTF the scene), where the exporter reads it on the next export.
+Without a collection exporter FBX keeps no settings in the file, so its findings say what to
+tick instead. The worst occurrence of a miss keeps the worst joint's distance over its frames,
+for the HTML page's plot.
 
 Nothing in the user's file is changed: see ``export_roundtrip``.
 """
@@ -16,24 +19,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import bpy
 
 from ..core.editing import FixError, require_armature
-from ..core.finding import Finding, Occurrence, Severity, occurrences_text
+from ..core.finding import Finding, Occurrence, Series, Severity, occurrences_text, worst_of
 from ..core.names import readable
 from ..core.registry import Check
 from .animation import frame_ranges
 from .export_compare import ActionDifference, ProgressCallback, compare
-from .export_roundtrip import (
-    GLTF_SCENE_KEY,
-    ExportFailed,
-    exporter_default,
-    round_trip,
-    user_settings,
-)
+from .export_roundtrip import ExportFailed, exporter_default, round_trip
+from .export_settings import EXPORTER_NAMES, SettingsSource, settings_source
 from .playback import frames_to_play
 
 CHECK_ID = "export"
@@ -67,9 +65,11 @@ DEFORM_REASON = (
     "or parent the deform bones to deform bones"
 )
 FBX_KEPT = (
-    "the FBX exporter keeps no settings in the file: {what} in its export options "
-    "(or in the collection's exporter) when exporting"
+    "the FBX exporter keeps no settings in the file: export with {what}, or give the armature's "
+    "collection an FBX exporter (Blender 4.2+), which keeps its settings"
 )
+SERIES_DIGITS = 4
+"""A plotted distance's decimals: 0.01% of the rig's size, a fiftieth of ``MISS``."""
 
 
 def _remedies(exporter: str, settings: Mapping[str, Any]) -> list[Remedy]:
@@ -123,7 +123,6 @@ def _fbx_remedies(value: Callable[[str], Any]) -> list[Remedy]:
                 "Export bakes nothing",
                 "Baked Animation on",
                 {"bake_anim": True},
-                no_fix_reason=FBX_KEPT.format(what="tick Baked Animation"),
             )
         )
     if not value("bake_anim_use_all_actions"):
@@ -133,7 +132,6 @@ def _fbx_remedies(value: Callable[[str], Any]) -> list[Remedy]:
                 "Export leaves actions out",
                 "All Actions on",
                 {"bake_anim_use_all_actions": True},
-                no_fix_reason=FBX_KEPT.format(what="tick Baked Animation's All Actions"),
             )
         )
     if value("bake_anim_simplify_factor") > 0.0:
@@ -143,7 +141,6 @@ def _fbx_remedies(value: Callable[[str], Any]) -> list[Remedy]:
                 "Game misses: simplified",
                 "Simplify 0",
                 {"bake_anim_simplify_factor": 0.0},
-                no_fix_reason=FBX_KEPT.format(what="set Baked Animation's Simplify to 0"),
             )
         )
     if value("use_armature_deform_only"):
@@ -192,12 +189,14 @@ def scan_export(
     """Export ``obj`` as the user would, read the file back and report where the game's joints
     leave Blender's pose, with the export setting proved to cause it.
 
-    ``settings`` (the exporter's own property names) override the user's: for glTF those the
-    scene remembers, else the exporter's defaults; FBX remembers none. ``progress(done, total)``
-    is called as frames are compared. Changes nothing in the file.
+    ``settings`` (the exporter's own property names) override the user's: those of the
+    exporter on the armature's collection, else for glTF those the scene remembers, else the
+    exporter's defaults. ``progress(done, total)`` is called as frames are compared. Changes
+    nothing in the file.
     """
     require_armature(obj)
-    chosen = user_settings(exporter, settings)
+    source = settings_source(obj, exporter)
+    chosen = {**source.read(), **(settings or {})}
     with round_trip(obj, exporter, chosen) as trip:
         differences = compare(obj, trip, progress=progress)
         exported = {pair.source.name for pair in trip.actions}
@@ -207,7 +206,8 @@ def scan_export(
     if not failing and not missing:
         return []
     causes = _causes(obj, exporter, chosen, failing, missing)
-    return _findings(obj, exporter, failing, missing, causes)
+    said = source.text() + (" and the settings given" if settings else "")
+    return _findings(obj, source, said, failing, missing, causes)
 
 
 def _expected_actions(obj: bpy.types.Object) -> set[str]:
@@ -288,35 +288,21 @@ def _scene_range_over(obj: bpy.types.Object, wanted: bool) -> Iterator[None]:
 # --- findings ------------------------------------------------------------------------------
 
 
-EXPORTER_NAMES = {"gltf": "glTF", "fbx": "FBX"}
-
-
 def _findings(
     obj: bpy.types.Object,
-    exporter: str,
+    source: SettingsSource,
+    said: str,
     failing: Sequence[ActionDifference],
     missing: Sequence[str],
     causes: Mapping[tuple[str, str], Remedy],
 ) -> list[Finding]:
-    """One finding per problem and proved cause, listing every action it shows in."""
+    """One finding per problem and proved cause, listing every action it shows in; ``said``
+    names where the settings came from."""
     groups: dict[tuple[str, str], list[Occurrence]] = {}
-    worst_joint: dict[tuple[str, str], tuple[float, str]] = {}
     for difference in failing:
-        misses = _failing(difference)
-        if misses:
+        if _failing(difference):
             key = ("miss", causes.get((difference.action, "miss"), UNEXPLAINED).kind)
-            frame = max(misses, key=lambda f: misses[f][0])
-            share, joint = misses[frame]
-            groups.setdefault(key, []).append(
-                Occurrence(
-                    difference.action,
-                    frame_ranges(misses),
-                    frame,
-                    share,
-                    f"{joint} {share:.1%} of the rig's size off",
-                )
-            )
-            worst_joint[key] = max(worst_joint.get(key, (0.0, "")), (share, joint))
+            groups.setdefault(key, []).append(_miss(difference))
         if difference.left_out:
             runs = frame_ranges(difference.left_out)
             cause = causes.get((difference.action, "left_out"), UNEXPLAINED)
@@ -339,28 +325,45 @@ def _findings(
     remedies = {remedy.kind: remedy for remedy in causes.values()}
     remedies[UNEXPLAINED.kind] = UNEXPLAINED
     return [
-        _finding(
-            obj, exporter, problem, remedies[kind], occurrences, worst_joint.get((problem, kind))
-        )
+        _finding(obj, source, said, problem, remedies[kind], occurrences)
         for (problem, kind), occurrences in groups.items()
     ]
 
 
+def _miss(difference: ActionDifference) -> Occurrence:
+    """Where one action misses: its failing frames, and the worst joint's distance over every
+    frame compared, which ``_finding`` keeps for the worst occurrence alone."""
+    misses = _failing(difference)
+    frame = max(misses, key=lambda f: misses[f][0])
+    share, joint = misses[frame]
+    path = difference.distances[joint]
+    first = min(path)
+    series = Series(
+        joint,
+        first,
+        tuple(round(path[f], SERIES_DIGITS) for f in range(first, max(path) + 1)),
+        MISS,
+    )
+    measured = f"{joint} {share:.1%} of the rig's size off"
+    return Occurrence(difference.action, frame_ranges(misses), frame, share, measured, series)
+
+
 def _finding(
     obj: bpy.types.Object,
-    exporter: str,
+    source: SettingsSource,
+    said: str,
     problem: str,
     cause: Remedy,
     occurrences: list[Occurrence],
-    worst_joint: tuple[float, str] | None,
 ) -> Finding:
-    worst = max(occurrences, key=lambda o: o.worst)
-    name = EXPORTER_NAMES[exporter]
+    worst = worst_of(occurrences)
+    occurrences = [o if o is worst else replace(o, series=None) for o in occurrences]
+    name = EXPORTER_NAMES[source.exporter]
     where = occurrences_text(occurrences)
     if problem == "miss":
-        assert worst_joint is not None
+        assert worst.series is not None
         title = cause.title
-        message = f"Exported to {name}, the game's joints leave Blender's pose {where}."
+        message = f"Exported to {name} with {said}, the game's joints leave Blender's pose {where}."
         why = (
             "A game gets no constraints: the exporter must bake where the IK puts each bone "
             "into keys, and this export did not bake the pose Blender shows."
@@ -368,13 +371,13 @@ def _finding(
     else:
         whole = all(o.measured == WHOLE_ACTION for o in occurrences)
         title = "Export leaves actions out" if whole else "Export cuts the action"
-        message = f"Exported to {name}, frames of the action are not in the file: {where}."
+        message = (
+            f"Exported to {name} with {said}, frames of the action are not in the file: {where}."
+        )
         why = "Where the file has no keys the game holds the last pose, so the motion stops."
     if cause is not UNEXPLAINED:
         result = "every joint lands" if problem == "miss" else "the file holds every frame"
         message += f" Exported again with {cause.label}, {result}."
-    fixable = cause is not UNEXPLAINED and cause.no_fix_reason is None and exporter == "gltf"
-    bone = worst_joint[1].removesuffix("'s tip") if worst_joint else None
     return Finding(
         check_id=CHECK_ID,
         severity=Severity.ERROR if problem == "miss" else Severity.WARNING,
@@ -382,45 +385,68 @@ def _finding(
         title=title,
         message=message,
         why=why,
-        bone=bone,
-        fix_id="store_export_setting" if fixable else None,
-        fix_label=f"Store {cause.label} in the scene's glTF export settings" if fixable else None,
-        fix_args=(
-            ("exporter", exporter),
-            ("problem", problem),
-            ("cause", cause.kind),
-            ("settings", tuple(sorted(cause.settings.items()))),
-            ("worst_frame", worst.worst_frame),
-        ),
-        no_fix_reason=None if fixable else cause.no_fix_reason,
+        bone=worst.series.name.removesuffix("'s tip") if worst.series else None,
         action=worst.action,
         frames=worst.frames,
         occurrences=tuple(occurrences),
+        **_fix_fields(source, problem, cause, worst.worst_frame),
     )
 
 
-# --- the fix: a glTF setting stored where the exporter reads it ------------------------------
+def _fix_fields(
+    source: SettingsSource, problem: str, cause: Remedy, worst_frame: int
+) -> dict[str, Any]:
+    """The fix, where the proved setting can be kept where the user's settings are, or why not;
+    its args name the cause, and the collection whose exporter keeps the settings."""
+    no_fix = cause.no_fix_reason
+    if no_fix is None and not source.can_store:
+        no_fix = FBX_KEPT.format(what=cause.label)
+    fixable = cause is not UNEXPLAINED and no_fix is None
+    args: tuple[tuple[str, Any], ...] = (
+        ("exporter", source.exporter),
+        ("problem", problem),
+        ("cause", cause.kind),
+        ("settings", tuple(sorted(cause.settings.items()))),
+        ("worst_frame", worst_frame),
+    )
+    if source.collection is not None:
+        args += (("collection", source.collection),)
+    return {
+        "fix_id": "store_export_setting" if fixable else None,
+        "fix_label": f"Store {cause.label} in {source.keeper()}" if fixable else None,
+        "fix_args": args,
+        "no_fix_reason": None if fixable else no_fix,
+    }
+
+
+# --- the fix: a setting stored where the exporter reads it ---------------------------------
+
+
+def _source(finding: Finding) -> SettingsSource:
+    return SettingsSource(finding.args["exporter"], finding.args.get("collection"))
 
 
 def store_export_setting(obj: bpy.types.Object, finding: Finding) -> str:
-    """Store the proved settings in the scene's remembered glTF export settings."""
-    scene = bpy.context.scene
-    if scene is None:
-        raise FixError("There is no scene to store the export settings on.")
-    stored = user_settings("gltf")
-    stored.update(dict(finding.args["settings"]))
-    scene[GLTF_SCENE_KEY] = stored
+    """Store the proved settings where the user's settings came from."""
+    source = _source(finding)
+    where = source.keeper()
+    try:
+        source.store(dict(finding.args["settings"]))
+    except (ValueError, AttributeError, TypeError) as error:
+        raise FixError(f"Could not store the export settings in {where}: {error}") from None
     return (
-        f"Stored {', '.join(f'{k} = {v}' for k, v in finding.args['settings'])} in the scene's "
-        "glTF export settings: the exporter starts from them on the next export."
+        f"Stored {', '.join(f'{k} = {v}' for k, v in finding.args['settings'])} in {where}: "
+        "the exporter starts from them on the next export."
     )
 
 
 def _refind(obj: bpy.types.Object, finding: Finding) -> Finding | None:
-    """The finding while the scene's stored glTF settings still differ from its fix."""
-    stored = user_settings("gltf")
+    """The finding while the settings where it was found still differ from its fix."""
+    source = _source(finding)
+    stored = source.read()
     wanted = dict(finding.args.get("settings", ()))
-    return None if all(stored.get(k) == v for k, v in wanted.items()) else finding
+    kept = all(stored.get(k, exporter_default(source.exporter, k)) == v for k, v in wanted.items())
+    return None if kept else finding
 
 
 CHECK = Check(
