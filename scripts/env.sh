@@ -1,18 +1,19 @@
 # Sourced by the other scripts: creates (once) and activates the virtualenv for a Blender line.
 #   4.2    : Python 3.11, bpy 4.2.0 (the oldest Blender we support, 4.2 LTS)
 #   4.5    : Python 3.11, the newest bpy 4.5.x (the LTS most studios run)
-#   latest : Python 3.13, the newest bpy on PyPI (5.1 and newer)
+#   latest : Python 3.13, the newest bpy on PyPI (5.1 and newer), and MkDocs: the docs build
+#            imports ik_doctor, so it runs where the newest bpy is (mkdocs.yml)
 #   5.2    : Python 3.13, bpy 5.2.2: the version of Debian's Blender 5.2 LTS, for the tests that
 #            compare the two (tests/real_blender/, scripts/debian_blender.sh)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 ik_doctor_env() {
-  local line="$1" python bpy_spec
+  local line="$1" python bpy_spec extras="test"
   case "$line" in
     4.2) python="python3.11"; bpy_spec="bpy==4.2.0 numpy<2" ;;
     4.5) python="python3.11"; bpy_spec="bpy>=4.5,<4.6" ;;
-    latest) python="python3.13"; bpy_spec="bpy>=5.1" ;;
+    latest) python="python3.13"; bpy_spec="bpy>=5.1"; extras="test,docs" ;;
     5.2) python="python3.13"; bpy_spec="bpy==5.2.2" ;;
     *) echo "unknown Blender line '$line' (use 4.2, 4.5, latest or 5.2)" >&2; return 2 ;;
   esac
@@ -23,7 +24,7 @@ ik_doctor_env() {
   fi
   # shellcheck disable=SC2086
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $bpy_spec \
-    -e "$ROOT[test]" 2>&1 | grep -v "^WARNING: Location" >&2 || true
+    -e "$ROOT[$extras]" 2>&1 | grep -v "^WARNING: Location" >&2 || true
   "$venv/bin/python" -c "import bpy" 2>/dev/null \
     || { echo "bpy did not install for the $line line" >&2; return 1; }
   VENV="$venv"
