@@ -192,3 +192,30 @@ def test_a_project_that_ignores_a_check_still_runs_the_plugin(plugin_env, rig_fi
     checks = {finding["check_id"] for finding in armature["findings"]}
     assert PLUGIN_ID in checks
     assert "target" not in checks
+
+
+def test_a_settings_file_names_the_plugin_check_as_it_names_a_built_in_one(
+    plugin_env, rig_file, tmp_path
+) -> None:
+    """Its id in ``severity``, ``options`` and ``ignore`` is checked against the registry the
+    worker collects, and applied; an id no check has is still a usage error naming the key."""
+    shutil.copy(rig_file, tmp_path / "rig.blend")
+    settings = tmp_path / "ik-doctor.toml"
+
+    def plugin_findings(text: str) -> list[str]:
+        settings.write_text(text)
+        result = run(["-m", "ik_doctor", "check", "rig.blend", "--format", "json"],
+                     plugin_env, tmp_path)  # fmt: skip
+        assert result.returncode in (0, 1), result.stderr
+        (armature,) = json.loads(result.stdout)["files"][0]["armatures"]
+        return [f["severity"] for f in armature["findings"] if f["check_id"] == PLUGIN_ID]
+
+    assert plugin_findings(f'[severity]\n{PLUGIN_ID} = "info"\n') == ["info"]
+    assert plugin_findings(f"[options.{PLUGIN_ID}]\nmin-chains = 99\n") == []
+    assert plugin_findings(f'ignore = ["{PLUGIN_ID}"]\n') == []
+    assert plugin_findings("") == ["warning"]
+    settings.write_text('[severity]\nplugin_unseen = "info"\n')
+    refused = run(["-m", "ik_doctor", "check", "rig.blend"], plugin_env, tmp_path)
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert "'severity.plugin_unseen'" in refused.stderr and str(settings) in refused.stderr
+    assert PLUGIN_ID in refused.stderr  # the known ids listed are the registry's

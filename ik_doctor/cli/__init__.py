@@ -25,7 +25,7 @@ from ..core.project_config import ConfigError
 from .baseline import BaselineError, compare, load_baseline
 from .config import (
     add_config_options,
-    check_config_options,
+    check_configs,
     configs_for,
     file_fields,
     job_settings,
@@ -329,15 +329,16 @@ def _configs(
     stop: Stop,
 ) -> list[Any]:
     """Each input's project settings (``config``); a usage error naming the key when one
-    cannot be used. Options are checked against a Blender's checks only when a file sets any."""
+    cannot be used. The check ids and options a file names are checked against the registry of
+    the Blender that will read the files, plug-ins included (``check_configs``)."""
 
-    def defaults() -> dict[str, Any] | None:
+    def registry() -> dict[str, Any] | None:
         about = ask_about_blender(stop, command)
         return None if about is None else about.get("options")
 
     try:
-        configs = configs_for(args, inputs, check_ids())
-        check_config_options(configs, defaults)
+        configs = configs_for(args, inputs)
+        check_configs(configs, check_ids(), registry)
     except ConfigError as error:
         parser.error(visible(str(error)))
     return configs

@@ -9,17 +9,11 @@ its ``ignore``, ``--fail-on`` over its ``fail-on``.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from ..core.project_config import (
-    NO_CONFIG,
-    ProjectConfig,
-    check_options,
-    discover,
-    load,
-)
+from ..core.project_config import NO_CONFIG, ProjectConfig, check_against, discover, load
 from .inputs import Input
 from .results import ANIMATION_CHECK, EXPORT_CHECK
 
@@ -37,33 +31,35 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def configs_for(
-    args: argparse.Namespace, inputs: list[Input], known: list[str]
-) -> list[ProjectConfig]:
+def configs_for(args: argparse.Namespace, inputs: list[Input]) -> list[ProjectConfig]:
     """Each input's settings; raises ``ConfigError`` for a file that cannot be used."""
-    known = [*known, ANIMATION_CHECK, EXPORT_CHECK]
     if args.isolated:
         return [NO_CONFIG for _ in inputs]
     if args.config is not None:
-        chosen = load(args.config, known)
+        chosen = load(args.config)
         return [chosen for _ in inputs]
     cache: dict[str, Any] = {}
-    return [discover(Path(item.path).parent, known, cache) for item in inputs]
+    return [discover(Path(item.path).parent, cache) for item in inputs]
 
 
-def check_config_options(
-    configs: list[ProjectConfig], ask_defaults: Callable[[], dict[str, Any] | None]
+def check_configs(
+    configs: list[ProjectConfig],
+    built_in: Iterable[str],
+    ask_registry: Callable[[], dict[str, Any] | None],
 ) -> None:
-    """Raise ``ConfigError`` for an option no check has; the options are the registry's, which
-    only a Blender knows: it is asked (``ask_defaults``) only when a file sets options."""
-    with_options = {config.path: config for config in configs if config.options}
-    if not with_options:
+    """Raise ``ConfigError`` for a check id or option a file names that the registry does not
+    hold. The registry (each check's options, plug-ins' included) is only a Blender's: it is
+    asked (``ask_registry``) only when a file sets options or names a check that is not a
+    built-in one or a scan, which every registry holds."""
+    every_registry_holds = {*built_in, ANIMATION_CHECK, EXPORT_CHECK}
+    used = {config.path: config for config in configs if config.path is not None}.values()
+    if all(not config.options and config.named_checks() <= every_registry_holds for config in used):
         return
-    defaults = ask_defaults()
-    if defaults is None:  # no Blender started: every file fails to be read, and says why
+    registry = ask_registry()
+    if registry is None:  # no Blender started: every file fails to be read, and says why
         return
-    for config in with_options.values():
-        check_options(config, defaults)
+    for config in used:
+        check_against(config, registry)
 
 
 def job_settings(args: argparse.Namespace, config: ProjectConfig) -> dict[str, Any]:

@@ -14,8 +14,9 @@ setting silently ignored::
     [options.roll]                   # a check's options, as the preferences show them
     max_angle = 12.0
 
-No ``bpy`` here: the command line reads it before any Blender starts. The checks' options are
-checked against the registry by whoever has it (``check_options``).
+No ``bpy`` here: the command line reads it before any Blender starts. The check ids and
+options it names are checked against the registry by whoever has it (``check_against``), so a
+plug-in check's id is taken as a built-in one is.
 """
 
 from __future__ import annotations
@@ -52,6 +53,12 @@ class ProjectConfig:
     severity: Mapping[str, str] = field(default_factory=dict)
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     fail_on: str | None = None
+    table: str = ""
+    """Where the settings sit in the file, as its keys are named: "" or "tool.ik-doctor."."""
+
+    def named_checks(self) -> set[str]:
+        """Every check id the file names: in ``ignore``, ``severity`` and ``options``."""
+        return {*self.ignore, *self.severity, *self.options}
 
     def checks(self, every: Iterable[str]) -> list[str]:
         """The checks of ``every`` this project keeps on."""
@@ -71,14 +78,11 @@ class ProjectConfig:
 NO_CONFIG = ProjectConfig()
 
 
-def discover(
-    folder: str | Path, known_checks: Iterable[str], cache: dict[str, Any]
-) -> ProjectConfig:
+def discover(folder: str | Path, cache: dict[str, Any]) -> ProjectConfig:
     """The settings for files in ``folder``: the nearest settings file walking up, or none.
 
     ``cache`` keeps each folder's answer for the run, so a tree of files reads each file once.
     """
-    known = tuple(known_checks)
     start = Path(os.path.abspath(folder))
     walked: list[str] = []
     found: ProjectConfig = NO_CONFIG
@@ -88,7 +92,7 @@ def discover(
             found = cache[key]
             break
         walked.append(key)
-        here = _config_in(place, known)
+        here = _config_in(place)
         if here is not None:
             found = here
             break
@@ -97,7 +101,7 @@ def discover(
     return found
 
 
-def load(path: str | Path, known_checks: Iterable[str]) -> ProjectConfig:
+def load(path: str | Path) -> ProjectConfig:
     """The settings in ``path`` (``--config``): an ``ik-doctor.toml``, or a ``pyproject.toml``
     with a ``[tool.ik-doctor]`` table. Raises ``ConfigError``."""
     data = _read_toml(Path(path), must_exist=True)
@@ -106,14 +110,13 @@ def load(path: str | Path, known_checks: Iterable[str]) -> ProjectConfig:
         table = data.get("tool", {}).get(TOOL_TABLE) if isinstance(data.get("tool"), dict) else None
         if table is None:
             raise ConfigError(f"{path}: no [tool.{TOOL_TABLE}] table")
-        return parse(table, str(path), tuple(known_checks), f"tool.{TOOL_TABLE}.")
-    return parse(data, str(path), tuple(known_checks))
+        return parse(table, str(path), f"tool.{TOOL_TABLE}.")
+    return parse(data, str(path))
 
 
-def parse(
-    data: Mapping[str, Any], path: str, known: tuple[str, ...], prefix: str = ""
-) -> ProjectConfig:
-    """Settings from a parsed TOML table; every key and value checked."""
+def parse(data: Mapping[str, Any], path: str, prefix: str = "") -> ProjectConfig:
+    """Settings from a parsed TOML table; every key and value checked, but for the check ids
+    and options, which only the registry knows (``check_against``)."""
     if not isinstance(data, Mapping):
         raise ConfigError(f"{path}: {prefix.rstrip('.')} must be a table")
     for key in data:
@@ -122,15 +125,11 @@ def parse(
     ignore = data.get("ignore", [])
     if not isinstance(ignore, list) or not all(isinstance(item, str) for item in ignore):
         raise ConfigError(f"{path}: '{prefix}ignore' must be a list of check ids")
-    for check_id in ignore:
-        _known_check(check_id, f"{prefix}ignore", path, known)
     severity = _table(data, "severity", path, prefix)
     for check_id, value in severity.items():
-        _known_check(check_id, f"{prefix}severity.{check_id}", path, known)
         _severity(value, f"{prefix}severity.{check_id}", path)
     options = _table(data, "options", path, prefix)
     for check_id, values in options.items():
-        _known_check(check_id, f"{prefix}options.{check_id}", path, known)
         if not isinstance(values, dict):
             raise ConfigError(f"{path}: '{prefix}options.{check_id}' must be a table")
     fail_on = data.get("fail-on")
@@ -145,33 +144,47 @@ def parse(
             for check, values in options.items()
         },
         fail_on=fail_on,
+        table=prefix,
     )
 
 
-def check_options(config: ProjectConfig, defaults: Mapping[str, Mapping[str, Any]]) -> None:
-    """Raise ``ConfigError`` for an option no check has, or a value of the wrong kind;
-    ``defaults``: each check's options with their defaults (the registry's)."""
+def check_against(config: ProjectConfig, registry: Mapping[str, Mapping[str, Any]]) -> None:
+    """Raise ``ConfigError`` for a check id the registry does not hold, an option no check has,
+    or a value of the wrong kind; ``registry``: each check's id and its options with their
+    defaults, plug-ins' included."""
+    named = [("ignore", check_id) for check_id in sorted(config.ignore)]
+    named += [(f"severity.{check_id}", check_id) for check_id in config.severity]
+    named += [(f"options.{check_id}", check_id) for check_id in config.options]
+    for key, check_id in named:
+        if check_id not in registry:
+            raise ConfigError(
+                f"{config.path}: '{config.table}{key}': unknown check id {check_id!r} "
+                f"(known: {', '.join(registry)})"
+            )
     for check_id, values in config.options.items():
-        known = defaults.get(check_id, {})
+        defaults = registry[check_id]
         for name, value in values.items():
-            key = f"options.{check_id}.{name}"
-            if name not in known:
-                offered = ", ".join(known) or "none"
+            key = f"{config.table}options.{check_id}.{name}"
+            if name not in defaults:
+                offered = ", ".join(defaults) or "none"
                 raise ConfigError(
                     f"{config.path}: unknown key '{key}' ({check_id} options: {offered})"
                 )
-            default = known[name]
-            if isinstance(default, bool) or isinstance(value, bool):
-                fits = isinstance(value, bool) and isinstance(default, bool)
-            elif isinstance(default, int):
-                fits = isinstance(value, int) and value >= 0
-            else:
-                fits = isinstance(value, int | float) and value >= 0
-            if not fits:
+            if not _fits(value, defaults[name]):
                 raise ConfigError(
-                    f"{config.path}: '{key}' must be a number like its default {default!r}, "
-                    f"not {value!r}"
+                    f"{config.path}: '{key}' must be a number like its default "
+                    f"{defaults[name]!r}, not {value!r}"
                 )
+
+
+def _fits(value: Any, default: Any) -> bool:
+    """An option's value is of its default's kind: a switch, a count, or a measure (never
+    negative)."""
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and value >= 0
+    return isinstance(value, int | float) and value >= 0
 
 
 def with_severities(findings: Iterable[Finding], overrides: Mapping[str, str]) -> list[Finding]:
@@ -184,14 +197,14 @@ def with_severities(findings: Iterable[Finding], overrides: Mapping[str, str]) -
     ]
 
 
-def _config_in(folder: Path, known: tuple[str, ...]) -> ProjectConfig | None:
+def _config_in(folder: Path) -> ProjectConfig | None:
     own = _read_toml(folder / FILE_NAME)
     if own is not None:
-        return parse(own, str(folder / FILE_NAME), known)
+        return parse(own, str(folder / FILE_NAME))
     project = _read_toml(folder / PYPROJECT)
     tool = project.get("tool") if project is not None else None
     if isinstance(tool, dict) and TOOL_TABLE in tool:
-        return parse(tool[TOOL_TABLE], str(folder / PYPROJECT), known, f"tool.{TOOL_TABLE}.")
+        return parse(tool[TOOL_TABLE], str(folder / PYPROJECT), f"tool.{TOOL_TABLE}.")
     return None
 
 
@@ -232,13 +245,6 @@ def _table(data: Mapping[str, Any], key: str, path: str, prefix: str) -> dict[st
     if not isinstance(value, dict):
         raise ConfigError(f"{path}: '{prefix}{key}' must be a table")
     return value
-
-
-def _known_check(check_id: str, key: str, path: str, known: tuple[str, ...]) -> None:
-    if check_id not in known:
-        raise ConfigError(
-            f"{path}: '{key}': unknown check id {check_id!r} (known: {', '.join(known)})"
-        )
 
 
 def _severity(value: Any, key: str, path: str) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import bpy
 
-from ..core.project_config import NO_CONFIG, ConfigError, ProjectConfig, check_options, discover
+from ..core.project_config import NO_CONFIG, ConfigError, ProjectConfig, check_against, discover
 from ..core.registry import all_checks
 from . import preferences
 
@@ -44,7 +44,6 @@ def _project_config() -> ProjectConfig:
     """The settings file beside the open .blend; none for a file never saved."""
     if not bpy.data.filepath:
         return NO_CONFIG
-    checks = all_checks()
-    config = discover(Path(bpy.data.filepath).parent, [check.id for check in checks], {})
-    check_options(config, {check.id: check.options for check in checks})
+    config = discover(Path(bpy.data.filepath).parent, {})
+    check_against(config, {check.id: check.options for check in all_checks()})
     return config
