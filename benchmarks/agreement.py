@@ -35,6 +35,7 @@ for path in (ROOT, ROOT / "tests"):
         sys.path.insert(0, str(path))
 
 import faulted_limbs as faulted  # noqa: E402
+from measured import write_table  # noqa: E402
 
 from ik_doctor import Severity  # noqa: E402
 
@@ -177,6 +178,21 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     result = run(args.rigs, args.seed, args.most, not args.no_fixes)
     print_report(result, args.rigs, args.seed, time.monotonic() - started)
+    write_table(
+        "agreement",
+        [
+            "rigs",
+            "seed",
+            "failing chains",
+            "error recall",
+            "error or warning",
+            "errors",
+            "error precision",
+            "fixes that trade",
+        ],
+        [[f"{args.rigs:,}", args.seed, *result["total"].row()[1:]]],
+        per_line=True,
+    )
     if args.json:
         args.json.write_text(json.dumps(_plain(result), indent=1))
     sys.stdout.flush()

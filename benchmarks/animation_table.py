@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from measured import write_table  # noqa: E402
+
 from ik_doctor import Finding, FixError, apply_fix  # noqa: E402
 from ik_doctor.verify.animation import scan_animation  # noqa: E402
 
@@ -211,6 +213,12 @@ def main() -> int:
         + "".join(
             f"{value:<{width}}" for value, width in zip(totals, (15, 9, 10, 7, 5), strict=True)
         )
+    )
+    write_table(
+        "animation",
+        ["chain-actions", "missing > 1%", "reported", "cause named", "fixed (rescan lands)"],
+        [totals],
+        per_line=True,
     )
     sys.stdout.flush()
     os._exit(0)

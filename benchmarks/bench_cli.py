@@ -43,6 +43,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from measured import write_table
+
 RIGS = Path(__file__).resolve().parents[2] / "shared" / "rigs"
 ELSEWHERE = tempfile.gettempdir()
 """Where every timed process runs: ``python -m`` and ``-c`` import from the current directory
@@ -85,7 +87,7 @@ def main() -> None:
         compile_package()
         figures = measure(library, files, args.jobs, args.repeat, Path(temporary) / "r.json")
     figures = {"blender": blender, "rigs": len(rigs), "cores": usable_cores(), **figures}
-    print_table(figures)
+    print_and_write(figures, args.copies)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
 
@@ -231,33 +233,64 @@ def _timed(run) -> tuple[float, float]:
     return wall, cpu
 
 
-def print_table(figures: dict) -> None:
-    """Two tables: the targets, then what bounds them (the checks, the machine, the CPU)."""
+def tables(figures: dict) -> list[tuple[list[str], list[str]]]:
+    """Two tables (header, row): the targets, then what bounds them (the checks, the machine,
+    the CPU)."""
     seconds, cpu, jobs = figures["seconds"], figures["cpu_seconds"], figures["jobs"]
     low, high = figures["load_average"]
-    print(
-        f"| Blender | files | floor s | --jobs 1 s | --jobs {jobs} s | jobs 1 / floor | "
-        f"speed-up jobs {jobs} | load average | repeats |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|")
-    print(
-        f"| {figures['blender']} | {figures['files']} | {seconds['floor']:.1f} | "
-        f"{seconds['jobs_1']:.1f} | {seconds[f'jobs_{jobs}']:.1f} | "
-        f"{figures['jobs_1_over_floor']:.2f} | {figures['speed_up']:.2f} | "
-        f"{low:.1f}-{high:.1f} | {len(figures['runs']['floor'])} |"
-    )
-    print()
-    print(
-        f"| Blender | files | one process / floor | floor in {jobs} processes: speed-up | "
-        f"CPU s floor / one process / jobs 1 / jobs {jobs} | CPU jobs 1 / floor |"
-    )
-    print("|---|---|---|---|---|---|")
-    print(
-        f"| {figures['blender']} | {figures['files']} | {figures['one_process_over_floor']:.2f} | "
-        f"{figures['floor_speed_up']:.2f} | {cpu['floor']:.1f} / {cpu['one_process']:.1f} / "
-        f"{cpu['jobs_1']:.1f} / {cpu[f'jobs_{jobs}']:.1f} | "
-        f"{figures['cpu_jobs_1_over_floor']:.2f} |"
-    )
+    return [
+        (
+            [
+                "files",
+                "floor s",
+                "--jobs 1 s",
+                f"--jobs {jobs} s",
+                "jobs 1 / floor",
+                f"speed-up jobs {jobs}",
+                "load average",
+                "repeats",
+            ],
+            [
+                str(figures["files"]),
+                f"{seconds['floor']:.1f}",
+                f"{seconds['jobs_1']:.1f}",
+                f"{seconds[f'jobs_{jobs}']:.1f}",
+                f"{figures['jobs_1_over_floor']:.2f}",
+                f"{figures['speed_up']:.2f}",
+                f"{low:.1f}-{high:.1f}",
+                str(len(figures["runs"]["floor"])),
+            ],
+        ),
+        (
+            [
+                "files",
+                "one process / floor",
+                f"floor in {jobs} processes: speed-up",
+                f"CPU s floor / one process / jobs 1 / jobs {jobs}",
+                "CPU jobs 1 / floor",
+            ],
+            [
+                str(figures["files"]),
+                f"{figures['one_process_over_floor']:.2f}",
+                f"{figures['floor_speed_up']:.2f}",
+                f"{cpu['floor']:.1f} / {cpu['one_process']:.1f} / {cpu['jobs_1']:.1f} / "
+                f"{cpu[f'jobs_{jobs}']:.1f}",
+                f"{figures['cpu_jobs_1_over_floor']:.2f}",
+            ],
+        ),
+    ]
+
+
+def print_and_write(figures: dict, copies: int) -> None:
+    """Print both tables, and write them to the docs (``cli-speed``, ``cli-speed-cpu``): one row
+    per Blender line and number of copies."""
+    for name, (header, row) in zip(("cli-speed", "cli-speed-cpu"), tables(figures), strict=True):
+        print(f"| Blender | {' | '.join(header)} |")
+        print("|---" * (len(header) + 1) + "|")
+        print(f"| {figures['blender']} | {' | '.join(row)} |\n")
+        line = ".".join(figures["blender"].split(".")[:2])
+        key = ("Blender, copies", f"{line}, {copies}")
+        write_table(name, header, [row], per_line=True, line=line, key=key)
 
 
 if __name__ == "__main__":

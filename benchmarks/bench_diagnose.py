@@ -22,6 +22,7 @@ import argparse
 import contextlib
 import json
 import math
+import os
 import statistics
 import sys
 import time
@@ -34,6 +35,8 @@ import bpy
 from mathutils import Vector
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from measured import write_table
 
 import ik_doctor
 from ik_doctor.core.editing import edit_bones
@@ -239,6 +242,36 @@ def measure(bone_count: int, repeats: int, fix_sample: int) -> dict:
     }
 
 
+DOCS_COLUMNS = {
+    "bones": "bones",
+    "chains": "chains",
+    "findings": "findings",
+    "diagnose_ms": "diagnose",
+    "depsgraph_ms": "depsgraph",
+    "ratio": "ratio",
+    "floor_ms": "floor",
+    "floor_ratio": "floor ratio",
+    "peak_kib": "peak KiB",
+    "draw_ms": "draw",
+    "fixes_timed": "fixes timed",
+    "ms_per_fix": "ms per fix",
+    "all_fixes_ms_est": "all fixes (est.)",
+}
+"""The docs' table: a row's key and its column (times in ms)."""
+
+
+def write_docs_table(rows: list[dict]) -> None:
+    cells = [
+        [
+            f"{row[key]} of {row['fixable']}" if key == "fixes_timed" else f"{row[key]:,}"
+            for key in DOCS_COLUMNS
+        ]
+        for row in rows
+    ]
+    load = f"Times in ms; load average at the end: {os.getloadavg()[0]:.1f} (2 cores)."
+    write_table("diagnose-speed", list(DOCS_COLUMNS.values()), cells, per_line=True, note=load)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000,5000,20000")
@@ -269,6 +302,7 @@ def main() -> None:
     args.json.parent.mkdir(parents=True, exist_ok=True)
     report = {"blender": bpy.app.version_string, "python": sys.version.split()[0], "rows": rows}
     args.json.write_text(json.dumps(report, indent=2) + "\n")
+    write_docs_table(rows)
     sys.stdout.flush()
 
 

@@ -29,6 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from measured import write_table  # noqa: E402
+
 from ik_doctor.verify import export_roundtrip, export_settings  # noqa: E402
 from ik_doctor.verify.export_scan import scan_export  # noqa: E402
 
@@ -61,6 +63,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="ik_doctor_bench_"))
     print(f"Blender {bpy.app.version_string}, {args.exporter}, median of {args.repeat}")
     print(f"{'rig':32} {'actions':>7} {'frames':>6} {'export s':>9} {'scan s':>7} {'ratio':>6}")
+    rows = []
     for path in args.rigs:
         bpy.ops.wm.open_mainfile(filepath=str(path))
         obj = next(o for o in bpy.data.objects if o.type == "ARMATURE")
@@ -74,6 +77,20 @@ def main() -> None:
             f"{path.stem:32} {len(actions):7} {frames:6} {alone:9.2f} {scan:7.2f} "
             f"{scan / alone:6.2f}{note}"
         )
+        rows.append(
+            [
+                path.stem,
+                len(actions),
+                frames,
+                f"{alone:.2f}",
+                f"{scan:.2f}",
+                f"{scan / alone:.2f}",
+                count,
+            ]
+        )
+    header = ["rig", "actions", "frames", "export s", "scan s", "scan / export", "findings"]
+    load = f"Load average at the end: {os.getloadavg()[0]:.1f} (2 cores shared with other work)."
+    write_table(f"export-speed-{args.exporter}", header, rows, per_line=True, note=load)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from measured import write_table  # noqa: E402
+
 from ik_doctor.verify import animation, playback  # noqa: E402
 
 RIGS = (ROOT.parent / "shared" / "rigs").resolve()
@@ -52,6 +54,10 @@ def median_seconds(run: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
+def _load() -> str:
+    return f"Load average at the end: {os.getloadavg()[0]:.1f} (2 cores shared with other work)."
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
@@ -59,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Blender {bpy.app.version_string}; seconds, median of {args.repeat}")
     print(f"{'rig':<34}{'frames':>7}{'play':>9}{'scan':>9}{'ratio':>7}{'causes':>9}  failing")
     totals = {"play": 0.0, "scan": 0.0, "quiet_play": 0.0, "quiet_scan": 0.0, "causes": 0.0}
+    rows: list[list[object]] = []
     for path in sorted(RIGS.glob("*.blend")):
         try:
             bpy.ops.wm.open_mainfile(filepath=str(path), load_ui=False)
@@ -90,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
                 totals["quiet_play"] += played
                 totals["quiet_scan"] += scanned
             name = f"{path.stem[:22]}/{obj.name[:10]}"
+            ratio = f"{scanned / played if played else 0.0:.2f}"
+            rows.append([name, frames, f"{played:.3f}", f"{scanned:.3f}", ratio, f"{causes:.3f}"])
             print(
                 f"{name:<34}{frames:>7}{played:>9.3f}{scanned:>9.3f}"
                 f"{scanned / played if played else 0.0:>7.2f}{causes:>9.3f}  {failing}"
@@ -100,6 +109,28 @@ def main(argv: list[str] | None = None) -> int:
         f"(ratio {totals['scan'] / totals['play']:.2f}); rigs where nothing misses: "
         f"ratio {quiet:.2f} (target <= 1.5); cause search {totals['causes']:.2f} s"
     )
+    rows.append(
+        [
+            "all",
+            "",
+            f"{totals['play']:.2f}",
+            f"{totals['scan']:.2f}",
+            f"{totals['scan'] / totals['play']:.2f}",
+            f"{totals['causes']:.2f}",
+        ]
+    )
+    rows.append(
+        [
+            "where nothing misses",
+            "",
+            f"{totals['quiet_play']:.2f}",
+            f"{totals['quiet_scan']:.2f}",
+            f"{quiet:.2f}",
+            "",
+        ]
+    )
+    header = ["rig/armature", "frames", "play s", "scan s", "scan / play", "cause search s"]
+    write_table("scan-speed", header, rows, per_line=True, note=_load())
     sys.stdout.flush()
     os._exit(0)
 

@@ -24,6 +24,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench_export import ANIMATED, RIGS  # noqa: E402
+from measured import write_table  # noqa: E402
 
 from ik_doctor.verify.export_compare import compare  # noqa: E402
 from ik_doctor.verify.export_roundtrip import ExportFailed, round_trip  # noqa: E402
@@ -53,10 +54,14 @@ def worst(obj: bpy.types.Object, exporter: str, settings: dict[str, Any]) -> str
     return f"{text}; {left_out} frames left out" if left_out else text
 
 
+HEADER = ("rig", "export", "worst joint off", "IK Doctor said")
+
+
 def main() -> None:
     print(f"Blender {bpy.app.version_string}")
-    print("| rig | export | worst joint off | IK Doctor said |")
+    print(f"| {' | '.join(HEADER)} |")
     print("|---|---|---|---|")
+    rows = []
     for name in ANIMATED:
         for label, exporter, settings in SETTINGS:
             bpy.ops.wm.open_mainfile(filepath=str(RIGS / name))
@@ -65,10 +70,12 @@ def main() -> None:
                 measured = worst(obj, exporter, settings)
                 found = scan_export(obj, exporter, settings)
             except ExportFailed as error:
-                print(f"| {Path(name).stem} | {label} | - | {error} |")
-                continue
-            said = [f"{f.title} ({f.args['cause']})" for f in found]
-            print(f"| {Path(name).stem} | {label} | {measured} | {'; '.join(said) or '-'} |")
+                rows.append((Path(name).stem, label, "-", str(error)))
+            else:
+                said = [f"{f.title} ({f.args['cause']})" for f in found]
+                rows.append((Path(name).stem, label, measured, "; ".join(said) or "-"))
+            print(f"| {' | '.join(rows[-1])} |")
+    write_table("export", HEADER, rows)
 
 
 if __name__ == "__main__":

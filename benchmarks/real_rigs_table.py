@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from measured import write_table  # noqa: E402
+
 from ik_doctor import Finding, diagnose  # noqa: E402
 from ik_doctor.verify.oracle import ChainVerdict, Disagreement, disagreements, judge_chains  # noqa: E402
 
@@ -158,6 +160,37 @@ def print_table(reports: list[ArmatureReport]) -> None:
             print(f"  DISAGREEMENT {report.file} {disagreement.owner}: {disagreement.problem}")
 
 
+def write_summary(reports: list[ArmatureReport]) -> None:
+    """The docs' one-row table: every file, chain and finding, and the disagreements."""
+    states: Counter[str] = Counter()
+    severities: Counter[str] = Counter()
+    for report in reports:
+        states.update(report.states())
+        severities.update(report.severities())
+    write_table(
+        "real-rigs",
+        [
+            "files",
+            "armatures",
+            "IK chains",
+            "solver: pass / fail / off / untested",
+            "findings: error / warning / info",
+            "disagreements",
+        ],
+        [
+            [
+                len({r.file for r in reports}),
+                len(reports),
+                sum(len(r.verdicts) for r in reports),
+                " / ".join(str(states[s]) for s in ("pass", "fail", "off", "untested")),
+                " / ".join(str(severities[s]) for s in ("error", "warning", "info")),
+                sum(len(r.disagreements) for r in reports),
+            ]
+        ],
+        per_line=True,
+    )
+
+
 def print_expected(reports: list[ArmatureReport]) -> None:
     """Candidate rows for tests/real_rigs_expected.tsv; each needs a reviewed justification."""
     print("\t".join(EXPECTED_COLUMNS))
@@ -180,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         print_expected(reports)
     else:
         print_table(reports)
+        write_summary(reports)
     sys.stdout.flush()
     return 1 if any(r.disagreements for r in reports) else 0
 
