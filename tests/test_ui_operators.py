@@ -364,3 +364,23 @@ def test_verify_by_solving_joins_the_miss_to_the_lock_and_select_jumps_to_its_wo
     assert not posed_rig.pose.bones["shin.L"].lock_ik_x
     bpy.context.view_layer.update()
     assert "miss" not in [s.kind for s in chain_segments(posed_rig)]
+
+
+@pytest.mark.parametrize(
+    ("button", "scan", "check_id"),
+    [("verify_by_solving", "scan_animation", "verify"), ("verify_export", "scan_export", "export")],
+)
+def test_a_scan_switched_off_in_the_preferences_does_not_run(
+    posed_rig, addon, monkeypatch, button, scan, check_id
+) -> None:
+    scanned: list[str] = []
+    monkeypatch.setattr(operators, scan, lambda *_, **__: scanned.append(check_id) or [])
+    press = getattr(bpy.ops.ik_doctor, button)
+    setattr(addon, f"check_{check_id}", False)
+    try:
+        assert press() == {"CANCELLED"}
+        assert scanned == [] and stored_report(posed_rig) is None
+    finally:
+        setattr(addon, f"check_{check_id}", True)
+    assert press() == {"FINISHED"}
+    assert scanned == [check_id] and stored_report(posed_rig) is not None

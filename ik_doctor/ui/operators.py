@@ -20,6 +20,7 @@ from ..core.finding import Finding, Occurrence, worst_of
 from ..core.fix_policy import FixImpact, FixPermission, fix_impact, skinned_meshes
 from ..core.names import find, named, readable
 from ..core.project_config import with_severities
+from ..core.registry import get_check
 from ..core.scan_proofs import with_scan_proofs
 from ..core.waiver_store import accepted_on, waivers_of
 from ..core.waivers import apply_waivers
@@ -137,9 +138,7 @@ class IK_DOCTOR_OT_verify_by_solving(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> Outcome:
         obj = _rig(context)
-        enabled, _ = preferences.settings(context)
-        if CHECK_ID not in enabled:
-            self.report({"WARNING"}, "Verify by solving is switched off in the preferences.")
+        if _switched_off(self, context, CHECK_ID):
             return {"CANCELLED"}
         scanned = _scanned_with_progress(self, context, partial(scan_animation, obj))
         if scanned is None:
@@ -175,15 +174,22 @@ class IK_DOCTOR_OT_verify_export(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> Outcome:
         obj = _rig(context)
-        enabled, _ = preferences.settings(context)
-        if EXPORT_CHECK not in enabled:
-            self.report({"WARNING"}, "Verify the export is switched off in the preferences.")
+        if _switched_off(self, context, EXPORT_CHECK):
             return {"CANCELLED"}
         found = _scanned_with_progress(self, context, partial(scan_export, obj, self.exporter))
         if found is None:
             return {"CANCELLED"}
         _tell(self, run_checks(context, obj, found), "export verified: ")
         return {"FINISHED"}
+
+
+def _switched_off(operator: bpy.types.Operator, context: bpy.types.Context, scan: str) -> bool:
+    """Whether the scan ``scan`` (a check id) is switched off in the preferences: then its
+    button does nothing, and the status bar says why."""
+    if scan in preferences.settings(context)[0]:
+        return False
+    operator.report({"WARNING"}, f"{get_check(scan).title} is switched off in the preferences.")
+    return True
 
 
 def _scanned_with_progress(
