@@ -57,7 +57,8 @@ class Remedy:
     scene_range: bool = False
     """Instead of a setting: the scene's frame range stretched over the action for the export."""
     no_fix_reason: str | None = None
-    """Set when storing the setting is not safe, or not possible."""
+    """Set when storing the setting is not safe or would not help; whether there is a place to
+    store it is the settings source's to say (``export_settings``)."""
 
 
 DEFORM_REASON = (
