@@ -78,3 +78,16 @@ def test_a_title_one_pixel_wider_than_the_row_is_cut(addon, rig) -> None:
     assert cut_rows(rig, [finding]) == []
     wider = Finding(**{**finding.__dict__, "title": title + "nn"})
     assert [text.text for text in cut_rows(rig, [wider])] == [title + "nn"]
+
+
+def test_the_paragraph_under_fix_is_the_fix_label_alone(addon, rig) -> None:
+    """The label says what a fix does to the rest pose (the pole's move: "deforms nothing");
+    the panel adds no words of its own before it, which said it twice or contradicted it."""
+    finding = Finding(
+        check_id="roll", severity=Severity.WARNING, armature=rig.name, title="Rolls disagree",
+        message="m", why="w", fix_id="align_rolls", changes_rest_pose=True,
+        fix_label="Roll the bones (changes the rest pose)",
+    )  # fmt: skip
+    stored = report.store(bpy.context, rig, [finding])
+    (row,) = [row for row in stored.rows if row.kind == "FINDING"]
+    assert text_fit.box_paragraphs(row)[-1] == finding.fix_label

@@ -119,11 +119,14 @@ class IK_DOCTOR_PT_panel(bpy.types.Panel):
         _draw_summary(layout, stored)
         list_type = IK_DOCTOR_UL_findings.__name__
         layout.template_list(list_type, "", stored, "rows", stored, "active_index", rows=LIST_ROWS)
-        _draw_active_finding(layout, stored, reason, lines)
+        # Under the list, above the chosen finding: in Blender 4.3 a click on a part of the
+        # sidebar that grew when another row was chosen reached the 3D View behind it (it
+        # deselected the bones), and the finding's text below grows and shrinks by row.
         fixable = sum(1 for row in stored.rows if row.kind == "FINDING" and row.fix_id)
         row = layout.row()
         row.enabled = fixable > 0 and reason is None
         row.operator(IK_DOCTOR_OT_fix_all.bl_idname, text=f"Fix All ({fixable})", icon="CHECKMARK")
+        _draw_active_finding(layout, stored, reason, lines)
         accept.draw_accepted(layout, stored, lines)
 
 
@@ -199,7 +202,8 @@ def _draw_active_finding(
     row.operator(IK_DOCTOR_OT_select_bone.bl_idname, text="Select", icon="RESTRICT_SELECT_OFF")
     if item.fix_id:
         # Beside Select a button holds about 12 characters ("Fix (changes r..." in Debian's
-        # Blender 5.2.2 at the default width): the fix's paragraph says it changes the rest pose.
+        # Blender 5.2.2 at the default width): the fix's label, in the paragraph below, says
+        # what it does to the rest pose.
         fix = row.row(align=True)
         fix.enabled = reason is None
         fix.operator(IK_DOCTOR_OT_fix_finding.bl_idname, text="Fix", icon="TOOL_SETTINGS")

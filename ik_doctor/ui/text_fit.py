@@ -104,14 +104,14 @@ def wrap(text: str, room: float, scale: float) -> list[str]:
 
 def box_paragraphs(row: Any) -> list[str]:
     """What the box below the list wraps for the selected finding: the message, the action and
-    frames it shows in, why, and its fix or why there is none ("" where it has none)."""
+    frames it shows in, why, and its fix or why there is none ("" where it has none). A fix's
+    label says what it does to the rest pose, in its own terms (a pole bone's rest position
+    deforms nothing), so the paragraph under the Fix button says it once."""
     finding = stored_report.to_finding(row)
     where = f"Action '{row.action}', frames {runs_text(finding.frames)}"
     if len(finding.occurrences) > 1:
         where = f"{len(finding.occurrences)} actions; the worst: {where}"
     fix = row.fix_label if row.fix_id else ""
-    if fix and row.changes_rest_pose:
-        fix = f"Changes the rest pose: {fix}"
     return [
         row.message,
         where if row.action else "",
