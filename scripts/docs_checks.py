@@ -22,8 +22,8 @@ from types import ModuleType
 from ik_doctor.core.registry import Check, all_checks
 
 SEVERITY_ORDER = ("ERROR", "WARNING", "INFO")
-RIG_VIEW_PLUMBING = {"name", "remember", "obj"}
-"""Attributes of the rig view that say nothing about what a check reads."""
+RIG_VIEW_PLUMBING = {"name", "remember", "obj", "object", "bone", "pose_bone", "raw_bone"}
+"""Attributes of the rig view that say nothing about what a check reads (its accessors)."""
 
 
 @dataclass(frozen=True)
@@ -145,16 +145,16 @@ def _runs_in(check: Check) -> str:
     from ik_doctor import verify
 
     if check.id in {scan.id for scan in verify.scans()}:
-        return f"its scan (the finder of `diagnose` makes no `{check.id}` finding)"
+        return f"its scan, `{defining_module(check).__name__}` (`diagnose` finds none)"
     return "`diagnose`: the panel's Check Rig, `ik-doctor check` (reads the rig, changes nothing)"
 
 
 def fix_lines(check: Check, facts: SourceFacts) -> list[str]:
     if not check.fixes:
         return ["No fix: each finding says what to do by hand."]
-    lines = ["| fix id | function | what it does |", "| --- | --- | --- |"]
+    lines = ["| fix id | function | what it does (its docstring) |", "| --- | --- | --- |"]
     for fix_id, function in check.fixes.items():
-        lines.append(f"| `{fix_id}` | `{function.__name__}` | {_first_sentence(function)} |")
+        lines.append(f"| `{fix_id}` | `{function.__name__}` | {_first_paragraph(function)} |")
     lines += [
         "",
         "In Blender each is the finding's **Fix** button (`ik_doctor.fix_finding`) and **Fix "
@@ -173,10 +173,10 @@ def fix_lines(check: Check, facts: SourceFacts) -> list[str]:
     return lines
 
 
-def _first_sentence(function: object) -> str:
+def _first_paragraph(function: object) -> str:
     doc = inspect.getdoc(function)
     if not doc:
-        return "-"
+        return "(see above)"
     return " ".join(doc.split("\n\n")[0].split()).replace("|", "\\|")
 
 
