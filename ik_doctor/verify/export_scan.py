@@ -26,10 +26,18 @@ import bpy
 
 from ..core.editing import FixError, require_armature
 from ..core.finding import Finding, Occurrence, Series, Severity, occurrences_text, worst_of
-from ..core.names import readable
+from ..core.names import find, readable
 from ..core.registry import Check
 from .animation import frame_ranges
 from .export_compare import ActionDifference, ProgressCallback, compare
+from .export_rig_changes import (
+    NLA_MUTED,
+    UNIFORM_SCALE,
+    nla_under_action,
+    non_uniform_scales,
+    rig_changed,
+    target_objects_animated,
+)
 from .export_roundtrip import ExportFailed, exporter_default, round_trip
 from .export_settings import EXPORTER_NAMES, SettingsSource, settings_source
 from .playback import frames_to_play
@@ -59,6 +67,10 @@ class Remedy:
     no_fix_reason: str | None = None
     """Set when storing the setting is not safe or would not help; whether there is a place to
     store it is the settings source's to say (``export_settings``)."""
+    change: str = ""
+    """Instead of a setting: a change to the rig for the export (see ``export_rig_changes``)."""
+    bones: tuple[str, ...] = ()
+    """The bones the change is made on."""
 
 
 DEFORM_REASON = (
@@ -169,6 +181,62 @@ def _fbx_remedies(value: Callable[[str], Any]) -> list[Remedy]:
     return found
 
 
+def _rig_remedies(
+    obj: bpy.types.Object,
+    exporter: str,
+    settings: Mapping[str, Any],
+    actions: Sequence[bpy.types.Action],
+) -> list[Remedy]:
+    """The changes to the rig worth trying, after every setting: none has a safe fix, as each
+    changes what Blender plays or the rig itself."""
+    found = []
+    if nla_under_action(obj):
+        found.append(
+            Remedy(
+                "nla",
+                "Game gets the NLA too",
+                "the armature's NLA tracks muted",
+                {},
+                change=NLA_MUTED,
+                no_fix_reason="the exporter bakes the NLA tracks playing under the active "
+                "action into it: mute the tracks before exporting",
+            )
+        )
+    scaled = tuple(non_uniform_scales(obj, actions))
+    if scaled:
+        found.append(
+            Remedy(
+                "scale",
+                "Game misses: uneven scale",
+                f"{', '.join(scaled)} scaled 1",
+                {},
+                change=UNIFORM_SCALE,
+                bones=scaled,
+                no_fix_reason="a bone scaled unevenly shears its children, and glTF and FBX "
+                "hold no shear: scale it the same on X, Y and Z",
+            )
+        )
+    targets = target_objects_animated(obj)
+    all_actions = settings.get(
+        "bake_anim_use_all_actions", exporter_default(exporter, "bake_anim_use_all_actions")
+    )
+    if exporter == "fbx" and targets and all_actions:
+        found.append(
+            Remedy(
+                "scene_take",
+                "Game misses: target stops",
+                "All Actions and NLA Strips off (the scene baked as it plays)",
+                {"bake_anim_use_all_actions": False, "bake_anim_use_nla_strips": False},
+                scene_range=True,
+                no_fix_reason=f"FBX's All Actions bakes each action with {', '.join(targets)} "
+                "standing still, and without it the file holds the active action alone: "
+                "export that action with All Actions and NLA Strips off and the scene's range "
+                "over it, or make the target a bone of the armature",
+            )
+        )
+    return found
+
+
 UNEXPLAINED = Remedy(
     "unknown",
     "Game misses, cause unknown",
@@ -240,13 +308,18 @@ def _causes(
     left.update({(d.action, "left_out"): d for d in failing if d.left_out})
     left.update({(name, "left_out"): ActionDifference(name) for name in missing})
     proved: dict[tuple[str, str], Remedy] = {}
-    for remedy in _remedies(exporter, settings):
+    sources = [find(bpy.data.actions, d.action) for d in failing]
+    for remedy in [
+        *_remedies(exporter, settings),
+        *_rig_remedies(obj, exporter, settings, [a for a in sources if a is not None]),
+    ]:
         if not left:
             break
         frames = sorted({f for d in left.values() for f in _worst(d)})
         try:
             with (
                 _scene_range_over(obj, remedy.scene_range),
+                rig_changed(obj, remedy.change, remedy.bones),
                 round_trip(obj, exporter, {**settings, **remedy.settings}) as trip,
             ):
                 names = sorted({action for action, _ in left})
