@@ -7,12 +7,15 @@ import math
 
 import bpy
 import pytest
+from faulted_limbs import add_insect_leg
 from mathutils import Vector
 from rig_generation import BoneSpec, ConstraintSpec, PoseSpec, Reference, RigSpec, build_rig
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
-from ik_doctor import FixError, Severity, apply_fix, judge_chains, run_fix
+from ik_doctor import FixError, Severity, apply_fix, judge_chains, run_fix, scan_animation
 from ik_doctor.core.editing import edit_bones
+from ik_doctor.core.finding import STIFFNESS
+from ik_doctor.core.scan_proofs import with_scan_proofs
 from ik_doctor.verify.oracle import disagreements
 
 
@@ -655,3 +658,51 @@ def test_a_straight_leg_without_a_pole_is_weighed_by_the_stiffness_tables(
     assert [(f.chain, f.fix_id) for f in errors] == (
         [(("shin.L", "IK"), "clear_stiffness")] if severity else []
     )
+
+
+@pytest.mark.parametrize(("stiffness", "state"), [(0.8, "pass"), (0.9, "fail"), (0.95, "fail")])
+def test_an_insect_legs_stiffness_is_proved_on_the_leg_itself(rig, stiffness, state) -> None:
+    """Issue 25 (silent at 0.9, a warning at 0.95): an insect leg (a short coxa under a femur
+    and a tibia) evenly stiff stops 0.12% of its reach short at 0.9 and 0.2% at 0.95, where the
+    tables measured on two-bone limbs said 0.046% and 0.065%. No table measured three bones: a
+    warning, and Verify by Solving's solve of this leg without its stiffness proves it, an error
+    where it falls short, its own miss in the message."""
+    owner = add_insect_leg(rig, "bug", 500)
+    _set(
+        rig,
+        ["coxa_bug", "femur_bug", "tibia_bug"],
+        ik_stiffness_x=stiffness,
+        ik_stiffness_z=stiffness,
+    )
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.state == state, verdict.reason
+    (static,) = [f for f in findings_of(rig, "locks") if f.chain == (owner, "IK")]
+    assert (static.severity, static.args["cause"]) == (Severity.WARNING, STIFFNESS)
+    scanned = scan_animation(rig)
+    proofs = [(f.severity, f.args.get("cause")) for f in scanned if f.chain == (owner, "IK")]
+    assert proofs == ([] if state == "pass" else [(Severity.ERROR, STIFFNESS)])
+    (joined,) = [f for f in with_scan_proofs([static], scanned) if f.chain == (owner, "IK")]
+    assert joined.severity == (Severity.WARNING if state == "pass" else Severity.ERROR)
+    _fixed(rig, static)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
+@pytest.mark.parametrize(
+    ("bones", "severity", "state"),
+    [(["thigh.L", "shin.L"], None, "pass"), (["thigh.L"], Severity.ERROR, "fail")],
+)
+def test_the_reference_legs_stiffness_is_still_judged_by_its_tables(
+    rig, bones, severity, state
+) -> None:
+    """The two-bone leg the tables were measured on: evenly at 0.9 it lands (0.046% short), its
+    thigh alone at 0.9 stops 0.24% short; the scan's proof agrees and joins the error."""
+    _set(rig, bones, **{f"ik_stiffness_{axis}": 0.9 for axis in "xyz"})
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == [state]
+    static = [f for f in findings_of(rig, "locks") if f.chain == ("shin.L", "IK")]
+    assert [f.severity for f in static] == ([severity] if severity else [])
+    joined = [
+        (f.check_id, f.severity)
+        for f in with_scan_proofs(static, scan_animation(rig))
+        if f.chain == ("shin.L", "IK")
+    ]
+    assert joined == ([("locks", severity)] if severity else [])

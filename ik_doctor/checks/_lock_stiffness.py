@@ -1,6 +1,13 @@
 """IK stiffness judged for the locks check: how far short of a target in reach the solver
 stops on a chain this stiff, read from the measured tables (``_stiffness_tables``) for the limb
-the chain is like, with or without a pole."""
+the chain is like, with or without a pole.
+
+The tables were measured on two-bone limbs; how far a chain of another shape lags is its own
+(issue 25: an insect leg, a short coxa under a femur and a tibia, every bone at 0.9 stops 0.12%
+of its reach short where the tables said 0.046%, and with the coxa alone at 0.99 it lands where
+a thigh stops 1.1% short). There a stiff chain is a warning for Verify by Solving, which solves
+this chain without its stiffness (``verify.animation``) and makes it an error where it falls
+short, with the miss measured on it."""
 
 from __future__ import annotations
 
@@ -66,6 +73,9 @@ def stiff_findings(
     turning = {name for name, _axis in free if name in chain.moving_bones}
     mobility = {name: _bone_mobility(bones[name], free) for name in turning}
     if not mobility:
+        return
+    if len(chain.moving_bones) != 2:
+        yield from _stiff_unmeasured(rig, chain, mobility, threshold)
         return
     if not aimed_by_a_pole(rig, chain) and len(mobility) == 2 and len(chain.moving_bones) == 2:
         yield from _stiff_without_pole(rig, chain, mobility, threshold)
@@ -152,6 +162,45 @@ def _stiff_without_pole(
         fix_label=f"Set the IK stiffness of {', '.join(stiff)} to 0",
         fix_args=(("cause", STIFFNESS), ("bones", stiff)),
     )
+
+
+def _stiff_unmeasured(
+    rig: RigView, chain: IKChain, mobility: dict[str, float], threshold: float
+) -> Iterator[Finding]:
+    """A chain of a shape no table measured (not two turning bones), with a bone at least
+    ``threshold`` stiff: a warning naming every stiff bone, as the scan's stiffness suspect
+    does, so that its proof by solving joins this finding (``core.scan_proofs``)."""
+    stiffest = max(1.0 - value for value in mobility.values())
+    if stiffest < threshold - 1e-6:
+        return
+    stiff = tuple(name for name in reversed(chain.moving_bones) if _stiffest_axis(rig, name) > 0.0)
+    said = " and ".join(f"{name} {_stiffest_axis(rig, name):.3g}" for name in stiff)
+    bones = len(chain.moving_bones)
+    yield chain_finding(
+        "locks",
+        rig,
+        chain,
+        severity=Severity.WARNING,
+        title="Stiff, unmeasured",
+        message=(
+            f"The chain of IK '{chain.constraint}' on {chain.owner} has IK stiffness on {said}: "
+            f"how far short a chain of {bones} bone{'s' * (bones != 1)} stops was not measured "
+            "(two-bone limbs at 0.9 stop 0.05% to 0.24% of the reach short, an insect leg of "
+            "three bones 0.12%); Verify by Solving solves it."
+        ),
+        why=(
+            "Stiffness slows the solver's steps on a bone; how far short its iterations leave "
+            "the tip depends on the chain's own shape, and the shortfalls here were measured on "
+            "two-bone legs and arms. Solving this chain is what tells."
+        ),
+        fix_id="clear_stiffness",
+        fix_label=f"Set the IK stiffness of {', '.join(stiff)} to 0",
+        fix_args=(("cause", STIFFNESS), ("bones", stiff)),
+    )
+
+
+def _stiffest_axis(rig: RigView, name: str) -> float:
+    return max(float(getattr(rig.pose_bone(name), f"ik_stiffness_{axis}")) for axis in AXES)
 
 
 def _limb_kind(rig: RigView, chain: IKChain) -> str:

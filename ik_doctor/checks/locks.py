@@ -62,7 +62,13 @@ What it reports:
       it as one tree: a twin IK stops exactly as short as the leg's IK with its pole. A straight
       one, which no Jacobian measures, is judged by the same tables: straight, the leg and the
       arm stop 0.1% to 1.3% of the reach short where they say 0.1% to 1.4%, leaving out a root
-      whose swing is IK-limited too, which changes it.
+      whose swing is IK-limited too, which changes it;
+    - on a chain of another shape (one bone, or three: no table measured it), a bone from the
+      ``stiffness`` option: a warning that Verify by Solving proves on this chain. The tables
+      are a guess there: an insect leg (a short coxa under a femur and a tibia) evenly at 0.9
+      stops 0.12% of its reach short where they say 0.046%, at 0.95 0.2%; with its coxa alone
+      at 0.99 it lands. Solved without its stiffness at the oracle's goals, the chain that
+      then lands has its miss measured on it, and the warning becomes that error.
 - Stiffness on the bend axis alone is fine: the solver swings and twists instead.
 - Transform locks on chain bones: information, IK ignores them.
 - Each of these errors is a warning when IK Stretch on a chain bone makes up for it (measured:

@@ -66,11 +66,18 @@ def _as_set(value: Any) -> Any:
 
 
 def _with_proof(finding: Finding, proof: Finding) -> Finding:
+    """The check's finding with the proof's severity and where it misses: the frames of the
+    actions played, or for a chain no action tested, the proof's own words (what was solved
+    and measured on this chain)."""
     severity = min(finding.severity, proof.severity, key=lambda s: s.rank)
+    proved = (
+        f"Proved by playing the animation: it misses {occurrences_text(proof.occurrences)}."
+        if proof.occurrences
+        else f"Proved by solving: {proof.message}"
+    )
     return replace(
         finding,
         severity=severity,
-        message=f"{finding.message} Proved by playing the animation: it misses "
-        f"{occurrences_text(proof.occurrences)}.",
+        message=f"{finding.message} {proved}",
         occurrences=proof.occurrences,
     )

@@ -9,7 +9,9 @@ reach it then solves the worst frames again with one suspect removed at a time (
 limit axis, stiffness, solver iterations, stretch, a constraint the IK overrides, the keyed
 rotation the solver starts from) and names the one that makes the chain land on every failing
 frame, with the fix for it. A chain no frame tested (a rig without animation) is judged at the
-oracle's reachable goals instead, so a failing chain is never silent.
+oracle's reachable goals instead, so a failing chain is never silent, and its cause searched
+the same way, each suspect removed in turn at those goals: what a check could weigh only by
+tables measured on other chains (an insect leg's stiffness) is proved on this one.
 
 Nothing is left changed: the frame, the active action and slot, the NLA switches, every pose
 and object channel are put back, and the scene is evaluated again.
@@ -18,7 +20,8 @@ and object channel are put back, and the scene is evaluated again.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -348,24 +351,42 @@ def _lands_without(
     obj: bpy.types.Object, rig: RigView, track: _Track, suspect: Suspect, frames: Sequence[int]
 ) -> bool:
     """Whether the chain lands on every one of ``frames`` with the suspect removed."""
-    saved = [(owner, name, _copy(getattr(owner, name))) for owner, name, _ in suspect.changes]
-    chain = track.chain
-    probe = _track(obj, rig, chain)
-    try:
+    probe = _track(obj, rig, track.chain)
+    with _removed(suspect):
         for frame in frames:
             current_scene().frame_set(frame)
             if suspect.per_frame or frame == frames[0]:
-                for owner, name, value in suspect.changes:
-                    setattr(owner, name, value)
+                _remove(suspect)
                 current_view_layer().update()
             _measure(obj, probe, frame)
             if probe.misses.get(frame, 0.0) > MISS or frame in probe.blended:
                 return False
         return True
+
+
+def _passes_without(obj: bpy.types.Object, chain: IKChain, suspect: Suspect) -> bool:
+    """Whether the chain passes the oracle (lands on every one of its goals) with the suspect
+    removed."""
+    with _removed(suspect):
+        return [verdict.state for verdict in judge_chains(obj, {chain.key})] == ["pass"]
+
+
+@contextmanager
+def _removed(suspect: Suspect) -> Iterator[None]:
+    """The suspect removed for the duration, its settings put back exactly after."""
+    saved = [(owner, name, _copy(getattr(owner, name))) for owner, name, _ in suspect.changes]
+    try:
+        _remove(suspect)
+        yield
     finally:
         for owner, name, value in saved:
             setattr(owner, name, value)
         current_view_layer().update()
+
+
+def _remove(suspect: Suspect) -> None:
+    for owner, name, value in suspect.changes:
+        setattr(owner, name, value)
 
 
 def _copy(value: Any) -> Any:
@@ -378,31 +399,57 @@ def _copy(value: Any) -> Any:
 def _oracle_findings(
     obj: bpy.types.Object, rig: RigView, keys: set[tuple[str, str]]
 ) -> list[Finding]:
+    """A finding for each of these chains that fails the oracle, with the setting proved to
+    cause it: solved at the oracle's goals again without each suspect in turn, the first that
+    makes the chain pass (a stiffness, iteration count or lock that a check could only weigh by
+    tables measured on other chains, proved on this one)."""
     found = []
-    for verdict in judge_chains(obj):
+    for verdict in judge_chains(obj, keys):
         chain = rig.chain(verdict.owner, verdict.constraint)
-        if verdict.key not in keys or not verdict.fails or chain is None:
+        if not verdict.fails or chain is None:
             continue
-        found.append(
-            chain_finding(
-                CHECK_ID,
-                rig,
-                chain,
-                severity=Severity.ERROR,
-                title="Fails when posed",
-                message=(
-                    f"IK '{chain.constraint}' on {chain.owner} fails the solver at a goal it "
-                    f"can reach: {verdict.reason}."
-                ),
-                why=(
-                    "No animation tested this chain, so it was solved toward points the limb "
-                    "reaches when posed by hand (folded, swung, with the body turned): the tip "
-                    "did not land on them."
-                ),
-                no_fix_reason="see the other findings on this chain for the cause",
-            )
+        cause = next(
+            (
+                suspect
+                for suspect in suspects(obj, rig, chain)
+                if _passes_without(obj, chain, suspect)
+            ),
+            UNEXPLAINED,
         )
+        found.append(_oracle_finding(rig, chain, verdict.reason, cause))
     return found
+
+
+def _oracle_finding(rig: RigView, chain: IKChain, measured: str, cause: Suspect) -> Finding:
+    subject = f"IK '{chain.constraint}' on {chain.owner}"
+    why = (
+        "No animation tested this chain, so it was solved toward points the limb reaches when "
+        "posed by hand (folded, swung, with the body turned): the tip did not land on them."
+    )
+    if cause is UNEXPLAINED:
+        return chain_finding(
+            CHECK_ID,
+            rig,
+            chain,
+            severity=Severity.ERROR,
+            title="Fails when posed",
+            message=f"{subject} fails the solver at a goal it can reach: {measured}.",
+            why=why,
+            no_fix_reason="see the other findings on this chain for the cause",
+        )
+    return chain_finding(
+        CHECK_ID,
+        rig,
+        chain,
+        severity=Severity.ERROR,
+        title=cause.title,
+        message=f"{subject} fails the solver at a goal it can reach because of {cause.label}: "
+        f"{measured}.",
+        why=f"{why} Solved again without {cause.label}, it lands on every one.",
+        fix_args=(("problem", "miss"), ("cause", cause.kind), *cause.fix_args),
+        # The scan's fixes rescan an action; the checks' findings on this cause carry theirs.
+        no_fix_reason=cause.no_fix_reason or f"to make it land: {cause.fix_label}",
+    )
 
 
 # --- the fixes the cause search offers, and finding the fault again ---------------------------

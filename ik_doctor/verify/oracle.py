@@ -115,12 +115,17 @@ class Disagreement:
     """The check that raised a false alarm."""
 
 
-def judge_chains(obj: bpy.types.Object) -> list[ChainVerdict]:
-    """Solve every IK chain of ``obj`` toward reachable goals and judge it; restore everything."""
+def judge_chains(
+    obj: bpy.types.Object, keys: Collection[tuple[str, str]] | None = None
+) -> list[ChainVerdict]:
+    """Solve every IK chain of ``obj`` (or those whose (owner, constraint) ``keys`` names)
+    toward reachable goals and judge it; restore everything."""
     with everything_restored():
         evaluate(obj)
         rig = RigView(obj)
-        return [_judge(obj, rig, chain) for chain in rig.chains]
+        return [
+            _judge(obj, rig, chain) for chain in rig.chains if keys is None or chain.key in keys
+        ]
 
 
 def disagreements(
