@@ -37,7 +37,7 @@ def test_thigh_keys_steer_a_leg_without_pole_and_clearing_them_asks_first(rig) -
     assert math.dist(_knee(rig), unkeyed) > 0.1, "the keys move the knee"
     (finding,) = findings_of(rig, "fk_ik_mix")
     assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
-    assert finding.needs_confirmation and "thigh.L" in finding.message
+    assert finding.needs_confirmation and finding.args["bones"] == ("thigh.L",)
     assert run_fix(finding).changed
     assert "thigh.L" not in animated_bones(RigView(rig))
     assert findings_of(rig, "fk_ik_mix") == []

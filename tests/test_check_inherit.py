@@ -82,7 +82,7 @@ def test_arms_under_an_unevenly_scaled_body_miss_once_the_shoulder_turns(rig, sc
     assert hand_posed_miss(rig, "forearm.L", body="shoulder.L", body_turn=40.0) > 0.005
     arm = next(f for f in findings_of(rig, "inherit") if f.bone == "forearm.L")
     assert (arm.severity, arm.fix_id, arm.args["scaled"]) == (Severity.ERROR, "reset_scale", scaled)
-    assert arm.needs_confirmation and f"{scaled}, above the chain" in arm.message
+    assert arm.needs_confirmation
     assert run_fix(arm).changed
     assert tuple(rig.pose.bones[scaled].scale) == (1.0, 1.0, 1.0)
     assert hand_posed_miss(rig, "forearm.L", body="shoulder.L", body_turn=40.0) < 1e-4

@@ -36,7 +36,6 @@ def test_thigh_stretching_alone_slides_the_knee(rig) -> None:
     assert thigh > 1.4 and abs(shin - 1.0) < 0.01
     (finding,) = findings_of(rig, "stretch")
     assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
-    assert "shin.L" in finding.message
     assert run_fix(finding).changed
     assert rig.pose.bones["shin.L"].ik_stretch == rig.pose.bones["thigh.L"].ik_stretch
     assert findings_of(rig, "stretch") == []
