@@ -12,6 +12,7 @@ from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
 from ik_doctor import FixError, Severity, apply_fix, diagnose, judge_chains, run_fix
 from ik_doctor.core.editing import edit_bones
+from ik_doctor.core.finding import NESTED_IK
 
 RIGIFY = Path(__file__).resolve().parents[2] / "shared" / "rigs" / "cheng_rigify_character.blend"
 
@@ -233,8 +234,7 @@ def test_ik_nested_inside_a_longer_chain_misses_its_target(rig) -> None:
     assert tip_error(rig, "shin.L") < 1e-3
     finding = _only(rig)
     assert (finding.bone, finding.constraint) == ("thigh.L", inner.name)
-    assert finding.severity == Severity.ERROR
-    assert "inside the chain of IK 'IK' on shin.L" in finding.message
+    assert (finding.severity, finding.args["cause"]) == (Severity.ERROR, NESTED_IK)
     with pytest.raises(FixError):
         apply_fix(finding)
 
@@ -258,8 +258,7 @@ def test_half_switched_ik_nested_inside_a_longer_chain_is_one_finding_with_one_k
     keys = [f.key for f in found]
     assert len(keys) == len(set(keys))
     (half,) = [f for f in found if f.constraint == "IK.001" and f.fix_id is None]
-    assert (half.bone, half.severity) == ("thigh.L", Severity.ERROR)
-    assert "inside the chain of IK 'IK' on shin.L" in half.message
+    assert (half.bone, half.severity, half.args["cause"]) == ("thigh.L", Severity.ERROR, NESTED_IK)
     blended = [f for f in found if f.constraint == "IK.001" and f.fix_id == "enable_ik"]
     if keyed:
         assert "on purpose" in half.message and blended == []
