@@ -175,11 +175,16 @@ class Sidebar:
         raise AssertionError(f"no tab of the sidebar opened '{name}'")
 
     @staticmethod
-    def details(bars: list[Bar]) -> Bar:
-        """The selected finding's own buttons (Select, Fix): the first bar under the list's
-        selected row."""
+    def fix_all(bars: list[Bar]) -> Bar:
+        """Fix All: the first bar under the list's selected row (the list has no other)."""
         selected = next(i for i, bar in enumerate(bars) if _is_selection(bar.color))
         return bars[selected + 1]
+
+    @staticmethod
+    def details(bars: list[Bar]) -> Bar:
+        """The selected finding's own buttons (Select, Fix): the first bar under Fix All."""
+        selected = next(i for i, bar in enumerate(bars) if _is_selection(bar.color))
+        return bars[selected + 2]
 
     def row_center(self, bars: list[Bar], index: int) -> tuple[int, int]:
         """Where to click row ``index`` of the findings list: on its text, counted in rows

@@ -7,7 +7,6 @@ action is an X input event, so Ctrl+Z undoes what a button press pushed on Blend
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -148,17 +147,10 @@ def test_ctrl_shift_d_checks_the_rig_again_and_the_sidebar_shows_it(
     sidebar.look("checked-by-shortcut")
 
 
-@pytest.mark.xfail(
-    os.environ.get("IK_DOCTOR_DEBIAN_SUITE") == "trixie",
-    reason="Blender 4.3.2: after the panel's top became two rows of buttons, the click on Fix "
-    "All left all three errors (the report stale) on the last run before the session ended; "
-    "not yet understood, open in issue 21 (5.2.2 passes)",
-    strict=False,
-)
 def test_fix_all_then_ctrl_z_brings_every_fault_back(
     window: BlenderWindow, sidebar: Sidebar
 ) -> None:
-    fix_all = sidebar.look("before-fix-all")[-1]
+    fix_all = sidebar.fix_all(sidebar.look("before-fix-all"))
     window.click(*fix_all.rect.center)
     state = window.wait(lambda s: not errors(s), "no error left")
     assert not any(fault_present(state, fault) for fault in DEMO_FAULTS)
