@@ -5,10 +5,18 @@ the rig's size, with its joint, action and frame), how many frames the file left
 ``scan_export`` said (its findings' titles and proved causes)::
 
     .venv/latest/bin/python benchmarks/export_table.py
+    .venv/latest/bin/python benchmarks/export_table.py --built-faults
+
+``--built-faults`` measures only the faults ``tests/export_faults.py`` builds on the reference
+rig (seconds, on any Blender line: its rows are kept per line), each with glTF's and FBX's
+defaults and deform bones only where that is the fault, into ``docs/measured/export-faults.md``.
+Whole frames, as the scan compares: the Euler wrap's spine lands on every frame (see its
+builder for what happens between them).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -20,12 +28,15 @@ os.environ.setdefault("BLENDER_USER_RESOURCES", tempfile.mkdtemp(prefix="ik_doct
 import bpy
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for folder in (ROOT, ROOT / "tests"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
 from bench_export import ANIMATED, RIGS  # noqa: E402
+from export_faults import FAULTS  # noqa: E402
 from measured import write_table  # noqa: E402
 
+from ik_doctor.sample_rig import build_character_rig  # noqa: E402
 from ik_doctor.verify.export_compare import compare  # noqa: E402
 from ik_doctor.verify.export_roundtrip import ExportFailed, round_trip  # noqa: E402
 from ik_doctor.verify.export_scan import scan_export  # noqa: E402
@@ -55,10 +66,44 @@ def worst(obj: bpy.types.Object, exporter: str, settings: dict[str, Any]) -> str
 
 
 HEADER = ("rig", "export", "worst joint off", "IK Doctor said")
+FAULT_HEADER = ("built fault", "export", "worst joint off", "IK Doctor said")
+FAULT_EXPORTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("glTF defaults", "gltf", {}),
+    ("FBX defaults", "fbx", {}),
+)
+DEFORM_ONLY: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("glTF Deform Bones Only", "gltf", {"export_def_bones": True}),
+    ("FBX Only Deform Bones", "fbx", {"use_armature_deform_only": True}),
+)
+
+
+def fault_rows() -> list[tuple[str, str, str, str]]:
+    """Each built fault on the reference rig, with each export: the worst joint, what IK
+    Doctor said."""
+    rows = []
+    for fault, build in FAULTS.items():
+        for label, exporter, settings in FAULT_EXPORTS + (DEFORM_ONLY if "deform" in fault else ()):
+            bpy.ops.wm.read_homefile(use_empty=True)
+            rig = build_character_rig()
+            build(rig)
+            measured = worst(rig, exporter, settings)
+            said = [f"{f.title} ({f.args['cause']})" for f in scan_export(rig, exporter, settings)]
+            rows.append((fault, label, measured, "; ".join(said) or "-"))
+            print(f"| {' | '.join(rows[-1])} |", flush=True)
+    return rows
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument(
+        "--built-faults",
+        action="store_true",
+        help="only the faults built on the reference rig (docs/measured/export-faults.md)",
+    )
     print(f"Blender {bpy.app.version_string}")
+    if parser.parse_args().built_faults:
+        write_table("export-faults", FAULT_HEADER, fault_rows(), per_line=True)
+        return
     print(f"| {' | '.join(HEADER)} |")
     print("|---|---|---|---|")
     rows = []

@@ -41,6 +41,12 @@ def walk_in_nla_only(rig: bpy.types.Object) -> None:
     rig.animation_data.action = None
 
 
+def walk_in_a_slowed_nla_strip(rig: bpy.types.Object) -> None:
+    """The walk plays from an NLA strip alone, scaled 2: frames 1-23 in Blender's timeline."""
+    walk_in_nla_only(rig)
+    rig.animation_data.nla_tracks[0].strips[0].scale = 2.0
+
+
 def thigh_scaled_unevenly(rig: bpy.types.Object) -> None:
     """The walk with thigh.L scaled 1.6 on Z: the shin bending under it is sheared."""
     key_walk(rig)
@@ -111,6 +117,7 @@ def spine_euler_wrapping(rig: bpy.types.Object) -> None:
 FAULTS: dict[str, Callable[[bpy.types.Object], None]] = {
     "NLA track under the active action": walk_in_nla_under_wave,
     "action only in an NLA strip": walk_in_nla_only,
+    "action only in an NLA strip scaled 2": walk_in_a_slowed_nla_strip,
     "thigh scaled (1, 1, 1.6)": thigh_scaled_unevenly,
     "thigh scale keyed to (1, 1, 1.8)": thigh_scale_keyed_unevenly,
     "IK target in an Empty, armature waving": target_in_an_empty_waving,

@@ -8,6 +8,7 @@ import pytest
 from export_faults import (
     deform_bones_under_a_moving_control,
     spine_euler_wrapping,
+    target_in_an_empty_only,
     target_in_an_empty_waving,
     thigh_scale_keyed_unevenly,
     thigh_scaled_unevenly,
@@ -16,8 +17,10 @@ from export_faults import (
 )
 from test_scan_export import file_state
 
-from ik_doctor import scan_export
+from ik_doctor import run_fix, scan_export
+from ik_doctor.verify.export_compare import SCENE
 from ik_doctor.verify.export_rig_changes import action_curves
+from ik_doctor.verify.export_settings import GLTF_SCENE_KEY
 
 EXPORTERS = ("gltf", "fbx")
 DEFORM_ONLY = {"gltf": {"export_def_bones": True}, "fbx": {"use_armature_deform_only": True}}
@@ -67,6 +70,26 @@ def test_fbx_all_actions_stops_the_empty_the_leg_aims_at(rig) -> None:
 def test_gltf_bakes_the_leg_aiming_at_an_empty(rig) -> None:
     target_in_an_empty_waving(rig)
     assert scan_export(rig, "gltf") == []
+
+
+def test_gltf_writes_no_motion_for_an_armature_only_its_empty_target_moves(rig) -> None:
+    target_in_an_empty_only(rig)
+    before = file_state(rig)
+    (finding,) = scan_export(rig, "gltf")
+    assert (finding.action, finding.args["cause"]) == (SCENE, "bake_all")
+    assert finding.fix_id == "store_export_setting" and finding.occurrences[0].worst > 0.05
+    assert file_state(rig) == before
+    assert run_fix(finding).changed
+    assert bpy.context.scene[GLTF_SCENE_KEY]["export_bake_animation"] is True
+    assert scan_export(rig, "gltf") == []
+
+
+def test_fbx_writes_no_motion_for_it_either_and_its_scene_take_lands_it(rig) -> None:
+    target_in_an_empty_only(rig)
+    (finding,) = scan_export(rig, "fbx")
+    assert (finding.action, finding.args["cause"], finding.fix_id) == (SCENE, "scene_take", None)
+    assert finding.no_fix_reason and finding.occurrences[0].worst > 0.05
+    assert scan_export(rig, "fbx", dict(finding.args["settings"])) == []
 
 
 @pytest.mark.parametrize("exporter", EXPORTERS)

@@ -17,10 +17,14 @@ from mathutils import Matrix, Vector
 
 from ..core.armature import armature_data, pose_of
 from ..core.rig import RigView
+from .export_rig_changes import target_objects_animated
 from .export_roundtrip import ImportedAction, Trip
 from .playback import frames_to_play, play_alone, pose_channels, scene_kept, set_pose_channels
 
 ProgressCallback = Callable[[int, int], None]
+SCENE = "the scene as it plays"
+"""What a comparison is named for an armature with no action of its own that other objects'
+animation moves (its IK target an animated Empty): the scene's frames, as they play."""
 TIP_MATCH = 1e-4
 """An imported bone whose rest head lies this near the owner's rest tail (a share of the rig's
 size) starts at the tip: float noise after the file's units, far below any finding."""
@@ -117,9 +121,11 @@ def compare(
     points = joints(obj, trip.armature, trip.exporter)
     found = []
     lists = [frames_to_play(a.source, None) for a in chosen]
+    scene_frames = _scene_frames(obj) if actions is None or SCENE in actions else []
     if frames is not None:  # those of the action's own range
         lists = [[f for f in frame_list if f in frames] for frame_list in lists]
-    total, done = sum(len(frame_list) for frame_list in lists), 0
+        scene_frames = [f for f in scene_frames if f in frames]
+    total, done = sum(len(frame_list) for frame_list in lists) + len(scene_frames), 0
     with scene_kept(obj):
         start_pose = pose_channels(obj)
         for pair, frame_list in zip(chosen, lists, strict=True):
@@ -128,7 +134,46 @@ def compare(
             done += len(frame_list)
             if progress is not None:
                 progress(done, total)
+        if scene_frames:
+            set_pose_channels(obj, start_pose)
+            found.append(_compare_scene(obj, trip, scene_frames, points, size))
+            if progress is not None:
+                progress(total, total)
     return found
+
+
+def moved_by_others(obj: bpy.types.Object) -> bool:
+    """The armature plays no action of its own and another object's animation moves it
+    (measured: neither exporter then writes any motion for it)."""
+    animation = obj.animation_data
+    if animation is not None and (
+        animation.action is not None or any(len(t.strips) for t in animation.nla_tracks)
+    ):
+        return False
+    return bool(target_objects_animated(obj))
+
+
+def _scene_frames(obj: bpy.types.Object) -> list[int]:
+    if not moved_by_others(obj):
+        return []
+    scene = bpy.context.scene
+    assert scene is not None
+    return list(range(scene.frame_start, scene.frame_end + 1))
+
+
+def _compare_scene(
+    obj: bpy.types.Object, trip: Trip, frames: list[int], points: list[Joint], size: float
+) -> ActionDifference:
+    """The armature as the scene plays it, against the motion the file gives it: the action
+    its import plays (the file's scene-wide bake), or none."""
+    assert trip.armature is not None
+    animation = trip.armature.animation_data
+    if animation is not None:
+        strips = [s.action for t in animation.nla_tracks for s in t.strips if s.action is not None]
+        imported = animation.action or (strips[0] if strips else None)
+        if imported is not None:
+            play_alone(trip.armature, imported)
+    return _measure(obj, trip, ActionDifference(SCENE), frames, 0, points, size)
 
 
 def _compare_action(
@@ -145,11 +190,26 @@ def _compare_action(
     first, last = pair.imported.frame_range[0], pair.imported.frame_range[1]
     kept = [f for f in frames if first - 0.5 <= f + pair.offset <= last + 0.5]
     difference = ActionDifference(pair.source.name, left_out=tuple(sorted(set(frames) - set(kept))))
+    return _measure(obj, trip, difference, kept, pair.offset, points, size)
+
+
+def _measure(
+    obj: bpy.types.Object,
+    trip: Trip,
+    difference: ActionDifference,
+    frames: list[int],
+    offset: int,
+    points: list[Joint],
+    size: float,
+) -> ActionDifference:
+    """Each frame's distances into ``difference``: Blender on ``frame``, the game on
+    ``frame + offset``."""
+    assert trip.armature is not None
     scene = bpy.context.scene
     assert scene is not None
-    for frame in kept:
+    for frame in frames:
         scene.frame_set(frame)
-        trip.scene.frame_set(frame + pair.offset)
+        trip.scene.frame_set(frame + offset)
         blender = _world_points(obj, points, game=False)
         game = _world_points(trip.armature.evaluated_get(trip.depsgraph), points, game=True)
         apart = [

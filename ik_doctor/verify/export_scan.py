@@ -29,7 +29,7 @@ from ..core.finding import Finding, Occurrence, Series, Severity, occurrences_te
 from ..core.names import find, readable
 from ..core.registry import Check
 from .animation import frame_ranges
-from .export_compare import ActionDifference, ProgressCallback, compare
+from .export_compare import ActionDifference, ProgressCallback, compare, moved_by_others
 from .export_rig_changes import (
     NLA_MUTED,
     UNIFORM_SCALE,
@@ -187,8 +187,13 @@ def _rig_remedies(
     settings: Mapping[str, Any],
     actions: Sequence[bpy.types.Action],
 ) -> list[Remedy]:
-    """The changes to the rig worth trying, after every setting: none has a safe fix, as each
-    changes what Blender plays or the rig itself."""
+    """The changes worth trying for what the rig does, after the settings: only glTF's Bake
+    All Objects Animations can be stored as a fix; the others change what Blender plays, the
+    rig, or which actions the file holds."""
+
+    def value(name: str) -> Any:
+        return settings.get(name, exporter_default(exporter, name))
+
     found = []
     if nla_under_action(obj):
         found.append(
@@ -216,25 +221,42 @@ def _rig_remedies(
                 "hold no shear: scale it the same on X, Y and Z",
             )
         )
-    targets = target_objects_animated(obj)
-    all_actions = settings.get(
-        "bake_anim_use_all_actions", exporter_default(exporter, "bake_anim_use_all_actions")
-    )
-    if exporter == "fbx" and targets and all_actions:
+    targets = ", ".join(target_objects_animated(obj))
+    if exporter == "gltf" and moved_by_others(obj) and not value("export_bake_animation"):
+        found.append(
+            Remedy(
+                "bake_all",
+                "Game misses: no motion",
+                "Bake All Objects Animations on",
+                {"export_bake_animation": True},
+            )
+        )
+    if exporter == "fbx" and targets and value("bake_anim_use_all_actions"):
         found.append(
             Remedy(
                 "scene_take",
-                "Game misses: target stops",
+                "Game misses: no motion" if moved_by_others(obj) else "Game misses: target stops",
                 "All Actions and NLA Strips off (the scene baked as it plays)",
                 {"bake_anim_use_all_actions": False, "bake_anim_use_nla_strips": False},
                 scene_range=True,
-                no_fix_reason=f"FBX's All Actions bakes each action with {', '.join(targets)} "
-                "standing still, and without it the file holds the active action alone: "
-                "export that action with All Actions and NLA Strips off and the scene's range "
-                "over it, or make the target a bone of the armature",
+                no_fix_reason=_scene_take_reason(obj, targets),
             )
         )
     return found
+
+
+def _scene_take_reason(obj: bpy.types.Object, targets: str) -> str:
+    if moved_by_others(obj):
+        return (
+            f"the armature has no action of its own and FBX bakes actions: export with All "
+            f"Actions and NLA Strips off, the scene's range over {targets}'s motion, or key "
+            "the motion on the armature"
+        )
+    return (
+        f"FBX's All Actions bakes each action with {targets} standing still, and without it "
+        "the file holds the active action alone: export that action with All Actions and NLA "
+        "Strips off and the scene's range over it, or make the target a bone of the armature"
+    )
 
 
 UNEXPLAINED = Remedy(
