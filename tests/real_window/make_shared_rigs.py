@@ -24,15 +24,26 @@ from ik_doctor import diagnose  # noqa: E402
 
 
 def _show(obj: bpy.types.Object) -> None:
-    """Select ``obj`` and make it visible, as a person does in the outliner before working on
-    it (the Godot robot's armature sits in a collection hidden in the viewport)."""
+    """Make ``obj`` visible, as a person does in the outliner before working on it (the Godot
+    robot's armature sits in a collection hidden in the viewport)."""
     for collection in obj.users_collection:
         collection.hide_viewport = False
     for layer in _layer_collections(bpy.context.view_layer.layer_collection):
         if obj.name in layer.collection.objects:
             layer.exclude = layer.hide_viewport = False
     obj.hide_set(False)
-    obj.select_set(True)
+
+
+def _all_in_object_mode() -> None:
+    """Leave every object in Object Mode, not only the active one. An object keeps the mode it
+    was saved in: the red robot's, the Alien's, the Cat's and the Cowboy's armatures were saved
+    in Pose Mode while a mesh (or nothing) was active, so once their armature was made active
+    here, the window opened the file already in Pose Mode and the test's Ctrl+Tab left it."""
+    view_layer = bpy.context.view_layer
+    for each in view_layer.objects:
+        if each.mode != "OBJECT":
+            view_layer.objects.active = each
+            bpy.ops.object.mode_set(mode="OBJECT")
 
 
 def _layer_collections(layer: bpy.types.LayerCollection):
@@ -53,12 +64,12 @@ for path in sorted(rigs.glob("*.blend")):
         continue
     count, name = counted[0]
     obj = bpy.data.objects[name]
-    if bpy.context.object is not None and bpy.context.object.mode != "OBJECT":
-        bpy.ops.object.mode_set(mode="OBJECT")
+    _show(obj)
+    _all_in_object_mode()
     for other in bpy.context.view_layer.objects:
         other.select_set(False)
     bpy.context.view_layer.objects.active = obj
-    _show(obj)
+    obj.select_set(True)
     bpy.ops.wm.save_as_mainfile(filepath=str(out / path.name), copy=True)
     # A file with a script that runs on load opens behind Blender's "automatic execution of
     # Python scripts disabled" dialog, which a person dismisses first.

@@ -1,11 +1,12 @@
 """Every shared rig's report reads whole in the real window, at the sidebar's default width.
 
 Each rig of ``../shared/rigs`` that this Blender reads is opened as a new user would see it
-(``make_shared_rigs.py``: the factory layout, the armature with the most findings active); then,
-with real input events: Ctrl+Tab into Pose Mode, N for the sidebar, its IK Doctor tab, Check
-Rig. Blender measures each list row's and the summary's text with ``blf`` against the room the
-row leaves at the region's real width (``ik_doctor.ui.text_fit``, whose margins were measured
-on screenshots), and the panel is kept as a screenshot.
+(``make_shared_rigs.py``: the factory layout, the armature with the most findings active, every
+object in Object Mode); then, with real input events: Ctrl+Tab into Pose Mode, N for the
+sidebar, its IK Doctor tab, Check Rig. Blender measures each list row's and the summary's text
+with ``blf`` against the room the row leaves at the region's real width
+(``ik_doctor.ui.text_fit``, whose margins were measured on screenshots), and the panel is kept
+as a screenshot.
 """
 
 from __future__ import annotations
@@ -38,18 +39,6 @@ result = {{
 """
 
 
-LOSES_POSE_MODE = {
-    "godotengine_tps-demo_red_robot.blend",
-    "quaternius_Alien.blend",
-    "quaternius_Cat_blender276.blend",
-    "quaternius_Cowboy.blend",
-}
-"""Rigs on which, in 5.2.2's window, the rig was back in Object Mode by the time Check Rig's
-shortcut was pressed (Ctrl+Tab had entered Pose Mode; not understood yet). Their panel texts
-are measured headless (tests/test_panel_fits.py); here they are expected to fail until the
-flow is."""
-
-
 @pytest.fixture(scope="module")
 def shared_rigs(blender: DebianBlender, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp(f"shared-{blender.suite}")
@@ -69,14 +58,13 @@ def test_the_panel_reads_whole_at_the_default_width(open_window, shared_rigs: Pa
     prepared = json.loads((shared_rigs / "rigs.json").read_text()).get(rig.name)
     if prepared is None:
         pytest.skip(f"{rig.name}: this Blender cannot read it, or no armature has a finding")
-    if rig.name in LOSES_POSE_MODE:
-        pytest.xfail("the rig leaves Pose Mode before Check Rig in the window (see above)")
     window: BlenderWindow = open_window(shared_rigs / rig.name)
     try:
         texts, width, scale = _checked_and_measured(window, prepared, rig.stem)
     finally:
         window.close()
-    assert abs(width - 280 * scale) <= 1, "the sidebar did not open at its default width"
+    assert scale == 1.0, "not Blender's default UI scale (blender_window starts Xvfb at 96 dpi)"
+    assert abs(width - 280) <= 1, "the sidebar did not open at its default width"
     assert [t for t in texts if t[1] > t[2]] == [], "texts wider than their row (text, px, room)"
     assert len(texts) > 1, "the list has rows"
 
@@ -92,6 +80,9 @@ def _checked_and_measured(
         window.move(*view.center)
         window.key("Return")
         window.settle()
+    # As make_shared_rigs.py saved it: a rig already in Pose Mode would leave it at Ctrl+Tab.
+    opened = window.state()
+    assert (opened["active_object"], opened["mode"]) == (armature, "OBJECT")
     _again_until(window, lambda: _keys_over_the_view(window, "ctrl+Tab"), "Pose Mode",
                  lambda s: s["mode"] == "POSE")  # fmt: skip
     window.key("n")
