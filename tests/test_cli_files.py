@@ -14,6 +14,7 @@ import os
 import shutil
 import socket
 import stat
+import sys
 from pathlib import Path
 
 import bpy
@@ -330,6 +331,21 @@ def test_the_header_names_the_blender_that_saved_a_file_even_compressed(rigs) ->
     assert header_version(rigs["newer"]) == (RUNNING[0], RUNNING[1] + 1)
     if SAVED_IN_5_2.exists():
         assert header_version(SAVED_IN_5_2) == (5, 2)
+
+
+def test_a_compressed_header_is_read_by_the_decoder_there_is_or_not_at_all(
+    rigs, tmp_path, monkeypatch
+) -> None:
+    """Debian's Blender 4.3 runs Python 3.13 without ``zstandard`` (its 5.2 on 3.14 has the
+    standard library's decoder): where there is none the version is unknown, where the import
+    raised out of the worker before; a damaged stream is unknown with either."""
+    damaged = tmp_path / "damaged.blend"
+    damaged.write_bytes(rigs["zstd"].read_bytes()[:4] + bytes(64))
+    assert header_version(damaged) is None
+    monkeypatch.setitem(sys.modules, "zstandard", None)  # an import of it raises ImportError
+    with_the_standard_library = sys.version_info >= (3, 14)
+    assert header_version(rigs["zstd"]) == (RUNNING if with_the_standard_library else None)
+    assert header_version(damaged) is None
 
 
 def test_an_in_place_swap_that_fails_leaves_the_file_and_no_temporary_or_backup(

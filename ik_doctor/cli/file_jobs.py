@@ -437,10 +437,16 @@ def _json_safe(value: Any) -> Any:
         return str(value)
 
 
+NEWER_OR_DAMAGED = ("not a blend file", "may be from a newer version of Blender")
+"""What Blender says of a .blend whose header it does not take: 4.2, 4.5 and 5.x "not a blend
+file"; 4.3 "Cannot read blend file, incomplete header, may be from a newer version of Blender"
+(Debian's 4.3.2, measured on files saved by 5.0 and 5.2)."""
+
+
 def _blender_reason(error: RuntimeError, path: str) -> str:
     """Blender's own error in one line, without the path the reader already sees."""
     text = " ".join(str(error).split()).removeprefix("Error:").strip()
-    if "not a blend file" in text:
+    if any(symptom in text for symptom in NEWER_OR_DAMAGED):
         # The header said .blend (checked before): a newer file format or a damaged file.
         saved = header_version(path)
         if saved is not None and saved > tuple(bpy.app.version[:2]):

@@ -17,6 +17,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 BLEND_MAGIC = b"BLENDER"
 GZIP_MAGIC = b"\x1f\x8b"
@@ -169,15 +170,35 @@ def header_version(path: Path | str) -> tuple[int, int] | None:
             if magic.startswith(GZIP_MAGIC):
                 head = gzip.GzipFile(fileobj=raw).read(HEADER_SIZE)
             elif magic == ZSTD_MAGIC:
-                # bpy's own dependency, so there wherever bpy is; not in the type checker's env.
-                import zstandard  # type: ignore[import-not-found]
-
-                head = zstandard.ZstdDecompressor().stream_reader(raw).read(HEADER_SIZE)
+                head = _zstd_head(raw)
             else:
                 head = raw.read(HEADER_SIZE)
     except (OSError, EOFError, ValueError):
         return None
     return _parse_header(head)
+
+
+def _zstd_head(raw: BinaryIO) -> bytes:
+    """The first bytes the zstd stream ``raw`` holds, by whichever decoder this Python has:
+    ``zstandard`` (bpy's own dependency, in Blender's bundled Python), the standard library's
+    from Python 3.14 (Debian's Blender 5.2 has only that), or none (Debian's Blender 4.3, on
+    Python 3.13 without ``zstandard``): then b"", and the version is not known."""
+    try:
+        import zstandard  # type: ignore[import-not-found]  # not in the type checker's env
+    except ImportError:
+        try:
+            from compression import zstd  # type: ignore[import-not-found]  # Python 3.14
+        except ImportError:
+            return b""
+        decoded = zstd.ZstdFile(raw)
+        error: type[Exception] = zstd.ZstdError
+    else:
+        decoded = zstandard.ZstdDecompressor().stream_reader(raw)
+        error = zstandard.ZstdError
+    try:
+        return bytes(decoded.read(HEADER_SIZE))
+    except error:  # a damaged stream
+        return b""
 
 
 def _parse_header(head: bytes) -> tuple[int, int] | None:

@@ -6,7 +6,8 @@ Blender's own file format (Blender 4.3 cannot read a file saved by 5.x).
 - ``trap.blend``: the broken rig with a registered text block and Python drivers that write
   ``marker_*`` files in OUT_DIR when run;
 - ``hangs.blend``: the reference rig linked from ``library.blend`` (the test puts a FIFO in
-  the library's place, so a worker reading it waits for as long as the test wants).
+  the library's place, so a worker reading it waits for as long as the test wants);
+- ``nodes.blend``: a file this Blender reads with an error, or crashes on.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import bpy
 repo, out = (Path(arg) for arg in sys.argv[sys.argv.index("--") + 1 :][:2])
 sys.path[:0] = [str(repo), str(repo / "tests")]
 
-from cli_rigs import add_trap, broken_rig  # noqa: E402
+from cli_rigs import add_trap, broken_rig, save_with_a_broken_node_group  # noqa: E402
 
 from ik_doctor.sample_rig import build_character_rig  # noqa: E402
 
@@ -44,3 +45,4 @@ with bpy.data.libraries.load(str(out / "library.blend"), link=True, relative=Tru
     linked.objects = ["IKDoctorRig"]
 bpy.context.scene.collection.objects.link(linked.objects[0])
 save("hangs.blend")
+save_with_a_broken_node_group(out / "nodes.blend")
