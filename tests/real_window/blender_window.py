@@ -314,9 +314,10 @@ def _brief(state: dict[str, Any]) -> str:
 
 
 # Xvfb picks a free display itself (-displayfd): other Blenders may be running on this machine.
+# At 96 dpi Blender's UI scale is 1.0, its default; at Xvfb's own 100 dpi it was 1.04.
 _START = """\
 set -e
-Xvfb -displayfd 3 -screen 0 {screen} -nolisten tcp 3>{folder}/display.partial \
+Xvfb -displayfd 3 -screen 0 {screen} -dpi 96 -nolisten tcp 3>{folder}/display.partial \
   >{folder}/xvfb.log 2>&1 &
 while [ ! -s {folder}/display.partial ]; do sleep 0.1; done
 mv {folder}/display.partial {folder}/display
