@@ -8,9 +8,10 @@ Fixtures, for any test in this folder:
 - ``blender`` (session): the suite's Blender with a private home where the zip built by
   ``scripts/build_extension.py`` (``extension_zip``) was installed and enabled by Blender's
   own ``extension install-file``; ``blender.run(*command)`` runs any command inside the system.
-- ``rig_files`` (session): ``demo.blend`` (the demo rig with its three faults) and
+- ``rig_files`` (session): ``demo.blend`` (the demo rig with its three faults),
   ``walk.blend`` (a walk the locked left knee cannot follow, a right knee rolled off its bend
-  axis), saved by that Blender (``make_rigs.py``).
+  axis) and ``export.blend`` (a walk whose scene remembers glTF settings without sampling),
+  saved by that Blender (``make_rigs.py``).
 - ``open_window`` (module): ``open_window(blend)`` starts Xvfb, openbox and Blender on a file
   and returns a ``BlenderWindow`` (blender_window.py): ``state()`` / ``wait(...)`` read what the
   observer reports (mode, report rows, region rectangles...), ``ask(code)`` runs a read-only

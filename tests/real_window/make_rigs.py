@@ -7,8 +7,11 @@ Blender's own file format:
 - ``walk.blend``: the reference character with its left foot control keyed on a walk and an
   IK lock on the left knee, so Verify by Solving finds the foot missing on some frames; and
   its right knee rolled 30° off the bend axis and hinged on X, whose fix moves bones in Edit
-  Mode on a skinned rig, so it asks first.
-Both open with the 3D View looking at the rig from the front, as an animator left it.
+  Mode on a skinned rig, so it asks first;
+- ``export.blend``: the reference character walking the same keys, its leg following by IK
+  only, in a scene that remembers the glTF exporter's settings of a person who exported it once
+  with *Always Sample Animations* off (the exporter's own *Remember Export Settings*).
+All open with the 3D View looking at the rig from the front, as an animator left it.
 """
 
 from __future__ import annotations
@@ -56,8 +59,8 @@ def make_active(obj: bpy.types.Object) -> None:
     obj.select_set(True)
 
 
-def key_walk_with_a_locked_knee(rig: bpy.types.Object) -> None:
-    """foot_ik.L lifts and swings over frames 1-12; the knee cannot bend on X."""
+def key_walk(rig: bpy.types.Object) -> None:
+    """foot_ik.L lifts and swings over frames 1-12."""
     animation = rig.animation_data_create()
     animation.action = bpy.data.actions.new("Walk")
     control = rig.pose.bones["foot_ik.L"]
@@ -71,8 +74,22 @@ def key_walk_with_a_locked_knee(rig: bpy.types.Object) -> None:
         control.matrix = matrix
         bpy.context.view_layer.update()
         control.keyframe_insert("location", frame=frame)
-    rig.pose.bones["shin.L"].lock_ik_x = True
     bpy.context.scene.frame_start, bpy.context.scene.frame_end = 1, len(WALK_FRAMES)
+
+
+def lock_the_left_knee(rig: bpy.types.Object) -> None:
+    """The left knee cannot bend on X: the foot misses its keys on some frames."""
+    rig.pose.bones["shin.L"].lock_ik_x = True
+
+
+def export_once_without_sampling(rig: bpy.types.Object) -> None:
+    """Export as a person did, with the glTF exporter remembering its settings on the scene."""
+    make_active(rig)
+    exported = out / "exported-once.glb"
+    bpy.ops.export_scene.gltf(
+        filepath=str(exported), export_force_sampling=False, will_save_settings=True
+    )
+    exported.unlink()
 
 
 def roll_the_right_knee_off_its_hinge(rig: bpy.types.Object) -> None:
@@ -94,6 +111,13 @@ save("demo.blend", build_demo_rig())
 bpy.ops.wm.read_factory_settings()
 empty_scene()
 walk = build_character_rig("IKDoctorWalk")
-key_walk_with_a_locked_knee(walk)
+key_walk(walk)
+lock_the_left_knee(walk)
 roll_the_right_knee_off_its_hinge(walk)
 save("walk.blend", walk, frame=7)  # the foot's lowest: not the scan's worst frame
+bpy.ops.wm.read_factory_settings()
+empty_scene()
+exported = build_character_rig("IKDoctorExport")
+key_walk(exported)
+export_once_without_sampling(exported)
+save("export.blend", exported, frame=7)

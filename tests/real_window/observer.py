@@ -3,8 +3,9 @@
 Every quarter second a ``bpy.app.timers`` tick writes ``state.json`` to the folder named by
 ``IK_DOCTOR_OBSERVER_DIR``: the windows, areas and regions with their rectangles (for the
 tests to aim their clicks), the mode, the active and selected bones, the frame, the stored
-IK Doctor report, the overlay switch, the add-on's preferences and a few facts of the rig's IK
-that the demo faults change (so an undo is seen as the rig coming back).
+IK Doctor report, the overlay switch, the add-on's preferences, the last operator run and a
+few facts of the rig's IK that the demo faults change (so an undo is seen as the rig coming
+back).
 
 A test that needs a measurement the state lacks (a text's width with ``blf``, a property) writes
 ``ask-N.py`` to the same folder; the next tick runs it with ``bpy`` in scope and writes the value
@@ -161,7 +162,17 @@ def snapshot() -> dict[str, Any]:
         "preferences": _preferences(),
         "preferences_section": preferences.active_section,
         "keymap": _keymap(window_manager),
+        "last_operator": _last_operator(window_manager),
     }
+
+
+def _last_operator(window_manager: bpy.types.WindowManager) -> list[Any] | None:
+    """The last run of an operator that registers (its idname, and its address, which tells one
+    run from the next): a button's run is seen to end even where it changes nothing shown."""
+    if not window_manager.operators:
+        return None
+    last = window_manager.operators[-1]
+    return [last.bl_idname, last.as_pointer()]
 
 
 def _keymap(window_manager: bpy.types.WindowManager) -> list[str]:
