@@ -122,6 +122,8 @@ def run(rigs: int, seed: int, most: int, fixes: bool) -> dict:
             misses.add("trade", check, faults, trade)
         for d in judged.false_alarms:
             misses.add("false alarm", d.check_id or "", faults, d.problem)
+        for fix in judged.unrefused:
+            misses.add("fix on a name Python cannot read", fix.split(".", 1)[0], faults, fix)
         for d in judged.silent:
             for k in kinds:
                 misses.add("silent", k, faults, f"{d.owner}/{d.constraint}: {d.problem}")

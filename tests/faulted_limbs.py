@@ -16,17 +16,21 @@ from __future__ import annotations
 
 import math
 import random
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import bpy
 from hypothesis import strategies as st
 from mathutils import Vector
+from rig_generation import UNREADABLE, save_with_unreadable_names
 
 from ik_doctor import Finding, FixError, Severity, apply_all_fixes, apply_fix, diagnose
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.fix_policy import FixPermission
 from ik_doctor.core.geometry import rest_pole_angle
+from ik_doctor.core.names import has_unreadable
 from ik_doctor.sample_rig import build_character_rig
 from ik_doctor.verify.oracle import ChainVerdict, Disagreement, disagreements, judge_chains
 
@@ -394,6 +398,25 @@ def dead_spline_ik(rig, limb, amount):
         spline_ik.target = mesh
 
 
+@kind(0, 1)
+def unreadable_names(rig, limb, amount):
+    """Names Python cannot read (issue 25), as Blender 2.4x saved them: the limb's two bones
+    (0), and its IK and control too (1), written with the byte 0xdf once ``faulted_rig`` saves
+    and reopens the rig. Applied after the other faults, which find bones by these names."""
+    owner = rig.pose.bones.get(limb.owner)  # None: renamed by the same fault drawn before
+    ik = owner.constraints.get("IK") if owner is not None else None
+    if amount and ik is not None:
+        ik.name = f"IK{UNREADABLE}"
+    for name in [limb.owner, limb.parent] + ([limb.control] if amount else []):
+        bone = rig.data.bones.get(name)
+        if bone is not None:
+            bone.name = name.replace(".", f"{UNREADABLE}.", 1)
+
+
+LAST = {"unreadable_names"}
+"""Kinds applied after the others, whatever order they were drawn in."""
+
+
 faults = st.builds(
     lambda name, limb, pick: Fault(name, limb, KINDS[name][0][pick % len(KINDS[name][0])]),
     st.sampled_from(sorted(KINDS)),
@@ -413,13 +436,30 @@ def random_faults(rng: random.Random, most: int = 3) -> tuple[Fault, ...]:
 
 
 def faulted_rig(faults_to_apply: tuple[Fault, ...] | list[Fault]) -> bpy.types.Object:
-    """The reference rig in an empty file, with the faults applied in order, evaluated."""
+    """The reference rig in an empty file, with the faults applied in order (``LAST`` last),
+    evaluated; with names Python cannot read, saved so and opened again, from one saved file
+    kept for the rebuilds of the same faults (each fix is tried on a fresh copy)."""
+    drawn = tuple(faults_to_apply)
+    if drawn in _SAVED_UNREADABLE:
+        path, name = _SAVED_UNREADABLE[drawn]
+        bpy.ops.wm.open_mainfile(filepath=str(path), load_ui=False)
+        return bpy.data.objects[name]
     bpy.ops.wm.read_homefile(use_empty=True)
     rig = build_character_rig()
-    for fault in faults_to_apply:
+    for fault in sorted(drawn, key=lambda fault: fault.kind in LAST):
         KINDS[fault.kind][1](rig, LIMBS[fault.limb], fault.amount)
     bpy.context.view_layer.update()
-    return rig
+    if not any(fault.kind in LAST for fault in drawn):
+        return rig
+    _SAVED_UNREADABLE.clear()
+    _SAVED_UNREADABLE[drawn] = (_UNREADABLE_FILE, rig.name)
+    save_with_unreadable_names(_UNREADABLE_FILE)
+    return faulted_rig(drawn)
+
+
+_UNREADABLE_FILE = Path(tempfile.mkdtemp(prefix="ik_doctor_faulted_")) / "unreadable.blend"
+_SAVED_UNREADABLE: dict[tuple[Fault, ...], tuple[Path, str]] = {}
+"""The faults of the rig last saved with names Python cannot read: the file, the rig's name."""
 
 
 @dataclass
@@ -437,10 +477,13 @@ class Judgement:
     trades: list[str] = field(default_factory=list)
     """A fix that left an error the rig did not have before, or Fix All leaving an error its
     fixes claimed to remove."""
+    unrefused: list[str] = field(default_factory=list)
+    """A fix whose finding names a bone or constraint Python cannot read that did not refuse
+    with ``FixError``: Blender cannot be asked for it by that name (issue 25)."""
 
     @property
     def holds(self) -> bool:
-        return not (self.silent or self.false_alarms or self.trades)
+        return not (self.silent or self.false_alarms or self.trades or self.unrefused)
 
     def problems(self) -> Iterator[str]:
         for d in self.silent:
@@ -448,6 +491,7 @@ class Judgement:
         for d in self.false_alarms:
             yield f"false alarm: {d.problem}"
         yield from (f"trade: {trade}" for trade in self.trades)
+        yield from (f"unrefused: {fix}" for fix in self.unrefused)
 
 
 def judge(faults_to_apply: tuple[Fault, ...], fixes: bool = True) -> Judgement:
@@ -464,7 +508,22 @@ def judge(faults_to_apply: tuple[Fault, ...], fixes: bool = True) -> Judgement:
     ]
     if fixes:
         judged.trades = list(_trades(faults_to_apply, findings, verdicts))
+        judged.unrefused = list(_unrefused(faults_to_apply, findings))
     return judged
+
+
+def _unrefused(faults_to_apply: tuple[Fault, ...], findings: list[Finding]) -> Iterator[str]:
+    """The fixes that name a bone or constraint Python cannot read and apply all the same."""
+    for finding in findings:
+        names = (finding.bone, finding.constraint, *(finding.chain or ()))
+        if finding.fix_id is None or not any(has_unreadable(name) for name in names):
+            continue
+        faulted_rig(faults_to_apply)
+        try:
+            apply_fix(finding)
+        except FixError:
+            continue
+        yield f"{finding.check_id}.{finding.fix_id} on {finding.bone} applied"
 
 
 ALL = FixPermission(rebind_meshes=True, discard=True)

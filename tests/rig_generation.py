@@ -6,7 +6,9 @@ contain and what the checks must survive: broken hierarchies, gaps, zero-length 
 deletes them on leaving Edit Mode and re-parents their children), negative and zero object
 scales, IK constraints aimed at anything (with or without the tail, chains of no length), and
 constraints of every type this Blender makes mixed in, with the leftovers of old files it cannot
-name (``UnknownType``, made by editing a saved file). ``rig_state`` is a snapshot of everything
+name (``UnknownType``, made by editing a saved file) and names Python cannot read (a bone and
+its constraints saved with a byte that is not UTF-8, as Blender 2.4x saved them, made the same
+way). ``rig_state`` is a snapshot of everything
 a fix might touch, for "changed nothing" and "lost nothing" checks.
 """
 
@@ -24,7 +26,7 @@ from hypothesis import strategies as st
 from mathutils import Euler
 
 from ik_doctor.core.editing import edit_bones
-from ik_doctor.core.names import named
+from ik_doctor.core.names import named, readable
 
 # What an IK target or pole can point at.
 REFERENCE_KINDS = (
@@ -135,6 +137,8 @@ class RigSpec:
     rest_position: bool
     """The armature shows its rest pose (no pose, no IK)."""
     itasc: bool
+    unreadable: bool = False
+    """The first bone's name, and its constraints', saved with a byte that is not UTF-8."""
 
 
 IK_LIMITS = ((), (("z", -2.2, 0.0),), (("x", 0.0, 2.6), ("z", -1.0, 0.0)), (("x", -1.0, 1.0),))
@@ -229,6 +233,7 @@ def rig_specs(draw: st.DrawFn, max_bones: int = 12, max_constraints: int = 6) ->
         driven_influence=draw(st.booleans()),
         rest_position=draw(st.booleans()),
         itasc=draw(st.booleans()),
+        unreadable=draw(st.integers(0, 7)) == 0,  # a save and a reopen: one rig in eight
     )
 
 
@@ -286,11 +291,23 @@ def build_rig(spec: RigSpec, name: str = "Rig") -> bpy.types.Object:
     if spec.driven_influence and constraints:
         driver = constraints[-1].driver_add("influence").driver
         driver.type, driver.expression = "SCRIPTED", "0.5"
+    if spec.unreadable and obj.pose.bones:
+        _mark_unreadable(obj.pose.bones[0])
     if any(c.type == UNKNOWN for c in spec.constraints):
         obj = reloaded_with_unknown_types(obj)
+    if spec.unreadable:
+        obj = reloaded_with_unreadable_names(obj)
     # Evaluate once, as any open Blender session has: driven values are current, as on reload.
     bpy.context.view_layer.update()
     return obj
+
+
+def _mark_unreadable(pose_bone: bpy.types.PoseBone) -> None:
+    """Mark a bone and its constraints for ``reloaded_with_unreadable_names`` (renaming them
+    through Blender renames every target and path that names them too)."""
+    for constraint in pose_bone.constraints:
+        constraint.name = f"{constraint.name}{UNREADABLE}"
+    pose_bone.name = f"{pose_bone.name}{UNREADABLE}"
 
 
 def _pose(pose_bone: bpy.types.PoseBone, spec: PoseSpec) -> None:
@@ -421,33 +438,51 @@ UNREADABLE = "?"
 
 
 def reloaded_with_unreadable_names(obj: bpy.types.Object) -> bpy.types.Object:
-    """Save the file (uncompressed), write every object, action, bone and constraint name that
-    holds ``UNREADABLE`` with the byte 0xdf in its place (each path and target naming it holds
-    the same bytes, and changes with it), and open it again: Python cannot read those names.
-    Returns ``obj`` as reopened."""
-    name, marked = obj.name, {each for each in _all_names() if UNREADABLE in each}
+    """Save the file with its names Python cannot read (``save_with_unreadable_names``) and open
+    it again. Returns ``obj`` as reopened."""
+    name = obj.name
     path = Path(tempfile.mkdtemp(prefix="ik_doctor_old_")) / "old.blend"
+    save_with_unreadable_names(path)
+    bpy.ops.wm.open_mainfile(filepath=str(path), load_ui=False)
+    path.unlink()
+    path.parent.rmdir()
+    return named(bpy.data.objects, unreadable_spelling(name))
+
+
+def save_with_unreadable_names(path: Path) -> None:
+    """Save the file (uncompressed) at ``path``, writing every object, action, bone and
+    constraint name that holds ``UNREADABLE`` with the byte 0xdf in its place (each path and
+    target naming it holds the same bytes, and changes with it): opened, Python cannot read
+    those names."""
+    marked = {each for each in _all_names() if UNREADABLE in each}
     bpy.ops.wm.save_as_mainfile(filepath=str(path), compress=False, check_existing=False)
     data = path.read_bytes()
     for saved in sorted(marked, key=len, reverse=True):  # one inside a longer one: same bytes
         assert saved.encode() in data, f"{saved} is not in the saved file"
         data = data.replace(saved.encode(), saved.encode().replace(UNREADABLE.encode(), b"\xdf"))
     path.write_bytes(data)
-    bpy.ops.wm.open_mainfile(filepath=str(path), load_ui=False)
-    path.unlink()
-    path.parent.rmdir()
-    return named(bpy.data.objects, name.replace(UNREADABLE, "\\xdf"))
+
+
+def unreadable_spelling(name: str) -> str:
+    """How IK Doctor spells a name marked with ``UNREADABLE`` once it is saved so
+    (``core.names``)."""
+    return name.replace(UNREADABLE, "\\xdf")
 
 
 def _all_names() -> Iterator[str]:
     for obj in bpy.data.objects:
         yield obj.name
-        yield from (constraint.name for constraint in obj.constraints)
+        yield from _constraint_names(obj.constraints)
         if obj.type == "ARMATURE":
             yield from (bone.name for bone in obj.data.bones)
             for pose_bone in obj.pose.bones:
-                yield from (constraint.name for constraint in pose_bone.constraints)
+                yield from _constraint_names(pose_bone.constraints)
     yield from (action.name for action in bpy.data.actions)
+
+
+def _constraint_names(stack: Any) -> Iterator[str]:
+    """Names of a constraint stack, without the old leftovers, which have none to read."""
+    return (c.name for c in stack if isinstance(c, bpy.types.Constraint))
 
 
 def _resolve(
@@ -511,14 +546,14 @@ def rig_state(obj: bpy.types.Object) -> dict[str, Any]:
         obj.update_from_editmode()  # the bones as the user edits them
     return {
         "mode": obj.mode,
-        "active": view_layer.objects.active.name if view_layer.objects.active else None,
-        "selected": sorted(o.name for o in view_layer.objects if o.select_get()),
+        "active": readable(view_layer.objects.active) if view_layer.objects.active else None,
+        "selected": sorted(readable(o) for o in view_layer.objects if o.select_get()),
         "hidden": (obj.hide_get() if obj.name in view_layer.objects else None, obj.hide_viewport),
         "object": (_plain(obj.matrix_world), _custom(obj)),
-        "objects": sorted(o.name for o in bpy.data.objects),
-        "bones": {bone.name: _rna_values(bone, EVALUATED_BONE) for bone in armature.bones},
+        "objects": sorted(readable(o) for o in bpy.data.objects),
+        "bones": {readable(bone): _rna_values(bone, EVALUATED_BONE) for bone in armature.bones},
         "pose": {
-            pose_bone.name: {
+            readable(pose_bone): {
                 **_rna_values(pose_bone, EVALUATED_POSE),
                 "constraints": [_rna_values(c) for c in pose_bone.constraints],
             }
@@ -526,7 +561,7 @@ def rig_state(obj: bpy.types.Object) -> dict[str, Any]:
         },
         "keys": _keyframes(obj),
         "vertex_groups": {
-            child.name: sorted(group.name for group in child.vertex_groups)
+            readable(child): sorted(readable(group) for group in child.vertex_groups)
             for child in bpy.data.objects
             if child.type == "MESH" and child.parent == obj
         },
@@ -553,9 +588,9 @@ def _rna_values(struct: Any, skipped: set[str] = frozenset()) -> dict[str, Any]:
         name = prop.identifier
         if name in SKIPPED_PROPERTIES or name in skipped:
             continue
-        value = getattr(struct, name)
+        value = readable(struct, name)
         if prop.type == "POINTER":
-            value = getattr(value, "name", None) if value is not None else None
+            value = readable(value, "name", "") or None if value is not None else None
         elif prop.type == "COLLECTION":
             continue
         values[name] = _plain(value)
@@ -567,7 +602,7 @@ def _keyframes(obj: bpy.types.Object) -> dict[str, tuple]:
     if animation is None or animation.action is None:
         return {}
     return {
-        f"{curve.data_path}[{curve.array_index}]": tuple(
+        f"{readable(curve, 'data_path')}[{curve.array_index}]": tuple(
             tuple(point.co) for point in curve.keyframe_points
         )
         for curve in action_fcurves(animation.action)

@@ -38,6 +38,11 @@ KNOWN_MISSES = {
 """Combinations of faults on which the findings break a rule (a false alarm, a silent failure, a
 fix that trades), with why: rigs with all of one are left out of the sample until closed, and
 listed in docs/tested.md (with the failures only a warning names, which the rules allow)."""
+KNOWN_MISSES[frozenset({("overriding_constraint", "arm", 1), ("tail_off", "leg", 0)})] = (
+    "a Damped Track on the forearm at the hand control, beside the leg's IK without Use Tail "
+    "(which turns the hips): constraint_order calls the arm's start bent away from its pole, "
+    "and the arm lands (found when issue 25's kinds shifted the CI sample; the same at 88c03a5)"
+)
 
 
 def _known_miss(faults: list[Fault]) -> bool:

@@ -17,12 +17,15 @@ from pathlib import Path
 
 import bpy
 import pytest
+from cli_rigs import save_with_a_broken_node_group
+from faulted_limbs import Fault, faulted_rig, judge
 from rig_generation import UNREADABLE, reloaded_with_unreadable_names
 from test_cli import ik_doctor, valid_report
 from test_ui_support import addon, in_3d_view
 
 from ik_doctor import (
     FixError,
+    Severity,
     apply_all_fixes,
     diagnose,
     judge_chains,
@@ -91,19 +94,7 @@ def old_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     bpy.ops.wm.read_homefile(use_empty=True)
     _old_rig()
     bpy.ops.wm.save_as_mainfile(filepath=str(paths["names"]), copy=True)
-    bpy.ops.wm.read_homefile(use_empty=True)
-    rig = build_character_rig()
-    rig.pose.bones["forearm.L"].constraints["IK"].chain_count = 1  # a fault
-    skin = bpy.data.materials.new("Skin")
-    if skin.node_tree is None:  # Blender 5 makes every material with its nodes
-        skin.use_nodes = True
-    rig.children[0].data.materials.append(skin)  # the body: a material nobody uses is not saved
-    bpy.ops.wm.save_as_mainfile(filepath=str(paths["nodes"]), copy=True, compress=False)
-    data = bytearray(paths["nodes"].read_bytes())
-    at = data.index(b"NTShader Nodetree")
-    data[at : at + 2] = b"\0\0"  # no ID code: Blender drops the tree and says so
-    paths["nodes"].write_bytes(bytes(data))
-    bpy.ops.wm.read_homefile(use_empty=True)
+    save_with_a_broken_node_group(paths["nodes"])
     return paths
 
 
@@ -171,6 +162,22 @@ def test_the_command_line_checks_and_fixes_a_rig_with_such_names(old_files, tmp_
     assert (fixed.returncode, file["status"]) == (1, "ok")
     assert {(THIGH, False), ("forearm.L", True)} <= applied
     assert {f["bone"] for f in fix["after"] if f["severity"] == "error"} == {THIGH, SHIN}
+
+
+def test_the_generator_breaks_limbs_whose_names_python_cannot_read(scene) -> None:
+    """The agreement benchmark's ``unreadable_names`` kind, so the class is held by the
+    generator and not by one file: the leg's bones, IK and control saved with 0xdf, its thigh
+    IK-locked. The oracle and the findings name them by their escapes and agree, and the fix
+    that must name them refuses."""
+    faults = (Fault("unreadable_names", "leg", 1), Fault("ik_lock", "leg", 0))
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    assert [v.key for v in judged.verdicts if v.fails] == [(SHIN, "IK\\xdf")]
+    errors = [f for f in judged.findings if f.severity == Severity.ERROR]
+    assert [(f.check_id, f.bone, f.constraint) for f in errors] == [("locks", SHIN, "IK\\xdf")]
+    faulted_rig(faults)
+    with pytest.raises(FixError):
+        run_fix(errors[0])
 
 
 @pytest.mark.skipif(RUNNING < (4, 5), reason="bpy 4.2 crashes reading it (measured: SIGSEGV)")
