@@ -28,7 +28,7 @@ from ..doctor import apply_all_fixes, diagnose, run_fix
 from ..verify.animation import CHECK_ID, scan_animation
 from ..verify.export_scan import CHECK_ID as EXPORT_CHECK
 from ..verify.export_scan import scan_export
-from . import context_given, preferences, project_settings, report
+from . import context_given, preferences, progress, project_settings, report
 
 if TYPE_CHECKING:
     from bpy.stub_internal.rna_enums import OperatorReturnItems, WmReportItems
@@ -197,19 +197,14 @@ def _scanned_with_progress(
     context: bpy.types.Context,
     scan: Callable[..., list[Finding]],
 ) -> list[Finding] | None:
-    """A scan's findings, its progress shown on Blender's cursor; None, said in the status bar,
-    where the scan refuses the rig (ValueError)."""
-    window_manager = context_given.window_manager(context)
-    window_manager.progress_begin(0, 100)
+    """A scan's findings, its progress said in the status bar as it goes (ui/progress.py);
+    None, said there too, where the scan refuses the rig (ValueError)."""
     try:
-        return scan(
-            progress=lambda done, total: window_manager.progress_update(100 * done // max(total, 1))
-        )
+        with progress.shown(context, operator.bl_label) as said:
+            return scan(progress=said)
     except ValueError as error:
         operator.report({"ERROR"}, str(error))
         return None
-    finally:
-        window_manager.progress_end()
 
 
 class IK_DOCTOR_OT_fix_finding(bpy.types.Operator):
