@@ -53,6 +53,12 @@ def thigh_scaled_unevenly(rig: bpy.types.Object) -> None:
     rig.pose.bones["thigh.L"].scale = (1.0, 1.0, 1.6)
 
 
+def thigh_scaled_evenly(rig: bpy.types.Object) -> None:
+    """The walk with thigh.L scaled 1.6 on every axis: no shear."""
+    key_walk(rig)
+    rig.pose.bones["thigh.L"].scale = (1.6, 1.6, 1.6)
+
+
 def thigh_scale_keyed_unevenly(rig: bpy.types.Object) -> None:
     """The walk with thigh.L's scale keyed from 1 to 1.8 on Z."""
     key_walk(rig)
@@ -120,6 +126,7 @@ FAULTS: dict[str, Callable[[bpy.types.Object], None]] = {
     "action only in an NLA strip scaled 2": walk_in_a_slowed_nla_strip,
     "thigh scaled (1, 1, 1.6)": thigh_scaled_unevenly,
     "thigh scale keyed to (1, 1, 1.8)": thigh_scale_keyed_unevenly,
+    "thigh scaled (1.6, 1.6, 1.6)": thigh_scaled_evenly,
     "IK target in an Empty, armature waving": target_in_an_empty_waving,
     "IK target in an Empty, armature without action": target_in_an_empty_only,
     "deform hips under a moving control root": deform_bones_under_a_moving_control,

@@ -11,7 +11,9 @@ from export_faults import (
     target_in_an_empty_only,
     target_in_an_empty_waving,
     thigh_scale_keyed_unevenly,
+    thigh_scaled_evenly,
     thigh_scaled_unevenly,
+    walk_in_a_slowed_nla_strip,
     walk_in_nla_only,
     walk_in_nla_under_wave,
 )
@@ -54,6 +56,18 @@ def test_a_thigh_scaled_unevenly_shears_the_shin_the_file_cannot_hold(rig, expor
     assert not any(curve.mute for curve in action_curves(rig.animation_data.action))
 
 
+def test_the_same_thigh_scaled_evenly_arrives_in_gltf(rig) -> None:
+    thigh_scaled_evenly(rig)  # as the finding says: the same on X, Y and Z
+    assert scan_export(rig, "gltf") == []
+
+
+def test_fbx_misses_the_thigh_scaled_evenly_too(rig) -> None:
+    thigh_scaled_evenly(rig)
+    (finding,) = scan_export(rig, "fbx")
+    assert (finding.args["cause"], finding.fix_id) == ("scale", None)
+    assert finding.occurrences[0].worst > 0.05
+
+
 def test_fbx_all_actions_stops_the_empty_the_leg_aims_at(rig) -> None:
     target_in_an_empty_waving(rig)
     frames = (bpy.context.scene.frame_start, bpy.context.scene.frame_end)
@@ -65,6 +79,15 @@ def test_fbx_all_actions_stops_the_empty_the_leg_aims_at(rig) -> None:
     scene_take = dict(finding.args["settings"])
     bpy.context.scene.frame_end = 12  # the scene's range over the wave, as the finding says
     assert scan_export(rig, "fbx", scene_take) == []
+
+
+def test_fbx_s_take_of_a_slowed_strip_is_compared_with_the_strip_as_it_plays(rig) -> None:
+    walk_in_a_slowed_nla_strip(rig)
+    track = rig.animation_data.nla_tracks[0]
+    before = file_state(rig)
+    assert scan_export(rig, "fbx") == []
+    assert file_state(rig) == before
+    assert (track.mute, track.is_solo, track.strips[0].mute) == (False, False, False)
 
 
 def test_gltf_bakes_the_leg_aiming_at_an_empty(rig) -> None:
@@ -94,7 +117,13 @@ def test_fbx_writes_no_motion_for_it_either_and_its_scene_take_lands_it(rig) -> 
 
 @pytest.mark.parametrize("exporter", EXPORTERS)
 @pytest.mark.parametrize(
-    "fault", [walk_in_nla_only, deform_bones_under_a_moving_control, spine_euler_wrapping]
+    "fault",
+    [
+        walk_in_nla_only,
+        walk_in_a_slowed_nla_strip,
+        deform_bones_under_a_moving_control,
+        spine_euler_wrapping,
+    ],
 )
 def test_what_the_export_measured_alike_is_quiet(rig, exporter, fault) -> None:
     fault(rig)

@@ -19,7 +19,16 @@ from ..core.armature import armature_data, pose_of
 from ..core.rig import RigView
 from .export_rig_changes import target_objects_animated
 from .export_roundtrip import ImportedAction, Trip
-from .playback import frames_to_play, play_alone, pose_channels, scene_kept, set_pose_channels
+from .playback import (
+    frames_to_play,
+    nla_strip,
+    play_alone,
+    pose_channels,
+    scene_kept,
+    set_pose_channels,
+    strip_alone,
+    strip_frames,
+)
 
 ProgressCallback = Callable[[int, int], None]
 SCENE = "the scene as it plays"
@@ -120,7 +129,7 @@ def compare(
     size = rig_size(obj) or 1.0
     points = joints(obj, trip.armature, trip.exporter)
     found = []
-    lists = [frames_to_play(a.source, None) for a in chosen]
+    lists = [_frames_of(obj, a) for a in chosen]
     scene_frames = _scene_frames(obj) if actions is None or SCENE in actions else []
     if frames is not None:  # those of the action's own range
         lists = [[f for f in frame_list if f in frames] for frame_list in lists]
@@ -176,6 +185,12 @@ def _compare_scene(
     return _measure(obj, trip, ActionDifference(SCENE), frames, 0, points, size)
 
 
+def _frames_of(obj: bpy.types.Object, pair: ImportedAction) -> list[int]:
+    """The action's own frames, or for a take baked from an NLA strip the strip's."""
+    strip = nla_strip(obj, pair.strip) if pair.strip else None
+    return frames_to_play(pair.source, None) if strip is None else strip_frames(strip)
+
+
 def _compare_action(
     obj: bpy.types.Object,
     trip: Trip,
@@ -185,7 +200,24 @@ def _compare_action(
     size: float,
 ) -> ActionDifference:
     assert trip.armature is not None
-    play_alone(obj, pair.source)
+    strip = nla_strip(obj, pair.strip) if pair.strip else None
+    if strip is None:
+        play_alone(obj, pair.source)
+        return _compare_played(obj, trip, pair, frames, points, size)
+    with strip_alone(obj, strip):
+        return _compare_played(obj, trip, pair, frames, points, size)
+
+
+def _compare_played(
+    obj: bpy.types.Object,
+    trip: Trip,
+    pair: ImportedAction,
+    frames: list[int],
+    points: list[Joint],
+    size: float,
+) -> ActionDifference:
+    """Blender as it now plays, against the imported take played alone."""
+    assert trip.armature is not None
     play_alone(trip.armature, pair.imported)
     first, last = pair.imported.frame_range[0], pair.imported.frame_range[1]
     kept = [f for f in frames if first - 0.5 <= f + pair.offset <= last + 0.5]

@@ -27,7 +27,8 @@ from ..core.armature import pose_of
 NLA_MUTED = "nla_muted"
 UNIFORM_SCALE = "uniform_scale"
 SCALE_UNEVEN = 1e-3
-"""Scales whose axes differ by less than this share are uniform (float noise in keyed files)."""
+"""Scales whose axes differ by less than this share are uniform, and within it of 1 are 1
+(float noise in keyed files)."""
 
 
 def nla_under_action(obj: bpy.types.Object) -> bool:
@@ -38,10 +39,13 @@ def nla_under_action(obj: bpy.types.Object) -> bool:
     return any(not track.mute and len(track.strips) for track in animation.nla_tracks)
 
 
-def non_uniform_scales(obj: bpy.types.Object, actions: Iterable[bpy.types.Action]) -> list[str]:
-    """The pose bones scaled unevenly, as posed or on a key of ``actions``: their children
-    inherit a shear the file cannot hold."""
-    found = {bone.name for bone in pose_of(obj).bones if _uneven(bone.scale)}
+def scaled_bones(
+    obj: bpy.types.Object, actions: Iterable[bpy.types.Action], evenly_too: bool = False
+) -> list[str]:
+    """The pose bones scaled unevenly (with ``evenly_too``: scaled at all), as posed or on a
+    key of ``actions``: their children inherit a shear the file cannot hold (FBX: a scale)."""
+    wanted = _scaled if evenly_too else _uneven
+    found = {bone.name for bone in pose_of(obj).bones if wanted(bone.scale)}
     for action in actions:
         keyed: dict[str, dict[int, list[float]]] = {}
         for curve in action_curves(action):
@@ -51,7 +55,7 @@ def non_uniform_scales(obj: bpy.types.Object, actions: Iterable[bpy.types.Action
             for key in curve.keyframe_points:
                 axes = keyed.setdefault(bone, {}).setdefault(round(key.co[0]), [1.0, 1.0, 1.0])
                 axes[curve.array_index] = key.co[1]
-        found |= {bone for bone, keys in keyed.items() if any(map(_uneven, keys.values()))}
+        found |= {bone for bone, keys in keyed.items() if any(map(wanted, keys.values()))}
     return sorted(name for name in found if pose_of(obj).bones.get(name) is not None)
 
 
@@ -124,6 +128,10 @@ def _scale_one(obj: bpy.types.Object, bones: list[str]) -> Iterator[None]:
 def _uneven(scale: Any) -> bool:
     low, high = min(scale), max(scale)
     return high - low > SCALE_UNEVEN * max(abs(high), abs(low))
+
+
+def _scaled(scale: Any) -> bool:
+    return any(abs(value - 1.0) > SCALE_UNEVEN for value in scale)
 
 
 def _scaled_bone(curve: bpy.types.FCurve) -> str | None:

@@ -65,6 +65,9 @@ class ImportedAction:
     offset: int
     """The imported action's frame for the source's frame 0 (glTF's Slide to Zero and FBX's
     takes move it)."""
+    strip: str = ""
+    """For an FBX take baked from an NLA strip: the strip, whose own timing the take holds
+    (measured: the walk's strip scaled 2 came back 23 frames long)."""
 
 
 @dataclass(frozen=True)
@@ -180,10 +183,17 @@ def _matched(
             candidates.append((animation.action.name, animation.action))
     candidates += [(a.name, a) for a in new_actions if all(a is not c for _, c in candidates)]
     active = obj.animation_data.action if obj.animation_data is not None else None
+    strips = _fbx_strips(obj, settings) if exporter == "fbx" else {}
     found: dict[str, ImportedAction] = {}
     for name, imported in candidates:
         if exporter == "fbx":
-            name = name.removeprefix(f"{armature.name}|").removeprefix(f"{obj.name}|")
+            name = name.removeprefix(f"{armature.name}|")
+            strip = strips.get(name)
+            if strip is not None and strip.action.name not in found:
+                offset = -round(strip.frame_start)  # the take starts at 0
+                found[strip.action.name] = ImportedAction(strip.action, imported, offset, name)
+                continue
+            name = name.removeprefix(f"{obj.name}|")
         source = bpy.data.actions.get(name)
         if source is None or source in new_actions:
             source = active
@@ -192,6 +202,21 @@ def _matched(
         offset = _slide(source, settings) if exporter == "gltf" else _take_start(source, settings)
         found[source.name] = ImportedAction(source, imported, offset)
     return tuple(found.values())
+
+
+def _fbx_strips(obj: bpy.types.Object, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The NLA strips FBX bakes into takes of their own, named by the strip (NLA Strips on):
+    each playing strip of a playing track."""
+    animation = obj.animation_data
+    if animation is None or not settings.get("bake_anim_use_nla_strips", True):
+        return {}
+    return {
+        strip.name: strip
+        for track in animation.nla_tracks
+        if not track.mute
+        for strip in track.strips
+        if not strip.mute and strip.action is not None
+    }
 
 
 def _take_start(action: bpy.types.Action, settings: Mapping[str, Any]) -> int:

@@ -34,8 +34,8 @@ from .export_rig_changes import (
     NLA_MUTED,
     UNIFORM_SCALE,
     nla_under_action,
-    non_uniform_scales,
     rig_changed,
+    scaled_bones,
     target_objects_animated,
 )
 from .export_roundtrip import ExportFailed, exporter_default, round_trip
@@ -207,18 +207,18 @@ def _rig_remedies(
                 "action into it: mute the tracks before exporting",
             )
         )
-    scaled = tuple(non_uniform_scales(obj, actions))
+    evenly_too = exporter == "fbx"
+    scaled = tuple(scaled_bones(obj, actions, evenly_too))
     if scaled:
         found.append(
             Remedy(
                 "scale",
-                "Game misses: uneven scale",
+                "Game misses: bone scale" if evenly_too else "Game misses: uneven scale",
                 f"{', '.join(scaled)} scaled 1",
                 {},
                 change=UNIFORM_SCALE,
                 bones=scaled,
-                no_fix_reason="a bone scaled unevenly shears its children, and glTF and FBX "
-                "hold no shear: scale it the same on X, Y and Z",
+                no_fix_reason=SCALE_REASONS[exporter],
             )
         )
     targets = ", ".join(target_objects_animated(obj))
@@ -243,6 +243,15 @@ def _rig_remedies(
             )
         )
     return found
+
+
+SCALE_REASONS = {
+    "gltf": "a bone scaled unevenly shears its children, and glTF holds no shear: scale it the "
+    "same on X, Y and Z",
+    "fbx": "a bone's pose scale does not reach its children through FBX as it does in Blender "
+    "(measured: a thigh scaled 1.6 evenly, 9.9% of the rig's size off; unevenly, 3.7%): keep "
+    "the pose scale of a bone with children at 1",
+}
 
 
 def _scene_take_reason(obj: bpy.types.Object, targets: str) -> str:

@@ -58,6 +58,44 @@ def play_alone(obj: bpy.types.Object, action: bpy.types.Action) -> None:
         setattr(animation, "action_slot", slots[0])  # noqa: B010  (not in the 4.2 stubs)
 
 
+def nla_strip(obj: bpy.types.Object, name: str) -> bpy.types.NlaStrip | None:
+    """The armature's NLA strip of this name (the first, where tracks repeat a name)."""
+    animation = obj.animation_data
+    tracks = animation.nla_tracks if animation is not None else ()
+    return next((s for t in tracks for s in t.strips if s.name == name), None)
+
+
+def strip_frames(strip: bpy.types.NlaStrip) -> list[int]:
+    """The scene's frames a strip plays on."""
+    return list(range(math.floor(strip.frame_start), math.ceil(strip.frame_end) + 1))
+
+
+@contextmanager
+def strip_alone(obj: bpy.types.Object, strip: bpy.types.NlaStrip) -> Iterator[None]:
+    """Play ``strip`` as the NLA plays it, with its timing, every other strip and track muted
+    and no action over it; put the tracks back on leaving (``scene_kept`` puts the action)."""
+    animation = obj.animation_data
+    assert animation is not None  # the strip is on it
+    tracks = list(animation.nla_tracks)
+    kept = [(t.mute, t.is_solo, [s.mute for s in t.strips]) for t in tracks]
+    try:
+        animation.action = None
+        animation.use_nla = True
+        for track in tracks:
+            track.is_solo = False
+            for other in track.strips:
+                other.mute = other != strip
+            track.mute = all(other.mute for other in track.strips)
+        yield
+    finally:
+        for track, (mute, solo, strips) in zip(tracks, kept, strict=True):
+            track.mute = mute
+            for other, muted in zip(track.strips, strips, strict=True):
+                other.mute = muted
+            if solo:
+                track.is_solo = True
+
+
 POSE_CHANNELS = (
     ("location", 3),
     ("rotation_quaternion", 4),
