@@ -66,23 +66,26 @@ def _empty_targets(rig) -> tuple[bpy.types.Object, bpy.types.Object]:
 
 
 @pytest.mark.parametrize(
-    ("transform", "severity", "words"),
+    ("transform", "severity", "title"),
     [
-        (lambda rig: setattr(rig, "rotation_euler", (0.3, 0.2, 1.0)), Severity.INFO, "rotation"),
-        (lambda rig: setattr(rig, "scale", (2.0, 2.0, 2.0)), Severity.INFO, "unapplied scale"),
+        (
+            lambda rig: setattr(rig, "rotation_euler", (0.3, 0.2, 1.0)),
+            Severity.INFO,
+            "Armature rotated",
+        ),
+        (lambda rig: setattr(rig, "scale", (2.0, 2.0, 2.0)), Severity.INFO, "Armature scaled"),
     ],
     ids=["rotation", "uniform_scale"],
 )
 def test_rotation_and_uniform_scale_are_info_and_applying_them_moves_nothing(
-    rig, transform, severity, words
+    rig, transform, severity, title
 ) -> None:
     transform(rig)
     rig.location = (1.0, 2.0, 0.5)
     _pose(rig)
     before = _world_state(rig)
     (finding,) = findings_of(rig, "transforms")
-    assert (finding.bone, finding.severity) == (None, severity)
-    assert words in finding.message
+    assert (finding.bone, finding.severity, finding.title) == (None, severity, title)
     assert finding.changes_rest_pose and "nothing moves in the world" in finding.fix_label
     assert run_fix(finding).changed
     assert _is_unit(rig.matrix_basis)
