@@ -17,7 +17,7 @@ from mathutils import Matrix, Vector
 
 from ..core.armature import armature_data, pose_of
 from ..core.rig import RigView
-from .export_rig_changes import target_objects_animated
+from .export_rig_changes import moved_by_others
 from .export_roundtrip import ImportedAction, Trip
 from .playback import (
     frames_to_play,
@@ -149,17 +149,6 @@ def compare(
             if progress is not None:
                 progress(total, total)
     return found
-
-
-def moved_by_others(obj: bpy.types.Object) -> bool:
-    """The armature plays no action of its own and another object's animation moves it
-    (measured: neither exporter then writes any motion for it)."""
-    animation = obj.animation_data
-    if animation is not None and (
-        animation.action is not None or any(len(t.strips) for t in animation.nla_tracks)
-    ):
-        return False
-    return bool(target_objects_animated(obj))
 
 
 def _scene_frames(obj: bpy.types.Object) -> list[int]:

@@ -71,6 +71,17 @@ def target_objects_animated(obj: bpy.types.Object) -> list[str]:
     return sorted(found)
 
 
+def moved_by_others(obj: bpy.types.Object) -> bool:
+    """The armature plays no action of its own and another object's animation moves it
+    (measured: neither exporter then writes any motion for it)."""
+    animation = obj.animation_data
+    if animation is not None and (
+        animation.action is not None or any(len(t.strips) for t in animation.nla_tracks)
+    ):
+        return False
+    return bool(target_objects_animated(obj))
+
+
 @contextmanager
 def rig_changed(obj: bpy.types.Object, change: str, bones: Iterable[str] = ()) -> Iterator[None]:
     """Make ``change`` (none for ""), and undo it on leaving."""

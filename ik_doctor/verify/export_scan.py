@@ -5,7 +5,7 @@ does depends on its settings and on the rig. ``scan_export`` exports the armatur
 own glTF or FBX exporter and the user's settings, reads the file back, and compares every deform
 joint and IK tip with Blender's own pose on every frame of every action. Where they part, it
 exports again with one setting changed at a time (sampling on, deform bones only off, the whole
-action baked...) and names the first that makes the game's pose match, with its fix where one
+action baked...; ``export_remedies``) and names the first that makes the game's pose match, with its fix where one
 is safe: the setting stored where the user's settings came from (``export_settings``: a
 collection's exporter, or for glTF the scene), where the exporter reads it on the next export.
 Without a collection exporter FBX keeps no settings in the file, so its findings say what to
@@ -17,9 +17,9 @@ Nothing in the user's file is changed: see ``export_roundtrip``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import bpy
@@ -29,15 +29,9 @@ from ..core.finding import Finding, Occurrence, Series, Severity, occurrences_te
 from ..core.names import find, readable
 from ..core.registry import Check
 from .animation import frame_ranges
-from .export_compare import ActionDifference, ProgressCallback, compare, moved_by_others
-from .export_rig_changes import (
-    NLA_MUTED,
-    UNIFORM_SCALE,
-    nla_under_action,
-    rig_changed,
-    scaled_bones,
-    target_objects_animated,
-)
+from .export_compare import ActionDifference, ProgressCallback, compare
+from .export_remedies import UNEXPLAINED, Remedy, remedies
+from .export_rig_changes import rig_changed
 from .export_roundtrip import ExportFailed, exporter_default, round_trip
 from .export_settings import EXPORTER_NAMES, SettingsSource, settings_source
 from .playback import frames_to_play
@@ -52,229 +46,12 @@ PROOF_FRAMES = 12
 """The worst frames of each action a changed export must land to be named the cause."""
 
 
-@dataclass(frozen=True)
-class Remedy:
-    """One change to the export that may make the game's pose match Blender's."""
-
-    kind: str
-    title: str
-    """The finding's title when this is the cause."""
-    label: str
-    """The change, in the exporter's own words: "Always Sample Animations on"."""
-    settings: Mapping[str, Any]
-    scene_range: bool = False
-    """Instead of a setting: the scene's frame range stretched over the action for the export."""
-    no_fix_reason: str | None = None
-    """Set when storing the setting is not safe or would not help; whether there is a place to
-    store it is the settings source's to say (``export_settings``)."""
-    change: str = ""
-    """Instead of a setting: a change to the rig for the export (see ``export_rig_changes``)."""
-    bones: tuple[str, ...] = ()
-    """The bones the change is made on."""
-
-
-DEFORM_REASON = (
-    "the game would get the control bones too: make the deform bones' parents deform, "
-    "or parent the deform bones to deform bones"
-)
 FBX_KEPT = (
     "the FBX exporter keeps no settings in the file: export with {what}, or give the armature's "
     "collection an FBX exporter (Blender 4.2+), which keeps its settings"
 )
 SERIES_DIGITS = 4
 """A plotted distance's decimals: 0.01% of the rig's size, a fiftieth of ``MISS``."""
-
-
-def _remedies(exporter: str, settings: Mapping[str, Any]) -> list[Remedy]:
-    """The changes worth trying, for the settings as they are: each one differs from them."""
-
-    def value(name: str) -> Any:
-        return settings.get(name, exporter_default(exporter, name))
-
-    return _gltf_remedies(value) if exporter == "gltf" else _fbx_remedies(value)
-
-
-def _gltf_remedies(value: Callable[[str], Any]) -> list[Remedy]:
-    found = []
-    if not value("export_force_sampling"):
-        found.append(
-            Remedy(
-                "sampling",
-                "Game misses: no sampling",
-                "Always Sample Animations on",
-                {"export_force_sampling": True},
-            )
-        )
-    if value("export_def_bones"):
-        found.append(
-            Remedy(
-                "deform_only",
-                "Game misses: deform only",
-                "Deform Bones Only off",
-                {"export_def_bones": False},
-                no_fix_reason=DEFORM_REASON,
-            )
-        )
-    if value("export_frame_range"):
-        found.append(
-            Remedy(
-                "frame_range",
-                "Export cuts the action",
-                "Limit to Playback Range off",
-                {"export_frame_range": False},
-            )
-        )
-    return found
-
-
-def _fbx_remedies(value: Callable[[str], Any]) -> list[Remedy]:
-    found = []
-    if not value("bake_anim"):
-        found.append(
-            Remedy(
-                "bake",
-                "Export bakes nothing",
-                "Baked Animation on",
-                {"bake_anim": True},
-            )
-        )
-    if not value("bake_anim_use_all_actions"):
-        found.append(
-            Remedy(
-                "all_actions",
-                "Export leaves actions out",
-                "All Actions on",
-                {"bake_anim_use_all_actions": True},
-            )
-        )
-    if value("bake_anim_simplify_factor") > 0.0:
-        found.append(
-            Remedy(
-                "simplify",
-                "Game misses: simplified",
-                "Simplify 0",
-                {"bake_anim_simplify_factor": 0.0},
-            )
-        )
-    if value("use_armature_deform_only"):
-        found.append(
-            Remedy(
-                "deform_only",
-                "Game misses: deform only",
-                "Only Deform Bones off",
-                {"use_armature_deform_only": False},
-                no_fix_reason=DEFORM_REASON,
-            )
-        )
-    if not value("bake_anim_use_all_actions") and not value("bake_anim_use_nla_strips"):
-        found.append(
-            Remedy(
-                "scene_range",
-                "Export cuts the action",
-                "the scene's frame range covering the action",
-                {},
-                scene_range=True,
-                no_fix_reason="without All Actions the FBX exporter bakes the scene's frame "
-                "range: tick All Actions, or set the scene's range to the action's",
-            )
-        )
-    return found
-
-
-def _rig_remedies(
-    obj: bpy.types.Object,
-    exporter: str,
-    settings: Mapping[str, Any],
-    actions: Sequence[bpy.types.Action],
-) -> list[Remedy]:
-    """The changes worth trying for what the rig does, after the settings: only glTF's Bake
-    All Objects Animations can be stored as a fix; the others change what Blender plays, the
-    rig, or which actions the file holds."""
-
-    def value(name: str) -> Any:
-        return settings.get(name, exporter_default(exporter, name))
-
-    found = []
-    if nla_under_action(obj):
-        found.append(
-            Remedy(
-                "nla",
-                "Game gets the NLA too",
-                "the armature's NLA tracks muted",
-                {},
-                change=NLA_MUTED,
-                no_fix_reason="the exporter bakes the NLA tracks playing under the active "
-                "action into it: mute the tracks before exporting",
-            )
-        )
-    evenly_too = exporter == "fbx"
-    scaled = tuple(scaled_bones(obj, actions, evenly_too))
-    if scaled:
-        found.append(
-            Remedy(
-                "scale",
-                "Game misses: bone scale" if evenly_too else "Game misses: uneven scale",
-                f"{', '.join(scaled)} scaled 1",
-                {},
-                change=UNIFORM_SCALE,
-                bones=scaled,
-                no_fix_reason=SCALE_REASONS[exporter],
-            )
-        )
-    targets = ", ".join(target_objects_animated(obj))
-    if exporter == "gltf" and moved_by_others(obj) and not value("export_bake_animation"):
-        found.append(
-            Remedy(
-                "bake_all",
-                "Game misses: no motion",
-                "Bake All Objects Animations on",
-                {"export_bake_animation": True},
-            )
-        )
-    if exporter == "fbx" and targets and value("bake_anim_use_all_actions"):
-        found.append(
-            Remedy(
-                "scene_take",
-                "Game misses: no motion" if moved_by_others(obj) else "Game misses: target stops",
-                "All Actions and NLA Strips off (the scene baked as it plays)",
-                {"bake_anim_use_all_actions": False, "bake_anim_use_nla_strips": False},
-                scene_range=True,
-                no_fix_reason=_scene_take_reason(obj, targets),
-            )
-        )
-    return found
-
-
-SCALE_REASONS = {
-    "gltf": "a bone scaled unevenly shears its children, and glTF holds no shear: scale it the "
-    "same on X, Y and Z",
-    "fbx": "a bone's pose scale does not reach its children through FBX as it does in Blender "
-    "(measured: a thigh scaled 1.6 evenly, 9.9% of the rig's size off; unevenly, 3.7%): keep "
-    "the pose scale of a bone with children at 1",
-}
-
-
-def _scene_take_reason(obj: bpy.types.Object, targets: str) -> str:
-    if moved_by_others(obj):
-        return (
-            f"the armature has no action of its own and FBX bakes actions: export with All "
-            f"Actions and NLA Strips off, the scene's range over {targets}'s motion, or key "
-            "the motion on the armature"
-        )
-    return (
-        f"FBX's All Actions bakes each action with {targets} standing still, and without it "
-        "the file holds the active action alone: export that action with All Actions and NLA "
-        "Strips off and the scene's range over it, or make the target a bone of the armature"
-    )
-
-
-UNEXPLAINED = Remedy(
-    "unknown",
-    "Game misses, cause unknown",
-    "",
-    {},
-    no_fix_reason="no single export setting tried explains it (each was exported again)",
-)
 
 
 # --- the scan ------------------------------------------------------------------------------
@@ -340,10 +117,7 @@ def _causes(
     left.update({(name, "left_out"): ActionDifference(name) for name in missing})
     proved: dict[tuple[str, str], Remedy] = {}
     sources = [find(bpy.data.actions, d.action) for d in failing]
-    for remedy in [
-        *_remedies(exporter, settings),
-        *_rig_remedies(obj, exporter, settings, [a for a in sources if a is not None]),
-    ]:
+    for remedy in remedies(obj, exporter, settings, [a for a in sources if a is not None]):
         if not left:
             break
         frames = sorted({f for d in left.values() for f in _worst(d)})
