@@ -181,7 +181,7 @@ def _stiff_unmeasured(
         rig,
         chain,
         severity=Severity.WARNING,
-        title="Stiff, unmeasured",
+        title="Stiff chain",
         message=(
             f"The chain of IK '{chain.constraint}' on {chain.owner} has IK stiffness on {said}: "
             f"how far short a chain of {bones} bone{'s' * (bones != 1)} stops was not measured "
