@@ -384,3 +384,24 @@ def test_a_scan_switched_off_in_the_preferences_does_not_run(
         setattr(addon, f"check_{check_id}", True)
     assert press() == {"FINISHED"}
     assert scanned == [check_id] and stored_report(posed_rig) is not None
+
+
+@pytest.mark.parametrize(
+    ("button", "scan", "check_id"),
+    [("verify_by_solving", "scan_animation", "verify"), ("verify_export", "scan_export", "export")],
+)
+def test_a_scan_the_settings_file_ignores_does_not_run(
+    posed_rig, monkeypatch, tmp_path, button, scan, check_id
+) -> None:
+    """The panel follows the settings file beside the .blend as the command line does, so a
+    scan its ``ignore`` lists does not run from the button either."""
+    scanned: list[str] = []
+    monkeypatch.setattr(operators, scan, lambda *_, **__: scanned.append(check_id) or [])
+    bpy.ops.wm.save_as_mainfile(filepath=str(tmp_path / "rig.blend"))
+    press = getattr(bpy.ops.ik_doctor, button)
+    (tmp_path / "ik-doctor.toml").write_text(f'ignore = ["{check_id}"]\n')
+    assert press() == {"CANCELLED"}
+    assert scanned == []
+    (tmp_path / "ik-doctor.toml").write_text("ignore = []\n")
+    assert press() == {"FINISHED"}
+    assert scanned == [check_id]

@@ -184,11 +184,16 @@ class IK_DOCTOR_OT_verify_export(bpy.types.Operator):
 
 
 def _switched_off(operator: bpy.types.Operator, context: bpy.types.Context, scan: str) -> bool:
-    """Whether the scan ``scan`` (a check id) is switched off in the preferences: then its
-    button does nothing, and the status bar says why."""
-    if scan in preferences.settings(context)[0]:
+    """Whether the scan ``scan`` (a check id) is switched off, in the preferences or by the
+    project's settings file (its ``ignore``), as the command line would skip it: then its
+    button does nothing, and the status bar says which of the two."""
+    settings = project_settings.panel_settings(context)
+    if scan in settings.enabled:
         return False
-    operator.report({"WARNING"}, f"{get_check(scan).title} is switched off in the preferences.")
+    where = "in the preferences"
+    if scan in preferences.settings(context)[0]:
+        where = f"by the settings file {settings.project}"
+    operator.report({"WARNING"}, f"{get_check(scan).title} is switched off {where}.")
     return True
 
 
