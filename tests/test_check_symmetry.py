@@ -63,6 +63,13 @@ def _only_finding(rig):
     return finding
 
 
+def _differs(finding, what: str) -> tuple:
+    """The values both sides show for ``what``, from the finding's ``differences`` arg."""
+    found = {difference[0]: difference[1:] for difference in finding.args["differences"]}
+    assert what in found, f"no difference '{what}' in {sorted(found)}"
+    return found[what]
+
+
 def _fixed(rig, finding, good_side: str) -> str:
     """Apply the fix; prove the good side kept every setting and a second run changes nothing."""
     good = _side(rig, good_side)
@@ -85,8 +92,8 @@ def test_a_knee_locked_on_one_side_is_freed_from_its_twin(rig, broken, good) -> 
     assert tip_error(rig, f"shin.{broken}") > TIP_TOLERANCE
     finding = _only_finding(rig)
     assert (finding.bone, finding.severity) == (f"shin.{broken}", Severity.ERROR)
-    assert f"IK lock X of shin.{good} / shin.{broken} off / on" in finding.message
-    assert "locks error" in finding.message
+    assert _differs(finding, f"IK lock X of shin.{good} / shin.{broken}") == (False, True)
+    assert finding.args["faults"] == (("locks", "error"),)
     report = _fixed(rig, finding, good)
     assert f"from its mirror twin on shin.{good}" in report
     assert not rig.pose.bones[f"shin.{broken}"].lock_ik_x
@@ -98,7 +105,7 @@ def test_a_chain_length_of_1_on_one_arm_gets_its_twins_2(rig) -> None:
     assert tip_error(rig, "forearm.R") > TIP_TOLERANCE
     finding = _only_finding(rig)
     assert (finding.bone, finding.severity) == ("forearm.R", Severity.ERROR)
-    assert "chain length 2 / 1" in finding.message
+    assert _differs(finding, "chain length") == (2, 1)
     _fixed(rig, finding, "L")
     assert _ik(rig, "forearm.R").chain_count == 2
     assert abs(_turn_from_rest(rig, "forearm.R")) < 1e-3
@@ -109,7 +116,8 @@ def test_a_pole_angle_that_twists_one_knee_is_mirrored_from_the_other(rig) -> No
     _twist(rig, "shin.R", 40.0)
     finding = _only_finding(rig)
     assert (finding.bone, finding.severity) == ("shin.R", Severity.WARNING)
-    assert "+0.0° from its rest pose) / -50.0° (turns the chain +40.0°" in finding.message
+    _angle, turn, angle, other_turn = _differs(finding, "pole angle")
+    assert (turn, angle, other_turn) == pytest.approx((0.0, -50.0, 40.0), abs=0.05)
     _fixed(rig, finding, "L")
     assert abs(_turn_from_rest(rig, "shin.R")) < 1e-3
     assert_ik_works(rig, ["shin.L", "shin.R"])
@@ -126,7 +134,8 @@ def test_pole_angles_that_turn_both_knees_the_same_way_differ_with_no_side_to_co
     _twist(rig, "shin.R", 10.0)
     finding = _only_finding(rig)
     assert finding.severity == Severity.WARNING
-    assert finding.message.count("turns the chain +10.0°") == 2
+    _angle, turn, _other_angle, other_turn = _differs(finding, "pole angle")
+    assert (turn, other_turn) == pytest.approx((10.0, 10.0), abs=0.05)
     assert finding.fix_id is None
     assert "cannot tell which is meant" in finding.no_fix_reason
 
@@ -151,9 +160,8 @@ def test_ik_limits_copied_unmirrored_differ_with_both_ranges_named(rig) -> None:
     _limit(rig, "thigh.L", "z", -10.0, 40.0)
     _limit(rig, "thigh.R", "z", -10.0, 40.0)
     finding = _only_finding(rig)
-    assert "IK limit Z range of thigh.L / thigh.R -10.0°..40.0° / -10.0°..40.0°" in (
-        finding.message
-    )
+    ranges = _differs(finding, "IK limit Z range of thigh.L / thigh.R")
+    assert ranges == pytest.approx((-10.0, 40.0, -10.0, 40.0), abs=1e-4)
     assert finding.fix_id is None
 
 
@@ -174,8 +182,8 @@ def test_a_leg_aimed_at_the_other_foot_gets_its_own(rig) -> None:
     _ik(rig, "shin.R").subtarget = "foot_ik.L"
     finding = _only_finding(rig)
     assert finding.bone == "shin.R"
-    assert "target foot_ik.L / foot_ik.L (across the mirror plane)" in finding.message
-    assert "its target across the mirror plane" in finding.message
+    assert _differs(finding, "target") == ("foot_ik.L", False, "foot_ik.L", True)
+    assert finding.args["faults"] == (("across", "target"),)
     _fixed(rig, finding, "L")
     assert _ik(rig, "shin.R").subtarget == "foot_ik.R"
     assert_ik_works(rig, ["shin.L", "shin.R"])
@@ -184,8 +192,8 @@ def test_a_leg_aimed_at_the_other_foot_gets_its_own(rig) -> None:
 def test_a_leg_that_lost_its_pole_gets_the_mirror_of_its_twins(rig) -> None:
     _ik(rig, "shin.R").pole_target = None
     finding = _only_finding(rig)
-    assert "pole knee_pole.L / none" in finding.message
-    assert "pole warning" in finding.message
+    assert _differs(finding, "pole") == ("knee_pole.L", False, None, False)
+    assert finding.args["faults"] == (("pole", "warning"),)
     _fixed(rig, finding, "L")
     assert _ik(rig, "shin.R").pole_subtarget == "knee_pole.R"
     assert abs(_turn_from_rest(rig, "shin.R")) < 1e-3
@@ -217,8 +225,9 @@ def test_twins_built_to_different_lengths_are_only_information(rig) -> None:
     _ik(rig, "shin.R").iterations = 50
     finding = _only_finding(rig)
     assert finding.severity == Severity.INFO
-    assert "rest length of shin.L / shin.R" in finding.message
-    assert "iterations 500 / 50" in finding.message
+    length, other, _apart = _differs(finding, "rest length of shin.L / shin.R")
+    assert other / length == pytest.approx(1.1, abs=1e-4)
+    assert _differs(finding, "iterations") == (500, 50)
     assert finding.fix_id is None
 
 
@@ -250,7 +259,8 @@ def test_a_roll_that_is_not_mirrored_is_information_while_the_bones_turn_freely(
     _roll(rig, "thigh.R", 30.0)
     finding = _only_finding(rig)
     assert finding.severity == Severity.INFO
-    assert "roll of thigh.L / thigh.R 0.0° / 30.0° (X axis 30° off" in finding.message
+    rolls = _differs(finding, "roll of thigh.L / thigh.R")
+    assert rolls == pytest.approx((0.0, 30.0, 30.0), abs=0.05)
     assert finding.fix_id is None and "Edit Mode" in finding.no_fix_reason
 
 
@@ -298,7 +308,7 @@ def test_a_rig_mirrored_across_y_is_judged_across_y(rig) -> None:
     assert findings_of(rig, "symmetry") == []
     _ik(rig, "shin.R").subtarget = "foot_ik.L"
     finding = _only_finding(rig)
-    assert "across the mirror plane" in finding.message
+    assert _differs(finding, "target") == ("foot_ik.L", False, "foot_ik.L", True)
     apply_fix(finding)
     assert _ik(rig, "shin.R").subtarget == "foot_ik.R"
     assert_ik_works(rig, ["shin.L", "shin.R"])

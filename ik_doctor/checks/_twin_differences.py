@@ -63,6 +63,9 @@ class Difference:
     pole angle is written apart, last (``copy_from_twin``)."""
     matters_to_ik: bool = True
     """False for the roll of bones that rotate freely: only FK and the mirror tools see it."""
+    values: tuple[Any, ...] = ()
+    """The values ``source`` and ``dest`` show, in their order, as data for the reports (angles
+    in degrees): the finding's ``differences`` arg holds them after ``what``."""
 
     def text(self) -> str:
         return f"{self.what} {self.source} / {self.dest}"
@@ -103,6 +106,7 @@ def _setting(
             _shown(other),
             copy=f"{label} {_shown(value)}",
             writes=(("", setting, value),),
+            values=(value, other),
         )
     a, b = bones
     return Difference(
@@ -111,6 +115,7 @@ def _setting(
         _shown(other),
         copy=f"{label} of {b} {_shown(value)}",
         writes=((b, setting, value),),
+        values=(value, other),
     )
 
 
@@ -139,6 +144,12 @@ def _control_differences(
                 _shown_control(other, other_bone, dest in across),
                 copy=None if wanted is None else f"{label} {_control_name(*wanted)}",
                 writes=() if wanted is None else (("", label, wanted),),
+                values=(
+                    _control_name(obj, bone) or None,
+                    source in across,
+                    _control_name(other, other_bone) or None,
+                    dest in across,
+                ),
             )
         )
     return found
@@ -158,6 +169,9 @@ def _pole_angle_difference(
         _pole_angle(source, turn),
         _pole_angle(dest, other),
         copy=f"pole angle turning it {_signed(-turn)} from its rest pose",
+        values=tuple(
+            math.degrees(angle) for angle in (source.pole_angle, turn, dest.pole_angle, other)
+        ),
     )
 
 
@@ -224,6 +238,7 @@ def _limit_difference(rig: RigView, twins: Twins, a: str, b: str, axis: str) -> 
         _range(*other),
         copy=f"IK limit {axis.upper()} range of {b} {_range(*wanted)} (mirrored)",
         writes=((b, f"ik_min_{axis}", wanted[0]), (b, f"ik_max_{axis}", wanted[1])),
+        values=tuple(math.degrees(angle) for angle in (low, high, *other)),
     )
 
 
@@ -250,6 +265,7 @@ def _shape_differences(rig: RigView, twins: Twins, source: IKChain) -> list[Diff
                     f"{length:.4g}",
                     f"{other:.4g} ({apart:.1%} apart)",
                     kind="shape",
+                    values=(length, other, apart),
                 )
             )
     if not found and twins.rest_gap > MAX_REST_DIFFERENCE * twins.reach:
@@ -260,6 +276,7 @@ def _shape_differences(rig: RigView, twins: Twins, source: IKChain) -> list[Diff
                 f"up to {twins.rest_gap:.3g} off the mirror image "
                 f"({twins.rest_gap / twins.reach:.1%} of the reach)",
                 kind="shape",
+                values=(twins.rest_gap, twins.rest_gap / twins.reach),
             )
         )
     return found
@@ -284,6 +301,7 @@ def _roll_difference(
         f"{_roll(rig, b):.1f}° (X axis {turn:.0f}° off the mirror of {a}'s)",
         kind="roll",
         matters_to_ik=other_line and (_acts_on_axes(rig, a) or _acts_on_axes(rig, b)),
+        values=(_roll(rig, a), _roll(rig, b), turn),
     )
 
 

@@ -109,6 +109,8 @@ class _Fault:
 
     what: str
     severity: Severity
+    kind: tuple[str, str]
+    """(check id, severity) of another check's finding; ("across", "target" or "pole")."""
 
 
 _Faults = dict[tuple[str, str], list[_Fault]]
@@ -151,6 +153,10 @@ def _judge(rig: RigView, twins: Twins, options: Mapping[str, Any]) -> Finding | 
     if source is not None:
         message += f" {dest.owner} has faults its twin has not ({_listed(faults[dest.key])})."
     copies = [d.copy for d in differences if d.copy is not None]
+    facts = (
+        ("differences", tuple((d.what, *d.values) for d in differences)),
+        ("faults", tuple(fault.kind for fault in faults[dest.key]) if source is not None else ()),
+    )
     rolls = " (rolls stay: they are rest-pose edits)" if "roll" in kinds else ""
     return chain_finding(
         CHECK_ID,
@@ -173,9 +179,9 @@ def _judge(rig: RigView, twins: Twins, options: Mapping[str, Any]) -> Finding | 
         if no_fix
         else f"Copy from {shown_first.owner} onto {dest.owner}, mirrored: {'; '.join(copies)}"
         + rolls,
-        fix_args=()
+        fix_args=facts
         if no_fix
-        else (("source", shown_first.owner), ("source_ik", shown_first.constraint)),
+        else (("source", shown_first.owner), ("source_ik", shown_first.constraint), *facts),
         no_fix_reason=no_fix,
     )
 
@@ -304,11 +310,15 @@ def _faults(rig: RigView, twins: Twins, chain: IKChain) -> list[_Fault]:
     """What is wrong with one side: the other checks' warnings and errors on the chain, and a
     target or pole across the mirror plane (a warning of this check's own)."""
     found = [
-        _Fault(f"{finding.check_id} {finding.severity}", finding.severity)
+        _Fault(
+            f"{finding.check_id} {finding.severity}",
+            finding.severity,
+            (finding.check_id, finding.severity.value),
+        )
         for finding in _other_checks_faults(rig).get(chain.key, ())
     ]
     found += [
-        _Fault(f"its {label} across the mirror plane", Severity.WARNING)
+        _Fault(f"its {label} across the mirror plane", Severity.WARNING, ("across", label))
         for label in controls_across(rig, twins, chain)
     ]
     return found
