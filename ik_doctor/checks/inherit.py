@@ -156,7 +156,7 @@ def _finding(rig: RigView, chain: IKChain, name: str, **fields: Any) -> Finding:
 
 def _rotation_not_inherited(rig: RigView, chain: IKChain, name: str) -> Finding:
     bone = rig.raw_bone(name)
-    effect, harmless = _rotation_effect(rig, chain, name)
+    effect, harmless, facts = _rotation_effect(rig, chain, name)
     return _finding(
         rig,
         chain,
@@ -174,6 +174,7 @@ def _rotation_not_inherited(rig: RigView, chain: IKChain, name: str) -> Finding:
         ),
         fix_id="inherit_rotation",
         fix_label=f"Turn Inherit Rotation back on for {name}",
+        fix_args=facts,
     )
 
 
@@ -205,7 +206,7 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
         ),
         fix_id="inherit_scale",
         fix_label=f"Set Inherit Scale of {name} to {mode.title()}",
-        fix_args=(("mode", mode),),
+        fix_args=(("mode", mode), ("grown", grown), ("stretching", stretching)),
     )
 
 
@@ -236,7 +237,12 @@ def _sheared(rig: RigView, chain: IKChain, name: str, scaled: str, uneven: Vecto
         ),
         fix_id="align_scale",
         fix_label=f"Set Inherit Scale of {name} to Aligned",
-        fix_args=(("mode", "ALIGNED"),),
+        fix_args=(
+            ("mode", "ALIGNED"),
+            ("scaled", scaled),
+            ("scale", scale),
+            ("rebuilt_by", None if rebuilt is None else readable(rebuilt)),
+        ),
     )
 
 
@@ -285,9 +291,14 @@ def _copy_that_drops_the_shear(
     return rebuilt if isinstance(rebuilt, COPIES) else None
 
 
-def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool]:
-    """What a chain bone that does not inherit rotation does to the chain, and whether the chain
-    still works (a warning then).
+_Args = tuple[tuple[str, Any], ...]
+
+
+def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool, _Args]:
+    """What a chain bone that does not inherit rotation does to the chain, whether the chain
+    still works (a warning then), and the same as the finding's args: ``effect`` names which
+    case, with the constraint (``start``), the IK and the bone it aims (``aimer``) or the turned
+    bone (``turned``) the sentence names.
 
     Measured on the leg and the arm, with the body turned 40° either way about X and Z: the
     joint flips away from its pole, but a joint whose start rotation a constraint sets (a Copy
@@ -304,6 +315,7 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
         return (
             "without a pole it still reaches, but its bend no longer follows the bones above it",
             True,
+            (("effect", "no_pole"),),
         )
     if started is not None:
         kind = started.type.replace("_", " ").title()
@@ -312,6 +324,7 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
             "starts it from (measured: the leg and the arm still land and bend toward the pole "
             "with the body turned 40°), and would flip away from its pole once that is muted",
             True,
+            (("effect", "start_set"), ("start", readable(started))),
         )
     if pole_behind_bend(rig, chain):
         return (
@@ -319,6 +332,7 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
             "(measured: the leg and the arm still land with the body turned 40°, bent as built "
             "or turned to face the pole), but the bend no longer follows the bones above it",
             True,
+            (("effect", "pole_behind_bend"),),
         )
     aimer = _aimer_above(rig, chain)
     if aimer is not None:
@@ -328,13 +342,19 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
             "reaches the joint (measured: the arm lands 6.6° from its pole with the body turned "
             "40°), but the bend no longer follows the bones above it",
             True,
+            (("effect", "aimed_above"), ("aimer", (aimer.owner, aimer.moving_bones[-1]))),
         )
     turned = _posed_ancestor(rig, name, _is_turned)
     if turned:
-        return f"with {turned} turned, the joint bends away from its pole", False
+        return (
+            f"with {turned} turned, the joint bends away from its pole",
+            False,
+            (("effect", "turned_above"), ("turned", turned)),
+        )
     return (
         "it works at rest, but as soon as a bone above it turns the joint bends away from its pole",
         False,
+        (("effect", "at_rest"),),
     )
 
 
