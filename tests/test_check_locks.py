@@ -170,10 +170,10 @@ def _leg_verdict(rig) -> str:
 
 
 @pytest.mark.parametrize(
-    ("low", "high", "says"),
-    [(-0.1, 0.1, "fold only 5.7°"), (-0.3, 0.3, "fold only 17°"), (-2.6, 0.0, "only away")],
+    ("low", "high", "folded"),
+    [(-0.1, 0.1, 5.7), (-0.3, 0.3, 17.0), (-2.6, 0.0, 0.0)],  # degrees; 0: only away
 )
-def test_a_knee_limit_that_barely_lets_it_fold_is_an_error(rig, low, high, says) -> None:
+def test_a_knee_limit_that_barely_lets_it_fold_is_an_error(rig, low, high, folded) -> None:
     _set(rig, ["shin.L"], use_ik_limit_x=True, ik_min_x=low, ik_max_x=high)
     assert _leg_verdict(rig) == "fail"
     (finding,) = findings_of(rig, "locks")
@@ -182,7 +182,7 @@ def test_a_knee_limit_that_barely_lets_it_fold_is_an_error(rig, low, high, says)
         Severity.ERROR,
         "drop_limit",
     )
-    assert says in finding.message
+    assert finding.args["folded"] == pytest.approx(folded, abs=0.5 if folded > 10 else 0.05)
     report = _fixed(rig, finding)
     assert "Turned off the X IK limit of shin.L" in report
     assert (rig.pose.bones["shin.L"].ik_min_x, rig.pose.bones["shin.L"].ik_max_x) == (
@@ -211,7 +211,7 @@ def test_a_bone_much_stiffer_than_the_rest_stops_the_leg_short(rig, bone, stiffn
     assert tip_error(rig, "shin.L") > 1e-3
     (finding,) = findings_of(rig, "locks")
     assert (finding.bone, finding.severity) == (bone, Severity.ERROR)
-    assert f"stiffness {stiffness:g} on axes" in finding.message
+    assert finding.args["stiffness"] == pytest.approx(stiffness)
     assert _leg_verdict(rig) == "fail"
     _fixed(rig, finding)
     assert rig.pose.bones[bone].ik_stiffness_x == 0.0
@@ -238,7 +238,7 @@ def test_stiffness_099_on_every_bone_of_a_leg_is_an_error_that_says_how_short(ri
         "clear_stiffness",
     )
     assert (finding.args["cause"], finding.args["bones"]) == (STIFFNESS, ("thigh.L", "shin.L"))
-    assert "0.17% of the reach short" in finding.message
+    assert finding.args["shortfall"] == pytest.approx(0.00168, abs=5e-6)  # "0.17%"
     assert finding.args["bones"] == ("thigh.L", "shin.L")
     _fixed(rig, finding)
     assert all(rig.pose.bones[name].ik_stiffness_z == 0.0 for name in ("thigh.L", "shin.L"))
@@ -251,7 +251,8 @@ def test_even_stiffness_095_lags_within_the_oracles_tolerance_a_warning(rig) -> 
     _set(rig, ["thigh.L", "shin.L"], **{f"ik_stiffness_{axis}": 0.95 for axis in "xyz"})
     assert _leg_verdict(rig) == "pass"
     (finding,) = findings_of(rig, "locks")
-    assert finding.severity == Severity.WARNING and "0.06% of the reach" in finding.message
+    assert finding.severity == Severity.WARNING
+    assert finding.args["shortfall"] == pytest.approx(0.00065, abs=5e-6)  # "0.06%"
 
 
 def test_stiffness_on_one_axis_only_is_fine(rig) -> None:
@@ -380,7 +381,7 @@ def test_a_chain_that_stretches_reaches_what_its_locks_hold_back(rig, restrict, 
     assert verdict.state == "pass", verdict.reason
     found = findings_of(rig, "locks")
     assert found and all(f.severity == Severity.WARNING for f in found)
-    assert all("IK Stretch on" in f.message for f in found)
+    assert all(f.args["stretching"] == (owner,) for f in found)
     rig.pose.bones[owner].constraints["IK"].use_stretch = False
     (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
     assert verdict.fails, verdict.reason
@@ -450,7 +451,7 @@ def test_stiffness_on_a_limb_without_a_pole_is_judged_without_one(
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == [state]
     (finding,) = findings_of(rig, "locks")
     assert (finding.chain, finding.severity) == ((owner, "IK"), severity)
-    assert "has no pole" in finding.message and "of the reach short" in finding.message
+    assert finding.title == "Stiff, no pole" and finding.args["shortfall"] > 0.0
     _fixed(rig, finding)
     assert all(rig.pose.bones[bone].ik_stiffness_x == 0.0 for bone in stiff)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
@@ -471,7 +472,7 @@ def test_a_narrow_limit_on_a_joint_rolled_off_the_bend_axis_still_folds_a_warnin
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
     (finding,) = findings_of(rig, "locks")
     assert (finding.bone, finding.severity) == (owner, Severity.WARNING)
-    assert "still folds in its plane" in finding.message
+    assert finding.title == "Limit folds off plane"
     with edit_bones(rig) as bones:
         bones[owner].roll -= math.radians(roll)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
@@ -490,7 +491,7 @@ def test_one_bone_locked_on_the_bend_axis_without_a_pole_still_reaches_a_warning
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
     (finding,) = findings_of(rig, "locks")
     assert (finding.bone, finding.severity) == (bone, Severity.WARNING)
-    assert "without a pole it folds about Z" in finding.message
+    assert finding.args["folds_about"] == "z"
     (pole,) = findings_of(rig, "pole")
     assert pole.fix_id is None and "free that axis first" in (pole.no_fix_reason or "")
     other = {"shin.L": "thigh.L", "thigh.L": "shin.L", "forearm.L": "upper_arm.L"}[bone]
@@ -559,7 +560,8 @@ def test_an_evenly_stiff_leg_with_a_bone_posed_longer_lags_further(
     errors = [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR]
     assert [f.severity for f in errors] == ([severity] if severity else [])
     if errors:
-        assert "thigh.L posed at" in errors[0].message
+        grown, posed = errors[0].args["posed_longer"]
+        assert grown == "thigh.L" and posed == pytest.approx(scale, rel=1e-3)
         _fixed(rig, errors[0])
         assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
 

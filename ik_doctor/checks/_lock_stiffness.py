@@ -160,7 +160,7 @@ def _stiff_without_pole(
         ),
         fix_id="clear_stiffness",
         fix_label=f"Set the IK stiffness of {', '.join(stiff)} to 0",
-        fix_args=(("cause", STIFFNESS), ("bones", stiff)),
+        fix_args=(("cause", STIFFNESS), ("bones", stiff), ("shortfall", share)),
     )
 
 
@@ -217,17 +217,21 @@ def _severity(rig: RigView, share: float) -> Severity:
     return Severity.ERROR if share >= REACH_TOLERANCE and standard else Severity.WARNING
 
 
-def _even_table(rig: RigView, chain: IKChain) -> tuple[str, tuple[tuple[float, float], ...]]:
-    """The evenly stiff chain's table, and what grew the limb ("" for ``EVEN_SHORTFALL``): a
+_Grown = tuple[str, float] | None
+"""The bone that grew a limb, and how many times its rest length it is posed."""
+
+
+def _even_table(rig: RigView, chain: IKChain) -> tuple[_Grown, tuple[tuple[float, float], ...]]:
+    """The evenly stiff chain's table, and what grew the limb (None for ``EVEN_SHORTFALL``): a
     two-bone limb with a bone posed longer than at rest lags further
     (``GROWN_EVEN_SHORTFALL``)."""
     if len(chain.moving_bones) != 2:
-        return "", EVEN_SHORTFALL
+        return None, EVEN_SHORTFALL
     scale, name = max((_posed_scale(rig, name), name) for name in chain.moving_bones)
-    grown: tuple[str, tuple[tuple[float, float], ...]] = ("", EVEN_SHORTFALL)
+    grown: tuple[_Grown, tuple[tuple[float, float], ...]] = (None, EVEN_SHORTFALL)
     for least, table in GROWN_EVEN_SHORTFALL:
         if scale >= least - 1e-3:
-            grown = (f"{name} posed at {scale:.3g} times its rest length", table)
+            grown = ((name, scale), table)
     return grown
 
 
@@ -239,9 +243,10 @@ def _posed_scale(rig: RigView, name: str) -> float:
 
 
 def _evenly_stiff_finding(
-    rig: RigView, chain: IKChain, stiffness: float, share: float, grown: str
+    rig: RigView, chain: IKChain, stiffness: float, share: float, grown: _Grown
 ) -> Finding:
     names = [name for name in reversed(chain.bones) if name in chain.moving_bones]
+    posed = f", {grown[0]} posed at {grown[1]:.3g} times its rest length" if grown else ""
     return chain_finding(
         "locks",
         rig,
@@ -250,7 +255,7 @@ def _evenly_stiff_finding(
         title="Chain too stiff",
         message=(
             f"IK stiffness {stiffness:.3g} on every bone of the chain of IK '{chain.constraint}' "
-            f"on {chain.owner}{f', {grown}' if grown else ''}: the solver stops about "
+            f"on {chain.owner}{posed}: the solver stops about "
             f"{share:.2%} of the reach short of targets in reach ({_against_tolerance(share)})."
         ),
         why=(
@@ -261,7 +266,13 @@ def _evenly_stiff_finding(
         ),
         fix_id="clear_stiffness",
         fix_label=f"Set the IK stiffness of {', '.join(names)} to 0",
-        fix_args=(("cause", STIFFNESS), ("bones", tuple(names))),
+        fix_args=(
+            ("cause", STIFFNESS),
+            ("bones", tuple(names)),
+            ("stiffness", stiffness),
+            ("shortfall", share),
+            ("posed_longer", grown),
+        ),
     )
 
 
@@ -290,7 +301,12 @@ def _stiff_bone_finding(
         ),
         fix_id="clear_stiffness",
         fix_label=f"Set the IK stiffness of {readable(pose_bone)} to 0",
-        fix_args=(("cause", STIFFNESS), ("bones", (readable(pose_bone),))),
+        fix_args=(
+            ("cause", STIFFNESS),
+            ("bones", (readable(pose_bone),)),
+            ("stiffness", stiffness),
+            ("shortfall", share),
+        ),
     )
 
 

@@ -147,7 +147,12 @@ def _weighed_against_stretch(
         "stretching (measured)."
     )
     return [
-        replace(f, severity=Severity.WARNING, message=f.message + made_up)
+        replace(
+            f,
+            severity=Severity.WARNING,
+            message=f.message + made_up,
+            fix_args=(*f.fix_args, ("stretching", stretching)),
+        )
         if f.severity == Severity.ERROR
         else f
         for f in findings
@@ -354,7 +359,7 @@ def _bend_finding(
         ),
         fix_id="free_axes",
         fix_label=f"Free the {_axis_list(axes)} IK axis of {name} (unlock, drop the zero limit)",
-        fix_args=_blocked_args(pose_bone, axes),
+        fix_args=(*_blocked_args(pose_bone, axes), ("folds_about", folds_about)),
     )
 
 
@@ -401,7 +406,12 @@ def _narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding
         ),
         fix_id="drop_limit",
         fix_label=f"Turn off the {axis} IK limit of {clamp.bone}",
-        fix_args=(("axes", clamp.axis), ("cause", IK_LIMIT), ("bones", (clamp.bone,))),
+        fix_args=(
+            ("axes", clamp.axis),
+            ("cause", IK_LIMIT),
+            ("bones", (clamp.bone,)),
+            ("folded", clamp.folded),
+        ),
     )
 
 
