@@ -101,6 +101,8 @@ class _Problem:
     """The fix id: ``set_angle``, ``move_pole`` or ``create_pole``."""
     no_fix: str | None = None
     """Why no fix applies, when moving or making a pole would not help."""
+    facts: tuple[tuple[str, Any], ...] = ()
+    """What the message states, as the finding's args: names and angles (degrees)."""
 
 
 def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -129,6 +131,7 @@ def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             why=problem.why,
             fix_id=problem.fix if fix_label else None,
             fix_label=fix_label,
+            fix_args=problem.facts,
             no_fix_reason=no_fix_reason,
             # Moving the pole edits its rest position; it deforms nothing (_pole_bone_is_movable).
             changes_rest_pose=fix_label is not None and problem.fix == "move_pole",
@@ -159,6 +162,7 @@ def _unresolved_pole(rig: RigView, chain: IKChain) -> _Problem | None:
             "A pole on the armature itself must name one of its bones: without one Blender "
             "marks the constraint invalid (red in the constraint panel) and the IK does nothing.",
             "create_pole",
+            facts=(("pole_bone", chain.pole_subtarget),),
         )
     return _Problem(
         Severity.WARNING,
@@ -167,6 +171,7 @@ def _unresolved_pole(rig: RigView, chain: IKChain) -> _Problem | None:
         f"Blender then aims the chain at the origin of '{readable(pole)}', which no pole control "
         "moves: the knee turns with that whole object instead.",
         "create_pole",
+        facts=(("pole_bone", chain.pole_subtarget),),
     )
 
 
@@ -338,6 +343,7 @@ def _pole_off_its_bend(
     fails = away is not None and min(turned, away) > MAX_BEND_TURN
     severity = Severity.ERROR if fails else Severity.WARNING
     turns = _turns(rig, chain, rest, twist, start)
+    facts = _turn_facts(rig, chain, rest, twist, start)
     if not behind and flipped and not fails:
         # Set alone, the rest angle would leave the flipped start bending the joint away.
         return _Problem(
@@ -350,12 +356,18 @@ def _pole_off_its_bend(
             "set_angle",
             no_fix="set alone, the rest angle would leave the posed rotation bending the joint "
             "away from the pole: clear the pose and set the angle together",
+            facts=(*facts, ("away", away)),
         )
     if not behind:
         consequence = f", so {limb.joint_label} bends away from the pole." if fails else "."
         title = "Pole angle flips joint" if fails else "Pole angle off rest"
         return _Problem(
-            severity, title, f"In {_where(chain)} {turns}{consequence}", WHY_TWIST, "set_angle"
+            severity,
+            title,
+            f"In {_where(chain)} {turns}{consequence}",
+            WHY_TWIST,
+            "set_angle",
+            facts=facts,
         )
     what = f"Pole {_pole_name(chain)} of {_where(chain)} sits behind the bend at {limb.joint_label}"
     if fails:
@@ -379,6 +391,7 @@ def _pole_off_its_bend(
         + WHY_TWIST,
         _relocation_fix(rig, chain),
         no_fix=_kept_behind_the_bend(rig, chain),
+        facts=facts,
     )
 
 
@@ -393,6 +406,20 @@ def _turns(rig: RigView, chain: IKChain, rest: float, twist: float, start: float
         f"further {math.degrees(start):+.1f}° where the solver starts"
         if abs(math.degrees(start)) >= 1.0
         else ""
+    )
+
+
+def _turn_facts(
+    rig: RigView, chain: IKChain, rest: float, twist: float, start: float
+) -> tuple[tuple[str, Any], ...]:
+    """``_turns`` as the finding's args: the turn at rest, the rest-keeping angle, and the posed
+    joints with their further turn (none under 1°), in degrees."""
+    posed = tuple(posed_joints(rig, chain)) if abs(math.degrees(start)) >= 1.0 else ()
+    return (
+        ("turn", math.degrees(twist)),
+        ("rest_angle", math.degrees(rest)),
+        ("posed", posed),
+        ("start_turn", math.degrees(start) if posed else 0.0),
     )
 
 
