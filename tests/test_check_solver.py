@@ -17,7 +17,7 @@ def test_ten_standard_iterations_leave_the_foot_short(rig) -> None:
     assert tip_error(rig, "shin.L") > 1e-2
     (finding,) = findings_of(rig, "solver")
     assert (finding.bone, finding.severity) == ("shin.L", Severity.ERROR)
-    assert "10 iterations" in finding.message
+    assert finding.args["stops_after"] == 10
     apply_fix(finding)
     assert rig.pose.bones["shin.L"].constraints["IK"].iterations == 500
     assert findings_of(rig, "solver") == []
@@ -73,7 +73,7 @@ def test_itasc_settles_short_of_a_reachable_goal_and_the_standard_solver_reaches
     assert [owner for owner, state, _error in first if state == "fail"] == ["shin.R"]
     (finding,) = [f for f in findings_of(rig, "solver") if _on_itasc_itself(f)]
     assert finding.severity == Severity.ERROR and finding.bone is None
-    assert "0.8%" in finding.message and finding.fix_id is None
+    assert finding.title == "iTaSC settles short" and finding.fix_id is None
     assert "Standard solver by hand" in finding.no_fix_reason
     rig.pose.ik_solver = "LEGACY"
     assert findings_of(rig, "solver") == []
@@ -134,7 +134,7 @@ def test_itasc_falls_further_short_on_a_scaled_rig_whatever_its_precision_says(
     legs = [v for v in judge_chains(rig) if v.owner.startswith("shin")]
     assert all(v.fails and v.tip_error > short * v.reach for v in legs), legs
     (finding,) = [f for f in findings_of(rig, "solver") if _on_itasc_itself(f)]
-    assert finding.severity == Severity.ERROR and "scaled 1.5" in finding.message
+    assert finding.severity == Severity.ERROR and finding.title == "iTaSC settles short"
 
 
 @pytest.mark.parametrize(("iterations", "fails"), [(12, True), (14, True), (15, False)])
@@ -146,7 +146,7 @@ def test_an_arm_without_use_tail_under_a_pole_needs_fifteen_iterations(
     short, 14 0.19%, and 15 reach."""
     ik = rig.pose.bones["forearm.L"].constraints["IK"]
     ik.use_tail, ik.iterations = False, iterations
-    _an_error_exactly_where_it_fails(rig, "forearm.L", fails, "without Use Tail under a pole")
+    _an_error_exactly_where_it_fails(rig, "forearm.L", fails, ("tail_off", 15))
 
 
 def test_an_arm_without_use_tail_or_pole_reaches_at_twelve_iterations(rig) -> None:
@@ -176,18 +176,18 @@ def test_weak_ik_stretch_on_a_legs_two_bones_needs_sixteen_iterations(
     ik.iterations = iterations
     rig.pose.bones[owner].ik_stretch = stretch[0]
     rig.pose.bones[owner].parent.ik_stretch = stretch[1]
-    _an_error_exactly_where_it_fails(rig, owner, fails, "weak IK Stretch")
+    _an_error_exactly_where_it_fails(rig, owner, fails, ("weak_stretch", 16))
 
 
-def _an_error_exactly_where_it_fails(rig, owner: str, fails: bool, cause: str) -> None:
-    """The solver finding is an error naming ``cause`` where the oracle fails the chain (and
-    its fix lands it), a warning where the chain lands."""
+def _an_error_exactly_where_it_fails(rig, owner: str, fails: bool, cause: tuple[str, int]) -> None:
+    """The solver finding is an error whose need is ``cause`` (what sets the count, and the
+    count) where the oracle fails the chain (and its fix lands it), a warning where it lands."""
     (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
     assert verdict.fails == fails, verdict.reason
     (finding,) = findings_of(rig, "solver")
     assert finding.severity == (Severity.ERROR if fails else Severity.WARNING)
     if fails:
-        assert cause in finding.message
+        assert (finding.args["needed_for"], finding.args["needs"]) == cause
         apply_fix(finding)
         assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
 

@@ -190,7 +190,12 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
             ),
             fix_id="iterations",
             fix_label=f"Set iterations to {STANDARD_ITERATIONS} (Blender's default)",
-            fix_args=(("cause", ITERATIONS),),
+            fix_args=(
+                ("cause", ITERATIONS),
+                ("stops_after", iterations),
+                ("needs", None if need is None else need.count),
+                ("needed_for", None if need is None else need.kind),
+            ),
         )
 
 
@@ -201,6 +206,9 @@ class Need:
 
     count: int
     measured: str
+    kind: str = "bend"
+    """Which measurement sets the count: "bend" (the tables by the joint's bend at rest),
+    "tail_off" (no Use Tail under a pole) or "weak_stretch"; the finding's ``needed_for``."""
 
 
 def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
@@ -231,6 +239,7 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
                 TAIL_OFF_NEEDS,
                 "without Use Tail under a pole (measured: 12 leave an arm 2.1% of its reach "
                 "short, 14 0.19%; it needs 15)",
+                "tail_off",
             )
         )
     stretching = _weakly_stretching_leg(rig, chain)
@@ -240,6 +249,7 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
                 WEAK_STRETCH_NEEDS,
                 f"with weak IK Stretch on {' and '.join(stretching)} (measured: 12 leave a leg "
                 "0.22% of its reach short with stretch 0.1 and 0.01, 15 0.11%; it needs 16)",
+                "weak_stretch",
             )
         )
     return max(needs, key=lambda need: need.count)
