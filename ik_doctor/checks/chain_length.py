@@ -57,20 +57,25 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
         problem = _problem(rig, chain)
         if problem is None:
             continue
-        severity, title, message, why, bones = problem
-        if severity == Severity.ERROR and switched_off(rig, chain):
+        severity, title, message, why, bones, facts = problem
+        off = severity == Severity.ERROR and switched_off(rig, chain)
+        if off:
             # It moves nothing now; the oracle judges its live twin.
             severity = Severity.WARNING
             message += " It is switched off now: that shows once it is switched on."
+        facts = (*facts, ("switched_off", off))
         length = chain.count_for(bones)
         fix: dict[str, Any] = dict(
             fix_id="set_length",
             fix_label=f"Set chain length to {length}",
-            fix_args=(("length", length),),
+            fix_args=(("length", length), *facts),
         )
         if length == chain.chain_count or not chain.moving_part(chain.bones[:bones]):
             # Without Use Tail the owner's parent is the first bone turned: no length helps.
-            fix = dict(no_fix_reason="turn on Use Tail, or move the IK to the bone below")
+            fix = dict(
+                fix_args=facts,
+                no_fix_reason="turn on Use Tail, or move the IK to the bone below",
+            )
         yield chain_finding(
             "chain_length",
             rig,
@@ -83,8 +88,13 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
         )
 
 
-def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, str, int] | None:
-    """Severity, title, message, why, and how many bones from the owner up the chain should span."""
+_Problem = tuple[Severity, str, str, str, int, tuple[tuple[str, Any], ...]]
+"""Severity, title, message, why, how many bones from the owner up the chain should span, and
+the finding's args that state what the message names."""
+
+
+def _problem(rig: RigView, chain: IKChain) -> _Problem | None:
+    """The chain's length problem, if it has one."""
     where = f"IK '{chain.constraint}' on {chain.owner}"
     carriers = rig.limb_carriers(chain)
     if carriers:
@@ -101,6 +111,7 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, str, int
             "Without Use Tail the owner's head is the tip and the chain starts at its parent; "
             "a bone without a parent leaves the IK nothing to turn.",
             natural,
+            (),
         )
     if chain.chain_count == 0 and len(chain.bones) > natural:
         dragged = ", ".join(reversed(chain.bones[natural:]))
@@ -111,6 +122,7 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, str, int
             "Chain length 0 means every parent up to the root: moving the target bends the "
             f"body ({dragged}) as well as the limb ({limb}).",
             natural,
+            (),
         )
     if chain.is_cut_short and rig.detached_parent(chain) is None:
         return (
@@ -121,6 +133,7 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, str, int
             "Blender stops at the root, so the extra length does nothing now, and moves the "
             "root too if the rig is later parented.",
             natural,
+            (),
         )
     # Inside another live IK's longer chain that turns its bone, the outer target wins at any
     # length (measured on the Godot robot: at length 2 the arms still stop 0.205 and 0.662
@@ -144,13 +157,12 @@ def _problem(rig: RigView, chain: IKChain) -> tuple[Severity, str, str, str, int
             f"Only the owner rotates; with its parent frozen the tip cannot reach most "
             f"targets. The limb is {limb}.",
             natural,
+            (),
         )
     return None
 
 
-def _reaches_the_body(
-    rig: RigView, chain: IKChain, carrier: str, where: str
-) -> tuple[Severity, str, str, str, int]:
+def _reaches_the_body(rig: RigView, chain: IKChain, carrier: str, where: str) -> _Problem:
     """The chain turns ``carrier``, a bone other limbs hang from: stop the chain where the limb
     starts away from its parent's tail (the thigh below the hips, the upper arm below a
     shoulder), at the carrier at the latest."""
@@ -167,6 +179,7 @@ def _reaches_the_body(
         f"everything hanging from it swings with it (measured: a leg of length 3 turns the "
         f"hips 23° to 28°). The limb is {limb}.",
         below,
+        (("carrier", carrier), ("hanging", tuple(others))),
     )
 
 
