@@ -413,7 +413,7 @@ def test_copy_rotation_that_replaces_a_pose_flipping_the_elbow_is_not_muted(rig)
     assert finding.severity == Severity.WARNING and finding.fix_id is None
     assert "clear that pose first" in (finding.no_fix_reason or "")
     (pose,) = findings_of(rig, "rest_pose")
-    assert pose.severity == Severity.WARNING and "once that constraint is muted" in pose.message
+    assert pose.severity == Severity.WARNING and pose.args["bend"] == "replaced"
     apply_fix(pose)
     assert _only(rig).fix_id == "mute_overridden"
 

@@ -184,12 +184,17 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
             "The solver bends a chain the way its rest pose is already bent; a straight chain "
             f"gives it no direction. A slight pre-bend of {joint} tells it which way to go."
         ),
-        **_pre_bend_fix(rig, chain, joint, direction, side),
+        **_pre_bend_fix(rig, chain, joint, direction, side, start[2] if start else ()),
     )
 
 
 def _pre_bend_fix(
-    rig: RigView, chain: IKChain, joint: str, direction: Vector, side: str
+    rig: RigView,
+    chain: IKChain,
+    joint: str,
+    direction: Vector,
+    side: str,
+    start_bent_by: tuple[str, ...],
 ) -> dict[str, Any]:
     """The pre-bend, unless another live IK aimed at the same control lies along the chain:
     straight, the chain only aims its line at the control and that IK lands too; bent, the
@@ -200,26 +205,36 @@ def _pre_bend_fix(
         aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
         if other is not chain and live and aimed and set(other.bones) < set(chain.bones):
             return dict(
+                fix_args=(("start_bent_by", start_bent_by),),
                 no_fix_reason=f"pre-bent, the chain would fold and take {other.root} from IK "
                 f"'{other.constraint}' on {other.owner}, aimed at the same control, which would "
-                "then miss it: remove that IK first"
+                "then miss it: remove that IK first",
             )
     return dict(
         fix_id="pre_bend",
         fix_label=f"Pre-bend {joint} slightly {side} (changes the rest pose)",
-        fix_args=(("direction", direction.to_tuple()), ("side", side)),
+        fix_args=(
+            ("direction", direction.to_tuple()),
+            ("side", side),
+            ("start_bent_by", start_bent_by),
+        ),
         changes_rest_pose=True,
     )
 
 
-def _start_bend(rig: RigView, chain: IKChain) -> tuple[str, bool] | None:
-    """What bends a chain that is straight at rest where the solver starts, and whether toward
-    its pole: a Damped Track on an inner joint aimed at the chain's own target (it points the
+def _start_bend(rig: RigView, chain: IKChain) -> tuple[str, bool, tuple[str, ...]] | None:
+    """What bends a chain that is straight at rest where the solver starts, whether toward its
+    pole, and the names of what bends it (the bone and its constraint, or the turned bones): a
+    Damped Track on an inner joint aimed at the chain's own target (it points the
     bone at the target wherever the target goes: the leg and the arm then land, measured), or
     the posed rotations (forward kinematics); None when the start is straight too."""
     tracking = target_tracking_joint(rig, chain)
     if tracking is not None:
-        return f"Damped Track '{tracking[1]}' on {tracking[0]}, aimed at the target,", True
+        return (
+            f"Damped Track '{tracking[1]}' on {tracking[0]}, aimed at the target,",
+            True,
+            tracking,
+        )
     joints = chain_joints(rig, chain)
     posed = forward_pose(rig, chain)
     root, tip = posed[chain.root].translation, forward_tip(rig, chain, posed)
@@ -231,7 +246,8 @@ def _start_bend(rig: RigView, chain: IKChain) -> tuple[str, bool] | None:
     turned = [
         name for name in joints if rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
     ]
-    return f"the posed rotation of {', '.join(turned) or 'its bones'}", bend.dot(side) > 0.0
+    shown = f"the posed rotation of {', '.join(turned) or 'its bones'}"
+    return shown, bend.dot(side) > 0.0, tuple(turned)
 
 
 def _bend_direction(rig: RigView, chain: IKChain) -> tuple[Vector, str]:
@@ -284,14 +300,16 @@ def _leftover_pose(
     # posed -70° at the knee still lands, facing the pole (measured).
     behind = flipped and pole_behind_bend(rig, chain)
     turned_back = flipped and not behind and pole_turns_the_flip_back(rig, chain)
+    bend_kind, bend_effect = _bend_effect(chain, rotated, flipped, replaced, behind, turned_back)
     effects = [
-        effect
-        for effect in (
-            _scale_effect(shrunk, scaled, stretching),
-            _bend_effect(chain, rotated, flipped, replaced, behind, turned_back),
-        )
-        if effect
+        effect for effect in (_scale_effect(shrunk, scaled, stretching), bend_effect) if effect
     ]
+    facts = (
+        ("scaled", tuple(scaled)),
+        ("shrunk", tuple(shrunk)),
+        ("stretching", tuple(stretching)),
+        ("bend", bend_kind),
+    )
     falls_short = shrunk and not stretching and not solved_by_itasc(rig)
     wrong_way = flipped and not (behind or turned_back)
     severity = Severity.ERROR if wrong_way or falls_short else Severity.WARNING
@@ -316,7 +334,7 @@ def _leftover_pose(
         # pole (the pole check's error): the two undo each other, so both change by hand.
         fix_id=None if turned_back else "clear_pose",
         fix_label=None if turned_back else f"Clear the {_cleared(posed, keyed)} (loses that pose)",
-        fix_args=() if turned_back else (("bones", tuple(posed)), ("keyed", keyed)),
+        fix_args=facts if turned_back else (("bones", tuple(posed)), ("keyed", keyed), *facts),
         no_fix_reason=(
             "cleared alone, the pose would leave the pole angle turning the joint away from the "
             "pole: clear the pose and set the pole angle that keeps the rest pose together"
@@ -380,36 +398,37 @@ def _bend_effect(
     replaced: bool,
     behind: bool,
     turned_back: bool,
-) -> str | None:
-    """What the leftover rotation does to the bend; None when it changes nothing said here."""
+) -> tuple[str | None, str | None]:
+    """Which of the cases below the leftover rotation is, as the finding's ``bend`` arg names it,
+    and what it does to the bend; (None, None) when it changes nothing said here."""
     if behind:
-        return (
+        return "behind", (
             "the posed rotation bends the joint the other way, toward its pole, which sits "
             "behind the bend (measured: the leg still lands, bent toward the pole)"
         )
     if turned_back:
-        return (
+        return "turned_back", (
             "the posed rotation bends the joint the other way, and the pole angle turns the "
             "chain round toward its pole again (measured: the leg posed -20° at the knee with "
             "the pole angle turned 150° lands 30° from its pole)"
         )
     if flipped:
-        return (
+        return "flipped", (
             "the posed rotation bends the joint the other way, so the chain bends away from "
             "its pole"
         )
     if replaced:
-        return (
+        return "replaced", (
             "the posed rotation would bend the joint the other way, but a constraint sets the "
             "rotation the solver starts it from instead (measured: the arm and the leg land); "
             "once that constraint is muted, the chain bends away from its pole"
         )
     if rotated and chain.pole is None:
-        return (
+        return "steers", (
             f"the rotation of {', '.join(rotated)} steers which way the chain bends: the same "
             "target gives a different pose"
         )
-    return None
+    return None, None
 
 
 def _evenly_scaled(rig: RigView, name: str) -> bool:
