@@ -101,12 +101,14 @@ def _finding(
     is_bone = obj == rig.object and bool(bone)
     parented_to_chain = is_bone and link.direct and link.constraint is None
     severity, why = _effect(role, parented_to_chain)
+    # What the message names: the control (object, bone) and the chain bone it depends on.
+    facts = (("control", (readable(obj), bone)), ("chain_bone", link.chain_bone))
     fix: dict[str, Any]
     if link.constraint is not None:
         fix = dict(
             fix_id=f"mute_{role}_link",
             fix_label=f"Mute '{link.constraint}' on {control}, keeping where it is now",
-            fix_args=(("constraint", link.constraint),),
+            fix_args=(("constraint", link.constraint), *facts),
             needs_confirmation=True,
         )
     else:
@@ -118,7 +120,7 @@ def _finding(
         fix = dict(
             fix_id=f"reparent_{role}",
             fix_label=f"{label}, keeping where it is",
-            fix_args=(("parent", parent),),
+            fix_args=(("parent", parent), *facts),
         )
     return chain_finding(
         "cycle",
