@@ -72,8 +72,9 @@ def test_foot_ik_overlapping_the_leg_on_the_same_control_leaves_the_shin_short(r
     (finding,) = findings_of(rig, "duplicates")
     assert (finding.bone, finding.severity, finding.fix_id) == ("foot.L", Severity.ERROR, "agree")
     assert finding.chain == ("shin.L", "IK"), "the shin's IK is the one that misses"
-    assert "foot_ik.L" in finding.message
-    assert dict(finding.fix_args) == {"use_tail": False, "chain_count": 2}, "shin and thigh"
+    assert finding.args["control"] == (rig.name, "foot_ik.L")
+    fix = {key: finding.args[key] for key in ("use_tail", "chain_count")}
+    assert fix == {"use_tail": False, "chain_count": 2}, "shin and thigh"
     _fix_and_prove(rig, finding, ["shin.L", "foot.L"])
 
 
@@ -114,7 +115,8 @@ def test_ik_below_the_limbs_ik_reaching_its_control_with_the_tail_misses(
     (finding,) = findings_of(rig, "duplicates")
     assert (finding.bone, finding.severity, finding.fix_id) == (owner, Severity.ERROR, "agree")
     assert finding.chain == (owner, lower.name) and not finding.needs_confirmation
-    assert "different points" in finding.message and upper in finding.message
+    assert finding.args["shared"] == (), "apart: tips at different points"
+    assert upper in [owner for owner, _ik in finding.args["iks"]]
     before = pose_snapshot(rig)
     apply_fix(finding)
     assert not lower.use_tail, "the lower IK now reaches with the head, where the upper's tip is"

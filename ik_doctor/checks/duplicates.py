@@ -170,6 +170,12 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
     # On one control, the IK to change is the one whose tip lies further from where the control
     # was placed: the other already reaches for it.
     changed = _further_from_control(rig, first, later) if same_control else later
+    # What the message names: both IKs, the bones they share, and their control if one.
+    facts = (
+        ("iks", (later.key, first.key)),
+        ("shared", tuple(reversed(shared))),
+        ("control", (readable(first.target), first.subtarget) if same_control else None),
+    )
     # The finding stands on the IK the fix changes, in the chain that misses.
     finding = chain_finding(
         "duplicates",
@@ -183,6 +189,7 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
         why=why,
         fix_id=fix_id,
         fix_label=f"{verb} IK '{changed.constraint}' on {changed.owner} (asks first)",
+        fix_args=facts,
         needs_confirmation=True,
     )
     kept = first if changed is later else later
@@ -197,7 +204,7 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
             f"on {changed.owner} (chain length {changed.chain_count} to {count}, the same top "
             f"bone), so both chains reach for {_tip(kept)}"
         ),
-        fix_args=(("use_tail", not changed.use_tail), ("chain_count", count)),
+        fix_args=(("use_tail", not changed.use_tail), ("chain_count", count), *facts),
         needs_confirmation=False,
     )
 
