@@ -107,18 +107,32 @@ def _count_finding(rig: RigView, chain: SplineChain, count: int) -> Finding:
         )
     title = "Bones dragged onto curve" if count < len(chain.bones) else "Bones left off curve"
     return _set_count(
-        rig, chain, count, severity=Severity.ERROR, title=title, message=message, why=why
+        rig,
+        chain,
+        count,
+        (("dragged", tuple(chain.bones[count:])),),
+        severity=Severity.ERROR,
+        title=title,
+        message=message,
+        why=why,
     )
 
 
-def _set_count(rig: RigView, chain: SplineChain, count: int, **fields: Any) -> Finding:
+def _set_count(
+    rig: RigView,
+    chain: SplineChain,
+    count: int,
+    facts: tuple[tuple[str, Any], ...] = (),
+    **fields: Any,
+) -> Finding:
+    """The set_count fix, with ``facts`` (what the message names) beside its count."""
     return chain_finding(
         "spline_chain",
         rig,
         chain,
         fix_id="set_count",
         fix_label=f"Set the chain count to {count}",
-        fix_args=(("count", count),),
+        fix_args=(("count", count), *facts),
         **fields,
     )
 

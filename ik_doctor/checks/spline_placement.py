@@ -68,7 +68,8 @@ def find_spline_placement_problems(rig: RigView, options: Mapping[str, Any]) -> 
         scale = distorting_scale(rig, chain, path)
         if scale is not None:
             effect = f"the joints slide up to {path.slide:.3g} along it"
-            if not chain.fits_curve and max(scale) - min(scale) <= 1e-3 * max(scale):
+            scales_bones = not chain.fits_curve and max(scale) - min(scale) <= 1e-3 * max(scale)
+            if scales_bones:
                 effect = f"the bones are scaled {scale[0]:.3g} times (Fit Curve is off)"
             sizes = ", ".join(f"{s:.3g}" for s in scale)
             yield _warning(
@@ -85,6 +86,11 @@ def find_spline_placement_problems(rig: RigView, options: Mapping[str, Any]) -> 
                 ),
                 fix_id="apply_scale",
                 fix_label=f"Apply the scale of '{name}' to its points (nothing moves)",
+                fix_args=(
+                    ("scale", tuple(scale)),
+                    ("slide", path.slide),
+                    ("scales_bones", scales_bones),
+                ),
             )
         if chain.use_chain_offset or fitting_count(rig, chain, path) is not None:
             continue
@@ -104,6 +110,7 @@ def find_spline_placement_problems(rig: RigView, options: Mapping[str, Any]) -> 
                 ),
                 fix_id="move_curve",
                 fix_label=f"Move the points of '{name}' so it starts at {chain.root}",
+                fix_args=(("offset", offset),),
             )
 
 
