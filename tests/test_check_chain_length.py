@@ -17,7 +17,7 @@ def test_chain_length_zero_drags_the_spine(rig) -> None:
     _ik(rig).chain_count = 0
     (finding,) = findings_of(rig, "chain_length")
     assert finding.severity == Severity.ERROR, "the hips carry the other leg and the spine"
-    assert finding.args["carrier"] == "hips" and "thigh.R" in finding.args["hanging"]
+    assert finding.stated["carrier"] == "hips" and "thigh.R" in finding.stated["hanging"]
     assert finding.fix_label == "Set chain length to 2"
     apply_fix(finding)
     assert _ik(rig).chain_count == 2
@@ -107,7 +107,7 @@ def test_chain_reaching_into_a_bone_other_limbs_hang_from_turns_it(
         owner,
         natural,
     )
-    assert finding.args["carrier"] == carrier
+    assert finding.stated["carrier"] == carrier
     apply_fix(finding)
     assert _ik(rig, owner).chain_count == natural
     assert next(v for v in judge_chains(rig) if v.owner == owner).state == "pass"
@@ -143,7 +143,7 @@ def test_chain_length_of_an_ik_switched_off_beside_a_live_twin_is_a_warning(rig)
     states = {v.constraint: v.state for v in judge_chains(rig) if v.owner == "forearm.L"}
     assert states == {"IK": "off", twin.name: "pass"}
     (finding,) = [f for f in findings_of(rig, "chain_length") if f.constraint == "IK"]
-    assert finding.severity == Severity.WARNING and finding.args["switched_off"]
+    assert finding.severity == Severity.WARNING and finding.stated["switched_off"]
     ik.influence, twin.mute = 1.0, True
     (finding,) = [f for f in findings_of(rig, "chain_length") if f.constraint == "IK"]
     assert finding.severity == Severity.ERROR

@@ -173,7 +173,7 @@ def test_copy_transforms_on_the_chain_root_still_moves_it_and_is_not_muted(rig) 
     other.target, other.subtarget = rig, "elbow_pole.L"
     finding = _only(rig)
     assert finding.severity == Severity.WARNING and finding.fix_id is None
-    assert finding.args["copies_location"]
+    assert finding.stated["copies_location"]
 
 
 def test_limit_rotation_does_not_limit_ik_until_converted_to_ik_limits(rig) -> None:
@@ -261,9 +261,9 @@ def test_half_switched_ik_nested_inside_a_longer_chain_is_one_finding_with_one_k
     assert (half.bone, half.severity, half.args["cause"]) == ("thigh.L", Severity.ERROR, NESTED_IK)
     blended = [f for f in found if f.constraint == "IK.001" and f.fix_id == "enable_ik"]
     if keyed:
-        assert half.args["off_by_switch"] and blended == []
+        assert half.stated["off_by_switch"] and blended == []
     else:
-        assert not half.args["off_by_switch"]
+        assert not half.stated["off_by_switch"]
         assert [f.severity for f in blended] == [Severity.ERROR]
 
 
@@ -413,7 +413,7 @@ def test_copy_rotation_that_replaces_a_pose_flipping_the_elbow_is_not_muted(rig)
     assert finding.severity == Severity.WARNING and finding.fix_id is None
     assert "clear that pose first" in (finding.no_fix_reason or "")
     (pose,) = findings_of(rig, "rest_pose")
-    assert pose.severity == Severity.WARNING and pose.args["bend"] == "replaced"
+    assert pose.severity == Severity.WARNING and pose.stated["bend"] == "replaced"
     apply_fix(pose)
     assert _only(rig).fix_id == "mute_overridden"
 

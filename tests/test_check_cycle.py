@@ -29,8 +29,8 @@ def test_knee_pole_parented_to_the_thigh_is_a_cycle(rig) -> None:
     rest_head = rig.data.bones["knee_pole.L"].head_local.copy()
     (finding,) = findings_of(rig, "cycle")
     assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
-    assert finding.args["control"] == (rig.name, "knee_pole.L")
-    assert finding.args["chain_bone"] == "thigh.L"
+    assert finding.stated["control"] == (rig.name, "knee_pole.L")
+    assert finding.stated["chain_bone"] == "thigh.L"
     assert finding.fix_id == "reparent_pole" and not finding.needs_confirmation
     before = pose_snapshot(rig)
     _fix_and_prove(rig, finding)
@@ -44,7 +44,7 @@ def test_foot_control_below_the_foot_is_a_cycle_that_misses(rig) -> None:
     _reparent(rig, "foot_ik.L", "foot.L")  # further down: foot.L is the shin's child
     (finding,) = findings_of(rig, "cycle")
     assert (finding.fix_id, finding.severity) == ("reparent_target", Severity.ERROR)
-    assert finding.args["chain_bone"] == "shin.L"
+    assert finding.stated["chain_bone"] == "shin.L"
     _fix_and_prove(rig, finding)
     assert rig.data.bones["foot_ik.L"].parent.name == "root"
 
@@ -100,7 +100,7 @@ def test_empty_target_parented_to_the_shin_is_reparented_in_place(rig) -> None:
     bpy.context.view_layer.update()
     where = goal.matrix_world.translation.copy()
     (finding,) = findings_of(rig, "cycle")
-    assert finding.args["control"] == ("FootGoal", "") and finding.severity == Severity.ERROR
+    assert finding.stated["control"] == ("FootGoal", "") and finding.severity == Severity.ERROR
     _fix_and_prove(rig, finding)
     bpy.context.view_layer.update()
     assert goal.parent_bone == "root"

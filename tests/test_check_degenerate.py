@@ -47,7 +47,7 @@ def test_shin_scaled_to_zero_collapses_the_leg(rig, axis) -> None:
     assert tip_error(rig, "shin.L") > 2e-3
     (finding,) = findings_of(rig, "degenerate")
     assert (finding.bone, finding.severity) == ("shin.L", Severity.ERROR)
-    assert finding.args["flat_axes"] == "XYZ"[axis]
+    assert finding.stated["flat_axes"] == "XYZ"[axis]
     with pytest.raises(FixError, match="scale"):
         apply_fix(finding)
 

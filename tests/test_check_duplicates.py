@@ -72,9 +72,8 @@ def test_foot_ik_overlapping_the_leg_on_the_same_control_leaves_the_shin_short(r
     (finding,) = findings_of(rig, "duplicates")
     assert (finding.bone, finding.severity, finding.fix_id) == ("foot.L", Severity.ERROR, "agree")
     assert finding.chain == ("shin.L", "IK"), "the shin's IK is the one that misses"
-    assert finding.args["control"] == (rig.name, "foot_ik.L")
-    fix = {key: finding.args[key] for key in ("use_tail", "chain_count")}
-    assert fix == {"use_tail": False, "chain_count": 2}, "shin and thigh"
+    assert finding.stated["control"] == (rig.name, "foot_ik.L")
+    assert dict(finding.fix_args) == {"use_tail": False, "chain_count": 2}, "shin and thigh"
     _fix_and_prove(rig, finding, ["shin.L", "foot.L"])
 
 
@@ -115,8 +114,8 @@ def test_ik_below_the_limbs_ik_reaching_its_control_with_the_tail_misses(
     (finding,) = findings_of(rig, "duplicates")
     assert (finding.bone, finding.severity, finding.fix_id) == (owner, Severity.ERROR, "agree")
     assert finding.chain == (owner, lower.name) and not finding.needs_confirmation
-    assert finding.args["shared"] == (), "apart: tips at different points"
-    assert upper in [owner for owner, _ik in finding.args["iks"]]
+    assert finding.stated["shared"] == (), "apart: tips at different points"
+    assert upper in [owner for owner, _ik in finding.stated["iks"]]
     before = pose_snapshot(rig)
     apply_fix(finding)
     assert not lower.use_tail, "the lower IK now reaches with the head, where the upper's tip is"

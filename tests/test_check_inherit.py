@@ -42,7 +42,7 @@ def test_shin_without_inherited_rotation_bends_away_from_its_pole(rig) -> None:
 def test_shin_without_inherited_rotation_at_rest_fails_once_the_body_turns(rig) -> None:
     rig.data.bones["shin.L"].use_inherit_rotation = False
     (finding,) = findings_of(rig, "inherit")
-    assert finding.severity == Severity.ERROR and finding.args["effect"] == "at_rest"
+    assert finding.severity == Severity.ERROR and finding.stated["effect"] == "at_rest"
 
 
 def test_limb_that_does_not_scale_is_a_warning_while_the_rig_is_unscaled(rig) -> None:
@@ -102,8 +102,8 @@ def test_thigh_stretched_along_its_length_shears_the_shin(rig) -> None:
     rig.pose.bones["thigh.L"].scale = (1.0, 1.5, 1.0)
     assert _solved(rig, "shin.L").tip_error > 0.01
     (finding,) = findings_of(rig, "inherit")
-    assert finding.bone == "shin.L" and finding.args["scaled"] == "thigh.L"
-    assert finding.args["scale"] == pytest.approx((1.0, 1.5, 1.0))
+    assert finding.bone == "shin.L" and finding.stated["scaled"] == "thigh.L"
+    assert finding.stated["scale"] == pytest.approx((1.0, 1.5, 1.0))
     _fix_each(rig, [finding])
     assert_ik_works(rig, ["shin.L"])
 
@@ -149,7 +149,7 @@ def test_limb_below_a_body_bone_scaled_up_falls_short_without_inherited_scale(ri
     assert verdict.fails, verdict.reason
     (finding,) = findings_of(rig, "inherit")
     assert (finding.bone, finding.severity) == (owner, Severity.ERROR)
-    assert finding.args["grown"] == "root"
+    assert finding.stated["grown"] == "root"
 
 
 def test_limb_below_a_scaled_up_body_that_stretches_still_lands(rig) -> None:
@@ -159,8 +159,8 @@ def test_limb_below_a_scaled_up_body_that_stretches_still_lands(rig) -> None:
     (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
     assert verdict.state == "pass", verdict.reason
     (finding,) = findings_of(rig, "inherit")
-    assert finding.severity == Severity.WARNING and finding.args["grown"] == "root"
-    assert finding.args["stretching"] == ("shin.L",)
+    assert finding.severity == Severity.WARNING and finding.stated["grown"] == "root"
+    assert finding.stated["stretching"] == ("shin.L",)
 
 
 def test_forearm_without_inherited_rotation_flips_once_the_shoulder_turns_about_z(rig) -> None:
@@ -182,7 +182,7 @@ def test_joint_without_inherited_rotation_or_pole_still_reaches_and_is_a_warning
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
     (finding,) = findings_of(rig, "inherit")
     assert (finding.bone, finding.severity) == (owner, Severity.WARNING)
-    assert finding.args["effect"] == "no_pole"
+    assert finding.stated["effect"] == "no_pole"
 
 
 def test_shear_under_itasc_still_reaches_and_is_a_warning(rig) -> None:
@@ -253,7 +253,7 @@ def test_joint_without_inherited_rotation_under_a_pole_behind_the_bend_still_wor
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
     (finding,) = findings_of(rig, "inherit")
     assert (finding.bone, finding.severity) == (owner, Severity.WARNING)
-    assert finding.args["effect"] == "pole_behind_bend"
+    assert finding.stated["effect"] == "pole_behind_bend"
 
 
 @pytest.mark.parametrize(
@@ -273,7 +273,7 @@ def test_joint_without_inherited_rotation_whose_start_a_constraint_sets_still_wo
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
     (finding,) = findings_of(rig, "inherit")
     assert (finding.bone, finding.severity) == (owner, Severity.WARNING)
-    assert (finding.args["effect"], finding.args["start"]) == ("start_set", constraint.name)
+    assert (finding.stated["effect"], finding.stated["start"]) == ("start_set", constraint.name)
     constraint.mute = True
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
     (finding,) = findings_of(rig, "inherit")
@@ -316,7 +316,7 @@ def test_joint_without_inherited_rotation_inside_a_longer_chain_without_pole_sti
         (below, ik.name),
         Severity.WARNING,
     )
-    assert finding.args["effect"] == "no_pole"
+    assert finding.stated["effect"] == "no_pole"
 
 
 def _scale_copied_to_shin(rig: bpy.types.Object, source_parent: str | None, **settings):
@@ -382,7 +382,7 @@ def test_copy_scale_from_beside_the_scaled_up_bone_keeps_the_error(rig) -> None:
     (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
     assert verdict.fails, verdict.reason
     (finding,) = findings_of(rig, "inherit")
-    assert finding.severity == Severity.ERROR and finding.args["grown"] == "hips"
+    assert finding.severity == Severity.ERROR and finding.stated["grown"] == "hips"
 
 
 @pytest.mark.parametrize("aimed", ["shoulder.L", "foot_ik.L"])
@@ -396,7 +396,7 @@ def test_shear_dropped_by_a_world_copy_rotation_still_reaches_and_is_a_warning(r
     copy.target, copy.subtarget = rig, aimed
     assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
     (finding,) = findings_of(rig, "inherit")
-    assert finding.severity == Severity.WARNING and finding.args["rebuilt_by"] == copy.name
+    assert finding.severity == Severity.WARNING and finding.stated["rebuilt_by"] == copy.name
     (overridden,) = findings_of(rig, "constraint_order")
     assert overridden.fix_id is None and "Aligned first" in (overridden.no_fix_reason or "")
     copy.owner_space = copy.target_space = "LOCAL"
@@ -423,8 +423,8 @@ def test_joint_without_inherited_rotation_below_a_bone_aimed_at_its_own_target_s
     assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
     (finding,) = [f for f in findings_of(rig, "inherit") if f.bone == "forearm.L"]
     assert finding.severity == Severity.WARNING
-    assert finding.args["effect"] == "aimed_above"
-    assert finding.args["aimer"] == ("upper_arm.L", "shoulder.L")
+    assert finding.stated["effect"] == "aimed_above"
+    assert finding.stated["aimer"] == ("upper_arm.L", "shoulder.L")
 
 
 def test_joint_without_inherited_rotation_below_an_aimed_bone_other_limbs_hang_from_fails(

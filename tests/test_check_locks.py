@@ -182,7 +182,7 @@ def test_a_knee_limit_that_barely_lets_it_fold_is_an_error(rig, low, high, folde
         Severity.ERROR,
         "drop_limit",
     )
-    assert finding.args["folded"] == pytest.approx(folded, abs=0.5 if folded > 10 else 0.05)
+    assert finding.stated["folded"] == pytest.approx(folded, abs=0.5 if folded > 10 else 0.05)
     report = _fixed(rig, finding)
     assert "Turned off the X IK limit of shin.L" in report
     assert (rig.pose.bones["shin.L"].ik_min_x, rig.pose.bones["shin.L"].ik_max_x) == (
@@ -211,7 +211,7 @@ def test_a_bone_much_stiffer_than_the_rest_stops_the_leg_short(rig, bone, stiffn
     assert tip_error(rig, "shin.L") > 1e-3
     (finding,) = findings_of(rig, "locks")
     assert (finding.bone, finding.severity) == (bone, Severity.ERROR)
-    assert finding.args["stiffness"] == pytest.approx(stiffness)
+    assert finding.stated["stiffness"] == pytest.approx(stiffness)
     assert _leg_verdict(rig) == "fail"
     _fixed(rig, finding)
     assert rig.pose.bones[bone].ik_stiffness_x == 0.0
@@ -238,7 +238,7 @@ def test_stiffness_099_on_every_bone_of_a_leg_is_an_error_that_says_how_short(ri
         "clear_stiffness",
     )
     assert (finding.args["cause"], finding.args["bones"]) == (STIFFNESS, ("thigh.L", "shin.L"))
-    assert finding.args["shortfall"] == pytest.approx(0.00168, abs=5e-6)  # "0.17%"
+    assert finding.stated["shortfall"] == pytest.approx(0.00168, abs=5e-6)  # "0.17%"
     assert finding.args["bones"] == ("thigh.L", "shin.L")
     _fixed(rig, finding)
     assert all(rig.pose.bones[name].ik_stiffness_z == 0.0 for name in ("thigh.L", "shin.L"))
@@ -252,7 +252,7 @@ def test_even_stiffness_095_lags_within_the_oracles_tolerance_a_warning(rig) -> 
     assert _leg_verdict(rig) == "pass"
     (finding,) = findings_of(rig, "locks")
     assert finding.severity == Severity.WARNING
-    assert finding.args["shortfall"] == pytest.approx(0.00065, abs=5e-6)  # "0.06%"
+    assert finding.stated["shortfall"] == pytest.approx(0.00065, abs=5e-6)  # "0.06%"
 
 
 def test_stiffness_on_one_axis_only_is_fine(rig) -> None:
@@ -381,7 +381,7 @@ def test_a_chain_that_stretches_reaches_what_its_locks_hold_back(rig, restrict, 
     assert verdict.state == "pass", verdict.reason
     found = findings_of(rig, "locks")
     assert found and all(f.severity == Severity.WARNING for f in found)
-    assert all(f.args["stretching"] == (owner,) for f in found)
+    assert all(f.stated["stretching"] == (owner,) for f in found)
     rig.pose.bones[owner].constraints["IK"].use_stretch = False
     (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
     assert verdict.fails, verdict.reason
@@ -451,7 +451,7 @@ def test_stiffness_on_a_limb_without_a_pole_is_judged_without_one(
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == [state]
     (finding,) = findings_of(rig, "locks")
     assert (finding.chain, finding.severity) == ((owner, "IK"), severity)
-    assert finding.title == "Stiff, no pole" and finding.args["shortfall"] > 0.0
+    assert finding.title == "Stiff, no pole" and finding.stated["shortfall"] > 0.0
     _fixed(rig, finding)
     assert all(rig.pose.bones[bone].ik_stiffness_x == 0.0 for bone in stiff)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
@@ -491,7 +491,7 @@ def test_one_bone_locked_on_the_bend_axis_without_a_pole_still_reaches_a_warning
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
     (finding,) = findings_of(rig, "locks")
     assert (finding.bone, finding.severity) == (bone, Severity.WARNING)
-    assert finding.args["folds_about"] == "z"
+    assert finding.stated["folds_about"] == "z"
     (pole,) = findings_of(rig, "pole")
     assert pole.fix_id is None and "free that axis first" in (pole.no_fix_reason or "")
     other = {"shin.L": "thigh.L", "thigh.L": "shin.L", "forearm.L": "upper_arm.L"}[bone]
@@ -560,7 +560,7 @@ def test_an_evenly_stiff_leg_with_a_bone_posed_longer_lags_further(
     errors = [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR]
     assert [f.severity for f in errors] == ([severity] if severity else [])
     if errors:
-        grown, posed = errors[0].args["posed_longer"]
+        grown, posed = errors[0].stated["posed_longer"]
         assert grown == "thigh.L" and posed == pytest.approx(scale, rel=1e-3)
         _fixed(rig, errors[0])
         assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]

@@ -50,7 +50,7 @@ def test_unparented_shin_that_stretches_still_lands_and_is_a_warning(rig) -> Non
     rig.pose.bones["shin.L"].ik_stretch = 0.1
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
     (finding,) = findings_of(rig, "parenting")
-    assert finding.severity == Severity.WARNING and finding.args["stretching"] == ("shin.L",)
+    assert finding.severity == Severity.WARNING and finding.stated["stretching"] == ("shin.L",)
 
 
 def test_unparented_shin_is_an_error_on_every_active_ik_of_the_bone(rig) -> None:

@@ -167,7 +167,7 @@ def test_missing_pole_bone_makes_the_ik_do_nothing(rig) -> None:
     _pole_bone_missing(rig)
     assert tip_error(rig, "shin.L") > 0.1
     (finding,) = _pole_findings(rig)
-    assert finding.args["pole_bone"] == "knee_pole.L.typo" and "invalid" in finding.why
+    assert finding.stated["pole_bone"] == "knee_pole.L.typo" and "invalid" in finding.why
     apply_fix(finding)
     assert tip_error(rig, "shin.L") < 1e-3
 
@@ -207,7 +207,7 @@ def test_pole_angle_off_turns_the_leg_at_rest_and_the_computed_angle_restores_it
     _pole_angle_twists_the_leg(rig)
     assert _rest_drift(rig) > 1e-2
     (finding,) = _pole_findings(rig)
-    assert finding.args["turn"] == pytest.approx(45.0, abs=0.05)
+    assert finding.stated["turn"] == pytest.approx(45.0, abs=0.05)
     assert (
         finding.fix_label
         == "Set the pole angle to -90.0° (computed: the chain keeps its rest pose)"
@@ -457,6 +457,6 @@ def test_keys_on_the_upper_arm_of_a_chain_into_the_shoulder_turn_its_bend_past_t
     assert [v.fails for v in judge_chains(rig) if v.owner == "forearm.L"] == [fails]
     (finding,) = [f for f in findings_of(rig, "pole") if f.chain == ("forearm.L", "IK")]
     assert finding.severity == (Severity.ERROR if fails else Severity.WARNING)
-    assert ("upper_arm.L" in finding.args["posed"]) == bool(keyed)
+    assert ("upper_arm.L" in finding.stated["posed"]) == bool(keyed)
     apply_fix(finding)
     assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]

@@ -163,7 +163,7 @@ def test_leftover_uniform_growth_is_a_warning(rig) -> None:
     rig.pose.bones["shin.L"].scale = (1.2, 1.2, 1.2)
     (finding,) = findings_of(rig, "rest_pose")
     assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
-    assert (finding.args["scaled"], finding.args["shrunk"]) == (("shin.L",), ())
+    assert (finding.stated["scaled"], finding.stated["shrunk"]) == (("shin.L",), ())
     apply_fix(finding)
     assert_ik_works(rig, ["shin.L"])
 
@@ -207,7 +207,7 @@ def test_a_straight_or_shrunk_limb_that_stretches_still_lands_and_is_a_warning(r
     found = {f.bone: f for f in findings_of(rig, "rest_pose")}
     assert {found["forearm.L"].severity, found["shin.L"].severity} == {Severity.WARNING}
     assert found["forearm.L"].title == "Straight, lands by stretch"
-    assert found["shin.L"].args["stretching"] == ("shin.L",)
+    assert found["shin.L"].stated["stretching"] == ("shin.L",)
     for owner in ("forearm.L", "shin.L"):
         rig.pose.bones[owner].ik_stretch = 0.0
     assert all(v.fails for v in judge_chains(rig) if v.owner in found)
@@ -262,7 +262,7 @@ def test_straight_limb_posed_bent_toward_its_pole_still_lands_and_is_a_warning(
     assert [v.state for v in judge_chains(rig) if v.owner == lower] == ["pass"]
     (finding,) = findings_of(rig, "rest_pose")
     assert (finding.bone, finding.severity) == (lower, Severity.WARNING)
-    assert finding.args["start_bent_by"] == (lower,)
+    assert finding.stated["start_bent_by"] == (lower,)
 
 
 @pytest.mark.parametrize(("upper", "lower", "control"), LIMBS)
@@ -301,7 +301,7 @@ def test_leftover_rotation_bending_the_knee_toward_a_pole_behind_it_is_a_warning
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
     (finding,) = findings_of(rig, "rest_pose")
     assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
-    assert finding.args["bend"] == "behind"
+    assert finding.stated["bend"] == "behind"
 
 
 def test_leftover_scale_on_a_bone_keyed_in_rotation_is_still_a_leftover(rig) -> None:
@@ -336,7 +336,7 @@ def test_leftover_rotation_flipping_a_joint_under_a_pole_angle_that_turns_it_bac
     turn_to = flipped_start_turned_back(rig, owner, turn)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
     (finding,) = findings_of(rig, "rest_pose")
-    assert finding.severity == Severity.WARNING and finding.args["bend"] == "turned_back"
+    assert finding.severity == Severity.WARNING and finding.stated["bend"] == "turned_back"
     assert finding.fix_id is None and "together" in (finding.no_fix_reason or "")
     turn_to(60)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]

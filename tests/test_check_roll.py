@@ -97,7 +97,7 @@ def test_rolled_hinge_knee_bends_sideways_and_rolling_it_back_fixes_it(rig) -> N
     mesh_before, snapshot = _mesh_at_rest(rig), pose_snapshot(rig)
     (finding,) = findings_of(rig, "roll")
     assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
-    assert dict(finding.args["off"]) == {"shin.L": pytest.approx(30.0, abs=0.5)}
+    assert dict(finding.stated["off"]) == {"shin.L": pytest.approx(30.0, abs=0.5)}
     assert finding.changes_rest_pose and "changes the rest pose" in finding.fix_label
     bpy.context.view_layer.objects.active = rig
     bpy.ops.object.mode_set(mode="POSE")
@@ -118,7 +118,7 @@ def test_free_bones_with_other_rolls_are_info_and_the_pole_angle_follows_the_fix
     assert _at_rest(rig)
     (finding,) = findings_of(rig, "roll")
     assert (finding.bone, finding.severity) == ("shin.L", Severity.INFO)
-    assert dict(finding.args["off"])["thigh.L"] == pytest.approx(40.0, abs=0.5)
+    assert dict(finding.stated["off"])["thigh.L"] == pytest.approx(40.0, abs=0.5)
     fitted = _pole_angle(rig)
     assert run_fix(finding).changed
     assert _pole_angle(rig) != pytest.approx(fitted, abs=1e-4), "the pole angle follows the roll"
@@ -132,7 +132,7 @@ def test_free_bones_with_other_rolls_are_info_and_the_pole_angle_follows_the_fix
 def test_x_and_minus_x_agree_only_when_every_bone_shares_the_sign(rig) -> None:
     _roll(rig, "shin.L", 180)
     (finding,) = findings_of(rig, "roll")
-    assert dict(finding.args["off"])["shin.L"] == pytest.approx(180.0, abs=0.5)
+    assert dict(finding.stated["off"])["shin.L"] == pytest.approx(180.0, abs=0.5)
     apply_fix(finding)
     assert findings_of(rig, "roll") == []
     assert_ik_works(rig, ["shin.L"])

@@ -17,7 +17,7 @@ def test_ten_standard_iterations_leave_the_foot_short(rig) -> None:
     assert tip_error(rig, "shin.L") > 1e-2
     (finding,) = findings_of(rig, "solver")
     assert (finding.bone, finding.severity) == ("shin.L", Severity.ERROR)
-    assert finding.args["stops_after"] == 10
+    assert finding.stated["stops_after"] == 10
     apply_fix(finding)
     assert rig.pose.bones["shin.L"].constraints["IK"].iterations == 500
     assert findings_of(rig, "solver") == []
@@ -187,7 +187,7 @@ def _an_error_exactly_where_it_fails(rig, owner: str, fails: bool, cause: tuple[
     (finding,) = findings_of(rig, "solver")
     assert finding.severity == (Severity.ERROR if fails else Severity.WARNING)
     if fails:
-        assert (finding.args["needed_for"], finding.args["needs"]) == cause
+        assert (finding.stated["needed_for"], finding.stated["needs"]) == cause
         apply_fix(finding)
         assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
 

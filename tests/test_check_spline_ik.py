@@ -298,7 +298,7 @@ def test_chain_count_past_the_tail_drags_the_rig_root_onto_the_curve(scene) -> N
     rig, curve, spline_ik = build_tail(count=5, control_parent=None)
     assert (rig.pose.bones["root"].head - rig.data.bones["root"].head_local).length > 0.9
     finding = only(rig, "spline_chain")
-    assert finding.severity == Severity.ERROR and "root" in finding.args["dragged"]
+    assert finding.severity == Severity.ERROR and "root" in finding.stated["dragged"]
     assert finding.args["count"] == 4
     apply_fix(finding)
     assert spline_ik.chain_count == 4
@@ -516,7 +516,7 @@ def test_a_curve_far_from_the_tail_makes_the_chain_jump_at_rest(scene) -> None:
     assert (rig.pose.bones[TAIL[0]].head - rig.data.bones[TAIL[0]].head_local).length > 2.9
     finding = only(rig, "spline_placement")
     assert finding.severity == Severity.WARNING
-    assert finding.args["offset"] == pytest.approx(3.0, abs=5e-3)
+    assert finding.stated["offset"] == pytest.approx(3.0, abs=5e-3)
     apply_fix(finding)
     assert spline_findings(rig, "spline_placement") == []
     assert_on_curve(rig, curve)
@@ -534,8 +534,8 @@ def test_a_scaled_curve_object_scales_the_bones_without_fit_curve(scene) -> None
     spline_ik.y_scale_mode = "NONE"
     assert max(_bone_scales(rig)) > 1.9
     finding = only(rig, "spline_placement")
-    assert finding.args["scales_bones"]
-    assert finding.args["scale"] == pytest.approx((2.0, 2.0, 2.0), abs=5e-3)
+    assert finding.stated["scales_bones"]
+    assert finding.stated["scale"] == pytest.approx((2.0, 2.0, 2.0), abs=5e-3)
     apply_fix(finding)
     assert tuple(curve.scale) == pytest.approx((1.0, 1.0, 1.0))
     assert max(abs(s - 1.0) for s in _bone_scales(rig)) < 1e-3
@@ -558,8 +558,8 @@ def test_an_uneven_curve_scale_slides_the_joints_along_a_bent_curve(scene) -> No
     slid = max((a - b).length for a, b in zip(joints(rig), even, strict=True))
     assert slid > 0.2
     finding = only(rig, "spline_placement")
-    assert not finding.args["scales_bones"]
-    assert finding.args["slide"] > 0.2
+    assert not finding.stated["scales_bones"]
+    assert finding.stated["slide"] > 0.2
     apply_fix(finding)
     back = max((a - b).length for a, b in zip(joints(rig), even, strict=True))
     assert back < ON_CURVE

@@ -64,8 +64,8 @@ def _only_finding(rig):
 
 
 def _differs(finding, what: str) -> tuple:
-    """The values both sides show for ``what``, from the finding's ``differences`` arg."""
-    found = {difference[0]: difference[1:] for difference in finding.args["differences"]}
+    """The values both sides show for ``what``, from the finding's ``differences`` fact."""
+    found = {difference[0]: difference[1:] for difference in finding.stated["differences"]}
     assert what in found, f"no difference '{what}' in {sorted(found)}"
     return found[what]
 
@@ -93,7 +93,7 @@ def test_a_knee_locked_on_one_side_is_freed_from_its_twin(rig, broken, good) -> 
     finding = _only_finding(rig)
     assert (finding.bone, finding.severity) == (f"shin.{broken}", Severity.ERROR)
     assert _differs(finding, f"IK lock X of shin.{good} / shin.{broken}") == (False, True)
-    assert finding.args["faults"] == (("locks", "error"),)
+    assert finding.stated["faults"] == (("locks", "error"),)
     report = _fixed(rig, finding, good)
     assert f"from its mirror twin on shin.{good}" in report
     assert not rig.pose.bones[f"shin.{broken}"].lock_ik_x
@@ -183,7 +183,7 @@ def test_a_leg_aimed_at_the_other_foot_gets_its_own(rig) -> None:
     finding = _only_finding(rig)
     assert finding.bone == "shin.R"
     assert _differs(finding, "target") == ("foot_ik.L", False, "foot_ik.L", True)
-    assert finding.args["faults"] == (("across", "target"),)
+    assert finding.stated["faults"] == (("across", "target"),)
     _fixed(rig, finding, "L")
     assert _ik(rig, "shin.R").subtarget == "foot_ik.R"
     assert_ik_works(rig, ["shin.L", "shin.R"])
@@ -193,7 +193,7 @@ def test_a_leg_that_lost_its_pole_gets_the_mirror_of_its_twins(rig) -> None:
     _ik(rig, "shin.R").pole_target = None
     finding = _only_finding(rig)
     assert _differs(finding, "pole") == ("knee_pole.L", False, None, False)
-    assert finding.args["faults"] == (("pole", "warning"),)
+    assert finding.stated["faults"] == (("pole", "warning"),)
     _fixed(rig, finding, "L")
     assert _ik(rig, "shin.R").pole_subtarget == "knee_pole.R"
     assert abs(_turn_from_rest(rig, "shin.R")) < 1e-3

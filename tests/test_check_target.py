@@ -79,7 +79,7 @@ def test_targetless_ik_switched_off_beside_an_active_twin_is_a_warning(rig) -> N
     assert states == {"IK": "off", twin.name: "pass"}
     (finding,) = findings_of(rig, "target")
     assert (finding.constraint, finding.severity) == ("IK", Severity.WARNING)
-    assert finding.args["switched_off"]
+    assert finding.stated["switched_off"]
     ik.mute = False
     twin.mute = True
     (finding,) = findings_of(rig, "target")

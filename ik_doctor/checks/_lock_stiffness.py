@@ -160,7 +160,8 @@ def _stiff_without_pole(
         ),
         fix_id="clear_stiffness",
         fix_label=f"Set the IK stiffness of {', '.join(stiff)} to 0",
-        fix_args=(("cause", STIFFNESS), ("bones", stiff), ("shortfall", share)),
+        fix_args=(("cause", STIFFNESS), ("bones", stiff)),
+        facts=(("shortfall", share),),
     )
 
 
@@ -266,13 +267,8 @@ def _evenly_stiff_finding(
         ),
         fix_id="clear_stiffness",
         fix_label=f"Set the IK stiffness of {', '.join(names)} to 0",
-        fix_args=(
-            ("cause", STIFFNESS),
-            ("bones", tuple(names)),
-            ("stiffness", stiffness),
-            ("shortfall", share),
-            ("posed_longer", grown),
-        ),
+        fix_args=(("cause", STIFFNESS), ("bones", tuple(names))),
+        facts=(("stiffness", stiffness), ("shortfall", share), ("posed_longer", grown)),
     )
 
 
@@ -301,12 +297,8 @@ def _stiff_bone_finding(
         ),
         fix_id="clear_stiffness",
         fix_label=f"Set the IK stiffness of {readable(pose_bone)} to 0",
-        fix_args=(
-            ("cause", STIFFNESS),
-            ("bones", (readable(pose_bone),)),
-            ("stiffness", stiffness),
-            ("shortfall", share),
-        ),
+        fix_args=(("cause", STIFFNESS), ("bones", (readable(pose_bone),))),
+        facts=(("stiffness", stiffness), ("shortfall", share)),
     )
 
 

@@ -65,7 +65,7 @@ class Difference:
     """False for the roll of bones that rotate freely: only FK and the mirror tools see it."""
     values: tuple[Any, ...] = ()
     """The values ``source`` and ``dest`` show, in their order, as data for the reports (angles
-    in degrees): the finding's ``differences`` arg holds them after ``what``."""
+    in degrees): the finding's ``differences`` fact holds them after ``what``."""
 
     def text(self) -> str:
         return f"{self.what} {self.source} / {self.dest}"

@@ -63,19 +63,15 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
             # It moves nothing now; the oracle judges its live twin.
             severity = Severity.WARNING
             message += " It is switched off now: that shows once it is switched on."
-        facts = (*facts, ("switched_off", off))
         length = chain.count_for(bones)
         fix: dict[str, Any] = dict(
             fix_id="set_length",
             fix_label=f"Set chain length to {length}",
-            fix_args=(("length", length), *facts),
+            fix_args=(("length", length),),
         )
         if length == chain.chain_count or not chain.moving_part(chain.bones[:bones]):
             # Without Use Tail the owner's parent is the first bone turned: no length helps.
-            fix = dict(
-                fix_args=facts,
-                no_fix_reason="turn on Use Tail, or move the IK to the bone below",
-            )
+            fix = dict(no_fix_reason="turn on Use Tail, or move the IK to the bone below")
         yield chain_finding(
             "chain_length",
             rig,
@@ -84,13 +80,14 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
             title=title,
             message=message,
             why=why,
+            facts=(*facts, ("switched_off", off)),
             **fix,
         )
 
 
 _Problem = tuple[Severity, str, str, str, int, tuple[tuple[str, Any], ...]]
 """Severity, title, message, why, how many bones from the owner up the chain should span, and
-the finding's args that state what the message names."""
+the finding's facts: what the message names."""
 
 
 def _problem(rig: RigView, chain: IKChain) -> _Problem | None:

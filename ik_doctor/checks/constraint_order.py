@@ -184,10 +184,7 @@ def _also_switched(nested: Finding, switch_note: Finding) -> Finding:
     return replace(
         nested,
         message=f"{nested.message} {switch_note.message}",
-        fix_args=(
-            *(arg for arg in nested.fix_args if arg[0] != "off_by_switch"),
-            ("off_by_switch", True),
-        ),
+        facts=(("off_by_switch", True),),
     )
 
 
@@ -302,7 +299,8 @@ def _rotation_overridden(
         why=why,
         fix_id=None if no_mute else "mute_overridden",
         fix_label=None if no_mute else f"Mute '{readable(constraint)}' (it {what})",
-        fix_args=(("purpose", what), ("copies_location", moves_head)),
+        fix_args=(("purpose", what),),
+        facts=(("copies_location", moves_head),),
         no_fix_reason=no_mute,
         needs_confirmation=no_mute is None,
     )
@@ -465,7 +463,8 @@ def _overlaps(rig: RigView) -> Iterator[Finding]:
                 "Blender solves IKs that share bones as one tree; the longer chain pulls the "
                 "shared bones toward its own target, so the inner IK's target is not reached."
             ),
-            fix_args=(("cause", NESTED_IK), ("off_by_switch", False)),
+            fix_args=(("cause", NESTED_IK),),
+            facts=(("off_by_switch", False),),
             no_fix_reason=NESTED_IK_REASON,
         )
 

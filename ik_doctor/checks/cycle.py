@@ -108,7 +108,7 @@ def _finding(
         fix = dict(
             fix_id=f"mute_{role}_link",
             fix_label=f"Mute '{link.constraint}' on {control}, keeping where it is now",
-            fix_args=(("constraint", link.constraint), *facts),
+            fix_args=(("constraint", link.constraint),),
             needs_confirmation=True,
         )
     else:
@@ -120,7 +120,7 @@ def _finding(
         fix = dict(
             fix_id=f"reparent_{role}",
             fix_label=f"{label}, keeping where it is",
-            fix_args=(("parent", parent), *facts),
+            fix_args=(("parent", parent),),
         )
     return chain_finding(
         "cycle",
@@ -130,6 +130,7 @@ def _finding(
         title=f"{role.title()} {'parented to chain' if parented_to_chain else 'in a cycle'}",
         message=f"The {role} of {where}, {control}, {how}, a bone of the chain it moves.",
         why=why,
+        facts=facts,
         **fix,
     )
 

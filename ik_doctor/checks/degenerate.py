@@ -81,7 +81,7 @@ def _problem(
                 f"Set {name}'s scale back (or clear its scale keys) if it was not meant "
                 "to hide the limb; a scale of 0 is sometimes animated on purpose."
             ),
-            fix_args=(("flat_axes", "".join(flat)),),
+            facts=(("flat_axes", "".join(flat)),),
         )
     length = rig.bone(name).length
     if length < max(options["min_length_ratio"] * longest, NOISE_LENGTH):

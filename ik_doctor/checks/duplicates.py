@@ -189,7 +189,7 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
         why=why,
         fix_id=fix_id,
         fix_label=f"{verb} IK '{changed.constraint}' on {changed.owner} (asks first)",
-        fix_args=facts,
+        facts=facts,
         needs_confirmation=True,
     )
     kept = first if changed is later else later
@@ -204,7 +204,7 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
             f"on {changed.owner} (chain length {changed.chain_count} to {count}, the same top "
             f"bone), so both chains reach for {_tip(kept)}"
         ),
-        fix_args=(("use_tail", not changed.use_tail), ("chain_count", count), *facts),
+        fix_args=(("use_tail", not changed.use_tail), ("chain_count", count)),
         needs_confirmation=False,
     )
 

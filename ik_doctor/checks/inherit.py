@@ -174,7 +174,7 @@ def _rotation_not_inherited(rig: RigView, chain: IKChain, name: str) -> Finding:
         ),
         fix_id="inherit_rotation",
         fix_label=f"Turn Inherit Rotation back on for {name}",
-        fix_args=facts,
+        facts=facts,
     )
 
 
@@ -206,7 +206,8 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
         ),
         fix_id="inherit_scale",
         fix_label=f"Set Inherit Scale of {name} to {mode.title()}",
-        fix_args=(("mode", mode), ("grown", grown), ("stretching", stretching)),
+        fix_args=(("mode", mode),),
+        facts=(("grown", grown), ("stretching", stretching)),
     )
 
 
@@ -237,8 +238,8 @@ def _sheared(rig: RigView, chain: IKChain, name: str, scaled: str, uneven: Vecto
         ),
         fix_id="align_scale",
         fix_label=f"Set Inherit Scale of {name} to Aligned",
-        fix_args=(
-            ("mode", "ALIGNED"),
+        fix_args=(("mode", "ALIGNED"),),
+        facts=(
             ("scaled", scaled),
             ("scale", scale),
             ("rebuilt_by", None if rebuilt is None else readable(rebuilt)),
@@ -296,7 +297,7 @@ _Args = tuple[tuple[str, Any], ...]
 
 def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool, _Args]:
     """What a chain bone that does not inherit rotation does to the chain, whether the chain
-    still works (a warning then), and the same as the finding's args: ``effect`` names which
+    still works (a warning then), and the same as the finding's facts: ``effect`` names which
     case, with the constraint (``start``), the IK and the bone it aims (``aimer``) or the turned
     bone (``turned``) the sentence names.
 

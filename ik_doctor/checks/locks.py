@@ -151,7 +151,7 @@ def _weighed_against_stretch(
             f,
             severity=Severity.WARNING,
             message=f.message + made_up,
-            fix_args=(*f.fix_args, ("stretching", stretching)),
+            facts=(*f.facts, ("stretching", stretching)),
         )
         if f.severity == Severity.ERROR
         else f
@@ -359,7 +359,8 @@ def _bend_finding(
         ),
         fix_id="free_axes",
         fix_label=f"Free the {_axis_list(axes)} IK axis of {name} (unlock, drop the zero limit)",
-        fix_args=(*_blocked_args(pose_bone, axes), ("folds_about", folds_about)),
+        fix_args=_blocked_args(pose_bone, axes),
+        facts=(("folds_about", folds_about),),
     )
 
 
@@ -406,12 +407,8 @@ def _narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding
         ),
         fix_id="drop_limit",
         fix_label=f"Turn off the {axis} IK limit of {clamp.bone}",
-        fix_args=(
-            ("axes", clamp.axis),
-            ("cause", IK_LIMIT),
-            ("bones", (clamp.bone,)),
-            ("folded", clamp.folded),
-        ),
+        fix_args=(("axes", clamp.axis), ("cause", IK_LIMIT), ("bones", (clamp.bone,))),
+        facts=(("folded", clamp.folded),),
     )
 
 

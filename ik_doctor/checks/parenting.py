@@ -52,8 +52,6 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
             cut.add((top, chain.constraint))
             reported.add(top)
             stretching = stretching_bones(rig, chain)
-            fix = _parent_fix(rig, chain, top, parent)
-            fix["fix_args"] = (*fix.get("fix_args", ()), ("stretching", tuple(stretching)))
             yield chain_finding(
                 "parenting",
                 rig,
@@ -76,7 +74,8 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                     "The solver only rotates the owner and its parents: with the link missing, "
                     f"{parent} and the bones above it never bend."
                 ),
-                **fix,
+                facts=(("stretching", tuple(stretching)),),
+                **_parent_fix(rig, chain, top, parent),
             )
         # Chain length 0 climbs into the body; the chain_length check reports that instead.
         span = len(chain.bones) if chain.chain_count else rig.limb_length(chain.owner)

@@ -102,7 +102,7 @@ class _Problem:
     no_fix: str | None = None
     """Why no fix applies, when moving or making a pole would not help."""
     facts: tuple[tuple[str, Any], ...] = ()
-    """What the message states, as the finding's args: names and angles (degrees)."""
+    """What the message states, as the finding's facts: names and angles (degrees)."""
 
 
 def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -131,7 +131,7 @@ def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             why=problem.why,
             fix_id=problem.fix if fix_label else None,
             fix_label=fix_label,
-            fix_args=problem.facts,
+            facts=problem.facts,
             no_fix_reason=no_fix_reason,
             # Moving the pole edits its rest position; it deforms nothing (_pole_bone_is_movable).
             changes_rest_pose=fix_label is not None and problem.fix == "move_pole",
@@ -412,7 +412,7 @@ def _turns(rig: RigView, chain: IKChain, rest: float, twist: float, start: float
 def _turn_facts(
     rig: RigView, chain: IKChain, rest: float, twist: float, start: float
 ) -> tuple[tuple[str, Any], ...]:
-    """``_turns`` as the finding's args: the turn at rest, the rest-keeping angle, and the posed
+    """``_turns`` as the finding's facts: the turn at rest, the rest-keeping angle, and the posed
     joints with their further turn (none under 1°), in degrees."""
     posed = tuple(posed_joints(rig, chain)) if abs(math.degrees(start)) >= 1.0 else ()
     return (

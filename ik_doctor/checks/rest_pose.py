@@ -184,17 +184,13 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
             "The solver bends a chain the way its rest pose is already bent; a straight chain "
             f"gives it no direction. A slight pre-bend of {joint} tells it which way to go."
         ),
-        **_pre_bend_fix(rig, chain, joint, direction, side, start[2] if start else ()),
+        facts=(("start_bent_by", start[2] if start else ()),),
+        **_pre_bend_fix(rig, chain, joint, direction, side),
     )
 
 
 def _pre_bend_fix(
-    rig: RigView,
-    chain: IKChain,
-    joint: str,
-    direction: Vector,
-    side: str,
-    start_bent_by: tuple[str, ...],
+    rig: RigView, chain: IKChain, joint: str, direction: Vector, side: str
 ) -> dict[str, Any]:
     """The pre-bend, unless another live IK aimed at the same control lies along the chain:
     straight, the chain only aims its line at the control and that IK lands too; bent, the
@@ -205,7 +201,6 @@ def _pre_bend_fix(
         aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
         if other is not chain and live and aimed and set(other.bones) < set(chain.bones):
             return dict(
-                fix_args=(("start_bent_by", start_bent_by),),
                 no_fix_reason=f"pre-bent, the chain would fold and take {other.root} from IK "
                 f"'{other.constraint}' on {other.owner}, aimed at the same control, which would "
                 "then miss it: remove that IK first",
@@ -213,11 +208,7 @@ def _pre_bend_fix(
     return dict(
         fix_id="pre_bend",
         fix_label=f"Pre-bend {joint} slightly {side} (changes the rest pose)",
-        fix_args=(
-            ("direction", direction.to_tuple()),
-            ("side", side),
-            ("start_bent_by", start_bent_by),
-        ),
+        fix_args=(("direction", direction.to_tuple()), ("side", side)),
         changes_rest_pose=True,
     )
 
@@ -334,7 +325,8 @@ def _leftover_pose(
         # pole (the pole check's error): the two undo each other, so both change by hand.
         fix_id=None if turned_back else "clear_pose",
         fix_label=None if turned_back else f"Clear the {_cleared(posed, keyed)} (loses that pose)",
-        fix_args=facts if turned_back else (("bones", tuple(posed)), ("keyed", keyed), *facts),
+        fix_args=() if turned_back else (("bones", tuple(posed)), ("keyed", keyed)),
+        facts=facts,
         no_fix_reason=(
             "cleared alone, the pose would leave the pole angle turning the joint away from the "
             "pole: clear the pose and set the pole angle that keeps the rest pose together"
@@ -399,7 +391,7 @@ def _bend_effect(
     behind: bool,
     turned_back: bool,
 ) -> tuple[str | None, str | None]:
-    """Which of the cases below the leftover rotation is, as the finding's ``bend`` arg names it,
+    """Which of the cases below the leftover rotation is, as the finding's ``bend`` fact names it,
     and what it does to the bend; (None, None) when it changes nothing said here."""
     if behind:
         return "behind", (

@@ -218,7 +218,8 @@ def _finding(
             f"Roll the chain's bones so their {axis} axes are the bend plane's normal "
             "(changes the rest pose)"
         ),
-        fix_args=(("sign", sign), ("off", tuple((name, angles[name]) for name in off))),
+        fix_args=(("sign", sign),),
+        facts=(("off", tuple((name, angles[name]) for name in off)),),
         no_fix_reason=(
             f"Actions animate {', '.join(keyed)} in the current bone axes: a new roll would "
             "change what every key does. Fix the roll before animating, or re-key after."

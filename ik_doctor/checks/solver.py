@@ -190,8 +190,8 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
             ),
             fix_id="iterations",
             fix_label=f"Set iterations to {STANDARD_ITERATIONS} (Blender's default)",
-            fix_args=(
-                ("cause", ITERATIONS),
+            fix_args=(("cause", ITERATIONS),),
+            facts=(
                 ("stops_after", iterations),
                 ("needs", None if need is None else need.count),
                 ("needed_for", None if need is None else need.kind),

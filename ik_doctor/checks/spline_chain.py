@@ -110,29 +110,22 @@ def _count_finding(rig: RigView, chain: SplineChain, count: int) -> Finding:
         rig,
         chain,
         count,
-        (("dragged", tuple(chain.bones[count:])),),
         severity=Severity.ERROR,
         title=title,
         message=message,
         why=why,
+        facts=(("dragged", tuple(chain.bones[count:])),),
     )
 
 
-def _set_count(
-    rig: RigView,
-    chain: SplineChain,
-    count: int,
-    facts: tuple[tuple[str, Any], ...] = (),
-    **fields: Any,
-) -> Finding:
-    """The set_count fix, with ``facts`` (what the message names) beside its count."""
+def _set_count(rig: RigView, chain: SplineChain, count: int, **fields: Any) -> Finding:
     return chain_finding(
         "spline_chain",
         rig,
         chain,
         fix_id="set_count",
         fix_label=f"Set the chain count to {count}",
-        fix_args=(("count", count), *facts),
+        fix_args=(("count", count),),
         **fields,
     )
 

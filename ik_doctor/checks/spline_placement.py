@@ -86,7 +86,7 @@ def find_spline_placement_problems(rig: RigView, options: Mapping[str, Any]) -> 
                 ),
                 fix_id="apply_scale",
                 fix_label=f"Apply the scale of '{name}' to its points (nothing moves)",
-                fix_args=(
+                facts=(
                     ("scale", tuple(scale)),
                     ("slide", path.slide),
                     ("scales_bones", scales_bones),
@@ -110,7 +110,7 @@ def find_spline_placement_problems(rig: RigView, options: Mapping[str, Any]) -> 
                 ),
                 fix_id="move_curve",
                 fix_label=f"Move the points of '{name}' so it starts at {chain.root}",
-                fix_args=(("offset", offset),),
+                facts=(("offset", offset),),
             )
 
 

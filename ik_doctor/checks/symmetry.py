@@ -179,9 +179,10 @@ def _judge(rig: RigView, twins: Twins, options: Mapping[str, Any]) -> Finding | 
         if no_fix
         else f"Copy from {shown_first.owner} onto {dest.owner}, mirrored: {'; '.join(copies)}"
         + rolls,
-        fix_args=facts
+        fix_args=()
         if no_fix
-        else (("source", shown_first.owner), ("source_ik", shown_first.constraint), *facts),
+        else (("source", shown_first.owner), ("source_ik", shown_first.constraint)),
+        facts=facts,
         no_fix_reason=no_fix,
     )
 

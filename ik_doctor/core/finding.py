@@ -101,6 +101,10 @@ class Finding:
     fix_id: str | None = None
     fix_label: str | None = None
     fix_args: tuple[tuple[str, Any], ...] = field(default=())
+    """What the fix and the scan's proofs read: never a mere measurement (``facts``)."""
+    facts: tuple[tuple[str, Any], ...] = field(default=())
+    """What ``message`` states, as data: the figures it measured (angles in degrees, shares of
+    the reach), the bones and the case it names. For reports and tests; no fix reads them."""
     no_fix_reason: str | None = None
     changes_rest_pose: bool = False
     """The fix edits bones in Edit Mode, which changes the bind of any mesh the rig deforms."""
@@ -127,6 +131,11 @@ class Finding:
     def args(self) -> dict[str, Any]:
         return dict(self.fix_args)
 
+    @property
+    def stated(self) -> dict[str, Any]:
+        """``facts`` by name."""
+        return dict(self.facts)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; the command line and reports serialise findings through this."""
         data = asdict(self)
@@ -135,6 +144,7 @@ class Finding:
             {"owner": self.chain[0], "constraint": self.chain[1]} if self.chain else None
         )
         data["fix_args"] = {key: value for key, value in self.fix_args}
+        data["facts"] = dict(self.facts)
         data["frames"] = [list(pair) for pair in self.frames]
         data["occurrences"] = [occurrence.to_dict() for occurrence in self.occurrences]
         return data
