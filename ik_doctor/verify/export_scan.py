@@ -5,9 +5,10 @@ does depends on its settings and on the rig. ``scan_export`` exports the armatur
 own glTF or FBX exporter and the user's settings, reads the file back, and compares every deform
 joint and IK tip with Blender's own pose on every frame of every action. Where they part, it
 exports again with one setting changed at a time (sampling on, deform bones only off, the whole
-action baked...; ``export_remedies``) and names the first that makes the game's pose match, with its fix where one
-is safe: the setting stored where the user's settings came from (``export_settings``: a
-collection's exporter, or for glTF the scene), where the exporter reads it on the next export.
+action baked...; ``export_remedies``) and names the first that makes the game's pose match,
+with its fix where one is safe: the setting stored where the user's settings came from
+(``export_settings``: a collection's exporter, or for glTF the scene), where the exporter reads
+it on the next export.
 Without a collection exporter FBX keeps no settings in the file, so its findings say what to
 tick instead. The worst occurrence of a miss keeps the worst joint's distance over its frames,
 for the HTML page's plot.
