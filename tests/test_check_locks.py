@@ -12,7 +12,15 @@ from mathutils import Vector
 from rig_generation import BoneSpec, ConstraintSpec, PoseSpec, Reference, RigSpec, build_rig
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
-from ik_doctor import FixError, Severity, apply_fix, judge_chains, run_fix, scan_animation
+from ik_doctor import (
+    FixError,
+    FixResult,
+    Severity,
+    apply_fix,
+    judge_chains,
+    run_fix,
+    scan_animation,
+)
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.finding import STIFFNESS
 from ik_doctor.core.scan_proofs import with_scan_proofs
@@ -37,14 +45,15 @@ def _ik_settings(rig) -> dict[str, tuple]:
     }
 
 
-def _fixed(rig, finding) -> str:
+def _fixed(rig, finding) -> FixResult:
     """Apply the fix, prove it is gone and that a second run changes nothing."""
-    report = apply_fix(finding)
+    result = run_fix(finding)
+    assert result.changed and not result.failed
     assert finding.key not in {f.key for f in findings_of(rig, "locks")}
     before = (pose_snapshot(rig), _ik_settings(rig))
     assert not run_fix(finding).changed
     assert (pose_snapshot(rig), _ik_settings(rig)) == before
-    return report
+    return result
 
 
 def _fix_everything(rig) -> None:
@@ -85,8 +94,8 @@ def test_ik_lock_on_the_bend_axis_stops_the_limb_folding(rig, bone, owner) -> No
         "x",
     )
     before = _ik_settings(rig)
-    report = _fixed(rig, finding)
-    assert "unlocked IK X" in report
+    assert bone in _fixed(rig, finding).touched
+    assert not rig.pose.bones[bone].lock_ik_x
     after = _ik_settings(rig)
     assert {name for name in before if before[name] != after[name]} == {bone}
     assert findings_of(rig, "locks") == []
@@ -159,8 +168,7 @@ def test_ik_limit_with_min_equal_to_max_is_a_lock(rig) -> None:
     (finding,) = findings_of(rig, "locks")
     assert (finding.bone, finding.severity) == ("shin.L", Severity.ERROR)
     assert finding.args["cause"] == "ik_limit"
-    report = _fixed(rig, finding)
-    assert "zero-width X IK limit" in report
+    assert "shin.L" in _fixed(rig, finding).touched
     assert not rig.pose.bones["shin.L"].use_ik_limit_x
     assert_ik_works(rig)
 
@@ -183,8 +191,8 @@ def test_a_knee_limit_that_barely_lets_it_fold_is_an_error(rig, low, high, folde
         "drop_limit",
     )
     assert finding.stated["folded"] == pytest.approx(folded, abs=0.5 if folded > 10 else 0.05)
-    report = _fixed(rig, finding)
-    assert "Turned off the X IK limit of shin.L" in report
+    assert "shin.L" in _fixed(rig, finding).touched
+    assert not rig.pose.bones["shin.L"].use_ik_limit_x
     assert (rig.pose.bones["shin.L"].ik_min_x, rig.pose.bones["shin.L"].ik_max_x) == (
         pytest.approx(low),
         pytest.approx(high),
@@ -337,7 +345,8 @@ def test_freeing_the_bend_axis_also_frees_the_root_that_would_keep_the_chain_in_
     (finding,) = findings_of(obj, "locks")
     assert (finding.bone, finding.severity) == ("upper", Severity.ERROR)
     assert set(str(finding.args["axes"])) == set("xyz")
-    assert "unlocked IK X" in _fixed(obj, finding)
+    assert "upper" in _fixed(obj, finding).touched
+    assert not obj.pose.bones["upper"].lock_ik_x
     assert findings_of(obj, "locks") == []
     assert tip_error(obj, "lower") < 1e-3
 
