@@ -86,7 +86,7 @@ def test_rotation_and_uniform_scale_are_info_and_applying_them_moves_nothing(
     before = _world_state(rig)
     (finding,) = findings_of(rig, "transforms")
     assert (finding.bone, finding.severity, finding.title) == (None, severity, title)
-    assert finding.changes_rest_pose and "nothing moves in the world" in finding.fix_label
+    assert (finding.changes_rest_pose, finding.fix_id) == (True, "apply_armature")
     assert run_fix(finding).changed
     assert _is_unit(rig.matrix_basis)
     assert tuple(rig.location) == pytest.approx((1.0, 2.0, 0.5))
@@ -121,7 +121,7 @@ def test_non_uniform_scale_with_a_pose_offers_no_fix(rig) -> None:
     rig.scale = (1.0, 1.0, 1.5)
     _pose(rig)
     (finding,) = findings_of(rig, "transforms")
-    assert finding.fix_id is None and "pose" in finding.no_fix_reason
+    assert finding.fix_id is None and finding.stated["blocked_by"] == "posed"
 
 
 def test_scaled_and_rotated_ik_empties_are_info_and_stay_where_they_are(rig) -> None:
@@ -170,7 +170,7 @@ def test_animated_rotation_or_scale_gets_no_fix(rig) -> None:
     rig.keyframe_insert("rotation_euler", frame=1)
     found = findings_of(rig, "transforms")
     assert len(found) == 2
-    assert all(f.fix_id is None and "animated" in f.no_fix_reason for f in found)
+    assert all(f.fix_id is None and f.stated["blocked_by"] == "animated" for f in found)
 
 
 def test_keyed_target_location_is_kept_by_the_fix(rig) -> None:
@@ -192,22 +192,30 @@ def test_zero_scale_is_not_applied_because_it_would_flatten_the_bones(rig) -> No
     before = [bone.matrix_local.copy() for bone in rig.data.bones]
     (finding,) = findings_of(rig, "transforms")
     assert finding.severity == Severity.WARNING
-    assert finding.fix_id is None and "zero on X" in finding.no_fix_reason
+    assert finding.fix_id is None and finding.stated["blocked_by"] == "zero_scale"
     with pytest.raises(FixError):
         apply_fix(finding)
     assert [bone.matrix_local for bone in rig.data.bones] == before
     assert tuple(rig.scale) == (0.0, 1.0, 1.0)
 
 
-def test_recomputed_pole_angles_are_named_with_their_owner_bone(rig) -> None:
-    """Bug: the sentence said "pole angle of IK 'IK'", which every limb's IK is called."""
+def test_applying_a_mirror_recomputes_the_pole_angles_of_both_arms(rig) -> None:
+    """Every limb's IK is called 'IK': the fix must find each by its owner bone."""
     rig.scale = (-1.0, 1.0, 1.0)
     (finding,) = findings_of(rig, "transforms")
-    report = apply_fix(finding)
-    assert "pole angle of IK 'IK' on forearm.L" in report
-    assert "pole angle of IK 'IK' on forearm.R" in report
+    angles = {name: _pole_angle(rig, name) for name in POLE_OWNERS}
+    assert run_fix(finding).changed
+    changed = {name for name in POLE_OWNERS if _pole_angle(rig, name) != angles[name]}
+    assert changed == {"forearm.L", "forearm.R"}  # measured: -90° to +90°, the legs keep theirs
     assert findings_of(rig, "transforms") == []
     assert_ik_works(rig)
+
+
+POLE_OWNERS = ("forearm.L", "forearm.R", "shin.L", "shin.R")
+
+
+def _pole_angle(rig, owner: str) -> float:
+    return rig.pose.bones[owner].constraints["IK"].pole_angle
 
 
 def test_scale_that_would_shrink_a_bone_below_what_blender_keeps_is_not_applied(rig) -> None:
@@ -218,7 +226,7 @@ def test_scale_that_would_shrink_a_bone_below_what_blender_keeps_is_not_applied(
         tiny.head, tiny.tail, tiny.parent = (0, 0, 1), (0, 0, 1.0005), bones["hips"]
     rig.scale = (0.01, 0.01, 0.01)
     (finding,) = findings_of(rig, "transforms")
-    assert finding.fix_id is None and "tiny" in finding.no_fix_reason
+    assert finding.fix_id is None and finding.stated["blocked_by"] == "tiny_bones"
     with pytest.raises(FixError):
         apply_fix(finding)
     assert "tiny" in rig.data.bones

@@ -89,6 +89,7 @@ def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                 if animated
                 else f"Apply the rotation and scale of '{readable(target)}' (nothing moves)",
                 fix_args=(("object", readable(target)),),
+                facts=(("blocked_by", "animated" if animated else None),),
                 no_fix_reason=_ANIMATED.format(name=readable(target)) if animated else None,
             )
 
@@ -148,7 +149,7 @@ def _armature_finding(rig: RigView, kind: dict[str, bool]) -> Finding:
             "IK is unaffected, but every length and location in the armature's space differs "
             "from the world (bone lengths, pose locations, constraint distances)."
         )
-    reason = _no_fix_reason(rig, kind)
+    blocked_by, reason = _no_fix_reason(rig, kind) or (None, None)
     return Finding(
         check_id="transforms",
         severity=Severity.WARNING if distorting else Severity.INFO,
@@ -163,13 +164,15 @@ def _armature_finding(rig: RigView, kind: dict[str, bool]) -> Finding:
             "Apply the armature's rotation and scale (changes the bones' rest coordinates; "
             "nothing moves in the world)"
         ),
+        facts=(("blocked_by", blocked_by),),
         no_fix_reason=reason,
         changes_rest_pose=reason is None,
     )
 
 
-def _no_fix_reason(rig: RigView, kind: dict[str, bool]) -> str | None:
-    """Why the transforms cannot be applied without moving something, or None."""
+def _no_fix_reason(rig: RigView, kind: dict[str, bool]) -> tuple[str, str] | None:
+    """Why the transforms cannot be applied without moving something, or None: what blocks
+    it (zero_scale, tiny_bones, animated, posed or keyed_bones) and the sentence."""
     obj = rig.object
     flat = [
         axis
@@ -177,7 +180,7 @@ def _no_fix_reason(rig: RigView, kind: dict[str, bool]) -> str | None:
         if column.length < TOLERANCE
     ]
     if flat:
-        return (
+        return "zero_scale", (
             f"The scale of '{rig.name}' is zero on {'/'.join(flat)}: applying it would flatten "
             "every bone onto a plane and lose their rest shape for good. Give the object a "
             "non-zero scale first."
@@ -189,19 +192,19 @@ def _no_fix_reason(rig: RigView, kind: dict[str, bool]) -> str | None:
         if (linear @ (bone.tail_local - bone.head_local)).length < SHORTEST_BONE_KEPT
     ]
     if vanishing:
-        return (
+        return "tiny_bones", (
             f"Applying the scale of '{rig.name}' would make {', '.join(vanishing[:3])} shorter "
             f"than {SHORTEST_BONE_KEPT:g}, and Blender deletes such bones when it leaves Edit "
             "Mode. Scale the bones up in Edit Mode first, or keep the object's scale."
         )
     if _transforms_animated(rig, obj):
-        return _ANIMATED.format(name=rig.name)
+        return "animated", _ANIMATED.format(name=rig.name)
     if kind["negative"] or kind["non_uniform"]:
         posed = [
             readable(b) for b in pose_of(obj).bones if not _is_identity(b.matrix_basis)
         ] or sorted(animated_bones(rig))
         if posed:
-            return (
+            return "posed", (
                 f"The rig holds a pose ({', '.join(posed[:3])}…): bone rotations cannot keep "
                 "their world shape once a mirrored or non-uniform scale is applied. Clear or "
                 "bake the pose, then apply."
@@ -209,7 +212,7 @@ def _no_fix_reason(rig: RigView, kind: dict[str, bool]) -> str | None:
     elif kind["scaled"]:
         keyed = sorted(animated_bones(rig))
         if keyed:
-            return (
+            return "keyed_bones", (
                 f"Actions animate bones of '{rig.name}' ({', '.join(keyed[:3])}…) in the scaled "
                 "units: applying the scale would change the animation. Rescale the keys first."
             )
