@@ -18,7 +18,7 @@ def test_chain_length_zero_drags_the_spine(rig) -> None:
     (finding,) = findings_of(rig, "chain_length")
     assert finding.severity == Severity.ERROR, "the hips carry the other leg and the spine"
     assert finding.stated["carrier"] == "hips" and "thigh.R" in finding.stated["hanging"]
-    assert finding.fix_label == "Set chain length to 2"
+    assert (finding.fix_id, finding.fix_args) == ("set_length", (("length", 2),))
     apply_fix(finding)
     assert _ik(rig).chain_count == 2
     assert findings_of(rig, "chain_length") == []
