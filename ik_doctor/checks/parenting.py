@@ -52,6 +52,7 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
             cut.add((top, chain.constraint))
             reported.add(top)
             stretching = stretching_bones(rig, chain)
+            fix = _parent_fix(rig, chain, top, parent)
             yield chain_finding(
                 "parenting",
                 rig,
@@ -74,8 +75,8 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                     "The solver only rotates the owner and its parents: with the link missing, "
                     f"{parent} and the bones above it never bend."
                 ),
-                facts=(("stretching", tuple(stretching)),),
-                **_parent_fix(rig, chain, top, parent),
+                facts=(("stretching", tuple(stretching)), *fix.pop("facts", ())),
+                **fix,
             )
         # Chain length 0 climbs into the body; the chain_length check reports that instead.
         span = len(chain.bones) if chain.chain_count else rig.limb_length(chain.owner)
@@ -112,7 +113,8 @@ def _connect_fix(rig: RigView, name: str, parent: str | None, gap: float) -> dic
         return dict(
             no_fix_reason=f"connected, {name} would join {parent}'s limb, and IK "
             f"'{one_bone.constraint}' on {name}, of chain length 1, would then stop short of it "
-            "(the chain_length check's error): set that IK's chain length first"
+            "(the chain_length check's error): set that IK's chain length first",
+            facts=(("one_bone_ik", (name, one_bone.constraint)),),
         )
     return dict(
         fix_id="connect",
@@ -147,7 +149,8 @@ def _parent_fix(rig: RigView, chain: IKChain, top: str, parent: str) -> dict[str
                 no_fix_reason=f"parented back, {top} would bring {parent} into the chain of IK "
                 f"'{chain.constraint}' on {chain.owner}, and IK '{other.constraint}' on "
                 f"{other.owner}, aimed at the same control, would then miss it: remove that IK "
-                "first"
+                "first",
+                facts=(("rival_ik", (other.owner, other.constraint)),),
             )
     return dict(
         fix_id="parent",
