@@ -253,7 +253,17 @@ def _missing_pole(
         return None
     loose = not rig.raw_bone(chain.owner).use_inherit_rotation
     flipping = None if loose else start_that_flips_a_pole(rig, chain)
-    flipping = flipping or (None if loose else lock_that_holds_a_pole(rig, chain))
+    locked = None if loose or flipping else lock_that_holds_a_pole(rig, chain)
+    # What keeps the pole fix back, as the finding's fact (None: it applies).
+    blocked_by = (
+        "inherit_rotation"
+        if loose
+        else "overridden_start"
+        if flipping
+        else "bend_axis_lock"
+        if locked
+        else None
+    )
     return _Problem(
         Severity.WARNING,
         "No pole",
@@ -268,7 +278,8 @@ def _missing_pole(
         no_fix=f"{chain.owner} does not inherit rotation: with a pole its joint would flip away "
         "from it once the body turns; turn Inherit Rotation on first"
         if loose
-        else flipping,
+        else flipping or locked,
+        facts=(("blocked_by", blocked_by),),
     )
 
 
@@ -369,6 +380,7 @@ def _pole_off_its_bend(
             "set_angle",
             facts=facts,
         )
+    blocked_by, kept = _kept_behind_the_bend(rig, chain) or (None, None)
     what = f"Pole {_pole_name(chain)} of {_where(chain)} sits behind the bend at {limb.joint_label}"
     if fails:
         message = f"{what}, and {turns}: the joint bends away from it."
@@ -390,8 +402,8 @@ def _pole_off_its_bend(
         "joint the opposite way; an angle that makes it face the pole turns the limb around. "
         + WHY_TWIST,
         _relocation_fix(rig, chain),
-        no_fix=_kept_behind_the_bend(rig, chain),
-        facts=facts,
+        no_fix=kept,
+        facts=(*facts, ("blocked_by", blocked_by)),
     )
 
 
@@ -423,8 +435,9 @@ def _turn_facts(
     )
 
 
-def _kept_behind_the_bend(rig: RigView, chain: IKChain) -> str | None:
-    """Why moving the pole in front of the bend would flip the joint (None: it may move)."""
+def _kept_behind_the_bend(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
+    """Why moving the pole in front of the bend would flip the joint (None: it may move): what
+    keeps it (inherit_rotation, aimed_at_pole, tracking or posed) and the sentence."""
     # Measured: behind the bend, a joint that does not inherit rotation still lands (bent as
     # built or facing the pole); moved in front, it flips away once the body turns.
     loose = [n for n in chain.moving_bones[:-1] if not rig.raw_bone(n).use_inherit_rotation]
@@ -448,23 +461,23 @@ def _kept_behind_the_bend(rig: RigView, chain: IKChain) -> str | None:
         if c.type == "TRACK_TO" and not c.mute
     ]
     if loose:
-        return (
+        return "inherit_rotation", (
             f"{', '.join(loose)} does not inherit rotation: with the pole moved in front of "
             "the bend its joint would flip away from it once the body turns; turn Inherit "
             "Rotation on first"
         )
     if aiming:
-        return (
+        return "aimed_at_pole", (
             f"{', '.join(aiming)} aims at the pole: moved in front of the bend, it would start "
             "the joint bent the other way; mute it first"
         )
     if tracking:
-        return (
+        return "tracking", (
             f"{', '.join(tracking)} sets where the solver starts the joint: with the pole "
             "moved in front of the bend that start would bend it the other way; mute it first"
         )
     if pose_flips_bend(rig, chain):
-        return (
+        return "posed", (
             "the chain's posed rotation bends the joint the other way, toward this pole: moved "
             "in front of the bend, the joint would bend away from it; clear that pose first"
         )
