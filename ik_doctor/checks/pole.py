@@ -101,6 +101,7 @@ class _Problem:
     """The fix id: ``set_angle``, ``move_pole`` or ``create_pole``."""
     no_fix: str | None = None
     """Why no fix applies, when moving or making a pole would not help."""
+    blocked_by: str | None = None  # what keeps the fix back, in a word: the finding's fact
     facts: tuple[tuple[str, Any], ...] = ()
     """What the message states, as the finding's facts: names and angles (degrees)."""
 
@@ -131,7 +132,7 @@ def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             why=problem.why,
             fix_id=problem.fix if fix_label else None,
             fix_label=fix_label,
-            facts=problem.facts,
+            facts=(*problem.facts, ("blocked_by", problem.blocked_by)),
             no_fix_reason=no_fix_reason,
             # Moving the pole edits its rest position; it deforms nothing (_pole_bone_is_movable).
             changes_rest_pose=fix_label is not None and problem.fix == "move_pole",
@@ -254,16 +255,7 @@ def _missing_pole(
     loose = not rig.raw_bone(chain.owner).use_inherit_rotation
     flipping = None if loose else start_that_flips_a_pole(rig, chain)
     locked = None if loose or flipping else lock_that_holds_a_pole(rig, chain)
-    # What keeps the pole fix back, as the finding's fact (None: it applies).
-    blocked_by = (
-        "inherit_rotation"
-        if loose
-        else "overridden_start"
-        if flipping
-        else "bend_axis_lock"
-        if locked
-        else None
-    )
+    kinds = {"inherit_rotation": loose, "overridden_start": flipping, "bend_axis_lock": locked}
     return _Problem(
         Severity.WARNING,
         "No pole",
@@ -279,7 +271,7 @@ def _missing_pole(
         "from it once the body turns; turn Inherit Rotation on first"
         if loose
         else flipping or locked,
-        facts=(("blocked_by", blocked_by),),
+        blocked_by=next((kind for kind, holds in kinds.items() if holds), None),
     )
 
 
@@ -380,7 +372,6 @@ def _pole_off_its_bend(
             "set_angle",
             facts=facts,
         )
-    blocked_by, kept = _kept_behind_the_bend(rig, chain) or (None, None)
     what = f"Pole {_pole_name(chain)} of {_where(chain)} sits behind the bend at {limb.joint_label}"
     if fails:
         message = f"{what}, and {turns}: the joint bends away from it."
@@ -402,8 +393,8 @@ def _pole_off_its_bend(
         "joint the opposite way; an angle that makes it face the pole turns the limb around. "
         + WHY_TWIST,
         _relocation_fix(rig, chain),
-        no_fix=kept,
-        facts=(*facts, ("blocked_by", blocked_by)),
+        **_kept_behind_the_bend(rig, chain),
+        facts=facts,
     )
 
 
@@ -435,9 +426,8 @@ def _turn_facts(
     )
 
 
-def _kept_behind_the_bend(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
-    """Why moving the pole in front of the bend would flip the joint (None: it may move): what
-    keeps it (inherit_rotation, aimed_at_pole, tracking or posed) and the sentence."""
+def _kept_behind_the_bend(rig: RigView, chain: IKChain) -> dict[str, str]:
+    """Why moving the pole in front of the bend would flip the joint ({}: it may move)."""
     # Measured: behind the bend, a joint that does not inherit rotation still lands (bent as
     # built or facing the pole); moved in front, it flips away once the body turns.
     loose = [n for n in chain.moving_bones[:-1] if not rig.raw_bone(n).use_inherit_rotation]
@@ -461,27 +451,31 @@ def _kept_behind_the_bend(rig: RigView, chain: IKChain) -> tuple[str, str] | Non
         if c.type == "TRACK_TO" and not c.mute
     ]
     if loose:
-        return "inherit_rotation", (
-            f"{', '.join(loose)} does not inherit rotation: with the pole moved in front of "
-            "the bend its joint would flip away from it once the body turns; turn Inherit "
-            "Rotation on first"
+        return dict(
+            blocked_by="inherit_rotation",
+            no_fix=f"{', '.join(loose)} does not inherit rotation: with the pole moved in front "
+            "of the bend its joint would flip away from it once the body turns; turn Inherit "
+            "Rotation on first",
         )
     if aiming:
-        return "aimed_at_pole", (
-            f"{', '.join(aiming)} aims at the pole: moved in front of the bend, it would start "
-            "the joint bent the other way; mute it first"
+        return dict(
+            blocked_by="aimed_at_pole",
+            no_fix=f"{', '.join(aiming)} aims at the pole: moved in front of the bend, it would "
+            "start the joint bent the other way; mute it first",
         )
     if tracking:
-        return "tracking", (
-            f"{', '.join(tracking)} sets where the solver starts the joint: with the pole "
-            "moved in front of the bend that start would bend it the other way; mute it first"
+        return dict(
+            blocked_by="tracking",
+            no_fix=f"{', '.join(tracking)} sets where the solver starts the joint: with the pole "
+            "moved in front of the bend that start would bend it the other way; mute it first",
         )
     if pose_flips_bend(rig, chain):
-        return "posed", (
-            "the chain's posed rotation bends the joint the other way, toward this pole: moved "
-            "in front of the bend, the joint would bend away from it; clear that pose first"
+        return dict(
+            blocked_by="posed",
+            no_fix="the chain's posed rotation bends the joint the other way, toward this pole: "
+            "moved in front of the bend, the joint would bend away from it; clear that pose first",
         )
-    return None
+    return {}
 
 
 def _relocation_fix(rig: RigView, chain: IKChain) -> str:
