@@ -176,6 +176,7 @@ def _weak_ik(rig: RigView, chain: IKChain, switch_reason: str | None) -> Finding
             "bones or control and one of them would miss (the duplicates check's error): "
             "delete or mute the IK you did not mean first"
         ),
+        facts=(("rival_ik", None if rival is None else (rival.owner, rival.constraint)),),
     )
 
 
@@ -259,6 +260,8 @@ def _limit_rotation_ignored(
         ),
         fix_id="convert_limit" if convertible else None,
         fix_label=(f"Copy its ranges to {bone}'s IK limits" if convertible else None),
+        # What keeps the copy back: a range that would hold the fold, or the wrong space.
+        facts=(("blocked_by", None if convertible else "holds_fold" if holding else "space"),),
         no_fix_reason=None if convertible else no_fix,
     )
 
@@ -285,7 +288,9 @@ def _rotation_overridden(
     flips = start_flips_the_bend(rig, chain, bone, constraint)
     faces_the_pole = flips and constraint.type == "TRACK_TO" and pole_behind_bend(rig, chain)
     severity, title, effect, why = _what_it_does(flips, faces_the_pole, straight_start, moves_head)
-    no_mute = _why_not_muted(rig, chain, bone, constraint, moves_head, straight_start)
+    blocked_by, no_mute = _why_not_muted(
+        rig, chain, bone, constraint, moves_head, straight_start
+    ) or (None, None)
     return _finding(
         rig,
         chain,
@@ -300,7 +305,7 @@ def _rotation_overridden(
         fix_id=None if no_mute else "mute_overridden",
         fix_label=None if no_mute else f"Mute '{readable(constraint)}' (it {what})",
         fix_args=(("purpose", what),),
-        facts=(("copies_location", moves_head),),
+        facts=(("copies_location", moves_head), ("blocked_by", blocked_by)),
         no_fix_reason=no_mute,
         needs_confirmation=no_mute is None,
     )
@@ -365,8 +370,9 @@ def _why_not_muted(
     constraint: bpy.types.Constraint,
     moves_head: bool,
     straight_start: bool,
-) -> str | None:
-    """Why muting the constraint would break the chain (None: it may be muted)."""
+) -> tuple[str, str] | None:
+    """Why muting the constraint would break the chain (None: it may be muted): what it holds
+    (copies_location, straight_start, inherit_rotation, shear or posed) and the sentence."""
     # Measured: a joint that does not inherit rotation lands while this sets where it starts,
     # and flips away from its pole once the body turns when it is muted.
     holds_loose_joint = (
@@ -387,24 +393,33 @@ def _why_not_muted(
     # check's error).
     sheared = shear_source(rig, chain, bone) if isinstance(constraint, COPIES) else None
     holds_shear = sheared is not None and start_set_by(rig, chain, bone) == constraint
-    return (
-        "muting it would also drop the location it copies, which still moves the chain: "
-        "use Copy Location instead if that is what it is for"
-        if moves_head
-        else "muted, it would leave the chain straight: pre-bend the chain first (the "
-        "rest_pose check's fix)"
-        if straight_start
-        else f"muted, it would leave {bone}, which does not inherit rotation, to flip away from "
-        "the pole once the body turns: turn Inherit Rotation on first (the inherit check's fix)"
-        if holds_loose_joint
-        else f"muted, it would leave {bone} sheared by the uneven scale of {sheared}: set its "
-        "Inherit Scale to Aligned first (the inherit check's fix)"
-        if holds_shear
-        else "muted, it would leave the posed rotation of the chain bending the joint the other "
-        "way, away from the pole: clear that pose first (the rest_pose check's fix)"
-        if holds_flipping_pose
-        else None
-    )
+    if moves_head:
+        return "copies_location", (
+            "muting it would also drop the location it copies, which still moves the chain: "
+            "use Copy Location instead if that is what it is for"
+        )
+    if straight_start:
+        return "straight_start", (
+            "muted, it would leave the chain straight: pre-bend the chain first (the "
+            "rest_pose check's fix)"
+        )
+    if holds_loose_joint:
+        return "inherit_rotation", (
+            f"muted, it would leave {bone}, which does not inherit rotation, to flip away from "
+            "the pole once the body turns: turn Inherit Rotation on first (the inherit check's "
+            "fix)"
+        )
+    if holds_shear:
+        return "shear", (
+            f"muted, it would leave {bone} sheared by the uneven scale of {sheared}: set its "
+            "Inherit Scale to Aligned first (the inherit check's fix)"
+        )
+    if holds_flipping_pose:
+        return "posed", (
+            "muted, it would leave the posed rotation of the chain bending the joint the other "
+            "way, away from the pole: clear that pose first (the rest_pose check's fix)"
+        )
+    return None
 
 
 def _target_name(constraint: bpy.types.Constraint) -> str:
