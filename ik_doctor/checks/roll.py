@@ -219,7 +219,7 @@ def _finding(
             "(changes the rest pose)"
         ),
         fix_args=(("sign", sign),),
-        facts=(("off", tuple((name, angles[name]) for name in off)),),
+        facts=_facts(off, angles, keyed, held),
         no_fix_reason=(
             f"Actions animate {', '.join(keyed)} in the current bone axes: a new roll would "
             "change what every key does. Fix the roll before animating, or re-key after."
@@ -227,6 +227,18 @@ def _finding(
         if keyed
         else held,
         changes_rest_pose=True,
+    )
+
+
+def _facts(
+    off: list[str], angles: dict[str, float], keyed: list[str], held: str | None
+) -> tuple[tuple[str, Any], ...]:
+    """What the message lists (the bones off the axis, in degrees), and what keeps the roll
+    fix back: 'keyed' bones, or an X lock or limit that would hold the fold ('holds_fold')."""
+    return (
+        ("off", tuple((name, angles[name]) for name in off)),
+        ("keyed", tuple(keyed)),
+        ("blocked_by", "keyed" if keyed else "holds_fold" if held else None),
     )
 
 
