@@ -97,4 +97,4 @@ def test_targetless_ik_beside_a_live_ik_on_its_bones_gets_no_control_of_its_own(
     rig.pose.bones["shin.L"].constraints["IK"].target = None
     (finding,) = findings_of(rig, "target")
     assert finding.severity == Severity.ERROR and finding.fix_id is None
-    assert f"IK '{other.name}' on {owner}" in (finding.no_fix_reason or "")
+    assert finding.stated["rival_ik"] == (owner, other.name)

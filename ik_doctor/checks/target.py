@@ -57,7 +57,10 @@ def find_target_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
             why=why,
             fix_id=None if rival else "create_control",
             fix_label=None if rival else FIX_LABEL,
-            facts=(("switched_off", switch is not None),),
+            facts=(
+                ("switched_off", switch is not None),
+                ("rival_ik", (rival.owner, rival.constraint) if rival else None),
+            ),
             no_fix_reason=(
                 f"IK '{rival.constraint}' on {rival.owner} already pulls bones of this chain "
                 f"toward its target: a control of this IK's own would pull them two ways (the "
