@@ -406,6 +406,7 @@ def _uneven_body(rig: RigView, chain: IKChain, body: str, scale: Vector) -> Find
         fix_id=None if keyed else "reset_scale",
         fix_label=None if keyed else f"Reset the scale of {body} to 1 (asks first)",
         fix_args=(("scaled", body),),
+        facts=(("keyed", keyed),),
         no_fix_reason=(
             f"the scale of {body} is keyed: the action would put it back on the next frame; "
             "change it in the animation"
