@@ -202,7 +202,7 @@ def test_ik_along_a_straight_chain_on_its_control_lands_and_is_a_warning(
     assert (finding.chain, finding.severity) == ((upper, "IK"), Severity.WARNING)
     assert finding.title == "Two IKs, one straight"
     (straight,) = findings_of(rig, "rest_pose")
-    assert straight.fix_id is None and "remove that IK first" in (straight.no_fix_reason or "")
+    assert straight.fix_id is None and straight.stated["rival_ik"] == (upper, "IK")
     rig.pose.bones[owner].rotation_mode = "XYZ"
     rig.pose.bones[owner].rotation_euler = (0.35, 0.0, 0.0)
     assert next(v.state for v in judge_chains(rig) if v.owner == upper) == "fail"

@@ -184,18 +184,19 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
             "The solver bends a chain the way its rest pose is already bent; a straight chain "
             f"gives it no direction. A slight pre-bend of {joint} tells it which way to go."
         ),
-        facts=(("start_bent_by", start[2] if start else ()),),
-        **_pre_bend_fix(rig, chain, joint, direction, side),
+        **_pre_bend_fix(rig, chain, joint, direction, side, start[2] if start else ()),
     )
 
 
 def _pre_bend_fix(
-    rig: RigView, chain: IKChain, joint: str, direction: Vector, side: str
+    rig: RigView, chain: IKChain, joint: str, direction: Vector, side: str, bent_by: Any
 ) -> dict[str, Any]:
     """The pre-bend, unless another live IK aimed at the same control lies along the chain:
     straight, the chain only aims its line at the control and that IK lands too; bent, the
     chain folds, wins the shared bones and that IK misses (measured on the straight leg and arm
-    with a thigh or upper-arm IK on the foot or hand control: the duplicates check's error)."""
+    with a thigh or upper-arm IK on the foot or hand control: the duplicates check's error).
+    The facts: what bends the start ('start_bent_by'), and that IK ('rival_ik': owner, name)."""
+    facts: tuple[tuple[str, Any], ...] = (("start_bent_by", bent_by),)
     for other in rig.chains:
         live = other.live and other.target is not None
         aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
@@ -204,12 +205,14 @@ def _pre_bend_fix(
                 no_fix_reason=f"pre-bent, the chain would fold and take {other.root} from IK "
                 f"'{other.constraint}' on {other.owner}, aimed at the same control, which would "
                 "then miss it: remove that IK first",
+                facts=(*facts, ("rival_ik", (other.owner, other.constraint))),
             )
     return dict(
         fix_id="pre_bend",
         fix_label=f"Pre-bend {joint} slightly {side} (changes the rest pose)",
         fix_args=(("direction", direction.to_tuple()), ("side", side)),
         changes_rest_pose=True,
+        facts=(*facts, ("rival_ik", None)),
     )
 
 
