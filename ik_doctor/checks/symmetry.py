@@ -147,15 +147,18 @@ def _judge(rig: RigView, twins: Twins, options: Mapping[str, Any]) -> Finding | 
         f"The mirror twins {_where(shown_first)} and on {dest.owner} differ "
         f"({shown_first.owner} / {dest.owner}): {'; '.join(d.text() for d in differences)}."
     )
-    severity, no_fix = _verdict(twins, differences, faults, source)
-    if no_fix is None:
-        no_fix = _copy_refused(rig, differences, shown_first, dest, source is not None)
+    severity, refused = _verdict(twins, differences, faults, source)
+    if refused is None:
+        refused = _copy_refused(rig, differences, shown_first, dest, source is not None)
+    blocked_by, no_fix = refused or (None, None)
     if source is not None:
         message += f" {dest.owner} has faults its twin has not ({_listed(faults[dest.key])})."
     copies = [d.copy for d in differences if d.copy is not None]
     facts = (
         ("differences", tuple((d.what, *d.values) for d in differences)),
         ("faults", tuple(fault.kind for fault in faults[dest.key]) if source is not None else ()),
+        ("side_faults", tuple((c.owner, _kinds(faults, c)) for c in (twins.first, twins.second))),
+        ("blocked_by", blocked_by),
     )
     rolls = " (rolls stay: they are rest-pose edits)" if "roll" in kinds else ""
     return chain_finding(
@@ -189,9 +192,10 @@ def _judge(rig: RigView, twins: Twins, options: Mapping[str, Any]) -> Finding | 
 
 def _copy_refused(
     rig: RigView, differences: list[Difference], source: IKChain, dest: IKChain, decided: bool
-) -> str | None:
+) -> tuple[str, str] | None:
     """Why copying ``source``'s settings onto ``dest`` would break ``dest`` although the pair's
-    differences allow it (None: copy). ``decided``: the other checks chose ``source``."""
+    differences allow it, in a word and a sentence (None: copy). ``decided``: the other checks
+    chose ``source``."""
     # The twin's pole, or its Use Tail (the owner then turns), makes the owner's inheritance
     # matter.
     gains_tail = not dest.use_tail and source.use_tail
@@ -199,14 +203,14 @@ def _copy_refused(
     if gains_joint and not rig.raw_bone(dest.owner).use_inherit_rotation:
         # Measured: a pole on a joint that does not inherit rotation flips it once the body
         # turns (the inherit check's error); without one the limb still reaches.
-        return (
+        return "inherit_rotation", (
             f"{dest.owner} does not inherit rotation: with its twin's pole or Use Tail its joint "
             "would flip away from the pole once the body turns; turn Inherit Rotation on first"
         )
     if gains_tail and (sheared := _shear_with_tail(rig, dest)):
         # Measured: the arm under an upper arm posed at scale (1, 2, 1) lands without Use Tail
         # (the forearm only carries the tip) and stops 33.8% of the reach short with it.
-        return (
+        return "shear", (
             f"with its twin's Use Tail {dest.owner} would turn under the uneven scale of "
             f"{sheared}, which shears it, and the limb would stop short: clear that scale or set "
             f"the Inherit Scale of {dest.owner} to Aligned first"
@@ -217,11 +221,11 @@ def _copy_refused(
         # forearm without Use Tail, or a Copy Rotation of the hips on a leg without a pole).
         flips = start_that_flips_a_pole(rig, replace(dest, use_tail=source.use_tail))
         if flips is not None:
-            return flips
+            return "overridden_start", flips
     if any(d.what == "pole angle" for d in differences) and pole_turns_the_flip_back(rig, dest):
         # Measured: the leg posed -20° at the knee lands with its pole angle turned 150°, and
         # bends 180° away from the pole with the twin's angle (the rest_pose check's error).
-        return (
+        return "posed", (
             f"the posed rotation of {dest.owner}'s chain bends its joint the other way and its "
             "pole angle turns it back: with the twin's angle it would bend away from the pole; "
             "clear the pose and copy the angle together"
@@ -230,7 +234,7 @@ def _copy_refused(
     if stretching and not stretching_bones(rig, source):
         # IK Stretch makes up what the side's other faults take from its reach (locks, a
         # shortened bone): copied away, they leave the limb short.
-        return (
+        return "stretch", (
             f"copying would drop the IK Stretch of {', '.join(stretching)}, which lets "
             f"{dest.owner} reach despite its other faults: fix those first"
         )
@@ -242,20 +246,23 @@ def _verdict(
     differences: list[Difference],
     faults: _Faults,
     source: IKChain | None,
-) -> tuple[Severity, str | None]:
-    """How bad the pair's differences are, and why no fix applies (None: the copy does)."""
+) -> tuple[Severity, tuple[str, str] | None]:
+    """How bad the pair's differences are, and why no fix applies, in a word and a sentence
+    (None: the copy does)."""
     kinds = {d.kind for d in differences}
     if "shape" in kinds:
         return Severity.INFO, (
+            "built_differently",
             "the twins are built differently at rest, so they may differ on purpose: copy "
-            "settings between them by hand if not"
+            "settings between them by hand if not",
         )
     if "setting" not in kinds:
         severity = Severity.WARNING if any(d.matters_to_ik for d in differences) else Severity.INFO
         return severity, (
+            "rolls",
             "rolls are rest-pose edits: roll the bones in Edit Mode to mirror their twins' (the "
             "negative of the twin's roll on an X mirror; Armature > Symmetrize rebuilds a whole "
-            "side that way)"
+            "side that way)",
         )
     if source is None:
         return Severity.WARNING, _undecided(twins, faults)
@@ -265,8 +272,9 @@ def _verdict(
     severity = Severity.ERROR if errors else Severity.WARNING
     if blocked:
         return severity, (
+            "cannot_copy",
             f"the {', '.join(blocked)} of {source.owner} cannot be copied: it has none, or no "
-            f"control of the flipped name exists for {dest.owner}"
+            f"control of the flipped name exists for {dest.owner}",
         )
     return severity, None
 
@@ -292,15 +300,20 @@ def _faultless_side(twins: Twins, faults: _Faults) -> IKChain | None:
     return clean[0] if len(clean) == 1 else None
 
 
-def _undecided(twins: Twins, faults: _Faults) -> str:
+def _undecided(twins: Twins, faults: _Faults) -> tuple[str, str]:
     sides = (twins.first, twins.second)
     if not any(faults[chain.key] for chain in sides):
-        return (
+        return "undecided", (
             "neither side has a fault the other checks find, so IK Doctor cannot tell which is "
             "meant: set the side you did not mean to match its twin"
         )
     listed = "; ".join(f"{chain.owner}: {_listed(faults[chain.key])}" for chain in sides)
-    return f"both sides have faults of their own ({listed}): fix those first"
+    return "both_faulted", f"both sides have faults of their own ({listed}): fix those first"
+
+
+def _kinds(faults: _Faults, chain: IKChain) -> tuple[tuple[str, str], ...]:
+    """The kinds of one side's faults, as facts: (check id, severity) or ("across", control)."""
+    return tuple(fault.kind for fault in faults.get(chain.key, ()))
 
 
 def _listed(faults: list[_Fault]) -> str:
