@@ -18,31 +18,56 @@ from hypothesis import given, settings
 
 pytestmark = pytest.mark.slow
 
-KNOWN_MISSES = {
-    frozenset({("itasc", limb, precision), ("object_transform", other, 0)}): "scaled 2.5, "
-    "the rig reaches every goal under iTaSC at precision 0.006 and below, which the solver "
-    "check calls an error: no setting decides it (measured at precision 0.001 and 0.005: "
-    "the legs stop 0.2% to 17% short or flip with the object scaled 0.5 to 2 or 3 to 4, "
-    "41% with the bones 2.5 times as long, and reach only at object scales 2.25 to 2.75)"
-    for limb in ("arm", "leg")
-    for other in ("arm", "leg")
-    for precision in (0.001, 0.006)
-} | {
-    frozenset({("unparented", limb, 0), ("stretch", limb, stretch)}): "a lower bone "
-    "without a parent reaches by IK Stretch alone (a warning); parented back by the "
-    "parenting fix, the whole limb answers for its other faults (a squashed body, a joint "
-    "that does not inherit rotation), which the cut chain did not feel: a fix that trades"
-    for limb in ("arm", "leg")
-    for stretch in (0.1, 0.5)
-}
+KNOWN_MISSES = (
+    {
+        frozenset({("itasc", limb, precision), ("object_transform", other, 0)}): "scaled 2.5, "
+        "the rig reaches every goal under iTaSC at precision 0.006 and below, which the solver "
+        "check calls an error: no setting decides it (measured at precision 0.001 and 0.005: "
+        "the legs stop 0.2% to 17% short or flip with the object scaled 0.5 to 2 or 3 to 4, "
+        "41% with the bones 2.5 times as long, and reach only at object scales 2.25 to 2.75)"
+        for limb in ("arm", "leg")
+        for other in ("arm", "leg")
+        for precision in (0.001, 0.006)
+    }
+    | {
+        frozenset({("unparented", limb, 0), ("stretch", limb, stretch)}): "a lower bone "
+        "without a parent reaches by IK Stretch alone (a warning); parented back by the "
+        "parenting fix, the whole limb answers for its other faults (a squashed body, a joint "
+        "that does not inherit rotation), which the cut chain did not feel: a fix that trades"
+        for limb in ("arm", "leg")
+        for stretch in (0.1, 0.5)
+    }
+    | {
+        frozenset({("dead_spline_ik", limb, spline), (other, limb, 0)}): "a Spline IK with "
+        "no curve (or a mesh) on a bone whose IK chain fails (muted; without Use Tail): "
+        "spline_target's error is true (the spline oracle fails the Spline IK too), but it "
+        "names the Spline IK's chain, which this judgement does not solve, so it counts as a "
+        "false alarm (found when closing the Damped Track miss shifted the CI sample; the same "
+        "at 1d977df)"
+        for limb in ("arm", "leg")
+        for spline in (0, 1)
+        for other in ("muted", "tail_off")
+    }
+    | {
+        frozenset({("pose_rotation", limb, pose), (other, limb, 0)}): "a limb posed -20° or "
+        "-70° at the joint, straight and folding only toward its pole, or without Use Tail: "
+        "rest_pose's pre-bend, or symmetry's copy of the twin's Use Tail, leaves rest_pose's "
+        "error (the pose bends the joint the other way) on a chain the oracle passes before or "
+        "after it: a fix that trades (found by the same shift; the same at 1d977df)"
+        for limb in ("arm", "leg")
+        for pose in (-20, -70)
+        for other in ("straight_one_sided", "tail_off")
+    }
+    | {
+        frozenset({("pose_scale", limb, 2.0), ("stretch", limb, 0.5)}): "the upper bone scaled "
+        "(1, 2, 1) above a lower bone with IK Stretch 0.5: inherit calls the shear an error, "
+        "and the limb lands (found by the same shift; the same at 1d977df)"
+        for limb in ("arm", "leg")
+    }
+)
 """Combinations of faults on which the findings break a rule (a false alarm, a silent failure, a
 fix that trades), with why: rigs with all of one are left out of the sample until closed, and
 listed in docs/tested.md (with the failures only a warning names, which the rules allow)."""
-KNOWN_MISSES[frozenset({("overriding_constraint", "arm", 1), ("tail_off", "leg", 0)})] = (
-    "a Damped Track on the forearm at the hand control, beside the leg's IK without Use Tail "
-    "(which turns the hips): constraint_order calls the arm's start bent away from its pole, "
-    "and the arm lands (found when issue 25's kinds shifted the CI sample; the same at 88c03a5)"
-)
 
 
 def _known_miss(faults: list[Fault]) -> bool:
@@ -57,4 +82,12 @@ known_faults = fault_lists.filter(lambda faults: not _known_miss(faults))
 @given(faults=known_faults)
 def test_faulted_limbs_agree_with_the_oracle_and_their_fixes(faults: list[Fault]) -> None:
     judged = judge(tuple(faults))
+    assert judged.holds, "\n".join(judged.problems())
+
+
+def test_track_at_the_hand_beside_a_leg_ik_turning_the_hips_agrees() -> None:
+    """Once a known miss: the leg's IK without Use Tail turns the hips, and the forearm's
+    Damped Track at the hand control, out of the arm's reach, was read as a flipped start."""
+    faults = (Fault("overriding_constraint", "arm", 1), Fault("tail_off", "leg", 0))
+    judged = judge(faults)
     assert judged.holds, "\n".join(judged.problems())

@@ -446,3 +446,37 @@ def test_blended_ik_under_itasc_solves_as_at_full_influence_a_warning(rig, influ
     _ik(rig, "forearm.L").mute = True
     assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["fail"]
     assert _only(rig).severity == Severity.ERROR
+
+
+def _elbow_start(rig) -> tuple[float, float]:
+    """Degrees forearm.L starts bent from upper_arm.L's line toward its rest side, and out of
+    that bend's plane, as Blender evaluates it with the arm's IK muted."""
+    ik = _ik(rig, "forearm.L")
+    ik.mute = True
+    bpy.context.view_layer.update()
+    upper, lower = rig.pose.bones["upper_arm.L"], rig.pose.bones["forearm.L"]
+    rest_upper = upper.bone.matrix_local.to_3x3()
+    normal = rest_upper.col[1].cross(lower.bone.matrix_local.col[1].xyz)
+    posed_upper = upper.matrix.to_3x3().normalized()
+    side = (posed_upper @ rest_upper.inverted() @ normal).normalized()
+    axis, direction = posed_upper.col[1], lower.matrix.to_3x3().normalized().col[1]
+    bend = math.atan2(axis.cross(direction).dot(side), axis.dot(direction))
+    ik.mute = False
+    bpy.context.view_layer.update()
+    return math.degrees(bend), math.degrees(math.asin(direction.dot(side)))
+
+
+def test_track_at_a_control_out_of_reach_starts_nothing_the_arm_bends_from(rig) -> None:
+    """The leg's IK without Use Tail turns the hips 181° and leaves the hand control 2.9 reaches
+    from the shoulder: the forearm's Damped Track at it really starts the elbow bent the other
+    way, out of its plane, but the arm ends straight toward a target out of reach, and at the
+    goals within reach the track starts it the rest way: the arm lands (agreement sample)."""
+    track = rig.pose.bones["forearm.L"].constraints.new("DAMPED_TRACK")
+    track.target, track.subtarget = rig, "hand_ik.L"
+    _ik(rig).use_tail = False
+    bpy.context.view_layer.update()
+    bend, out_of_plane = _elbow_start(rig)
+    assert bend < -90.0 and abs(out_of_plane) > 45.0  # measured: -174°, 54°
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "constraint_order") if f.bone == "forearm.L"]
+    assert finding.severity == Severity.WARNING

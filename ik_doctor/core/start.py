@@ -179,6 +179,25 @@ def _turns_with_the_body(rig: RigView, chain: IKChain, constraint: Copying) -> b
     return readable(body) in carried and not in_ik
 
 
+def _aim_within_reach(
+    rig: RigView, chain: IKChain, constraint: bpy.types.Constraint, aim: Vector
+) -> Vector:
+    """Where a track aims, in the frame of ``forward_pose``; a track at the chain's own target
+    out of the chain's reach aims at the rest tip instead. Out of reach the chain ends straight
+    toward its target whatever its start, and within reach the track follows the target, so the
+    start it gives there says which way the joint bends (measured: the leg's IK without Use Tail
+    turns the hips 181°, leaving the hand control 2.9 reaches from the shoulder; the forearm's
+    Damped Track at it starts the elbow 174° the other way and 54° out of its plane, and the arm
+    ends straight toward it; at the oracle's goals the track starts it 44° and 32° the rest way,
+    and it lands)."""
+    aimed_at = getattr(constraint, "target", None), readable(constraint, "subtarget", "")
+    own_target = aimed_at == (chain.target, chain.subtarget)
+    root = rig.bone(chain.root).head
+    if own_target and (aim - root).length > rig.chain_reach(chain):
+        return rig.chain_tip(chain)
+    return aim
+
+
 def _started_rotation(
     rig: RigView, chain: IKChain, constraint: bpy.types.Constraint, posed: Matrix
 ) -> Matrix | None:
@@ -206,7 +225,7 @@ def _started_rotation(
     if isinstance(constraint, TRACKS):
         if constraint.track_axis != "TRACK_Y" or constraint.head_tail != 0.0:
             return None
-        aim = matrix.translation - posed.translation
+        aim = _aim_within_reach(rig, chain, constraint, matrix.translation) - posed.translation
         if isinstance(constraint, bpy.types.LockedTrackConstraint):
             # It turns the bone about its locked axis only: the aim, flattened across that axis.
             if constraint.lock_axis == "LOCK_Y":
