@@ -96,10 +96,10 @@ def run_fix(finding: Finding, options: Mapping[str, Any] | None = None) -> FixRe
         raise FixError(f"Expected a Finding, got {type(finding).__name__}.")
     if finding.fix_id is None:
         reason = finding.no_fix_reason or "this check offers no automatic fix"
-        raise FixError(f"No automatic fix for '{finding.message}': {reason}")
+        raise FixError(f"No automatic fix for '{finding.message}': {reason}", cause="no_fix")
     obj = find(bpy.data.objects, finding.armature)
     if obj is None:
-        raise FixError(f"There is no object named '{finding.armature}' any more.")
+        raise FixError(f"There is no object named '{finding.armature}' any more.", cause="gone")
     if obj.type != "ARMATURE":
         raise FixError(f"'{finding.armature}' is a {obj.type.lower()} object, not an armature.")
     _refuse_names_python_cannot_read(obj, finding)
@@ -168,7 +168,8 @@ def _ensure_not_collapsed(obj: bpy.types.Object) -> None:
     if flat:
         raise FixError(
             f"'{readable(obj)}' is scaled to 0 on {'/'.join(flat)}: its bones collapse and no fix "
-            "can be judged. Give the object a non-zero scale first."
+            "can be judged. Give the object a non-zero scale first.",
+            cause="collapsed",
         )
 
 

@@ -67,16 +67,18 @@ def test_a_fix_without_an_automatic_fix_raises_fix_error(rig) -> None:
     rig.pose.bones["shin.L"].constraints["IK"].target = None
     (finding,) = findings_of(rig, "target")
     no_fix = ik_doctor.Finding(**{**finding.__dict__, "fix_id": None, "no_fix_reason": "x"})
-    with pytest.raises(FixError, match="No automatic fix"):
+    with pytest.raises(FixError) as refused:
         apply_fix(no_fix)
+    assert refused.value.cause == "no_fix"
 
 
 def test_a_fix_for_a_deleted_armature_raises_fix_error(rig) -> None:
     rig.pose.bones["shin.L"].constraints["IK"].target = None
     (finding,) = findings_of(rig, "target")
     bpy.data.objects.remove(rig)
-    with pytest.raises(FixError, match="no object named"):
+    with pytest.raises(FixError) as refused:
         apply_fix(finding)
+    assert refused.value.cause == "gone"
 
 
 def test_linked_armature_is_diagnosed_but_not_fixed(rig, tmp_path) -> None:
@@ -89,8 +91,9 @@ def test_linked_armature_is_diagnosed_but_not_fixed(rig, tmp_path) -> None:
     obj = linked.objects[0]
     bpy.context.scene.collection.objects.link(obj)
     (finding,) = findings_of(obj, "target")
-    with pytest.raises(FixError, match="linked from"):
+    with pytest.raises(FixError) as refused:
         apply_fix(finding)
+    assert refused.value.cause == "linked"
 
 
 def test_a_brand_new_armature_without_a_pose_has_nothing_to_report(scene) -> None:

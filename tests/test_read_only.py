@@ -47,13 +47,14 @@ def _link_collection(path: Path) -> bpy.types.Collection:
     return collection
 
 
-def _assert_diagnosed_but_every_fix_refused(rig: bpy.types.Object, reason: str) -> None:
+def _assert_diagnosed_but_every_fix_refused(rig: bpy.types.Object, cause: str) -> None:
     findings = [f for f in diagnose(rig) if f.check_id in BROKEN]
     assert {f.check_id for f in findings} == BROKEN
     before = rig_state(rig)
     for finding in findings:
-        with pytest.raises(FixError, match=reason):
+        with pytest.raises(FixError) as refused:
             apply_fix(finding)
+        assert refused.value.cause == cause
     assert not state_differences(before, rig_state(rig))
 
 
@@ -61,7 +62,7 @@ def test_linked_rig_is_diagnosed_and_fixes_say_to_fix_the_library(library) -> No
     collection = _link_collection(library)
     rig = collection.objects["IKDoctorRig"]
     assert rig.library is not None
-    _assert_diagnosed_but_every_fix_refused(rig, r"linked from .*character\.blend")
+    _assert_diagnosed_but_every_fix_refused(rig, "linked")
 
 
 def test_local_object_with_linked_armature_data_refuses_fixes(library) -> None:
@@ -74,8 +75,9 @@ def test_local_object_with_linked_armature_data_refuses_fixes(library) -> None:
     findings = [f for f in diagnose(rig) if f.check_id == "target"]
     assert findings, "the local object's own IK without a target is found"
     before = rig_state(rig)
-    with pytest.raises(FixError, match="armature data of 'LocalRig' is linked"):
+    with pytest.raises(FixError) as refused:
         apply_fix(findings[0])
+    assert refused.value.cause == "linked" and rig.library is None  # its data is
     assert not state_differences(before, rig_state(rig))
 
 
@@ -86,7 +88,7 @@ def test_library_override_is_diagnosed_and_fixes_say_it_is_an_override(library) 
     scene.collection.children.unlink(collection)
     rig = override.objects["IKDoctorRig"]
     assert rig.override_library is not None
-    _assert_diagnosed_but_every_fix_refused(rig, "library override")
+    _assert_diagnosed_but_every_fix_refused(rig, "override")
 
 
 def test_object_override_alone_is_diagnosed_and_refused(library) -> None:
@@ -96,7 +98,7 @@ def test_object_override_alone_is_diagnosed_and_refused(library) -> None:
     # Blender 5 overrides only IDs a scene uses; the override replaces the linked object there.
     rig = linked.objects[0].override_create(remap_local_usages=True)
     assert rig.override_library is not None
-    _assert_diagnosed_but_every_fix_refused(rig, "library override")
+    _assert_diagnosed_but_every_fix_refused(rig, "override")
 
 
 @pytest.fixture
@@ -158,6 +160,7 @@ def test_an_armature_scaled_to_zero_refuses_every_fix_and_changes_nothing(rig) -
     assert fixable
     before = rig_state(rig)
     for finding in fixable:
-        with pytest.raises(FixError, match="scaled to 0 on Y"):
+        with pytest.raises(FixError) as refused:
             apply_fix(finding)
+        assert refused.value.cause == "collapsed"
     assert not state_differences(before, rig_state(rig))

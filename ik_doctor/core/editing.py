@@ -22,7 +22,13 @@ ConstraintType = TypeVar("ConstraintType", bound=bpy.types.Constraint)
 
 
 class FixError(Exception):
-    """A fix that cannot be applied; the message says why, in words a user can act on."""
+    """A fix that cannot be applied; the message says why, in words a user can act on, and
+    ``cause`` names the case for code: linked, override, no_fix, gone, collapsed (None: a case
+    no caller tells apart)."""
+
+    def __init__(self, message: str, cause: str | None = None) -> None:
+        super().__init__(message)
+        self.cause = cause
 
 
 def require_armature(obj: object) -> bpy.types.Object:
@@ -41,14 +47,20 @@ def require_armature(obj: object) -> bpy.types.Object:
 
 def read_only_reason(obj: bpy.types.Object) -> str | None:
     """Why this armature's rig cannot be changed here, or None when it can."""
+    found = _read_only(obj)
+    return None if found is None else found[1]
+
+
+def _read_only(obj: bpy.types.Object) -> tuple[str, str] | None:
+    """``read_only_reason`` with its case first: linked or override."""
     for block, what in ((obj, "object"), (armature_data(obj), "armature data")):
         if block.library is not None:
-            return (
+            return "linked", (
                 f"The {what} of '{readable(obj)}' is linked from "
                 f"{readable(block.library, 'filepath')}: fix it in that file."
             )
         if block.override_library is not None:
-            return (
+            return "override", (
                 f"The {what} of '{readable(obj)}' is a library override: its bones and "
                 "constraints come from the linked file; fix them there."
             )
@@ -56,9 +68,9 @@ def read_only_reason(obj: bpy.types.Object) -> str | None:
 
 
 def ensure_editable(obj: bpy.types.Object) -> None:
-    reason = read_only_reason(obj)
-    if reason is not None:
-        raise FixError(reason)
+    found = _read_only(obj)
+    if found is not None:
+        raise FixError(found[1], cause=found[0])
 
 
 def constraint_on(

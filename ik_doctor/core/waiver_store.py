@@ -84,7 +84,9 @@ def unwaive(finding: Finding) -> bool:
 def _armature_of(finding: Finding) -> bpy.types.Object:
     obj = find(bpy.data.objects, finding.armature)
     if obj is None or obj.type != "ARMATURE":
-        raise FixError(f"There is no armature object named '{finding.armature}' any more.")
+        raise FixError(
+            f"There is no armature object named '{finding.armature}' any more.", cause="gone"
+        )
     ensure_editable(obj)
     return obj
 
