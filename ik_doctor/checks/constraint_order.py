@@ -28,8 +28,11 @@ What it reports:
   backwards, straight, or more than 45° out of its bend plane, or is a copied rotation bent the
   rest way by less than the 40° the body turns, which it does not follow; a Track To always. The
   copied bone is read without what turns the whole limb: a thigh IK without Use Tail turning the
-  hips 174° turns the shoulder and the upper arm alike. Blended, local-space or otherwise
-  unmodelled ones stay warnings.
+  hips 174° turns the shoulder and the upper arm alike. A track at the chain's own target out
+  of its reach is read aimed at the rest tip: the chain ends straight toward such a target
+  whatever its start (measured: the hips turned 181° leave the hand control 2.9 reaches from
+  the shoulder, and the arm lands). Blended, local-space or otherwise unmodelled ones stay
+  warnings.
 - Limit Rotation on a chain bone, which does not limit IK: a warning.
 - An IK nested inside another IK's longer, valid chain and sharing a bone it turns, which misses
   its target: an error.
