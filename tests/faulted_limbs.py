@@ -7,7 +7,8 @@ and compares it with the findings by the rules of issue 13:
 
 - a chain the oracle fails has an error or warning finding on it or on a chain upstream
   (no silent failure);
-- an error finding's chain fails the oracle (no false alarm);
+- an error finding's chain fails the oracle (no false alarm); on a Spline IK, the spline oracle
+  fails it and no IK chain holding its bone passes (the bone has no working chain);
 - applying any offered fix leaves no error that was not there before (no fix trades one fault
   for another), and Fix All leaves none of the errors its fixes claimed to remove.
 """
@@ -31,8 +32,10 @@ from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.fix_policy import FixPermission
 from ik_doctor.core.geometry import rest_pole_angle
 from ik_doctor.core.names import has_unreadable
+from ik_doctor.core.rig import RigView
 from ik_doctor.sample_rig import build_character_rig
 from ik_doctor.verify.oracle import ChainVerdict, Disagreement, disagreements, judge_chains
+from ik_doctor.verify.spline_oracle import judge_spline_chains
 
 
 @dataclass(frozen=True)
@@ -500,7 +503,8 @@ def judge(faults_to_apply: tuple[Fault, ...], fixes: bool = True) -> Judgement:
     verdicts = judge_chains(rig)
     findings = diagnose(rig)
     judged = Judgement(faults_to_apply, verdicts, findings)
-    judged.false_alarms = [d for d in disagreements(verdicts, findings) if d.kind == "false alarm"]
+    alarms = [d for d in disagreements(verdicts, findings) if d.kind == "false alarm"]
+    judged.false_alarms = [d for d in alarms if not _dead_spline_alone(rig, d, verdicts)]
     judged.unexplained = [d for d in disagreements(verdicts, findings) if d.kind != "false alarm"]
     explained = (Severity.ERROR, Severity.WARNING)
     judged.silent = [
@@ -510,6 +514,22 @@ def judge(faults_to_apply: tuple[Fault, ...], fixes: bool = True) -> Judgement:
         judged.trades = list(_trades(faults_to_apply, findings, verdicts))
         judged.unrefused = list(_unrefused(faults_to_apply, findings))
     return judged
+
+
+def _dead_spline_alone(
+    rig: bpy.types.Object, alarm: Disagreement, verdicts: list[ChainVerdict]
+) -> bool:
+    """Whether ``alarm`` is ``spline_target``'s error on a Spline IK the spline oracle fails (it
+    does nothing) on a bone that no IK chain the oracle passes holds: the bone has no working
+    chain, so the error is true. The oracle solves IK chains only, and ``disagreements`` calls
+    every error on another chain a false alarm; beside a working IK it stays one (issue 25)."""
+    if alarm.check_id != "spline_target" or alarm.owner is None:
+        return False
+    dead = {v.key for v in judge_spline_chains(rig) if v.fails}
+    if (alarm.owner, alarm.constraint) not in dead:
+        return False
+    holding = {chain.key for chain in RigView(rig).chains_with_bone(alarm.owner)}
+    return not any(v.state == "pass" for v in verdicts if v.key in holding)
 
 
 def _unrefused(faults_to_apply: tuple[Fault, ...], findings: list[Finding]) -> Iterator[str]:

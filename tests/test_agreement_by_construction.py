@@ -11,10 +11,15 @@ the figures, with the smallest rig for each miss.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import faulted_limbs
 import hypothesis_profiles  # noqa: F401  (registers and loads the profiles)
 import pytest
-from faulted_limbs import Fault, fault_lists, judge
+from faulted_limbs import LIMBS, Fault, fault_lists, judge
 from hypothesis import given, settings
+
+from ik_doctor import Severity, diagnose
 
 pytestmark = pytest.mark.slow
 
@@ -36,17 +41,6 @@ KNOWN_MISSES = (
         "that does not inherit rotation), which the cut chain did not feel: a fix that trades"
         for limb in ("arm", "leg")
         for stretch in (0.1, 0.5)
-    }
-    | {
-        frozenset({("dead_spline_ik", limb, spline), (other, limb, 0)}): "a Spline IK with "
-        "no curve (or a mesh) on a bone whose IK chain fails (muted; without Use Tail): "
-        "spline_target's error is true (the spline oracle fails the Spline IK too), but it "
-        "names the Spline IK's chain, which this judgement does not solve, so it counts as a "
-        "false alarm (found when closing the Damped Track miss shifted the CI sample; the same "
-        "at 1d977df)"
-        for limb in ("arm", "leg")
-        for spline in (0, 1)
-        for other in ("muted", "tail_off")
     }
     | {
         frozenset({("pose_rotation", limb, pose), (other, limb, 0)}): "a limb posed -20° or "
@@ -91,3 +85,33 @@ def test_track_at_the_hand_beside_a_leg_ik_turning_the_hips_agrees() -> None:
     faults = (Fault("overriding_constraint", "arm", 1), Fault("tail_off", "leg", 0))
     judged = judge(faults)
     assert judged.holds, "\n".join(judged.problems())
+
+
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+@pytest.mark.parametrize("spline", [0, 1])
+@pytest.mark.parametrize("other", ["muted", "tail_off"])
+def test_dead_spline_ik_on_a_bone_whose_ik_fails_is_a_true_error(limb, spline, other) -> None:
+    """Once a known miss: the Spline IK does nothing and the bone's IK fails by the oracle, so
+    spline_target's error is true, though the oracle solves IK chains only."""
+    faults = (Fault("dead_spline_ik", limb, spline), Fault(other, limb, 0))
+    judged = judge(faults)
+    spline_target = [f.severity for f in judged.findings if f.check_id == "spline_target"]
+    assert spline_target == [Severity.ERROR]
+    assert [v.state for v in judged.verdicts if v.owner == LIMBS[limb].owner] == ["fail"]
+    assert judged.holds, "\n".join(judged.problems())
+
+
+def test_a_dead_spline_ik_error_beside_a_landing_ik_is_still_a_false_alarm(monkeypatch) -> None:
+    """The judgement stays strict: where the bone's IK lands, spline_target warns; were it an
+    error, it would be a false alarm."""
+
+    def as_errors(rig):
+        return [
+            replace(f, severity=Severity.ERROR) if f.check_id == "spline_target" else f
+            for f in diagnose(rig)
+        ]
+
+    monkeypatch.setattr(faulted_limbs, "diagnose", as_errors)
+    judged = judge((Fault("dead_spline_ik", "leg", 0),), fixes=False)
+    assert [v.state for v in judged.verdicts if v.owner == "shin.L"] == ["pass"]
+    assert [d.check_id for d in judged.false_alarms] == ["spline_target"]
