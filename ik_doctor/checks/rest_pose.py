@@ -28,7 +28,9 @@ What it reports:
   finding names them). A warning too where the solver starts it bent toward its pole, by a posed
   rotation or by a Damped Track at its own target on the lower bone, and the leg and the arm
   land; an error where a posed rotation bends it away.
-- A leftover rotation under IK that bends a joint away from the pole: an error. A warning under
+- A leftover rotation under IK that bends a joint away from the pole, within its IK limits: an
+  error (a pose beyond a one-sided limit is held back by it: the leg and the arm folding only
+  toward their pole, posed -20° or -70° at the joint, land once pre-bent). A warning under
   a pole behind the bend, where that is toward the pole and the leg lands; a warning where the
   pole angle turns the chain more than 89° round, back toward the pole (the leg posed -20° with
   the angle turned 150° lands 30° from it), with no fix, since cleared alone the angle bends it
@@ -230,7 +232,7 @@ def _start_bend(rig: RigView, chain: IKChain) -> tuple[str, bool, tuple[str, ...
             tracking,
         )
     joints = chain_joints(rig, chain)
-    posed = forward_pose(rig, chain)
+    posed = forward_pose(rig, chain, within_limits=True)
     root, tip = posed[chain.root].translation, forward_tip(rig, chain, posed)
     bend = sum((offset_from_line(posed[name].translation, root, tip) for name in joints), Vector())
     pole = rig.joint_point(chain.pole, chain.pole_subtarget)

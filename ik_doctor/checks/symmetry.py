@@ -69,8 +69,10 @@ What its fixes do:
 - None when both sides or neither has faults, nor for rolls and lengths (rest-pose edits).
 - None when the copy would give a pole or Use Tail to a joint that does not inherit rotation or
   that an overridden constraint starts bent the other way, would drop the IK Stretch that lets
-  the side reach, or would set the pole angle of a chain whose posed rotation flips the start
-  and whose own angle turns it back.
+  the side reach, would give Use Tail to a chain whose posed rotation would then bend its
+  joint away from the pole (the arm posed -20° at the elbow lands without it, and bends 180°
+  from its pole with it), or would set the pole angle of a chain whose posed rotation flips
+  the start and whose own angle turns it back.
 - The copy evaluates the rig, so checks run next read the pose it gives, not the one the old
   chain length or Use Tail left: a leg given Use Tail back, whose chain had turned the hips,
   lands.
@@ -88,11 +90,15 @@ import bpy
 from ..core.armature import pose_of
 from ..core.editing import FixError, constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import pole_rest_angle, pole_turn
+from ..core.limb import pole_behind_bend, pole_rest_angle, pole_turn
 from ..core.reach import stretching_bones
 from ..core.registry import Check, all_checks
 from ..core.rig import IKChain, RigView
-from ..core.start import pole_turns_the_flip_back, start_that_flips_a_pole
+from ..core.start import (
+    pole_turns_the_flip_back,
+    pose_flips_the_start,
+    start_that_flips_a_pole,
+)
 from ._mirror_twins import Twins, controls_across, named_twin, paired
 from ._twin_differences import Difference, twin_differences
 from .inherit import shear_that_stops
@@ -222,6 +228,13 @@ def _copy_refused(
         flips = start_that_flips_a_pole(rig, replace(dest, use_tail=source.use_tail))
         if flips is not None:
             return "overridden_start", flips
+    if gains_tail and _pose_flips_with_tail(rig, dest):
+        # Measured: the arm posed -20° or -70° at the elbow lands without Use Tail (the forearm
+        # only carries the tip) and bends away from its pole with it (rest_pose's error).
+        return "posed", (
+            f"with its twin's Use Tail the posed rotation of {dest.owner}'s chain would bend its "
+            "joint away from the pole: clear that pose first"
+        )
     if any(d.what == "pole angle" for d in differences) and pole_turns_the_flip_back(rig, dest):
         # Measured: the leg posed -20° at the knee lands with its pole angle turned 150°, and
         # bends 180° away from the pole with the twin's angle (the rest_pose check's error).
@@ -288,6 +301,16 @@ def _with_tail(chain: IKChain) -> IKChain:
 def _shear_with_tail(rig: RigView, chain: IKChain) -> str | None:
     """The bone whose uneven scale would shear the owner once Use Tail makes it turn."""
     return shear_that_stops(rig, _with_tail(chain), chain.owner)
+
+
+def _pose_flips_with_tail(rig: RigView, chain: IKChain) -> bool:
+    """Whether the chain's posed rotations would start it bent away from its pole once Use Tail
+    makes the owner turn (rest_pose's error: not toward a pole behind the bend, nor turned back
+    by the pole angle)."""
+    with_tail = _with_tail(chain)
+    if with_tail.pole is None or not pose_flips_the_start(rig, with_tail):
+        return False
+    return not (pole_behind_bend(rig, with_tail) or pole_turns_the_flip_back(rig, with_tail))
 
 
 def _where(chain: IKChain) -> str:

@@ -344,14 +344,17 @@ def fcurves(action: bpy.types.Action | None, slot: Any) -> Any:
     return channelbag.fcurves if channelbag is not None else ()
 
 
-def forward_pose(rig: RigView, chain: IKChain) -> dict[str, Matrix]:
+def forward_pose(rig: RigView, chain: IKChain, within_limits: bool = False) -> dict[str, Matrix]:
     """Armature-space matrices of the chain's bones from their posed channels alone (forward
-    kinematics, no constraints), root first; the root keeps its rest place."""
+    kinematics, no constraints), root first; the root keeps its rest place. ``within_limits``:
+    each moving bone's rotation held within its IK limits (``_within_ik_limits``)."""
     posed: dict[str, Matrix] = {}
     # All the chain's bones: without use_tail the owner does not turn, but its head is the tip.
     for name in reversed(chain.bones):
         bone = rig.raw_bone(name)
         basis = rig.pose_bone(name).matrix_basis.copy()
+        if within_limits and name in chain.moving_bones:
+            basis = _within_ik_limits(rig.pose_bone(name), basis)
         if bone.use_connect:
             basis.translation = Vector()  # Blender ignores the location of connected bones
         parent = bone.parent
@@ -380,9 +383,24 @@ def forward_tip(rig: RigView, chain: IKChain, posed: dict[str, Matrix]) -> Vecto
     return owner @ tail if chain.use_tail else owner.translation
 
 
+def _within_ik_limits(pose_bone: bpy.types.PoseBone, basis: Matrix) -> Matrix:
+    """``basis`` with its rotation held within the bone's IK limits, axis by axis: the solver
+    turns a joint only within them, so a pose beyond a one-sided limit does not start it bent
+    that way (measured: the leg and the arm folding only toward their pole, posed -20° and -70°
+    at the joint, land)."""
+    location, rotation, scale = basis.decompose()
+    euler = rotation.to_euler("XYZ")
+    for index, axis in enumerate("xyz"):
+        if not getattr(pose_bone, f"lock_ik_{axis}") and getattr(pose_bone, f"use_ik_limit_{axis}"):
+            low, high = getattr(pose_bone, f"ik_min_{axis}"), getattr(pose_bone, f"ik_max_{axis}")
+            euler[index] = min(max(euler[index], low), high)
+    return Matrix.LocRotScale(location, euler, scale)
+
+
 def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
-    """Whether the posed rotations (forward kinematics, before IK) bend a joint the other way."""
-    posed = forward_pose(rig, chain)
+    """Whether the posed rotations (forward kinematics, before IK, within the IK limits) bend a
+    joint the other way."""
+    posed = forward_pose(rig, chain, within_limits=True)
     tip = forward_tip(rig, chain, posed)
     root = posed[chain.root].translation
     rest_root, rest_tip = rig.bone(chain.root).head, rig.chain_tip(chain)
