@@ -23,23 +23,34 @@ from ik_doctor import Severity, diagnose
 
 pytestmark = pytest.mark.slow
 
-KNOWN_MISSES = {
-    frozenset({("itasc", limb, precision), ("object_transform", other, 0)}): "scaled 2.5, "
-    "the rig reaches every goal under iTaSC at precision 0.006 and below, which the solver "
-    "check calls an error: no setting decides it (measured at precision 0.001 and 0.005: "
-    "the legs stop 0.2% to 17% short or flip with the object scaled 0.5 to 2 or 3 to 4, "
-    "41% with the bones 2.5 times as long, and reach only at object scales 2.25 to 2.75)"
-    for limb in ("arm", "leg")
-    for other in ("arm", "leg")
-    for precision in (0.001, 0.006)
-} | {
-    frozenset({("unparented", limb, 0), ("stretch", limb, stretch)}): "a lower bone "
-    "without a parent reaches by IK Stretch alone (a warning); parented back by the "
-    "parenting fix, the whole limb answers for its other faults (a squashed body, a joint "
-    "that does not inherit rotation), which the cut chain did not feel: a fix that trades"
-    for limb in ("arm", "leg")
-    for stretch in (0.1, 0.5)
-}
+KNOWN_MISSES = (
+    {
+        frozenset({("itasc", limb, precision), ("object_transform", other, 0)}): "scaled 2.5, "
+        "the rig reaches every goal under iTaSC at precision 0.006 and below, which the solver "
+        "check calls an error: no setting decides it (measured at precision 0.001 and 0.005: "
+        "the legs stop 0.2% to 17% short or flip with the object scaled 0.5 to 2 or 3 to 4, "
+        "41% with the bones 2.5 times as long, and reach only at object scales 2.25 to 2.75)"
+        for limb in ("arm", "leg")
+        for other in ("arm", "leg")
+        for precision in (0.001, 0.006)
+    }
+    | {
+        frozenset({("unparented", limb, 0), ("stretch", limb, stretch)}): "a lower bone "
+        "without a parent reaches by IK Stretch alone (a warning); parented back by the "
+        "parenting fix, the whole limb answers for its other faults (a squashed body, a joint "
+        "that does not inherit rotation), which the cut chain did not feel: a fix that trades"
+        for limb in ("arm", "leg")
+        for stretch in (0.1, 0.5)
+    }
+    | {
+        frozenset({("pose_scale", limb, 2.0), ("stretch", limb, 0.5)}): "the upper bone scaled "
+        "(1, 2, 1) above a lower bone with IK Stretch 0.5 (0.05 on the upper): inherit calls the "
+        "shear an error, and the arm lands while the leg with the same settings flips 180° from "
+        "its pole; no setting on the rig tells them apart (measured over 74 pairings: only this "
+        "one lands), and calling it a warning loses the error on three that fail"
+        for limb in ("arm", "leg")
+    }
+)
 """Combinations of faults on which the findings break a rule (a false alarm, a silent failure, a
 fix that trades), with why: rigs with all of one are left out of the sample until closed, and
 listed in docs/tested.md (with the failures only a warning names, which the rules allow)."""
@@ -81,15 +92,6 @@ def test_limb_posed_the_other_way_agrees_after_its_fixes(limb, pose, other) -> N
     if other == "tail_off":
         mirror = next(f for f in judged.findings if f.check_id == "symmetry")
         assert (mirror.fix_id, mirror.stated["blocked_by"]) == (None, "posed")
-
-
-@pytest.mark.parametrize("limb", ["arm", "leg"])
-def test_shear_above_a_limb_that_stretches_throughout_agrees(limb) -> None:
-    """Once a known miss: the upper bone scaled (1, 2, 1) above IK Stretch 0.5 (and 0.05 on the
-    upper bone) was a shear error, and the arm lands (the leg flips): a warning now."""
-    faults = (Fault("pose_scale", limb, 2.0), Fault("stretch", limb, 0.5))
-    judged = judge(faults)
-    assert judged.holds, "\n".join(judged.problems())
 
 
 @pytest.mark.parametrize("limb", ["leg", "arm"])

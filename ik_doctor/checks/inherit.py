@@ -57,9 +57,7 @@ What it reports:
   Scale along the shared bend axis does not shear and is not reported. A warning under iTaSC,
   which still lands, and under a plain world-space Copy Rotation or Copy Transforms on the bone,
   which rebuilds its matrix from a rotation and drops the shear (the arm lands; without it, 34%
-  short). A warning too while IK Stretch lengthens every bone of the chain, which may make up
-  the shear or not (the arm under (1, 2, 1) lands with stretch 0.5 and 0.05; the leg with the
-  same flips, other pairs stop short); on one bone alone it never did.
+  short).
 - A non-uniform pose scale further up, with bones between that turn: an error. The arms miss by
   up to a quarter of their reach once the shoulder turns, whatever they inherit.
 - Inherit Scale None: a warning, the limb keeps its size when the rig is scaled.
@@ -217,22 +215,17 @@ def _sheared(rig: RigView, chain: IKChain, name: str, scaled: str, uneven: Vecto
     """``name`` inherits in full the uneven scale of ``scaled``, which shears it."""
     scale = _rounded(uneven)
     rebuilt = _copy_that_drops_the_shear(rig, chain, name)
-    stretching = _stretching_throughout(rig, chain)
-    effect = "the limb cannot reach its target"
-    if rebuilt is not None:
-        effect = (
-            f"{rebuilt.type.replace('_', ' ').title()} '{readable(rebuilt)}' rebuilds its matrix "
-            "from a rotation, which drops the shear: the limb still reaches"
-        )
-    elif stretching:
-        effect = f"IK Stretch on {', '.join(stretching)} may make up for it, or not"
+    effect = (
+        f"{rebuilt.type.replace('_', ' ').title()} '{readable(rebuilt)}' rebuilds its matrix "
+        "from a rotation, which drops the shear: the limb still reaches"
+        if rebuilt is not None
+        else "the limb cannot reach its target"
+    )
     return _finding(
         rig,
         chain,
         name,
-        severity=(
-            Severity.WARNING if solved_by_itasc(rig) or rebuilt or stretching else Severity.ERROR
-        ),
+        severity=Severity.WARNING if solved_by_itasc(rig) or rebuilt else Severity.ERROR,
         title="Uneven scale shears bone",
         message=(
             f"{name} inherits the non-uniform scale {scale} of {scaled} in full, "
@@ -250,20 +243,8 @@ def _sheared(rig: RigView, chain: IKChain, name: str, scaled: str, uneven: Vecto
             ("scaled", scaled),
             ("scale", scale),
             ("rebuilt_by", None if rebuilt is None else readable(rebuilt)),
-            ("stretching", stretching),
         ),
     )
-
-
-def _stretching_throughout(rig: RigView, chain: IKChain) -> tuple[str, ...]:
-    """The chain's bones when IK Stretch lengthens each, which may make up a shear or not.
-
-    Measured on the limbs, the upper bone scaled (1, 2, 1), (1, 1.5, 1), (1, 0.5, 1), (1, 1, 0.6)
-    or (1, 1, 1.5): stretch 0.5 below and 0.05 above lands the arm under (1, 2, 1) and flips the
-    leg; every other pair (0.5/0.5, 1/1, 0.3/0.03, 0.1/0.01, 1/0.1) stops 0.1% to 32% of the
-    reach short or flips; on one bone alone (0.001 to 0.5) 3.5% to 33%."""
-    stretching = stretching_bones(rig, chain)
-    return stretching if set(stretching) == set(chain.moving_bones) else ()
 
 
 def shear_that_stops(rig: RigView, chain: IKChain, name: str) -> str | None:
@@ -275,9 +256,7 @@ def shear_that_stops(rig: RigView, chain: IKChain, name: str) -> str | None:
     if solved_by_itasc(rig):
         return None
     scaled = shear_source(rig, chain, name)
-    if scaled is None or _copy_that_drops_the_shear(rig, chain, name):
-        return None
-    return None if _stretching_throughout(rig, chain) else scaled
+    return None if scaled is None or _copy_that_drops_the_shear(rig, chain, name) else scaled
 
 
 def shear_source(rig: RigView, chain: IKChain, name: str) -> str | None:
