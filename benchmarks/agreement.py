@@ -73,13 +73,23 @@ def _share(part: int, whole: int) -> str:
 
 @dataclass
 class Misses:
-    """The smallest rig for each kind of miss (fewest faults, then the first drawn)."""
+    """The smallest rig for each kind of miss (fewest faults, then the first drawn), and every
+    miss, for ``--misses``."""
 
     smallest: dict[tuple[str, str], tuple[tuple[faulted.Fault, ...], str]] = field(
         default_factory=dict
     )
+    every: list[dict] = field(default_factory=list)
 
     def add(self, what: str, where: str, faults: tuple[faulted.Fault, ...], problem: str) -> None:
+        self.every.append(
+            {
+                "what": what,
+                "where": where,
+                "faults": [f.__dict__ for f in faults],
+                "problem": problem,
+            }
+        )
         key = (what, where)
         known = self.smallest.get(key)
         if known is None or len(faults) < len(known[0]):
@@ -176,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--most", type=int, default=3, help="most faults on one rig")
     parser.add_argument("--no-fixes", action="store_true", help="judge findings only")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--misses", type=Path, help="write every miss here, a JSON line each")
     args = parser.parse_args(argv)
     started = time.monotonic()
     result = run(args.rigs, args.seed, args.most, not args.no_fixes)
@@ -197,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.json:
         args.json.write_text(json.dumps(_plain(result), indent=1))
+    if args.misses:
+        args.misses.write_text("".join(json.dumps(m) + "\n" for m in result["misses"].every))
     sys.stdout.flush()
     os._exit(0)  # Blender's module can stall in interpreter shutdown (see tests/conftest.py)
 
