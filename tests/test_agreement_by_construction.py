@@ -122,3 +122,52 @@ def test_a_dead_spline_ik_error_beside_a_landing_ik_is_still_a_false_alarm(monke
     judged = judge((Fault("dead_spline_ik", "leg", 0),), fixes=False)
     assert [v.state for v in judged.verdicts if v.owner == "shin.L"] == ["pass"]
     assert [d.check_id for d in judged.false_alarms] == ["spline_target"]
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("angle", [100, 110, 150, 180])
+def test_track_at_the_pole_with_the_pole_angle_turned_agrees(limb, angle) -> None:
+    """Once a false alarm on three checks: a Damped Track at the pole on the lower bone starts
+    the joint bent the other way, and the pole angle turned 150° or 180° turns it back, so the
+    limb lands; turned 100° or 110° it fails and the errors stand."""
+    faults = (Fault("overriding_constraint", limb, 3), Fault("pole_angle", limb, angle))
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    owner = LIMBS[limb].owner
+    lands = next(v.state for v in judged.verdicts if v.owner == owner) == "pass"
+    assert lands == (angle >= 150)
+    on_chain = [f for f in judged.findings if f.chain == (owner, "IK")]
+    order = next(f for f in on_chain if f.check_id == "constraint_order")
+    assert order.severity == (Severity.WARNING if lands else Severity.ERROR)
+    assert (order.fix_id is None) == lands
+
+
+def test_track_at_the_pole_turned_back_offers_no_fix_alone() -> None:
+    """The issue 25 rig: each of the three findings on the arm would flip it alone, so none
+    offers its fix, and each says what holds it back."""
+    faults = (
+        Fault("pole_angle", "arm", 180),
+        Fault("overriding_constraint", "arm", 3),
+        Fault("stiff_both", "leg", 0.95),
+    )
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    blocked = {
+        f.check_id: (f.severity, f.fix_id, f.stated.get("blocked_by"))
+        for f in judged.findings
+        if f.bone == "forearm.L"
+    }
+    assert blocked == {
+        "constraint_order": (Severity.WARNING, None, "pole_angle"),
+        "pole": (Severity.WARNING, None, "overridden_start"),
+        "symmetry": (Severity.WARNING, None, "overridden_start"),
+    }
+
+
+@pytest.mark.parametrize("angle", [60, 100, 180])
+def test_hips_rotation_copied_on_the_shin_with_the_pole_angle_turned_agrees(angle) -> None:
+    """Once a false alarm: the shin copying the hips' rotation starts the knee folded the other
+    way; the pole angle turned 100° or more turns it back and the leg lands, 60° does not."""
+    faults = (Fault("overriding_constraint", "leg", 0), Fault("pole_angle", "leg", angle))
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())

@@ -12,7 +12,14 @@ from mathutils import Matrix, Quaternion, Vector
 
 from ..core.armature import armature_data
 from ..core.geometry import offset_from_line, rest_pole_angle
-from ..core.limb import STRAIGHT_RATIO, chain_joints, chain_shape, forward_pose, forward_tip
+from ..core.limb import (
+    STRAIGHT_RATIO,
+    bend_from_x,
+    chain_joints,
+    chain_shape,
+    forward_pose,
+    forward_tip,
+)
 from ..core.names import find
 from ..core.rig import IKChain, RigView
 
@@ -89,8 +96,8 @@ def start_turn(rig: RigView, chain: IKChain) -> float:
         return 0.0
     posed = forward_pose(rig, chain)
     rest_root = rig.raw_bone(chain.root).matrix_local
-    before = _bend_from_x(rest_root, rig.chain_tip(chain), [rig.bone(j).head for j in joints])
-    after = _bend_from_x(
+    before = bend_from_x(rest_root, rig.chain_tip(chain), [rig.bone(j).head for j in joints])
+    after = bend_from_x(
         posed[chain.root],
         forward_tip(rig, chain, posed),
         [posed[j].translation for j in joints],
@@ -108,19 +115,6 @@ def posed_joints(rig: RigView, chain: IKChain) -> list[str]:
         for name in chain.moving_bones[1:-1]
         if rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
     ]
-
-
-def _bend_from_x(root: Matrix, tip: Vector, joints: list[Vector]) -> float | None:
-    """Signed angle (radians) about the root-tip line from the root's X axis to the bend."""
-    head = root.translation
-    axis = tip - head
-    bend = sum((offset_from_line(joint, head, tip) for joint in joints), Vector())
-    if axis.length < 1e-9 or bend.length < STRAIGHT_RATIO * axis.length:
-        return None
-    axis.normalize()
-    x = root.to_3x3().col[0]
-    x = x - axis * x.dot(axis)
-    return math.atan2(x.cross(bend).dot(axis), x.dot(bend))
 
 
 def pole_point(rig: RigView, chain: IKChain) -> Vector | None:

@@ -32,7 +32,10 @@ What it reports:
   of its reach is read aimed at the rest tip: the chain ends straight toward such a target
   whatever its start (measured: the hips turned 181° leave the hand control 2.9 reaches from
   the shoulder, and the arm lands). Blended, local-space or otherwise unmodelled ones stay
-  warnings.
+  warnings. A warning where the pole angle turns that flipped start back round to the pole
+  (``core.start.start_turned_back``, the body as modelled and turned 40° each way): measured,
+  a Damped Track at the pole on the forearm or the shin lands with the angle turned 120° to
+  180°, and fails at 100° and 110°, where the error stands.
 - Limit Rotation on a chain bone, which does not limit IK: a warning.
 - An IK nested inside another IK's longer, valid chain and sharing a bone it turns, which misses
   its target: an error.
@@ -46,7 +49,8 @@ What its fixes do:
 - Mute the overridden constraint: it asks first, and says what it did. Not a Damped Track that
   starts a straight chain bent, nor one that sets where a joint without inherited rotation
   starts, nor one that replaces a posed rotation that would flip the joint, nor a world-space
-  copy that rebuilds a sheared bone's matrix: muted, the limb would fail.
+  copy that rebuilds a sheared bone's matrix, nor one whose flipped start the pole angle turns
+  back: muted, the limb would fail.
 """
 
 from __future__ import annotations
@@ -76,7 +80,13 @@ from ..core.names import readable
 from ..core.reach import holds_the_fold, solved_by_itasc
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
-from ..core.start import COPIES, start_flips_the_bend, start_set_by, target_tracking_joint
+from ..core.start import (
+    COPIES,
+    start_flips_the_bend,
+    start_set_by,
+    start_turned_back,
+    target_tracking_joint,
+)
 from .duplicates import clash_after
 from .inherit import shear_source
 
@@ -290,9 +300,16 @@ def _rotation_overridden(
     # built bending away from its pole), stiff thigh or not.
     flips = start_flips_the_bend(rig, chain, bone, constraint)
     faces_the_pole = flips and constraint.type == "TRACK_TO" and pole_behind_bend(rig, chain)
-    severity, title, effect, why = _what_it_does(flips, faces_the_pole, straight_start, moves_head)
+    # Measured: a Damped Track at the pole on the forearm or the shin lands with the pole angle
+    # turned 120° to 180°, and fails at 100° and 110° (core.start.TURNED_BACK_BEND).
+    turned_back = flips and start_turned_back(rig, chain) == (bone, readable(constraint))
+    severity, title, effect, why = (
+        _turned_back(chain)
+        if turned_back
+        else _what_it_does(flips, faces_the_pole, straight_start, moves_head)
+    )
     blocked_by, no_mute = _why_not_muted(
-        rig, chain, bone, constraint, moves_head, straight_start
+        rig, chain, bone, constraint, moves_head, straight_start, turned_back
     ) or (None, None)
     return _finding(
         rig,
@@ -366,6 +383,20 @@ def _what_it_does(
     return severity, title, effect, why
 
 
+def _turned_back(chain: IKChain) -> tuple[Severity, str, str, str]:
+    """Severity, title, effect and why of a flipped start that the pole angle turns back."""
+    return (
+        Severity.WARNING,
+        "Pole angle turns the flip back",
+        "the solver starts from the rotation it sets, bent the other way, and the pole angle of "
+        f"IK '{chain.constraint}' turns the chain back round: together they leave the joint "
+        "facing its pole, each alone would bend it away.",
+        "Blender solves IK after the chain's other constraints, starting from the pose they "
+        "leave; started bent backwards it settles on the mirrored bend, and the pole angle "
+        "turns that bend's plane, here back toward the pole.",
+    )
+
+
 def _why_not_muted(
     rig: RigView,
     chain: IKChain,
@@ -373,9 +404,11 @@ def _why_not_muted(
     constraint: bpy.types.Constraint,
     moves_head: bool,
     straight_start: bool,
+    turned_back: bool,
 ) -> tuple[str, str] | None:
     """Why muting the constraint would break the chain (None: it may be muted): what it holds
-    (copies_location, straight_start, inherit_rotation, shear or posed) and the sentence."""
+    (copies_location, straight_start, pole_angle, inherit_rotation, shear or posed) and the
+    sentence."""
     # Measured: a joint that does not inherit rotation lands while this sets where it starts,
     # and flips away from its pole once the body turns when it is muted.
     holds_loose_joint = (
@@ -405,6 +438,12 @@ def _why_not_muted(
         return "straight_start", (
             "muted, it would leave the chain straight: pre-bend the chain first (the "
             "rest_pose check's fix)"
+        )
+    if turned_back:
+        return "pole_angle", (
+            f"muted, it would leave the pole angle of IK '{chain.constraint}' turning the joint "
+            "away from the pole (the pole check's error): mute it and set the pole angle to "
+            "the one that keeps the rest pose together"
         )
     if holds_loose_joint:
         return "inherit_rotation", (

@@ -28,7 +28,10 @@ What it reports:
   the upper arm keyed 17°, bends 100° from its pole. A posed rotation that bends the joint the
   other way where the solver starts mirrors the bend, so an angle turned 95° to 180° turns it
   back toward the pole: a warning (the leg and the arm land 86° to 0° from it), with no fix,
-  since either change alone leaves the joint bent away.
+  since either change alone leaves the joint bent away. So does an overridden constraint that
+  starts the joint bent the other way (``core.start.start_turned_back``): a Damped Track at the
+  pole on the forearm or the shin lands with the angle turned 120° to 180°, a warning with no
+  fix; at 100° and 110° it fails.
 - A bending two-bone limb with no pole: a warning. Not for chains of 3 or more bones, nor when a
   twin IK on the bone has one.
 
@@ -67,7 +70,7 @@ from ..core.limb import (
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
-from ..core.start import pose_flips_the_start, start_that_flips_a_pole
+from ..core.start import pose_flips_the_start, start_that_flips_a_pole, start_turned_back
 from ._pole_limb import (
     POLE_DISTANCE,
     Limb,
@@ -347,6 +350,9 @@ def _pole_off_its_bend(
     severity = Severity.ERROR if fails else Severity.WARNING
     turns = _turns(rig, chain, rest, twist, start)
     facts = _turn_facts(rig, chain, rest, twist, start)
+    overridden = None if behind else _start_turned_back(rig, chain, limb, turns, facts)
+    if overridden is not None:
+        return overridden
     if not behind and flipped and not fails:
         # Set alone, the rest angle would leave the flipped start bending the joint away.
         return _Problem(
@@ -394,6 +400,32 @@ def _pole_off_its_bend(
         + WHY_TWIST,
         _relocation_fix(rig, chain),
         **_kept_behind_the_bend(rig, chain),
+        facts=facts,
+    )
+
+
+def _start_turned_back(
+    rig: RigView, chain: IKChain, limb: Limb, turns: str, facts: tuple[tuple[str, Any], ...]
+) -> _Problem | None:
+    """A pole angle that turns back the flipped start an overridden constraint gives the joint
+    (``core.start.start_turned_back``; measured: a Damped Track at the pole on the forearm or
+    the shin, with the angle turned 120° to 180°, lands): a warning, and no fix alone."""
+    overridden = start_turned_back(rig, chain)
+    if overridden is None:
+        return None
+    bone, constraint = overridden
+    return _Problem(
+        Severity.WARNING,
+        "Angle turns the start back",
+        f"In {_where(chain)} {turns}, and '{constraint}' on {bone}, which the IK overrides, "
+        f"starts the solver bent the other way: together they turn {limb.joint_label} back "
+        "toward the pole.",
+        WHY_TWIST,
+        "set_angle",
+        no_fix=f"set alone, the rest angle would leave '{constraint}' on {bone} starting the "
+        "joint bent away from the pole (the constraint_order check's error): mute it and set "
+        "the angle together",
+        blocked_by="overridden_start",
         facts=facts,
     )
 

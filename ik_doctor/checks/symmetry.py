@@ -73,6 +73,9 @@ What its fixes do:
   joint away from the pole (the arm posed -20° at the elbow lands without it, and bends 180°
   from its pole with it), or would set the pole angle of a chain whose posed rotation flips
   the start and whose own angle turns it back.
+- None when the pole angle turns back the start that an overridden constraint flips: a
+  Damped Track at the pole on the forearm lands with the angle turned 180°, and bends away
+  from the pole with the twin's angle.
 - The copy evaluates the rig, so checks run next read the pose it gives, not the one the old
   chain length or Use Tail left: a leg given Use Tail back, whose chain had turned the hips,
   lands.
@@ -98,6 +101,7 @@ from ..core.start import (
     pole_turns_the_flip_back,
     pose_flips_the_start,
     start_that_flips_a_pole,
+    start_turned_back,
 )
 from ._mirror_twins import Twins, controls_across, named_twin, paired
 from ._twin_differences import Difference, twin_differences
@@ -235,7 +239,17 @@ def _copy_refused(
             f"with its twin's Use Tail the posed rotation of {dest.owner}'s chain would bend its "
             "joint away from the pole: clear that pose first"
         )
-    if any(d.what == "pole angle" for d in differences) and pole_turns_the_flip_back(rig, dest):
+    angle_differs = any(d.what == "pole angle" for d in differences)
+    overridden = start_turned_back(rig, dest) if angle_differs else None
+    if overridden is not None:
+        # Measured: a Damped Track at the pole on the forearm lands with the pole angle turned
+        # 180°, and bends 180° away from the pole with the twin's angle (constraint_order's error).
+        return "overridden_start", (
+            f"'{overridden[1]}' on {overridden[0]} starts the solver bent the other way and its "
+            "pole angle turns it back: with the twin's angle it would bend away from the pole; "
+            "mute it and copy the angle together"
+        )
+    if angle_differs and pole_turns_the_flip_back(rig, dest):
         # Measured: the leg posed -20° at the knee lands with its pole angle turned 150°, and
         # bends 180° away from the pole with the twin's angle (the rest_pose check's error).
         return "posed", (

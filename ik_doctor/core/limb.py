@@ -383,6 +383,19 @@ def forward_tip(rig: RigView, chain: IKChain, posed: dict[str, Matrix]) -> Vecto
     return owner @ tail if chain.use_tail else owner.translation
 
 
+def bend_from_x(root: Matrix, tip: Vector, joints: list[Vector]) -> float | None:
+    """Signed angle (radians) about the root-tip line from the root's X axis to the bend."""
+    head = root.translation
+    axis = tip - head
+    bend = sum((offset_from_line(joint, head, tip) for joint in joints), Vector())
+    if axis.length < 1e-9 or bend.length < STRAIGHT_RATIO * axis.length:
+        return None
+    axis.normalize()
+    x = root.to_3x3().col[0]
+    x = x - axis * x.dot(axis)
+    return math.atan2(x.cross(bend).dot(axis), x.dot(bend))
+
+
 def _within_ik_limits(pose_bone: bpy.types.PoseBone, basis: Matrix) -> Matrix:
     """``basis`` with its rotation held within the bone's IK limits, axis by axis: the solver
     turns a joint only within them, so a pose beyond a one-sided limit does not start it bent

@@ -25,6 +25,9 @@ SWING_DEGREES = 20.0
 BODY_TURN = 40.0
 """Degrees an animator turns the bone a limb hangs from (the hips) either way about its X axis:
 the oracle's last two goals, and the turn a limb's start must survive."""
+BODY_TURNS = ((0.0, "X"), (BODY_TURN, "X"), (-BODY_TURN, "X"), (BODY_TURN, "Z"), (-BODY_TURN, "Z"))
+"""The turns of the bone the limb hangs from that every chain is solved under (degrees, axis):
+none, then either way about X and about Z, as an animator turns the hips or a shoulder."""
 REACH_TOLERANCE = 1e-3
 """A chain reaches when its tip is closer to the target than this fraction of its reach: the
 oracle's bar, and the one the checks' measured thresholds are set against."""

@@ -17,13 +17,16 @@ from mathutils import Matrix, Vector
 from .limb import (
     FULL_INFLUENCE,
     MAX_BEND_TURN,
+    bend_from_x,
+    chain_joints,
     forward_pose,
+    forward_tip,
     parent_motion,
     pole_turn,
     pose_flips_bend,
 )
 from .names import readable
-from .reach import BODY_TURN, limb_bones
+from .reach import BODY_TURN, BODY_TURNS, limb_bones
 from .rig import AXES, IKChain, RigView
 
 COPIES = (bpy.types.CopyRotationConstraint, bpy.types.CopyTransformsConstraint)
@@ -36,6 +39,13 @@ FLAT_FOLD = 165.0
 little (measured on the shin: Damped Track starts at 167° and 170° on the far side unfolded the
 rest way, as the swing that put them there says; copied rotations at 176° flipped, as their
 side says)."""
+TURNED_BACK_BEND = 80.0
+"""Degrees from the pole within which the model of a flipped start turned by the pole angle
+(``start_turned_back``) must leave the joint, with the body as modelled and turned each way,
+for the chain to land: Blender ends 5° to 16° further from the pole than the model says.
+Measured on the arm and the leg with a Damped Track on the lower bone at the pole: the model's
+88° and 86° at an angle turned 110° end 93° from the pole (they fail), its 78° and 76° at 120°
+end 87° (they land), 48° and 46° at 150° end 64° and 66°, 18° and 21° at 180° end 34° and 38°."""
 
 
 def start_flips_the_bend(
@@ -137,6 +147,71 @@ def start_that_flips_a_pole(rig: RigView, chain: IKChain) -> str | None:
     return None
 
 
+def start_turned_back(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
+    """(bone, constraint) of an overridden constraint that starts an inner joint bent the other
+    way (``start_flips_the_bend``) where the pole angle turns the chain back round to face the
+    pole: the two faults cancel, and either fixed alone leaves the joint bent away. None when no
+    constraint flips the start, or one that does is not turned back within
+    ``TURNED_BACK_BEND`` of the pole (a start that is not modelled is not)."""
+    turn = pole_turn(rig, chain)
+    if turn is None:
+        return None
+    flipping = [
+        (bone, constraint)
+        for bone in chain.moving_bones[:-1]
+        for constraint in rig.constraints(bone)
+        if constraint.type != "IK"
+        and not constraint.mute
+        and constraint.influence > 0.0
+        and start_flips_the_bend(rig, chain, bone, constraint)
+    ]
+    for bone, constraint in flipping:
+        bends = _start_bends(rig, chain, bone, constraint)
+        if bends is None or any(
+            abs(math.degrees(math.remainder(turn + bend, math.tau))) > TURNED_BACK_BEND
+            for bend in bends
+        ):
+            return None
+    return (flipping[0][0], readable(flipping[0][1])) if flipping else None
+
+
+def _start_bends(
+    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
+) -> list[float] | None:
+    """Radians the start this constraint gives ``bone`` turns the chain's bend about the
+    root-tip line from its rest bend (from the root's X axis, as the pole angle turns it), with
+    the body as modelled and turned each way as the oracle turns it (``BODY_TURNS``): a target
+    the body does not carry swings the start with each turn. Blender settles on the started
+    bend and the pole angle turns it further (``_pole_limb.start_turn``). None where the start
+    is not modelled, or too straight to say."""
+    posed = forward_pose(rig, chain)
+    joints = chain_joints(rig, chain)
+    rest_root = rig.raw_bone(chain.root).matrix_local
+    before = bend_from_x(rest_root, rig.chain_tip(chain), [rig.bone(j).head for j in joints])
+    body = rig.pose_bone(limb_bones(rig, chain)[-1]).parent
+    below = chain.bones[: chain.bones.index(bone) + 1]  # the bone and those it carries
+    bends = []
+    for degrees, axis in BODY_TURNS:
+        if degrees and body is None:
+            continue
+        turn = None
+        if degrees and body is not None:
+            rotation = Matrix.Rotation(math.radians(degrees), 4, axis)
+            turn = body.matrix @ rotation @ body.matrix.inverted_safe()
+        start = _started_rotation(rig, chain, constraint, posed[bone], turn)
+        if start is None or before is None:
+            return None
+        swing = Matrix.Translation(posed[bone].translation) @ start.to_4x4()
+        swing = swing @ posed[bone].normalized().inverted_safe()
+        started = {name: swing @ m if name in below else m for name, m in posed.items()}
+        tip = forward_tip(rig, chain, started)
+        after = bend_from_x(started[chain.root], tip, [started[j].translation for j in joints])
+        if after is None:
+            return None
+        bends.append(math.remainder(after - before, math.tau))
+    return bends
+
+
 def start_set_by(rig: RigView, chain: IKChain, bone: str) -> bpy.types.Constraint | None:
     """The constraint that sets the rotation the solver starts ``bone`` from, whatever the bones
     above it do (a Copy Rotation or Copy Transforms of a target the chain does not move, a
@@ -199,12 +274,18 @@ def _aim_within_reach(
 
 
 def _started_rotation(
-    rig: RigView, chain: IKChain, constraint: bpy.types.Constraint, posed: Matrix
+    rig: RigView,
+    chain: IKChain,
+    constraint: bpy.types.Constraint,
+    posed: Matrix,
+    body_turn: Matrix | None = None,
 ) -> Matrix | None:
     """The armature-space rotation a Copy Rotation, Copy Transforms, Damped Track or Locked
     Track gives its bone (posed by its own channels at ``posed``) before the IK runs, when it
     plainly sets it from a target the chain does not move; None for anything else (mixed,
-    partial, local spaces, other axes, other kinds), which is not modelled."""
+    partial, local spaces, other axes, other kinds), which is not modelled. ``body_turn``: the
+    armature-space turn of the bone the limb hangs from, which moves the chain and not a target
+    that bone does not carry."""
     if not isinstance(constraint, (*COPIES, *TRACKS)) or constraint.influence < FULL_INFLUENCE:
         return None
     target, subtarget = constraint.target, readable(constraint, "subtarget")
@@ -216,6 +297,11 @@ def _started_rotation(
         matrix = rig.object.matrix_world.inverted_safe() @ target.matrix_world
     else:
         return None
+    if body_turn is not None:
+        body = rig.pose_bone(limb_bones(rig, chain)[-1]).parent
+        carried = {subtarget, *rig.ancestors(subtarget)} if target == rig.object else set()
+        if body is None or readable(body) not in carried:
+            matrix = body_turn.inverted_safe() @ matrix
     # ``posed`` keeps the chain's root where it rests: read the target in that frame, without
     # what has moved the bone the chain hangs from (measured: a thigh IK without Use Tail turns
     # the hips 174°, and with them the shoulder a forearm's Copy Rotation copies and the upper

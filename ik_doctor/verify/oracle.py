@@ -48,16 +48,13 @@ from ..core.armature import armature_data, pose_bone_of
 from ..core.finding import Finding, Severity
 from ..core.geometry import offset_from_line
 from ..core.limb import MAX_BEND_TURN, NOISE_LENGTH, parent_motion, switched_by
-from ..core.reach import BODY_TURN, REACH_TOLERANCE, limb_bones, reachable_tips
+from ..core.reach import BODY_TURNS, REACH_TOLERANCE, limb_bones, reachable_tips
 from ..core.rig import BoneChain, IKChain, RigView, posed_point, posed_tip
 from ..core.spline import spline_chains
 from .settle import evaluate
 from .solve import channels, set_channels
 from .target_moves import everything_restored, lands_without, target_moved, target_point
 
-BODY_TURNS = ((0.0, "X"), (BODY_TURN, "X"), (-BODY_TURN, "X"), (BODY_TURN, "Z"), (-BODY_TURN, "Z"))
-"""The turns of the bone the limb hangs from that every chain is solved under (degrees, axis):
-none, then either way about X and about Z, as an animator turns the hips or a shoulder."""
 MAX_CARRIER_TURN = 1.0
 """Degrees a bone other limbs hang from (``RigView.limb_carriers``) may turn when the target
 moves to a goal. Measured on the reference rig: a leg with chain length 3 turns the hips 23° at
