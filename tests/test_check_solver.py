@@ -9,6 +9,7 @@ from faulted_limbs import add_insect_leg
 from solving import assert_ik_works, findings_of, tip_error
 
 from ik_doctor import Severity, apply_fix, run_fix, scan_animation, solve_within_reach
+from ik_doctor.core.editing import edit_bones
 from ik_doctor.verify.oracle import judge_chains
 
 
@@ -231,3 +232,34 @@ def test_the_iterations_a_two_bone_limb_needs_follow_its_proportions(
     assert verdict.fails == fails, verdict.reason
     (finding,) = [f for f in findings_of(rig, "solver") if f.bone == owner]
     assert finding.severity == (Severity.ERROR if fails else Severity.WARNING)
+
+
+@pytest.mark.parametrize(
+    ("iterations", "limits", "fails", "cause"),
+    [
+        (12, {}, True, ("bend", 14)),
+        (14, {}, False, None),
+        (14, {"forearm.L": -1}, False, None),
+        (14, {"forearm.L": -1, "upper_arm.L": 1}, True, ("opposed_hinges", 16)),
+        (14, {"forearm.L": 1, "upper_arm.L": -1}, True, ("opposed_hinges", 16)),
+        (14, {"forearm.L": 1, "upper_arm.L": 1}, False, None),
+        (16, {"forearm.L": -1, "upper_arm.L": 1}, False, None),
+    ],
+)
+def test_a_straight_arm_without_a_pole_needs_fourteen_iterations(
+    rig, iterations, limits, fails, cause
+) -> None:
+    """Issue 25 (a warning only before: the no-pole table starts at a bend of 3.8°, which needs
+    10): straight at rest, the arm without a pole needs 14 (12 leave it 0.31% of its reach short
+    with the body turned 40° about X), and 16 with its two hinges limited to turn opposite ways
+    on X (14 leave it 0.11% short); limited the same way, 14 land."""
+    with edit_bones(rig) as bones:
+        upper, lower = bones["upper_arm.L"], bones["forearm.L"]
+        upper.tail = (upper.head + lower.tail) / 2
+    ik = rig.pose.bones["forearm.L"].constraints["IK"]
+    ik.iterations, ik.pole_target = iterations, None
+    for name, way in limits.items():
+        bone = rig.pose.bones[name]
+        bone.use_ik_limit_x = True
+        bone.ik_min_x, bone.ik_max_x = sorted((0.0, way * math.radians(150)))
+    _an_error_exactly_where_it_fails(rig, "forearm.L", fails, cause)

@@ -20,8 +20,10 @@ and targets drawn to 30% of the reach, which need the most steps):
   chain length 1, 12 reach). IK Stretch on two or more of a leg's bones, all under 0.4 (0.001
   to 0.3 alike), slows it: 12 leave the leg 0.22% of its reach short, 15 0.11%, and from 16 the
   stretch 0.1 measured reaches (0.2 needs 20); from 0.4 the stretch reaches at 12, and so does a
-  leg with one stretching bone, or an arm with 0.1 on both (0.05%). Each holds on a chain as
-  straight as the one measured, or straighter.
+  leg with one stretching bone, or an arm with 0.1 on both (0.05%). Without a pole, a limb
+  straight at rest needs 14 (12 leave the arm 0.31% of its reach short), 16 with its two hinges
+  IK-limited to turn opposite ways on X (14: 0.11%). Each holds on a chain as straight as the
+  one measured, or straighter.
 - iTaSC ignores the constraint's count and reads the armature's ``pose.ik_param``: 15
   iterations miss the oracle's goals, 20 reach them but not the near ones, 25 reach all
   (default 100). Any precision above its default of 0.005 stops it early: at 0.006 the arms
@@ -49,6 +51,8 @@ What it reports:
   lands sooner (10 at 7.6°), and one half its shin later (17).
 - Below 15 for a chain without Use Tail under a pole: an error (the arm, its tip the elbow,
   stops 2.1% short at 12, 0.19% at 14).
+- Below 14 for a straight limb without a pole, 16 with its hinges limited opposite ways: an
+  error.
 - Below 25: a warning (targets drawn near the root stay 1% short at 20).
 - A chain no table measured (one bone or three, a joint posed folded further than at rest, a
   bend or proportion past the tables): a warning below 25, for Verify by Solving to prove. An
@@ -133,8 +137,16 @@ LONG_ROOT = 2.0
 EQUAL = 1.01
 """Upper to lower bone lengths: up to ``EQUAL`` the first table holds, up to ``LONG_ROOT`` the
 second; longer upper bones were not measured."""
-NO_POLE_BEND_NEEDS = ((3.8, 10), (7.6, 9), (15.2, 7), (29.9, 5))
-"""A limb of equal bones without a pole: the solver chooses the bend plane, and lands sooner."""
+NO_POLE_BEND_NEEDS = ((0.0, 14), (3.8, 10), (7.6, 9), (15.2, 7), (29.9, 5))
+"""A limb of equal bones without a pole: the solver chooses the bend plane, and lands sooner;
+straight at rest, it needs 14 (12 leave the arm 0.31% of its reach short, with the body turned
+40° about X), its IK limits or none alike."""
+OPPOSED_HINGES_STRAIGHT_NEEDS = 16
+"""The same straight limb with both bones' X IK limits one-sided, opposite ways (the upper arm 0
+to 150°, the forearm -150° to 0, or the other way round): 14 leave it 0.11% of its reach short,
+16 land. Limited the same way, or the forearm alone, it lands at 14; the upper arm alone limited
+to -150° to 0 needs 16 too, and to 0 to 150° lands at 14: the side the solver folds an unlimited
+joint is its own choice, so that case is left to the warning."""
 TAIL_OFF_NEEDS = 15
 TAIL_OFF_BEND = 6.84
 """A chain without Use Tail that a pole turns: measured on the arm, its shoulder and upper arm
@@ -242,6 +254,15 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
                 "tail_off",
             )
         )
+    if not with_pole and bend == 0.0 and _opposed_hinges(rig, chain):
+        needs.append(
+            Need(
+                OPPOSED_HINGES_STRAIGHT_NEEDS,
+                "straight at rest without a pole, its two bones IK-limited on X to turn opposite "
+                "ways (measured: 14 leave an arm 0.11% of its reach short; it needs 16)",
+                "opposed_hinges",
+            )
+        )
     stretching = _weakly_stretching_leg(rig, chain)
     if stretching and bend <= LEG_BEND:
         needs.append(
@@ -288,6 +309,20 @@ def _joint_angle(root: Vector, joint: Vector, tip: Vector) -> float:
     if upper.length == 0.0 or lower.length == 0.0:
         return 0.0
     return math.degrees(upper.angle(lower))
+
+
+def _opposed_hinges(rig: RigView, chain: IKChain) -> bool:
+    """Whether the two bones' X IK limits each let them turn one way only, opposite ways."""
+    joint, root = (_one_way_on_x(rig.pose_bone(name)) for name in chain.moving_bones)
+    return joint * root < 0
+
+
+def _one_way_on_x(pose_bone: bpy.types.PoseBone) -> int:
+    """+1 or -1 when the bone's X IK limit lets it turn only that way about X, else 0."""
+    if not pose_bone.use_ik_limit_x:
+        return 0
+    low, high = pose_bone.ik_min_x, pose_bone.ik_max_x
+    return 1 if low >= 0.0 < high else -1 if high <= 0.0 > low else 0
 
 
 def _unmeasured(rig: RigView, chain: IKChain) -> str:
