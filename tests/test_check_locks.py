@@ -721,3 +721,36 @@ def test_the_reference_legs_stiffness_is_still_judged_by_its_tables(
         if f.chain == ("shin.L", "IK")
     ]
     assert joined == ([("locks", severity)] if severity else [])
+
+
+@pytest.mark.parametrize(
+    ("owner", "stiff", "use_tail", "state"),
+    [
+        ("forearm.L", {"upper_arm.L": 0.9, "forearm.L": 0.8}, True, "fail"),
+        ("forearm.L", {"upper_arm.L": 0.8, "forearm.L": 0.9}, True, "fail"),
+        ("shin.L", {"thigh.L": 0.95, "shin.L": 0.9}, True, "fail"),
+        ("forearm.L", {"upper_arm.L": 0.8, "forearm.L": 0.7}, True, "pass"),
+        ("shin.L", {"thigh.L": 0.7, "shin.L": 0.85}, True, "pass"),
+        ("forearm.L", {"upper_arm.L": 0.8}, False, "fail"),
+        ("forearm.L", {"upper_arm.L": 0.75}, False, "pass"),
+    ],
+)
+def test_one_stiff_bone_is_an_error_exactly_where_the_chain_falls_short(
+    rig, owner, stiff, use_tail, state
+) -> None:
+    """Issue 25: the upper arm at 0.9 over a forearm at 0.8 (half as mobile) stops 0.22% of the
+    reach short, as far as alone, where it was judged evenly stiff and silent; an arm IK without
+    Use Tail, its short shoulder under the upper arm, stops 0.105% short with the upper arm at
+    0.8, where the reference arm's tables said 0.080%. Two-thirds as mobile (0.8 over 0.7) and a
+    shin at 0.85 over a thigh at 0.7 land: no error there."""
+    rig.pose.bones[owner].constraints["IK"].use_tail = use_tail
+    for bone, value in stiff.items():
+        _set(rig, [bone], **{f"ik_stiffness_{axis}": value for axis in "xyz"})
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == [state]
+    severities = [f.severity for f in findings_of(rig, "locks") if f.chain == (owner, "IK")]
+    assert (Severity.ERROR in severities) == (state == "fail")
+    if state == "fail":
+        (finding,) = [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR]
+        assert finding.stated["shortfall"] >= 1e-3
+        _fixed(rig, finding)
+        assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]

@@ -24,9 +24,12 @@ from ._stiffness_tables import (
     EVEN_SHORTFALL,
     EVEN_WARNING,
     GROWN_EVEN_SHORTFALL,
+    HALF_SHORTFALL,
     JOINT_SHORTFALL,
     NO_POLE_SHORTFALL,
     ROOT_SHORTFALL,
+    SHORT_ROOT,
+    SHORT_ROOT_SHORTFALL,
     shortfall,
 )
 from ._tip_motion import TipMotion
@@ -83,7 +86,7 @@ def stiff_findings(
     needed = _needed_mobility(motion, free, mobility)
     stiffness = 1.0 - needed
     most = max(mobility.values())
-    if needed >= most / 2.0 - 1e-6:
+    if needed > most / 2.0 + 1e-6:
         grown, table = _even_table(rig, chain)
         share = shortfall(table, stiffness)
         if stiffness >= EVEN_WARNING - 1e-6 or share >= REACH_TOLERANCE:
@@ -93,11 +96,29 @@ def stiff_findings(
         return
     for name in chain.bones:
         value = mobility.get(name)
-        if value is not None and needed - 1e-6 <= value < most / 2.0:
-            tables = ROOT_SHORTFALL if name == chain.root else JOINT_SHORTFALL
-            table = tables[_limb_kind(rig, chain)]
-            share = shortfall(table, 1.0 - value)
-            yield _stiff_bone_finding(rig, chain, bones[name], 1.0 - value, share)
+        if value is not None and needed - 1e-6 <= value <= most / 2.0 + 1e-6:
+            half = value >= most / 2.0 - 1e-6
+            share = shortfall(_one_bone_table(rig, chain, name, half), 1.0 - value)
+            # Half as mobile, the other bone is stiff too: cleared alone, this one would leave
+            # the other's own shortfall (a shin at 0.9 once the thigh at 0.95 is cleared).
+            cleared = _stiff_bones(rig, chain) if half else (readable(bones[name]),)
+            yield _stiff_bone_finding(rig, chain, bones[name], 1.0 - value, share, cleared)
+
+
+def _one_bone_table(
+    rig: RigView, chain: IKChain, name: str, half: bool
+) -> tuple[tuple[float, float], ...]:
+    """The shortfalls measured on a two-bone chain with ``name`` stiff: its root or its joint,
+    the other bone free or, with ``half``, half as stiff (``HALF_SHORTFALL``); a chain whose
+    root is short (``SHORT_ROOT``) by its own table, measured with the other bone free."""
+    role = "root" if name == chain.root else "joint"
+    joint, root = (rig.bone(bone).length for bone in chain.moving_bones)
+    if root <= SHORT_ROOT * joint:
+        return SHORT_ROOT_SHORTFALL[role]
+    if half:
+        return HALF_SHORTFALL[role][_limb_kind(rig, chain)]
+    tables = ROOT_SHORTFALL if role == "root" else JOINT_SHORTFALL
+    return tables[_limb_kind(rig, chain)]
 
 
 def aimed_by_a_pole(rig: RigView, chain: IKChain) -> bool:
@@ -174,7 +195,7 @@ def _stiff_unmeasured(
     stiffest = max(1.0 - value for value in mobility.values())
     if stiffest < threshold - 1e-6:
         return
-    stiff = tuple(name for name in reversed(chain.moving_bones) if _stiffest_axis(rig, name) > 0.0)
+    stiff = _stiff_bones(rig, chain)
     said = " and ".join(f"{name} {_stiffest_axis(rig, name):.3g}" for name in stiff)
     bones = len(chain.moving_bones)
     yield chain_finding(
@@ -272,8 +293,18 @@ def _evenly_stiff_finding(
     )
 
 
+def _stiff_bones(rig: RigView, chain: IKChain) -> tuple[str, ...]:
+    """The chain's turning bones with any IK stiffness, root first."""
+    return tuple(name for name in reversed(chain.moving_bones) if _stiffest_axis(rig, name) > 0.0)
+
+
 def _stiff_bone_finding(
-    rig: RigView, chain: IKChain, pose_bone: bpy.types.PoseBone, stiffness: float, share: float
+    rig: RigView,
+    chain: IKChain,
+    pose_bone: bpy.types.PoseBone,
+    stiffness: float,
+    share: float,
+    cleared: tuple[str, ...],
 ) -> Finding:
     return chain_finding(
         "locks",
@@ -284,9 +315,9 @@ def _stiff_bone_finding(
         title="One bone too stiff",
         message=(
             f"{readable(pose_bone)} has IK stiffness {stiffness:.3g} on axes the chain of IK "
-            f"'{chain.constraint}' cannot do without, far above the rest of the chain: it barely "
-            f"moves, and the solver stops about {share:.2%} of the reach short "
-            f"({_against_tolerance(share)})."
+            f"'{chain.constraint}' cannot do without, turning at most half as freely as the "
+            f"rest of the chain: it barely moves, and the solver stops about {share:.2%} of the "
+            f"reach short ({_against_tolerance(share)})."
         ),
         why=(
             "Stiffness weighs the solver against turning a bone: one much stiffer than the rest "
@@ -296,8 +327,8 @@ def _stiff_bone_finding(
             "the shin or forearm that stiff)."
         ),
         fix_id="clear_stiffness",
-        fix_label=f"Set the IK stiffness of {readable(pose_bone)} to 0",
-        fix_args=(("cause", STIFFNESS), ("bones", (readable(pose_bone),))),
+        fix_label=f"Set the IK stiffness of {', '.join(cleared)} to 0",
+        fix_args=(("cause", STIFFNESS), ("bones", cleared)),
         facts=(("stiffness", stiffness), ("shortfall", share)),
     )
 

@@ -72,6 +72,108 @@ JOINT_SHORTFALL = {
 }
 """The same with an inner joint (shin, forearm) that stiff and the root free: about half as far,
 and not steadily (the leg fails at 0.85 and passes at 0.86)."""
+HALF_SHORTFALL = {
+    "root": {
+        "leg": (
+            (0.5, 4.6e-4),
+            (0.7, 7.1e-4),
+            (0.75, 9.1e-4),
+            (0.8, 1.24e-3),
+            (0.82, 1.31e-3),
+            (0.85, 1.30e-3),
+            (0.86, 1.47e-3),
+            (0.9, 1.91e-3),
+            (0.95, 3.40e-3),
+            (0.975, 4.96e-3),
+            (0.99, 8.29e-3),
+        ),
+        "arm": (
+            (0.5, 1.9e-4),
+            (0.7, 4.8e-4),
+            (0.75, 6.9e-4),
+            (0.8, 1.06e-3),
+            (0.82, 1.33e-3),
+            (0.85, 1.63e-3),
+            (0.86, 1.43e-3),
+            (0.9, 2.19e-3),
+            (0.95, 3.52e-3),
+            (0.975, 4.92e-3),
+            (0.99, 7.91e-3),
+        ),
+    },
+    "joint": {
+        "leg": (
+            (0.5, 3.2e-4),
+            (0.7, 3.8e-4),
+            (0.75, 5.5e-4),
+            (0.8, 5.8e-4),
+            (0.82, 7.4e-4),
+            (0.85, 7.7e-4),
+            (0.86, 8.7e-4),
+            (0.9, 1.27e-3),
+            (0.95, 1.85e-3),
+            (0.975, 2.97e-3),
+            (0.99, 5.04e-3),
+        ),
+        "arm": (
+            (0.5, 1.4e-4),
+            (0.7, 4.7e-4),
+            (0.75, 4.8e-4),
+            (0.8, 7.9e-4),
+            (0.82, 6.9e-4),
+            (0.85, 9.8e-4),
+            (0.86, 9.5e-4),
+            (0.9, 1.27e-3),
+            (0.95, 1.91e-3),
+            (0.975, 3.27e-3),
+            (0.99, 5.27e-3),
+        ),
+    },
+}
+"""``ROOT_SHORTFALL`` and ``JOINT_SHORTFALL`` with the other bone half as stiff from 1 (its
+mobility, 1 less its stiffness, twice the stiff bone's: 0.9 over 0.8), per limb, in 5.3: the
+other bone makes up for little, and the tip stops nearly as short as with it free (the upper
+arm at 0.9 over a forearm at 0.8, 0.22% of the reach; alone, 0.21%). Judged evenly stiff, as a
+mobility half the other's was before, such chains were silent failures (issue 25)."""
+SHORT_ROOT = 0.6
+"""A chain's root at most this share of its joint's length is short (the shoulder under the upper
+arm of an arm IK without Use Tail: 0.56): its bones' stiffness lags further
+(``SHORT_ROOT_SHORTFALL``). Measured with the reference limbs' upper bone shortened: at 0.56
+and 0.4 of the lower, the lower at 0.8 fails (0.10% to 0.11% of the reach); at 0.65 and 0.75 it
+lands, as the reference limbs."""
+SHORT_ROOT_SHORTFALL = {
+    "root": (
+        (0.5, 6.3e-4),
+        (0.7, 7.5e-4),
+        (0.75, 1.06e-3),
+        (0.8, 1.58e-3),
+        (0.82, 1.75e-3),
+        (0.85, 1.59e-3),
+        (0.86, 1.71e-3),
+        (0.9, 2.63e-3),
+        (0.95, 4.24e-3),
+        (0.975, 6.04e-3),
+        (0.99, 1.084e-2),
+    ),
+    "joint": (
+        (0.5, 3.4e-4),
+        (0.7, 6.8e-4),
+        (0.75, 6.1e-4),
+        (0.8, 1.04e-3),
+        (0.82, 9.6e-4),
+        (0.85, 1.26e-3),
+        (0.86, 1.40e-3),
+        (0.9, 1.51e-3),
+        (0.95, 2.45e-3),
+        (0.975, 4.11e-3),
+        (0.99, 6.95e-3),
+    ),
+}
+"""``ROOT_SHORTFALL`` and ``JOINT_SHORTFALL`` for a chain whose root is short
+(``SHORT_ROOT``), the other bone free: the least of the leg and the arm with the upper bone
+0.56 of the lower, and, for the joint, of the arm's IK without Use Tail (the upper arm under
+its shoulder), in 5.3. The upper arm at 0.8 there stops 0.105% of the reach short where the
+reference arm's forearm stops 0.080%."""
 GROWN_EVEN_SHORTFALL = (
     (
         1.25,

@@ -53,7 +53,11 @@ What it reports:
       per limb, a chain hanging down from its root judged as the leg and any other as the arm:
       the root from 0.75 on a leg and 0.82 on an arm (1.1% at 0.99); an inner joint at 0.85 and
       from 0.9 on a leg, which passes at 0.86, and from 0.86 on an arm. A warning from the
-      ``stiffness`` option, 0.7;
+      ``stiffness`` option, 0.7. With the other bone half as mobile (0.9 over 0.8), by tables
+      measured so: nearly as short as alone (the upper arm 0.22%), and the fix clears both. A
+      chain whose root is at most 0.6 of its joint's length (an arm IK without Use Tail: the
+      shoulder under the upper arm) lags further, by its own tables: the upper arm at 0.8
+      stops 0.105% short;
     - on a two-bone limb without a pole, which the solver must also swing toward the target: the
       worse of its root's and its joint's stiffness by their own tables (the root from 0.75 on
       either limb; the joint from 0.9, and at 0.85 on a leg; both equally stiff from 0.75 on a
