@@ -171,3 +171,63 @@ def test_hips_rotation_copied_on_the_shin_with_the_pole_angle_turned_agrees(angl
     faults = (Fault("overriding_constraint", "leg", 0), Fault("pole_angle", "leg", angle))
     judged = judge(faults)
     assert judged.holds, "\n".join(judged.problems())
+
+
+@pytest.mark.parametrize("amount", [0.3, 0.8])
+@pytest.mark.parametrize(
+    ("others", "lands"),
+    [
+        ((), True),
+        ((Fault("insect_leg", "arm", 8),), True),
+        ((Fault("pole_behind", "arm", 0),), False),
+    ],
+)
+def test_fk_keys_on_an_arm_without_use_tail_agree(amount, others, lands) -> None:
+    """Once a false alarm: without Use Tail the arm's chain is the shoulder and the upper arm,
+    built bending away from the elbow's pole; the upper arm's keys bend it the other way, toward
+    that pole, and it lands (a warning). With the pole moved to the bend's side the same keys
+    bend it away, and it fails: the error stands."""
+    faults = (Fault("fk_keys", "arm", amount), Fault("tail_off", "arm", 0), *others)
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    assert not judged.unexplained, "\n".join(d.problem for d in judged.unexplained)
+    state = next(v.state for v in judged.verdicts if v.owner == "forearm.L")
+    assert state == ("pass" if lands else "fail")
+    keys = next(f for f in judged.findings if f.check_id == "fk_ik_mix")
+    assert keys.severity == (Severity.WARNING if lands else Severity.ERROR)
+
+
+@pytest.mark.parametrize(
+    ("limb", "pose", "others", "lands"),
+    [
+        ("leg", 70, (), True),
+        ("arm", 70, (), True),
+        ("leg", 70, (Fault("stiff_both", "arm", 0.95),), True),
+        ("leg", 20, (), False),
+        ("arm", 20, (), False),
+        ("leg", 70, (Fault("fk_keys", "leg", 0.8),), False),
+        ("arm", 70, (Fault("chain_length", "arm", 3),), False),
+        ("arm", 70, (Fault("stiff_parent", "arm", 0.7),), False),
+    ],
+)
+def test_joint_posed_bent_that_does_not_inherit_rotation_agrees(limb, pose, others, lands) -> None:
+    """Once a false alarm: a lower bone that does not inherit rotation, posed 70° further into
+    its bend, starts the joint bent 78° (the leg) or 84° (the arm), more than the body's 40° turn
+    can undo, and lands (a warning). The error stands where it fails: posed 20°, with the thigh
+    keyed 0.8 rad (which takes the start bend back below 40°), in the arm's chain of 3, or with
+    IK stiffness on the upper arm."""
+    faults = (
+        Fault("pose_rotation", limb, pose),
+        Fault("inherit_rotation_off", limb, 0),
+        *others,
+    )
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    assert not judged.unexplained, "\n".join(d.problem for d in judged.unexplained)
+    owner = LIMBS[limb].owner
+    assert next(v.state for v in judged.verdicts if v.owner == owner) == (
+        "pass" if lands else "fail"
+    )
+    inherit = next(f for f in judged.findings if f.check_id == "inherit" and f.bone == owner)
+    assert inherit.severity == (Severity.WARNING if lands else Severity.ERROR)
+    assert (inherit.stated["effect"] == "pre_bent") == lands

@@ -17,6 +17,11 @@ What it reports:
       rigs.
     - An error with a pole, on a frame where they bend a joint backwards, which flips it away
       from the pole.
+    - A warning where the pole sits behind the bend the limb was built with: bent the other
+      way, the joint bends toward it (measured: the arm without Use Tail, its shoulder and upper
+      arm built bending away from the elbow's pole, keyed 0.3 and 0.8 rad at the upper arm,
+      lands 66° to 76° from its rest bend; with that pole moved to the bend's side it fails,
+      104° and 114° from the pole, an error).
     - Information otherwise: the swing is overridden, the twist stays.
 - An IK whose influence a driver or keys leave between 0 and 1: an error, the tip stops between
   FK and IK.
@@ -39,7 +44,7 @@ from mathutils import Matrix
 
 from ..core.armature import pose_of
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import constraint_switches, fcurves, pose_flips_bend
+from ..core.limb import constraint_switches, fcurves, pole_behind_bend, pose_flips_bend
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
@@ -78,6 +83,12 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
     if chain.pole is None:
         severity, title = Severity.WARNING, "FK keys steer the IK"
         effect = "with no pole, the keys decide which way the limb bends and how it twists"
+    elif pose_flips_bend(rig, chain) and pole_behind_bend(rig, chain):
+        severity, title = Severity.WARNING, "FK keys turn the bend"
+        effect = (
+            "on this frame they bend a joint the other way, toward its pole, which sits behind "
+            "the bend the limb was built with: it still lands, but not bent as built"
+        )
     elif pose_flips_bend(rig, chain):
         severity, title = Severity.ERROR, "FK keys flip the joint"
         effect = "on this frame they bend a joint backwards, so it flips away from its pole"

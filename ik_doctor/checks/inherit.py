@@ -52,6 +52,11 @@ What it reports:
       without Use Tail on the hand control re-aims the shoulder, and the forearm lands 6.6° from
       its pole with the body turned 40°. On the thigh it turns the hips, and the shin flips
       107°: an error.
+    - It is a warning on the joint of a two-bone limb without IK stiffness that its pose starts
+      bent the way it rests by more than the body's 40° turn (and less than 140°): the leg and
+      the arm posed 35° and 30° into their bend (43° and 44° bent) land with the body turned
+      40° either way about X and Z, posed 30° and 25° (38° and 39°) they flip. In a chain of 3,
+      or with IK stiffness on one bone, the arm posed 70° still fails: an error there.
 - Inherit Scale Full under a non-uniform pose scale of the chain, or of the bone it hangs from,
   that shears the bone: an error (the foot ends 7 to 70 mm from points the leg reaches by hand).
   Scale along the shared bend axis does not shear and is not reported. A warning under iTaSC,
@@ -92,9 +97,15 @@ from mathutils import Matrix, Vector
 from ..core.armature import armature_data, pose_of
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import FULL_INFLUENCE, animated_bones, pole_behind_bend
+from ..core.limb import (
+    FULL_INFLUENCE,
+    animated_bones,
+    forward_pose,
+    parent_motion,
+    pole_behind_bend,
+)
 from ..core.names import readable
-from ..core.reach import solved_by_itasc, stretching_bones
+from ..core.reach import BODY_TURN, solved_by_itasc, stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import COPIES, start_set_by
@@ -309,7 +320,8 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
     pole still lands, whichever joint it is: a leg's or an arm's owner, and the shin or the
     forearm inside a foot's or a hand's chain of 3 (at rest and with the hips or the shoulder
     turned 20°, and with the body turned 40° either way about X and Z; what misses by 9-11% there
-    is a shin IK of chain length 1 beside it, inheriting or not).
+    is a shin IK of chain length 1 beside it, inheriting or not). A joint its pose starts bent
+    further than the body turns (``_start_bend``) keeps its side too.
     """
     started = start_set_by(rig, chain, name)
     if chain.pole is None:
@@ -345,6 +357,16 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
             True,
             (("effect", "aimed_above"), ("aimer", (aimer.owner, aimer.moving_bones[-1]))),
         )
+    bend = _start_bend(rig, chain, name)
+    if bend is not None and BODY_TURN < bend < 180.0 - BODY_TURN:
+        return (
+            f"posed, it starts bent {bend:.0f}° the way it rests, so the bones above must turn "
+            "more than that before the joint bends away from its pole (measured: the leg and "
+            "the arm started 43° and 44° bent land with the body turned 40°; 38° and 39° bent, "
+            "they flip), but the bend no longer follows the bones above it",
+            True,
+            (("effect", "pre_bent"), ("start_bend", round(bend, 1))),
+        )
     turned = _posed_ancestor(rig, name, _is_turned)
     if turned:
         return (
@@ -356,6 +378,41 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
         "it works at rest, but as soon as a bone above it turns the joint bends away from its pole",
         False,
         (("effect", "at_rest"),),
+    )
+
+
+def _start_bend(rig: RigView, chain: IKChain, name: str) -> float | None:
+    """Degrees the joint at the head of ``name`` starts bent the way it rests (below 0, the other
+    way) where the solver starts: the chain's root turned by its channels and by what moves it,
+    ``name``, which inherits no rotation, by its own channels alone (within its IK limits, as
+    ``forward_pose`` reads them). None for a joint straight at rest, turned more than 45° out of
+    its bend plane (no side to keep), or not the joint of a two-bone limb without IK stiffness:
+    only that was measured to land pre-bent. Under a shoulder in a chain of 3, or with IK
+    stiffness on one bone (0.7 on the upper arm, 0.95 on the shin or the thigh), the arm and the
+    leg posed 70° at the joint still miss or flip."""
+    bone = rig.raw_bone(name)
+    parent = bone.parent
+    stiff = any(
+        getattr(rig.pose_bone(moving), f"ik_stiffness_{axis}") > 0.0
+        for moving in chain.moving_bones
+        for axis in "xyz"
+    )
+    if parent is None or readable(parent) != chain.root or stiff:
+        return None
+    rest_parent, rest_bone = parent.matrix_local.to_3x3(), bone.matrix_local.to_3x3()
+    rest_normal = rest_parent.col[1].cross(rest_bone.col[1])
+    if rest_normal.length < 1e-4:
+        return None
+    posed = forward_pose(rig, chain, within_limits=True)
+    parent_pose = posed[readable(parent)]
+    above = parent_motion(rig, chain.root).to_3x3().normalized() @ parent_pose.to_3x3().normalized()
+    own = (parent.matrix_local @ parent_pose.inverted_safe() @ posed[name]).to_3x3()
+    side = (above @ rest_parent.inverted_safe() @ rest_normal).normalized()
+    direction, parent_axis = own.col[1].normalized(), above.col[1].normalized()
+    if abs(direction.dot(side)) > math.sqrt(0.5):
+        return None
+    return math.degrees(
+        math.atan2(parent_axis.cross(direction).dot(side), parent_axis.dot(direction))
     )
 
 
