@@ -231,3 +231,31 @@ def test_joint_posed_bent_that_does_not_inherit_rotation_agrees(limb, pose, othe
     inherit = next(f for f in judged.findings if f.check_id == "inherit" and f.bone == owner)
     assert inherit.severity == (Severity.WARNING if lands else Severity.ERROR)
     assert (inherit.stated["effect"] == "pre_bent") == lands
+
+
+@pytest.mark.parametrize(
+    ("faults", "check_id"),
+    [
+        (
+            (
+                Fault("stiff_both", "arm", 0.9),
+                Fault("stiff_owner", "arm", 0.8),
+                Fault("pose_rotation", "leg", 70),
+            ),
+            "locks",
+        ),
+        ((Fault("stiff_parent", "arm", 0.8), Fault("tail_off", "arm", 0)), "locks"),
+        ((Fault("straight_one_sided", "arm", 5), Fault("iterations", "arm", 12)), "solver"),
+    ],
+    ids=["upper_arm_stiffer_by_half", "stiff_upper_arm_under_a_short_shoulder", "straight_no_pole"],
+)
+def test_a_tip_that_stops_just_short_has_its_causes_error(faults, check_id) -> None:
+    """Once silent or a warning only (issue 25): the forearm's IK stops 0.1% to 0.3% of its reach
+    short, measured by solving, because of the upper arm's stiffness (0.9 over a forearm at 0.8;
+    0.8 under the shoulder of an arm IK without Use Tail) or of 12 iterations on a straight arm
+    without a pole; the check that owns the cause now says so."""
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    assert not judged.unexplained, [d.problem for d in judged.unexplained]
+    errors = [f.check_id for f in judged.findings if f.severity == Severity.ERROR]
+    assert check_id in errors
