@@ -259,3 +259,21 @@ def test_a_tip_that_stops_just_short_has_its_causes_error(faults, check_id) -> N
     assert not judged.unexplained, [d.problem for d in judged.unexplained]
     errors = [f.check_id for f in judged.findings if f.severity == Severity.ERROR]
     assert check_id in errors
+
+
+@pytest.mark.parametrize(
+    ("limb", "override", "fails"),
+    [("arm", 0, True), ("arm", 5, True), ("leg", 0, True), ("leg", 5, False)],
+)
+def test_rotation_copied_onto_a_hinge_agrees(limb, override, fails) -> None:
+    """Once a miss (warning only on the arm, a false alarm on the leg): the lower bone locked on
+    Y and Z keeps of a copied start only its X angle. The arm's copies of the shoulder and of the
+    foot control turn its Z axis onto that hinge, which leaves the angle to rounding, and the
+    elbow bends 180° from its pole; the hips' copy flips the knee; the hand control's starts it
+    folded the rest way, and the leg lands."""
+    judged = judge((Fault("overriding_constraint", limb, override), Fault("ik_lock", limb, 3)))
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    owner = LIMBS[limb].owner
+    assert [v.fails for v in judged.verdicts if v.owner == owner] == [fails]
+    (order,) = [f for f in judged.findings if f.check_id == "constraint_order" and f.bone == owner]
+    assert order.severity == (Severity.ERROR if fails else Severity.WARNING)

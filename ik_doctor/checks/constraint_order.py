@@ -26,16 +26,20 @@ What it reports:
   on a chain bone, which the IK solves after and overrides: a warning. An error on an inner
   joint of a pole chain when the rotation it sets, where the solver starts, bends the joint
   backwards, straight, or more than 45° out of its bend plane, or is a copied rotation bent the
-  rest way by less than the 40° the body turns, which it does not follow; a Track To always. The
-  copied bone is read without what turns the whole limb: a thigh IK without Use Tail turning the
-  hips 174° turns the shoulder and the upper arm alike. A track at the chain's own target out
-  of its reach is read aimed at the rest tip: the chain ends straight toward such a target
-  whatever its start (measured: the hips turned 181° leave the hand control 2.9 reaches from
-  the shoulder, and the arm lands). Blended, local-space or otherwise unmodelled ones stay
-  warnings. A warning where the pole angle turns that flipped start back round to the pole
-  (``core.start.start_turned_back``, the body as modelled and turned 40° each way): measured,
-  a Damped Track at the pole on the forearm or the shin lands with the angle turned 120° to
-  180°, and fails at 100° and 110°, where the error stands.
+  rest way by less than the 40° the body turns, which it does not follow; a Track To always. A
+  hinge (a bone its IK locks leave free about X or Z alone) keeps only its angle of that start:
+  measured, the forearm locked on Y and Z copying the shoulder's or the foot control's rotation,
+  which lays its Z axis on the hinge, leaves the angle to rounding and bends 180° from its pole
+  (an error); the shin so locked copying the hand control's keeps an angle folded the rest way
+  and lands (a warning). The copied bone is read without what turns the whole limb: a thigh IK
+  without Use Tail turning the hips 174° turns the shoulder and the upper arm alike. A track at
+  the chain's own target out of its reach is read aimed at the rest tip: the chain ends straight
+  toward such a target whatever its start (measured: the hips turned 181° leave the hand control
+  2.9 reaches from the shoulder, and the arm lands). Blended, local-space or otherwise
+  unmodelled ones stay warnings. A warning where the pole angle turns that flipped start back
+  round to the pole (``core.start.start_turned_back``, the body as modelled and turned 40° each
+  way): measured, a Damped Track at the pole on the forearm or the shin lands with the angle
+  turned 120° to 180°, and fails at 100° and 110°, where the error stands.
 - Limit Rotation on a chain bone, which does not limit IK: a warning.
 - An IK nested inside another IK's longer, valid chain and sharing a bone it turns, which misses
   its target: an error.

@@ -76,6 +76,10 @@ What its fixes do:
 - None when the pole angle turns back the start that an overridden constraint flips: a
   Damped Track at the pole on the forearm lands with the angle turned 180°, and bends away
   from the pole with the twin's angle.
+- None when the copy would free the IK locks of a hinge that keeps only its angle of the start
+  an overridden constraint gives it, bent the other way: the leg whose shin copies the hand
+  control's rotation lands locked on Y and Z, and bends away from its pole with its twin's
+  free axes.
 - The copy evaluates the rig, so checks run next read the pose it gives, not the one the old
   chain length or Use Tail left: a leg given Use Tail back, whose chain had turned the hips,
   lands.
@@ -100,6 +104,7 @@ from ..core.rig import IKChain, RigView
 from ..core.start import (
     pole_turns_the_flip_back,
     pose_flips_the_start,
+    start_held_by_a_hinge,
     start_that_flips_a_pole,
     start_turned_back,
 )
@@ -232,6 +237,9 @@ def _copy_refused(
         flips = start_that_flips_a_pole(rig, replace(dest, use_tail=source.use_tail))
         if flips is not None:
             return "overridden_start", flips
+    unlocks = any(d.what.startswith("IK lock") for d in differences)
+    if unlocks and (held := start_held_by_a_hinge(rig, dest)) is not None:
+        return "overridden_start", held
     if gains_tail and _pose_flips_with_tail(rig, dest):
         # Measured: the arm posed -20° or -70° at the elbow lands without Use Tail (the forearm
         # only carries the tip) and bends away from its pole with it (rest_pose's error).

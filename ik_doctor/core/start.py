@@ -49,7 +49,7 @@ end 87° (they land), 48° and 46° at 150° end 64° and 66°, 18° and 21° at
 
 
 def start_flips_the_bend(
-    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
+    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint, hinged: bool = True
 ) -> bool:
     """Whether the rotation this constraint gives an inner joint's bone, where the solver
     starts, makes a pole chain bend the wrong way or not at all.
@@ -58,7 +58,8 @@ def start_flips_the_bend(
     or turned more than 45° out of the bend plane, flips or stalls the knee, and so does a
     copied rotation bent the rest way by less than the body turns (it does not turn with the
     hips); Track To on the shin did in every case. Without a pole the start decides the bend
-    plane anyway, and the chain root's rotation is replaced by the pole's.
+    plane anyway, and the chain root's rotation is replaced by the pole's. A hinge keeps only
+    its angle of the start (``_kept_by_a_hinge``); without ``hinged``, as if its axes were free.
     """
     parent = rig.raw_bone(bone).parent
     if chain.pole is None or bone not in chain.moving_bones[:-1] or parent is None:
@@ -75,6 +76,12 @@ def start_flips_the_bend(
     if rest_normal.length < 1e-4:
         return False  # straight at rest: the degenerate and pole checks judge it
     parent_rotation = posed[readable(parent)].to_3x3().normalized()
+    if hinged:
+        start = _kept_by_a_hinge(
+            rig.pose_bone(bone), parent_rotation @ rest_parent.inverted_safe() @ rest_bone, start
+        )
+    if start is None:
+        return True  # a hinge whose angle the start leaves to rounding: it flipped on 3 of 5
     # The bend the start shows: the bone's direction from its parent's, signed by the rest side.
     side = (parent_rotation @ rest_parent.inverted_safe() @ rest_normal).normalized()
     direction, parent_axis = start.col[1], parent_rotation.col[1]
@@ -99,6 +106,39 @@ def start_flips_the_bend(
     if not isinstance(constraint, COPIES):
         return False
     return bend < BODY_TURN and not _turns_with_the_body(rig, chain, constraint)
+
+
+HINGE_UNDECIDED = 1e-3
+"""Length below which what a hinge's start angle is read from (``_kept_by_a_hinge``) is rounding
+(1e-8 on the arm whose forearm copies the shoulder's rotation)."""
+
+
+def _kept_by_a_hinge(pose_bone: bpy.types.PoseBone, rest: Matrix, start: Matrix) -> Matrix | None:
+    """What Blender's Standard solver keeps of the ``start`` rotation of a bone its IK locks
+    leave free about X alone, or Z alone (a hinge): only the turn about that axis from ``rest``
+    (the bone's rest rotation under its posed parent), read as the Euler angle of that axis, the
+    rest of the start dropped, as its one-axis segment reads where it starts. None when the start
+    turns the bone's other axes onto the hinge so that the angle is left to rounding. Any other
+    bone keeps its start whole.
+
+    Measured on the arm, the forearm locked on Y and Z under a Copy Rotation of the shoulder:
+    that start is bent the rest way and lands free, but it turns the forearm's Z axis onto the
+    hinge's X; the angle Blender reads from it ends the elbow folded flat on either side, and
+    the arm bends 180° from its pole at three of the oracle's five body turns."""
+    axis = _hinge_axis(pose_bone)
+    if axis is None:
+        return start
+    turn = rest.inverted_safe() @ start
+    along, across = (turn[1][2], turn[2][2]) if axis == "x" else (turn[0][1], turn[0][0])
+    if math.hypot(along, across) < HINGE_UNDECIDED:
+        return None
+    return rest @ Matrix.Rotation(-math.atan2(along, across), 3, axis.upper())
+
+
+def _hinge_axis(pose_bone: bpy.types.PoseBone) -> str | None:
+    """The one axis, X or Z, that the bone's IK locks leave free (None: any other case)."""
+    free = [axis for axis in AXES if not getattr(pose_bone, f"lock_ik_{axis}")]
+    return free[0] if free in (["x"], ["z"]) else None
 
 
 def pose_flips_the_start(rig: RigView, chain: IKChain) -> bool:
@@ -147,6 +187,26 @@ def start_that_flips_a_pole(rig: RigView, chain: IKChain) -> str | None:
     return None
 
 
+def start_held_by_a_hinge(rig: RigView, chain: IKChain) -> str | None:
+    """Why freeing the IK locks of the chain's hinges would break it: a constraint the IK
+    overrides starts a joint bent the other way, which a hinge reads only as its angle, folded
+    the rest way (measured: the leg whose shin copies the hand control's rotation lands locked
+    on Y and Z, and bends away from its pole free, the constraint_order check's error)."""
+    for bone in chain.moving_bones[:-1]:
+        for constraint in rig.constraints(bone):
+            if constraint.type == "IK" or constraint.mute or constraint.influence <= 0.0:
+                continue
+            if start_flips_the_bend(
+                rig, chain, bone, constraint, hinged=False
+            ) and not start_flips_the_bend(rig, chain, bone, constraint):
+                return (
+                    f"'{readable(constraint)}' on {bone} starts the solver bent the other way, "
+                    f"which the IK locks of {bone} leave only its angle of: with its axes free "
+                    "the joint would flip away from the pole; mute that constraint first"
+                )
+    return None
+
+
 def start_turned_back(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     """(bone, constraint) of an overridden constraint that starts an inner joint bent the other
     way (``start_flips_the_bend``) where the pole angle turns the chain back round to face the
@@ -184,6 +244,8 @@ def _start_bends(
     the body does not carry swings the start with each turn. Blender settles on the started
     bend and the pole angle turns it further (``_pole_limb.start_turn``). None where the start
     is not modelled, or too straight to say."""
+    if _hinge_axis(rig.pose_bone(bone)) is not None:
+        return None  # a hinge keeps only its angle of the start (``_kept_by_a_hinge``)
     posed = forward_pose(rig, chain)
     joints = chain_joints(rig, chain)
     rest_root = rig.raw_bone(chain.root).matrix_local
