@@ -258,33 +258,42 @@ def _sheared(rig: RigView, chain: IKChain, name: str, scaled: str, uneven: Vecto
     )
 
 
-def shear_that_stops(rig: RigView, chain: IKChain, name: str) -> str | None:
+def shear_that_stops(
+    rig: RigView, chain: IKChain, name: str, turn: Matrix | None = None
+) -> str | None:
     """The bone whose uneven scale ``name`` inherits in full, as a shear that leaves ``chain``
     short of its target (this check's error, default tolerance), or None.
 
-    For a fix elsewhere that would make ``name`` turn: the mirror check's copy of Use Tail.
+    For a fix elsewhere that would make ``name`` turn: the mirror check's copy of Use Tail, or,
+    with ``turn`` (armature space) applied to ``name``'s rest, the rest_pose check's pre-bend.
     """
     if solved_by_itasc(rig):
         return None
-    scaled = shear_source(rig, chain, name)
+    scaled = shear_source(rig, chain, name, turn)
     return None if scaled is None or _copy_that_drops_the_shear(rig, chain, name) else scaled
 
 
-def shear_source(rig: RigView, chain: IKChain, name: str) -> str | None:
+def shear_source(rig: RigView, chain: IKChain, name: str, turn: Matrix | None = None) -> str | None:
     """The bone of ``chain``, or the one it hangs from, whose uneven scale ``name`` inherits in
-    full (Inherit Scale 'Full') as a shear, whatever else sets its rotation (default tolerance)."""
+    full (Inherit Scale 'Full') as a shear, whatever else sets its rotation (default tolerance);
+    with ``turn``, once ``name``'s rest is turned so."""
     if rig.raw_bone(name).inherit_scale != "FULL":
         return None
     return _shear_source(
-        rig, chain, name, _non_uniform_scales(rig, SCALE_TOLERANCE), SCALE_TOLERANCE
+        rig, chain, name, _non_uniform_scales(rig, SCALE_TOLERANCE), SCALE_TOLERANCE, turn
     )
 
 
 def _shear_source(
-    rig: RigView, chain: IKChain, name: str, uneven: dict[str, Vector], tolerance: float
+    rig: RigView,
+    chain: IKChain,
+    name: str,
+    uneven: dict[str, Vector],
+    tolerance: float,
+    turn: Matrix | None = None,
 ) -> str | None:
     """The bone of ``chain``, or the one it hangs from, whose uneven scale shears ``name``."""
-    scaled = _shearing_ancestor(rig, name, uneven, tolerance) if uneven else None
+    scaled = _shearing_ancestor(rig, name, uneven, tolerance, turn) if uneven else None
     if scaled is not None and (scaled in chain.bones or scaled in rig.ancestors(chain.root)[:1]):
         return scaled
     return None
@@ -575,14 +584,21 @@ def _read_uneven_scales(rig: RigView, tolerance: float) -> dict[str, Vector]:
 
 
 def _shearing_ancestor(
-    rig: RigView, name: str, uneven: dict[str, Vector], tolerance: float
+    rig: RigView,
+    name: str,
+    uneven: dict[str, Vector],
+    tolerance: float,
+    turn: Matrix | None = None,
 ) -> str | None:
-    """The nearest bone above ``name`` whose pose scale shears ``name`` at rest, if any.
+    """The nearest bone above ``name`` whose pose scale shears ``name`` at rest (with its rest
+    turned by ``turn`` in armature space first), if any.
 
     Scale along an axis the child shares with the parent (a bend axis) does not shear, so the
     parent's scale is taken into the child's rest frame and checked for off-diagonal terms.
     """
     child = rig.raw_bone(name).matrix_local.to_3x3()
+    if turn is not None:
+        child = turn @ child
     for ancestor in rig.ancestors(name):
         scale = uneven.get(ancestor)
         if scale is None:

@@ -41,9 +41,11 @@ What its fixes do:
 - Move the pole bone in front of the bend, with the computed angle. A moved pole bone is a rest-
   pose edit of a bone that deforms nothing.
 - Or add a new non-deforming pole bone there, parented to the rig's top bone.
-- No new pole for a joint that does not inherit rotation, or that an overridden constraint
-  starts bent the other way (with a pole it would flip); nor for a chain with a bone locked on
-  its bend axis (without a pole it folds out of its plane and lands; with one it stops short).
+- No new pole for a joint that does not inherit rotation, or that an overridden constraint or
+  a leftover pose starts bent the other way (with a pole it would flip: the leg and the arm
+  posed -20° or -70° at the joint land without one and bend 180° from a new one); nor for a
+  chain with a bone locked on its bend axis (without a pole it folds out of its plane and lands;
+  with one it stops short).
 - No pole is moved in front of a joint that does not inherit rotation, that a constraint aimed
   at the pole turns, or that a leftover pose bends toward the pole behind it.
 """
@@ -257,8 +259,14 @@ def _missing_pole(
         return None
     loose = not rig.raw_bone(chain.owner).use_inherit_rotation
     flipping = None if loose else start_that_flips_a_pole(rig, chain)
-    locked = None if loose or flipping else lock_that_holds_a_pole(rig, chain)
-    kinds = {"inherit_rotation": loose, "overridden_start": flipping, "bend_axis_lock": locked}
+    posed = None if loose or flipping else pose_that_flips_a_pole(rig, chain)
+    locked = None if loose or flipping or posed else lock_that_holds_a_pole(rig, chain)
+    kinds = {
+        "inherit_rotation": loose,
+        "overridden_start": flipping,
+        "posed": posed,
+        "bend_axis_lock": locked,
+    }
     return _Problem(
         Severity.WARNING,
         "No pole",
@@ -273,8 +281,22 @@ def _missing_pole(
         no_fix=f"{chain.owner} does not inherit rotation: with a pole its joint would flip away "
         "from it once the body turns; turn Inherit Rotation on first"
         if loose
-        else flipping or locked,
+        else flipping or posed or locked,
         blocked_by=next((kind for kind, holds in kinds.items() if holds), None),
+    )
+
+
+def pose_that_flips_a_pole(rig: RigView, chain: IKChain) -> str | None:
+    """Why giving this chain a pole in front of its bend would break it: its posed rotations
+    start the solver bent the other way (``pose_flips_the_start``), and with a pole the joint
+    then bends away from it (the rest_pose check's error). Measured on the leg and the arm
+    without a pole, posed -20° and -70° at the joint: they land, and with a new pole (or the
+    twin's) bend 180° from it; with the pose cleared first, 0°. Posed +20° or +70°, 0°."""
+    if not pose_flips_the_start(rig, chain):
+        return None
+    return (
+        "the chain's posed rotation bends the joint the other way where the solver starts: with "
+        "a pole in front of the bend it would bend away from it; clear that pose first"
     )
 
 

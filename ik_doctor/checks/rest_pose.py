@@ -51,7 +51,10 @@ What its fixes do:
   fold it (measured: the leg and the arm then land with the pole on either side; pre-bent toward
   a pole against their limits they stop 3.7% short), else toward the pole, else knees to the
   front (-Y) and other limbs to the back (+Y). This changes the rest pose. Not offered while
-  another live IK on the same control lies along the straight chain, which would then miss.
+  another live IK on the same control lies along the straight chain, which would then miss,
+  nor on a straight chain that lands (a warning) whose pre-bend would turn a bone against an
+  uneven scale it inherits in full (measured: the leg and the arm folding by their limits, the
+  upper bone scaled (1, 2, 1), land straight and stop 3.0% of the reach short pre-bent).
 - Clear the chain bones' rotation and scale, keeping a keyed channel (asks first).
 """
 
@@ -89,6 +92,7 @@ from ..core.reach import solved_by_itasc, stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import pole_turns_the_flip_back, pose_flips_the_start, target_tracking_joint
+from .inherit import shear_that_stops
 
 PRE_BEND = 0.01
 """The pre-bend moves each inner joint by this share of the length of the bone above it (or of
@@ -186,19 +190,36 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
             "The solver bends a chain the way its rest pose is already bent; a straight chain "
             f"gives it no direction. A slight pre-bend of {joint} tells it which way to go."
         ),
-        **_pre_bend_fix(rig, chain, joint, direction, side, start[2] if start else ()),
+        **_pre_bend_fix(
+            rig,
+            chain,
+            (joint, side),
+            direction,
+            start[2] if start else (),
+            severity == Severity.WARNING,
+        ),
     )
 
 
 def _pre_bend_fix(
-    rig: RigView, chain: IKChain, joint: str, direction: Vector, side: str, bent_by: Any
+    rig: RigView,
+    chain: IKChain,
+    where: tuple[str, str],
+    direction: Vector,
+    bent_by: Any,
+    lands: bool,
 ) -> dict[str, Any]:
-    """The pre-bend, unless another live IK aimed at the same control lies along the chain:
-    straight, the chain only aims its line at the control and that IK lands too; bent, the
-    chain folds, wins the shared bones and that IK misses (measured on the straight leg and arm
-    with a thigh or upper-arm IK on the foot or hand control: the duplicates check's error).
-    The facts: what bends the start ('start_bent_by'), and that IK ('rival_ik': owner, name)."""
-    facts: tuple[tuple[str, Any], ...] = (("start_bent_by", bent_by),)
+    """The pre-bend of the joint ``where`` names toward its side, unless another live IK aimed
+    at the same control lies along the chain: straight, the chain only aims its line at the
+    control and that IK lands too; bent, the chain folds, wins the shared bones and that IK
+    misses (measured on the straight leg and arm with a thigh or upper-arm IK on the foot or
+    hand control: the duplicates check's error). Nor, where the straight chain ``lands`` (a
+    warning), when the pre-bend would shear a bone (``_shear_once_bent``). The facts: what bends
+    the start ('start_bent_by'), that IK ('rival_ik': owner, name), and that shear ('shear':
+    the bone, the bone whose scale shears it)."""
+    joint, side = where
+    sheared = _shear_once_bent(rig, chain, direction) if lands else None
+    facts: tuple[tuple[str, Any], ...] = (("start_bent_by", bent_by), ("shear", sheared))
     for other in rig.chains:
         live = other.live and other.target is not None
         aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
@@ -209,6 +230,13 @@ def _pre_bend_fix(
                 "then miss it: remove that IK first",
                 facts=(*facts, ("rival_ik", (other.owner, other.constraint))),
             )
+    if sheared is not None:
+        return dict(
+            no_fix_reason=f"pre-bent, {sheared[0]} would turn against the uneven scale of "
+            f"{sheared[1]}, which it inherits in full, and the shear would leave the limb short: "
+            f"clear that scale or set the Inherit Scale of {sheared[0]} to Aligned first",
+            facts=(*facts, ("rival_ik", None)),
+        )
     return dict(
         fix_id="pre_bend",
         fix_label=f"Pre-bend {joint} slightly {side} (changes the rest pose)",
@@ -216,6 +244,22 @@ def _pre_bend_fix(
         changes_rest_pose=True,
         facts=(*facts, ("rival_ik", None)),
     )
+
+
+def _shear_once_bent(rig: RigView, chain: IKChain, direction: Vector) -> tuple[str, str] | None:
+    """(bone, scaled): a chain bone the pre-bend toward ``direction`` would turn against the
+    uneven pose scale of a bone above it, inherited in full, which straight it shares an axis
+    with (the inherit check's shear error, once bent; any turn about the bend's axis tells).
+    Measured on the leg and the arm, straight and folding by their one-sided limits without a
+    pole, the thigh or upper arm scaled (1, 2, 1), or the body (0.8, 1, 1.25): they land; pre-
+    bent, the first stop 3.0% of the reach short with the body turned 40°."""
+    axis = (rig.chain_tip(chain) - rig.bone(chain.root).head).cross(direction)
+    turn = Matrix.Rotation(math.pi / 4.0, 3, axis)
+    for name in chain.moving_bones:
+        scaled = shear_that_stops(rig, chain, name, turn)
+        if scaled is not None and shear_that_stops(rig, chain, name) is None:
+            return name, scaled
+    return None
 
 
 def _start_bend(rig: RigView, chain: IKChain) -> tuple[str, bool, tuple[str, ...]] | None:

@@ -69,10 +69,10 @@ What its fixes do:
 - None when both sides or neither has faults, nor for rolls and lengths (rest-pose edits).
 - None when the copy would give a pole or Use Tail to a joint that does not inherit rotation or
   that an overridden constraint starts bent the other way, would drop the IK Stretch that lets
-  the side reach, would give Use Tail to a chain whose posed rotation would then bend its
-  joint away from the pole (the arm posed -20° at the elbow lands without it, and bends 180°
-  from its pole with it), or would set the pole angle of a chain whose posed rotation flips
-  the start and whose own angle turns it back.
+  the side reach, would give Use Tail or a pole to a chain whose posed rotation would then
+  bend its joint away from the pole (the arm posed -20° at the elbow lands without either, and
+  bends 180° from its pole with them), or would set the pole angle of a chain whose posed
+  rotation flips the start and whose own angle turns it back.
 - None when the pole angle turns back the start that an overridden constraint flips: a
   Damped Track at the pole on the forearm lands with the angle turned 180°, and bends away
   from the pole with the twin's angle.
@@ -111,6 +111,7 @@ from ..core.start import (
 from ._mirror_twins import Twins, controls_across, named_twin, paired
 from ._twin_differences import Difference, twin_differences
 from .inherit import shear_that_stops
+from .pole import pose_that_flips_a_pole
 
 CHECK_ID = "symmetry"
 MAX_ANGLE = 5.0
@@ -214,8 +215,8 @@ def _copy_refused(
     # The twin's pole, or its Use Tail (the owner then turns), makes the owner's inheritance
     # matter.
     gains_tail = not dest.use_tail and source.use_tail
-    gains_joint = gains_tail or (dest.pole is None and any(d.what == "pole" for d in differences))
-    if gains_joint and not rig.raw_bone(dest.owner).use_inherit_rotation:
+    gains_pole = dest.pole is None and any(d.what == "pole" for d in differences)
+    if (gains_tail or gains_pole) and not rig.raw_bone(dest.owner).use_inherit_rotation:
         # Measured: a pole on a joint that does not inherit rotation flips it once the body
         # turns (the inherit check's error); without one the limb still reaches.
         return "inherit_rotation", (
@@ -240,12 +241,14 @@ def _copy_refused(
     unlocks = any(d.what.startswith("IK lock") for d in differences)
     if unlocks and (held := start_held_by_a_hinge(rig, dest)) is not None:
         return "overridden_start", held
-    if gains_tail and _pose_flips_with_tail(rig, dest):
-        # Measured: the arm posed -20° or -70° at the elbow lands without Use Tail (the forearm
-        # only carries the tip) and bends away from its pole with it (rest_pose's error).
+    # Measured: the arm posed -20° or -70° at the elbow lands without Use Tail (the forearm
+    # only carries the tip) and bends away from its pole with it (rest_pose's error); the leg
+    # and the arm so posed land without a pole and bend 180° from the twin's.
+    posed = gains_pole and pose_that_flips_a_pole(rig, _with_tail(dest) if gains_tail else dest)
+    if posed or (gains_tail and _pose_flips_with_tail(rig, dest)):
         return "posed", (
-            f"with its twin's Use Tail the posed rotation of {dest.owner}'s chain would bend its "
-            "joint away from the pole: clear that pose first"
+            f"with its twin's {'pole' if gains_pole else 'Use Tail'} the posed rotation of "
+            f"{dest.owner}'s chain would bend its joint away from the pole: clear that pose first"
         )
     angle_differs = any(d.what == "pole angle" for d in differences)
     overridden = start_turned_back(rig, dest) if angle_differs else None
