@@ -131,7 +131,8 @@ HALF_SHORTFALL = {
     },
 }
 """``ROOT_SHORTFALL`` and ``JOINT_SHORTFALL`` with the other bone half as stiff from 1 (its
-mobility, 1 less its stiffness, twice the stiff bone's: 0.9 over 0.8), per limb, in 5.3: the
+mobility, 1 less its stiffness, twice the stiff bone's: 0.9 over 0.8), per limb, in 4.5 and 5.3
+alike: the
 other bone makes up for little, and the tip stops nearly as short as with it free (the upper
 arm at 0.9 over a forearm at 0.8, 0.22% of the reach; alone, 0.21%). Judged evenly stiff, as a
 mobility half the other's was before, such chains were silent failures (issue 25)."""
@@ -172,8 +173,8 @@ SHORT_ROOT_SHORTFALL = {
 """``ROOT_SHORTFALL`` and ``JOINT_SHORTFALL`` for a chain whose root is short
 (``SHORT_ROOT``), the other bone free: the least of the leg and the arm with the upper bone
 0.56 of the lower, and, for the joint, of the arm's IK without Use Tail (the upper arm under
-its shoulder), in 5.3. The upper arm at 0.8 there stops 0.105% of the reach short where the
-reference arm's forearm stops 0.080%."""
+its shoulder), in 4.5 and 5.3 alike. The upper arm at 0.8 there stops 0.105% of the reach
+short where the reference arm's forearm stops 0.080%."""
 GROWN_EVEN_SHORTFALL = (
     (
         1.25,
