@@ -243,7 +243,10 @@ def _start_bends(
     the body as modelled and turned each way as the oracle turns it (``BODY_TURNS``): a target
     the body does not carry swings the start with each turn. Blender settles on the started
     bend and the pole angle turns it further (``_pole_limb.start_turn``). None where the start
-    is not modelled, or too straight to say."""
+    is not modelled, too straight to say, or folded past ``FLAT_FOLD``, whose side says little
+    (measured: the shin copying the hips' rotation starts folded 176°, and with the angle turned
+    100° to 170° lands 87° to 90° from the pole, where this model says 80° to 10°; the connect
+    fix of its thigh then flips it)."""
     if _hinge_axis(rig.pose_bone(bone)) is not None:
         return None  # a hinge keeps only its angle of the start (``_kept_by_a_hinge``)
     posed = forward_pose(rig, chain)
@@ -252,6 +255,7 @@ def _start_bends(
     before = bend_from_x(rest_root, rig.chain_tip(chain), [rig.bone(j).head for j in joints])
     body = rig.pose_bone(limb_bones(rig, chain)[-1]).parent
     below = chain.bones[: chain.bones.index(bone) + 1]  # the bone and those it carries
+    parent = posed[readable(rig.raw_bone(bone).parent)].to_3x3().col[1]
     bends = []
     for degrees, axis in BODY_TURNS:
         if degrees and body is None:
@@ -261,7 +265,7 @@ def _start_bends(
             rotation = Matrix.Rotation(math.radians(degrees), 4, axis)
             turn = body.matrix @ rotation @ body.matrix.inverted_safe()
         start = _started_rotation(rig, chain, constraint, posed[bone], turn)
-        if start is None or before is None:
+        if start is None or before is None or math.degrees(parent.angle(start.col[1])) > FLAT_FOLD:
             return None
         swing = Matrix.Translation(posed[bone].translation) @ start.to_4x4()
         swing = swing @ posed[bone].normalized().inverted_safe()
