@@ -94,6 +94,56 @@ def test_limb_posed_the_other_way_agrees_after_its_fixes(limb, pose, other) -> N
         assert (mirror.fix_id, mirror.stated["blocked_by"]) == (None, "posed")
 
 
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("pose", [-20, -70])
+def test_limb_posed_the_other_way_gets_no_pole_that_it_would_bend_away_from(limb, pose) -> None:
+    """Once a known miss: without a pole the limb lands; with a new pole, or its twin's, the
+    pose would bend it 180° away (rest_pose's error), so both wait for the pose to be cleared."""
+    faults = (Fault("no_pole", limb, 0), Fault("pose_rotation", limb, pose))
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    refused = {
+        f.check_id: (f.fix_id, f.stated["blocked_by"])
+        for f in judged.findings
+        if f.check_id in ("pole", "symmetry")
+    }
+    assert refused == {"pole": (None, "posed"), "symmetry": (None, "posed")}
+
+
+def test_limb_posed_the_right_way_still_gets_its_pole() -> None:
+    judged = judge((Fault("no_pole", "arm", 0), Fault("pose_rotation", "arm", 20)))
+    assert judged.holds, "\n".join(judged.problems())
+    pole = next(f for f in judged.findings if f.check_id == "pole")
+    assert (pole.fix_id, pole.stated["blocked_by"]) == ("create_pole", None)
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(("one_sided", "lands"), [(4, True), (7, True), (0, False)])
+def test_straight_limb_under_an_uneven_scale_is_pre_bent_only_where_it_fails(
+    limb, one_sided, lands
+) -> None:
+    """A straight limb folding by its limits, its upper bone scaled (1, 2, 1): without a pole it
+    lands, and pre-bent it would shear (3.0% short), so no pre-bend is offered; with a pole it
+    fails straight, and the pre-bend stays (the shear it shows is inherit's, with its fix)."""
+    faults = (Fault("straight_one_sided", limb, one_sided), Fault("pose_scale", limb, 2.0))
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    straight = next(f for f in judged.findings if f.check_id == "rest_pose")
+    sheared = (LIMBS[limb].owner, LIMBS[limb].parent)
+    expected = (None, sheared) if lands else ("pre_bend", None)
+    assert (straight.fix_id, straight.stated["shear"]) == expected
+
+
+def test_straight_leg_under_squashed_hips_is_not_pre_bent_into_a_shear() -> None:
+    """Drawn at seed 71: the leg straight without a pole under hips scaled (0.8, 1, 1.25)
+    lands; pre-bent, its bones would turn against that scale (inherit's error)."""
+    faults = (Fault("body_squashed", "leg", 0.8), Fault("straight_one_sided", "leg", 4))
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    straight = next(f for f in judged.findings if f.check_id == "rest_pose")
+    assert (straight.fix_id, straight.stated["shear"]) == (None, ("shin.L", "hips"))
+
+
 @pytest.mark.parametrize("limb", ["leg", "arm"])
 @pytest.mark.parametrize("spline", [0, 1])
 @pytest.mark.parametrize("other", ["muted", "tail_off"])
