@@ -318,3 +318,24 @@ def test_rotation_copied_onto_a_hinge_agrees(limb, override, fails) -> None:
     assert [v.fails for v in judged.verdicts if v.owner == owner] == [fails]
     (order,) = [f for f in judged.findings if f.check_id == "constraint_order" and f.bone == owner]
     assert order.severity == (Severity.ERROR if fails else Severity.WARNING)
+
+
+@pytest.mark.parametrize(
+    ("limb", "kind", "stiffness"),
+    [("leg", "stiff_parent", 0.99), ("leg", "stiff_both", 0.95), ("arm", "stiff_parent", 0.8)],
+)
+def test_a_stiff_bone_with_an_ik_of_its_own_beside_the_limbs_muted_ik_is_an_error(
+    limb, kind, stiffness
+) -> None:
+    """Once silent: the upper bone's own IK (chain length 1, on the limb's control) beside the
+    limb's muted IK stops 1.06%, 0.38% and 0.18% of its reach short; no chain of one bone was
+    judged, and the muted chain's finding on the same bone stood for it."""
+    parent = LIMBS[limb].parent
+    faults = (Fault("muted", limb, 0), Fault(kind, limb, stiffness), Fault("ik_above", limb, 1))
+    judged = judge(faults)
+    assert [v.state for v in judged.verdicts if v.owner == parent] == ["fail"]
+    stiff = [
+        (f.chain, f.severity) for f in judged.findings if f.check_id == "locks" and f.bone == parent
+    ]
+    assert ((parent, "IK"), Severity.ERROR) in stiff
+    assert not judged.unexplained and judged.holds, "\n".join(judged.problems())

@@ -754,3 +754,26 @@ def test_one_stiff_bone_is_an_error_exactly_where_the_chain_falls_short(
         assert finding.stated["shortfall"] >= 1e-3
         _fixed(rig, finding)
         assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
+@pytest.mark.parametrize(
+    ("axes", "severity", "state"),
+    [("xyz", Severity.ERROR, "fail"), ("x", Severity.WARNING, "pass")],
+)
+def test_a_bone_with_an_ik_of_its_own_is_judged_by_both_axes_it_swings_about(
+    rig, axes, severity, state
+) -> None:
+    """Issue 25 (silent before: no chain of one bone was judged): the thigh with an IK of chain
+    length 1 on the foot control, the leg's IK muted, reaches only by swinging; stiffness 0.99
+    on X and Z leaves it 1.06% of its reach short, on X alone only targets it turns about X to
+    reach (the oracle swings it about Z, and it lands: a warning)."""
+    rig.pose.bones["shin.L"].constraints["IK"].mute = True
+    ik = rig.pose.bones["thigh.L"].constraints.new("IK")
+    ik.target, ik.subtarget, ik.chain_count = rig, "foot_ik.L", 1
+    _set(rig, ["thigh.L"], **{f"ik_stiffness_{axis}": 0.99 for axis in axes})
+    assert [v.state for v in judge_chains(rig) if v.owner == "thigh.L"] == [state]
+    (finding,) = [f for f in findings_of(rig, "locks") if f.chain == ("thigh.L", "IK")]
+    assert (finding.bone, finding.severity) == ("thigh.L", severity)
+    assert finding.stated["shortfall"] == pytest.approx(0.010642)
+    _fixed(rig, finding)
+    assert [v.state for v in judge_chains(rig) if v.owner == "thigh.L"] == ["pass"]

@@ -205,6 +205,26 @@ least of the leg and the arm with the upper or the lower bone so scaled, the sam
 5.3 (at 1.5 both bones at 0.9 leave it 0.102% to 0.106% short, at 0.95 0.16% to 0.18%; at
 1.1 0.95 leaves it 0.097% to 0.101% short, too near the line to call; 0.33% to 0.45% at
 0.99). Rest proportions do not matter (a thigh 0.67 to 2 times the shin: as the plain leg)."""
+SINGLE_BONE_SHORTFALL = (
+    (0.5, 1.6e-5),
+    (0.6, 7.6e-5),
+    (0.7, 3.53e-4),
+    (0.75, 7.76e-4),
+    (0.76, 9.11e-4),
+    (0.77, 1.071e-3),
+    (0.78, 1.26e-3),
+    (0.8, 1.752e-3),
+    (0.85, 1.976e-3),
+    (0.9, 2.491e-3),
+    (0.95, 3.803e-3),
+    (0.975, 6.115e-3),
+    (0.99, 1.0642e-2),
+)
+"""The same for a chain of one bone (chain length 1, Use Tail) with that stiffness on the axis
+its swing turns about, solved alone: the thigh and the upper arm each with an IK of their own on
+the foot or hand control, the limb's IK muted, stop alike (to 1e-7 of the reach) in 4.2, 4.5 and
+5.3, at 100 to 5,000 iterations alike: a single bone's shortfall is its swing's angle and its
+stiffness, whatever its length. Stiffness on the other swing axis, or on Y, changes nothing."""
 EVEN_WARNING = 0.95
 """From here an evenly stiff chain lags its target visibly (0.065% of the reach) though it passes
 the oracle; from 0.975 it fails it."""

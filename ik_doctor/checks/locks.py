@@ -67,7 +67,13 @@ What it reports:
       one, which no Jacobian measures, is judged by the same tables: straight, the leg and the
       arm stop 0.1% to 1.3% of the reach short where they say 0.1% to 1.4%, leaving out a root
       whose swing is IK-limited too, which changes it;
-    - on a chain of another shape (one bone, or three: no table measured it), a bone from the
+    - on a chain of one bone (chain length 1, Use Tail), which reaches only by swinging that
+      bone: by a table of its own, the same on the thigh and the upper arm at any iterations
+      (a single bone's shortfall is its swing's angle and its stiffness), an error from 0.77
+      on both axes it swings about (1.06% of the reach at 0.99), a warning on one (targets it
+      turns about the other land) or beside another live IK turning the bone (one tree, not
+      measured). Of two chains sharing a stiff bone, a live one keeps the finding;
+    - on a chain of another shape (three bones: no table measured it), a bone from the
       ``stiffness`` option: a warning that Verify by Solving proves on this chain. The tables
       are a guess there: an insect leg (a short coxa under a femur and a tibia) evenly at 0.9
       stops 0.12% of its reach short where they say 0.046%, at 0.95 0.2%; with its coxa alone
@@ -108,14 +114,16 @@ from ..core.reach import (
 )
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
-from ._lock_stiffness import aimed_by_a_pole, stiff_findings
+from ._lock_stiffness import aimed_by_a_pole, single_bone_findings, stiff_findings
 from ._tip_motion import TipMotion, blocked
 
 
 def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     reported: set[tuple[str | None, str | None, Severity]] = set()
     restricted = _restricted_bones(rig)
-    for chain in rig.chains:
+    # Live chains first: of two that share a bone, the one Blender solves keeps the finding (a
+    # thigh's own IK beside the leg's muted one fails by its own stiffness).
+    for chain in sorted(rig.chains, key=lambda chain: not chain.live):
         if restricted.isdisjoint(chain.bones):
             continue  # every axis free and flexible: the tip moves every way, no lock to note
         findings = [*_blocked_chain(rig, chain, options["stiffness"])]
@@ -201,10 +209,13 @@ def lock_that_holds_a_pole(rig: RigView, chain: IKChain) -> str | None:
 
 
 def _blocked_chain(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[Finding]:
-    if len(chain.bones) < 2 or has_degenerate_bone(rig, chain):
+    if has_degenerate_bone(rig, chain):
         # A bone with next to no length (the degenerate check reports it) has no direction:
         # the Jacobian of bones 2e-6 long is float noise, and unlocking one axis may leave the
         # same verdict (found by the property tests).
+        return
+    if len(chain.bones) < 2:
+        yield from single_bone_findings(rig, chain, stiffness)  # no Jacobian rank to compare
         return
     motion = TipMotion(rig, chain)
     bones = {name: rig.pose_bone(name) for name in chain.bones}
