@@ -19,7 +19,8 @@ import pytest
 from faulted_limbs import LIMBS, Fault, fault_lists, judge
 from hypothesis import given, settings
 
-from ik_doctor import Severity, diagnose
+from ik_doctor import Severity, apply_fix, diagnose, judge_chains
+from ik_doctor.core.reach import REACH_TOLERANCE
 
 pytestmark = pytest.mark.slow
 
@@ -339,3 +340,33 @@ def test_a_stiff_bone_with_an_ik_of_its_own_beside_the_limbs_muted_ik_is_an_erro
     ]
     assert ((parent, "IK"), Severity.ERROR) in stiff
     assert not judged.unexplained and judged.holds, "\n".join(judged.problems())
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("spline", [0, 1])
+def test_a_dead_spline_ik_over_an_ik_without_use_tail_strands_its_tip_an_error_there(
+    limb, spline
+) -> None:
+    """Once a warning only: a Spline IK with no curve over the owner and its parent leaves the
+    owner where the unsolved parent put it; without Use Tail that is the IK's tip, 53% (arm) or
+    39% (leg) of the reach short, muted or not. The error stands on the IK's chain, and deleting
+    the Spline IK lands it."""
+    owner = LIMBS[limb].owner
+    faults = (
+        Fault("dead_spline_ik", limb, spline),
+        Fault("tail_off", limb, 0),
+        Fault("stiff_owner", limb, 0.95),
+    )
+    judged = judge(faults)
+    (stranding,) = [f for f in judged.findings if f.check_id == "spline_target"]
+    assert (stranding.chain, stranding.constraint, stranding.severity, stranding.fix_id) == (
+        (owner, "IK"),
+        "Spline IK",
+        Severity.ERROR,
+        "remove",
+    )
+    assert not judged.unexplained and judged.holds, "\n".join(judged.problems())
+    rig = faulted_limbs.faulted_rig(faults)
+    apply_fix(stranding)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.tip_error < REACH_TOLERANCE * verdict.reach  # the leg still turns the hips

@@ -19,6 +19,7 @@ from test_generated_broken_rigs import (
     _edit,
     _ik,
     dead_spline_ik_on_the_shin,
+    dead_spline_ik_over_an_arm_without_use_tail,
     empty_as_target,
 )
 
@@ -95,6 +96,7 @@ MORE_FAULTS = [
     pole_tied_to_the_thigh,
     shin_starts_off_the_knee,
     dead_spline_ik_on_the_shin,
+    dead_spline_ik_over_an_arm_without_use_tail,
 ]
 
 

@@ -642,9 +642,17 @@ def dead_spline_ik_on_the_shin(rig):
     rig.pose.bones["shin.L"].constraints.new("SPLINE_IK").chain_count = 2
 
 
+def dead_spline_ik_over_an_arm_without_use_tail(rig):
+    """A Spline IK with no curve over the forearm and upper arm, whose IK has no Use Tail: it
+    leaves the forearm, and so the IK's tip, behind; deleting it is offered."""
+    rig.pose.bones["forearm.L"].constraints["IK"].use_tail = False
+    rig.pose.bones["forearm.L"].constraints.new("SPLINE_IK").chain_count = 2
+
+
 def test_every_spline_ik_fix_is_offered_by_some_broken_tail(scene) -> None:
     offered = set()
-    for break_rig in [*SPLINE_FAULTS, dead_spline_ik_on_the_shin]:
+    dead = [dead_spline_ik_on_the_shin, dead_spline_ik_over_an_arm_without_use_tail]
+    for break_rig in [*SPLINE_FAULTS, *dead]:
         bpy.ops.wm.read_homefile(use_empty=True)
         rig = build_character_rig()
         break_rig(rig)

@@ -7,7 +7,11 @@ pose either way: Spline IK does nothing. An invalid one (no target, or not a cur
 bone that a live IK with a target moves (a rock snake's head) is skipped, and the rig works: a
 warning, and muting it changes nothing the solver does. A valid one with an unusable curve is
 not: its solver still runs, and in some evaluations (which, the depsgraph's order decides) it
-undoes the IK on those bones, leaving the shin 26% of the leg's reach short.
+undoes the IK on those bones, leaving the shin 26% of the leg's reach short. An invalid one whose
+chain holds the owner of an IK without Use Tail and that owner's parent, muted or not, strands
+the IK's tip: Blender still poses the owner in the Spline IK's step, from where its parent was
+before the IK turned it, and the owner's head is that IK's tip (the arm 53%, the leg 39% of the
+reach short).
 
 What it reports:
 
@@ -15,10 +19,12 @@ What it reports:
   constraint is invalid): an error, the chain stays in its FK pose.
 - A curve with no spline, or whose first spline (the only one read) has a single point: valid,
   but it moves nothing: an error.
-- An invalid one (no target, not a curve) on a bone that a live IK with a target turns is
-  skipped, and the rig works: a warning. A valid one with an unusable curve stays an error: its
-  solver still runs and, in evaluations whose order the depsgraph decides, undoes the IK (the
-  shin 26% of the reach short).
+- An invalid one (no target, not a curve) on a bone that a live IK with a target turns (or
+  carries as its owner without Use Tail) is skipped, and the rig works: a warning. A valid one
+  with an unusable curve stays an error: its solver still runs and, in evaluations whose order
+  the depsgraph decides, undoes the IK (the shin 26% of the reach short).
+- An invalid one (muted or not) whose chain holds an IK's owner without Use Tail and the
+  owner's parent: an error on that IK's chain, whose tip stays behind.
 
 What its fixes do:
 
@@ -26,6 +32,7 @@ What its fixes do:
   deforming control bone hanging from the rig's top bone above the chain, as target. The old
   target is left as it was.
 - Beside a working IK, mute it: a curve would set it against the IK.
+- Where it strands an IK's tip, delete it (asks first): muted, it strands it all the same.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from typing import Any
 import bpy
 from mathutils import Vector
 
+from ..core.armature import pose_of
 from ..core.curve_editing import hook_to_new_controls
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
@@ -60,6 +68,10 @@ def find_spline_target_problems(rig: RigView, options: Mapping[str, Any]) -> Ite
     for chain in spline_chains(rig):
         problem = unusable_curve(chain)
         if problem is None:
+            continue
+        stranded = _tip_left_behind(rig, chain) if _skipped(chain) else None
+        if stranded is not None:
+            yield _tip_left_behind_finding(rig, chain, problem, stranded)
             continue
         working = ik_moving_owner(rig, chain) if _skipped(chain) else None
         if working is not None:
@@ -96,6 +108,61 @@ def _skipped(chain: SplineChain) -> bool:
     A curve with no usable spline is valid: its solver still runs on the bones, in an order the
     depsgraph leaves open, and in some evaluations undoes an IK on them (the shin 26% short)."""
     return chain.curve is None or chain.curve.type != "CURVE"
+
+
+def _tip_left_behind(rig: RigView, chain: SplineChain) -> IKChain | None:
+    """A live IK without Use Tail on a bone of this skipped Spline IK's chain below its root:
+    Blender poses the Spline IK's bones in its own step all the same, the owner from its parent
+    before the IK turns that parent, and never again. Without Use Tail the IK's tip is the
+    owner's head, so it stays where the unsolved parent left it. Measured in 4.2, 4.5 and 5.3
+    (the reference arm and leg, the IK's chain length 2, the Spline IK with no target or a
+    mesh): the owner's head 0.079 off the upper arm's tail, the tip 53% (arm) and 39% (leg) of
+    the reach short, the Spline IK muted or at influence 0 alike; with its root at the owner
+    (chain length 1 there) or above the IK's chain, under an IK with Use Tail, or deleted, the
+    IK lands."""
+    below_root = chain.bones[:-1]
+    return next(
+        (
+            ik
+            for ik in rig.chains
+            if ik.live
+            and not ik.use_tail
+            and ik.target is not None
+            and not ik.target_bone_missing
+            and ik.owner in below_root
+        ),
+        None,
+    )
+
+
+def _tip_left_behind_finding(
+    rig: RigView, chain: SplineChain, problem: str, ik: IKChain
+) -> Finding:
+    parent = rig.bone(ik.owner).parent
+    return chain_finding(
+        "spline_target",
+        rig,
+        ik,
+        bone=chain.owner,
+        constraint=chain.constraint,
+        severity=Severity.ERROR,
+        title="IK tip left behind",
+        message=(
+            f"{where(chain)} {problem}: it lays nothing on a curve, yet Blender still poses its "
+            f"bones, {ik.owner} from where {parent} was before IK '{ik.constraint}' on "
+            f"{ik.owner} turned it. Without Use Tail that IK's tip is the head of {ik.owner}, "
+            "which stays behind: the limb comes apart there and the IK does not reach "
+            "(measured: the arm 53% and the leg 39% of the reach short, muted or not)."
+        ),
+        why=(
+            "A Spline IK Blender skips, even muted, still takes its bones into its own step of "
+            "the pose evaluation, which runs before the IK above them is solved; a bone the IK "
+            "only carries (its owner without Use Tail) is not posed again afterwards."
+        ),
+        fix_id="remove",
+        fix_label=f"Delete {where(chain)} (it does nothing; asks first)",
+        needs_confirmation=True,
+    )
 
 
 def _dead_beside(rig: RigView, chain: SplineChain, problem: str, working: IKChain) -> Finding:
@@ -164,6 +231,16 @@ def mute_dead_spline(obj: bpy.types.Object, finding: Finding) -> str:
     )
 
 
+def remove_dead_spline(obj: bpy.types.Object, finding: Finding) -> str:
+    constraint = constraint_on(obj, finding.bone, finding.constraint, bpy.types.SplineIKConstraint)
+    owner, ik = finding.chain or ("", "")
+    pose_of(obj).bones[finding.bone or ""].constraints.remove(constraint)
+    return (
+        f"Deleted Spline IK '{finding.constraint}' on {finding.bone}, which had no curve to "
+        f"follow and left {owner} behind IK '{ik}'; that IK now carries it."
+    )
+
+
 def _joints(rig: RigView, chain: SplineChain) -> list[Vector]:
     """The chain's joints at rest, root head to owner tail, thinned to ``MAX_CURVE_POINTS``."""
     bones = list(reversed(chain.bones))
@@ -180,6 +257,6 @@ CHECK = Check(
     title="Spline IK target",
     doc=__doc__ or "",
     find=find_spline_target_problems,
-    fixes={"build_curve": build_curve, "mute": mute_dead_spline},
+    fixes={"build_curve": build_curve, "mute": mute_dead_spline, "remove": remove_dead_spline},
     order=20,
 )

@@ -163,8 +163,10 @@ def spline_switched_by(rig: RigView, chain: SplineChain) -> str | None:
 
 
 def ik_moving_owner(rig: RigView, chain: SplineChain) -> IKChain | None:
-    """A live IK with a target Blender resolves whose solver turns the Spline IK's owner: the
-    bone is posed without the Spline IK (a rock snake's head under its IK)."""
+    """A live IK with a target Blender resolves whose solver turns the Spline IK's owner, or
+    carries it as its own owner without Use Tail: the bone is posed without the Spline IK (a
+    rock snake's head under its IK; measured: an arm's IK without Use Tail lands beside a
+    Spline IK of chain length 1 with no curve on the forearm)."""
     return next(
         (
             ik
@@ -172,7 +174,7 @@ def ik_moving_owner(rig: RigView, chain: SplineChain) -> IKChain | None:
             if ik.live
             and ik.target is not None
             and not ik.target_bone_missing
-            and chain.owner in ik.moving_bones
+            and chain.owner in (*ik.moving_bones, ik.owner)
         ),
         None,
     )
