@@ -370,3 +370,29 @@ def test_a_dead_spline_ik_over_an_ik_without_use_tail_strands_its_tip_an_error_t
     apply_fix(stranding)
     (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
     assert verdict.tip_error < REACH_TOLERANCE * verdict.reach  # the leg still turns the hips
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(
+    ("lock", "others", "lands"),
+    [(0, (), True), (1, (), True), (1, ("chain_length", 9), True), (2, (), False)],
+)
+def test_bend_axis_locked_under_a_track_at_the_target_agrees(limb, lock, others, lands) -> None:
+    """Once a false alarm, and a trade of chain_length's fix (issue 25): a Damped Track on the
+    lower bone aimed at the limb's control starts the solver with that bone pointing at the
+    target, and with the lower or the upper bone's bend axis locked the limb lands (a warning);
+    with every axis of both locked it fails (the error stands). Cut back to 2 from 9 bones by
+    chain_length's fix, the limb locked so lands, with no new error."""
+    faults = (
+        Fault("overriding_constraint", limb, 1),
+        *((Fault(others[0], limb, others[1]),) if others else ()),
+        Fault("ik_lock", limb, lock),
+    )
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    if others:
+        return  # the chain of 9 fails for its length; the fix left no error: judged above
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
+    locks = {f.severity for f in judged.findings if f.check_id == "locks" and f.chain[0] == owner}
+    assert locks == {Severity.WARNING if lands else Severity.ERROR}

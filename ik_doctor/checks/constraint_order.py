@@ -54,7 +54,8 @@ What its fixes do:
   starts a straight chain bent, nor one that sets where a joint without inherited rotation
   starts, nor one that replaces a posed rotation that would flip the joint, nor a world-space
   copy that rebuilds a sheared bone's matrix, nor one whose flipped start the pole angle turns
-  back: muted, the limb would fail.
+  back, nor a Damped Track that aims a chain whose IK locks block its bend at its target:
+  muted, the limb would fail.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ from ..core.start import (
 )
 from .duplicates import clash_after
 from .inherit import shear_source
+from .locks import track_that_holds_locks
 
 OVERRIDDEN = {
     "COPY_ROTATION": "copies the rotation of {target}",
@@ -315,6 +317,12 @@ def _rotation_overridden(
     blocked_by, no_mute = _why_not_muted(
         rig, chain, bone, constraint, moves_head, straight_start, turned_back
     ) or (None, None)
+    if blocked_by == "locks":
+        title = "Constraint aims the start"
+        effect = (
+            "it shows only where the solver starts, and there it points the bone at the "
+            "target, which lands the chain that its IK locks would leave short (measured)."
+        )
     return _finding(
         rig,
         chain,
@@ -411,8 +419,8 @@ def _why_not_muted(
     turned_back: bool,
 ) -> tuple[str, str] | None:
     """Why muting the constraint would break the chain (None: it may be muted): what it holds
-    (copies_location, straight_start, pole_angle, inherit_rotation, shear or posed) and the
-    sentence."""
+    (copies_location, straight_start, pole_angle, locks, inherit_rotation, shear or posed) and
+    the sentence."""
     # Measured: a joint that does not inherit rotation lands while this sets where it starts,
     # and flips away from its pole once the body turns when it is muted.
     holds_loose_joint = (
@@ -448,6 +456,13 @@ def _why_not_muted(
             f"muted, it would leave the pole angle of IK '{chain.constraint}' turning the joint "
             "away from the pole (the pole check's error): mute it and set the pole angle to "
             "the one that keeps the rest pose together"
+        )
+    if bone == chain.moving_bones[0] and track_that_holds_locks(rig, chain) == readable(constraint):
+        # Measured: the arm and the leg with a bend axis locked land while this aims the lower
+        # bone at the target where the solver starts, and stop 6.4% short once it is muted.
+        return "locks", (
+            "muted, it would leave the IK locks of the chain blocking its bend, and the limb "
+            "short of the target (the locks check's error): free those axes first"
         )
     if holds_loose_joint:
         return "inherit_rotation", (

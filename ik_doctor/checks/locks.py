@@ -31,7 +31,11 @@ What it reports:
   hinge knees and elbows that do not twist stay quiet. A warning on a chain without a pole where
   one bone alone is locked so and keeps its other swing axis: it folds about that one, out of
   its plane, and the limb swings round (measured to land; with a pole, or both bones locked, it
-  stops 3.3% to 36% short).
+  stops 3.3% to 36% short). A warning too where a Damped Track on the chain's first turning
+  bone aims it at the chain's own target and that bone keeps X or Z free: the solver starts it
+  pointing at the target and lands (measured on the arm and the leg with the lower, the upper
+  or both bones locked on their bend axis, or the upper bone on every axis; with the lower bone
+  free about Y alone, or both bones locked on every axis, it still fails).
 - A chain without a pole locked to its bend plane: a warning.
 - An IK limit that lets a joint fold only a few degrees toward its bend, or only away from it,
   so that the limb posed by hand within its limits folds less than half as far as it does free:
@@ -130,6 +134,7 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         if _has_ik_limits(rig, chain) and not any(f.severity == Severity.ERROR for f in findings):
             findings += [_narrow_finding(rig, chain, clamp) for clamp in clamped_folds(rig, chain)]
         findings = _weighed_against_stretch(rig, chain, findings)
+        findings = _weighed_against_aim(rig, chain, findings)
         findings += _transform_locks(rig, chain)
         for finding in findings:
             # Chains that share bones (a Rigify switch pair) would report a bone twice.
@@ -169,6 +174,63 @@ def _weighed_against_stretch(
         else f
         for f in findings
     ]
+
+
+def _weighed_against_aim(rig: RigView, chain: IKChain, findings: list[Finding]) -> list[Finding]:
+    """Blocked-axis errors made warnings on a chain whose first turning bone a Damped Track
+    aims at the chain's own target, where that bone keeps a swing axis (X or Z) free: the solver
+    starts it pointing at the target and lands by turning it (measured on the arm and the leg,
+    the lower bone's, the upper bone's or both bend axes locked, the upper bone locked on every
+    axis: they land, and stop 6.4% to 36% short without the track; the lower bone free about Y
+    alone, or every axis of both locked, fails with it)."""
+    track = _tracking_target(rig, chain)
+    first = rig.pose_bone(chain.moving_bones[0])
+    swings = not (blocked(first, "x") and blocked(first, "z"))
+    if track is None or not swings:
+        return findings
+    aimed = (
+        f" A Damped Track ('{track}') aims {chain.moving_bones[0]} at the target, where the "
+        "solver starts: it lands by turning that bone (measured)."
+    )
+    return [
+        replace(
+            f,
+            severity=Severity.WARNING,
+            message=f.message + aimed,
+            facts=(*f.facts, ("aimed_by", track)),
+        )
+        if f.severity == Severity.ERROR and f.fix_id == "free_axes"
+        else f
+        for f in findings
+    ]
+
+
+def track_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:
+    """The Damped Track (``_tracking_target``) that lands a chain whose IK locks block its bend
+    (``_weighed_against_aim``): muted, the chain would stop short, this check's error."""
+    track = _tracking_target(rig, chain)
+    if track is None:
+        return None
+    found = _weighed_against_stretch(rig, chain, [*_blocked_chain(rig, chain, 1.0)])
+    held = any(f.severity == Severity.ERROR and f.fix_id == "free_axes" for f in found)
+    return track if held else None
+
+
+def _tracking_target(rig: RigView, chain: IKChain) -> str | None:
+    """The Damped Track on the chain's first turning bone aimed at the chain's own target, at
+    full influence, along Y from the bone's head (None: none)."""
+    for constraint in rig.constraints(chain.moving_bones[0]):
+        if (
+            isinstance(constraint, bpy.types.DampedTrackConstraint)
+            and not constraint.mute
+            and constraint.influence >= 1.0
+            and constraint.track_axis == "TRACK_Y"
+            and constraint.head_tail == 0.0
+            and (constraint.target, readable(constraint, "subtarget", ""))
+            == (chain.target, chain.subtarget)
+        ):
+            return readable(constraint)
+    return None
 
 
 def _restricted_bones(rig: RigView) -> set[str]:
