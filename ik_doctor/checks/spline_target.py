@@ -233,11 +233,16 @@ def mute_dead_spline(obj: bpy.types.Object, finding: Finding) -> str:
 
 def remove_dead_spline(obj: bpy.types.Object, finding: Finding) -> str:
     constraint = constraint_on(obj, finding.bone, finding.constraint, bpy.types.SplineIKConstraint)
-    owner, ik = finding.chain or ("", "")
+    owner, name = finding.chain or ("", "")
+    ik = constraint_on(obj, owner, name, bpy.types.KinematicConstraint)
     pose_of(obj).bones[finding.bone or ""].constraints.remove(constraint)
+    # Blender 4.2 keeps the depsgraph's relations after a constraint is removed from Python
+    # (measured: the arm stays stranded until the file is opened again; 4.5 rebuilds them);
+    # setting a constraint's target rebuilds them.
+    ik.target = ik.target
     return (
         f"Deleted Spline IK '{finding.constraint}' on {finding.bone}, which had no curve to "
-        f"follow and left {owner} behind IK '{ik}'; that IK now carries it."
+        f"follow and left {owner} behind IK '{name}'; that IK now carries it."
     )
 
 
