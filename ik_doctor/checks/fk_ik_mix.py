@@ -29,7 +29,9 @@ What it reports:
 What its fixes do:
 
 - Delete the chain bones' rotation f-curves from the current action and set them to rest (asks
-  first).
+  first). None where the keys start a joint that an overridden constraint would start bent the
+  other way, the way it rests (measured: the leg whose shin copies the hips' rotation, the
+  thigh keyed 0.3 or 0.8 rad, lands, and fails once the keys are cleared).
 - None for a half-way switch.
 """
 
@@ -48,6 +50,7 @@ from ..core.limb import constraint_switches, fcurves, pole_behind_bend, pose_fli
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
+from ..core.start import start_flips_the_bend
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
 
@@ -98,6 +101,7 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
             "the pole overrides their swing, but keyed twist stays and a key that bends a "
             "joint backwards flips it away from the pole"
         )
+    holding = _start_held_by_keys(rig, chain, keyed)
     return chain_finding(
         "fk_ik_mix",
         rig,
@@ -112,11 +116,37 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
             "Blender's IK starts from the bones' keyed rotations instead of replacing them: FK "
             "keys under a live IK do not pose the limb, they only steer the solve."
         ),
-        fix_id="clear_keys",
-        fix_label=f"Delete the rotation keys of {bones} in '{readable(action)}' (loses those keys)",
+        fix_id=None if holding else "clear_keys",
+        fix_label=None
+        if holding
+        else f"Delete the rotation keys of {bones} in '{readable(action)}' (loses those keys)",
         fix_args=(("bones", tuple(keyed)),),
-        needs_confirmation=True,
+        facts=(("blocked_by", "overridden_start" if holding else None),),
+        no_fix_reason=holding,
+        needs_confirmation=holding is None,
     )
+
+
+def _start_held_by_keys(rig: RigView, chain: IKChain, keyed: list[str]) -> str | None:
+    """Why clearing the keys would break the chain: with them, a constraint the IK overrides
+    starts a joint bent the way it rests; at rest, the same constraint starts it bent the other
+    way (``start_flips_the_bend``). Measured: the leg whose shin copies the hips' rotation
+    starts folded 176° the other way and flips; with the thigh keyed 0.3 or 0.8 rad the start
+    comes round the rest way, and the leg lands, to fail again once the keys are cleared."""
+    for bone in chain.moving_bones[:-1]:
+        for constraint in rig.constraints(bone):
+            if constraint.type == "IK" or constraint.mute or constraint.influence <= 0.0:
+                continue
+            if not start_flips_the_bend(rig, chain, bone, constraint) and start_flips_the_bend(
+                rig, chain, bone, constraint, rested=keyed
+            ):
+                return (
+                    f"'{readable(constraint)}' on {bone} is overridden by the IK, and the keys "
+                    "turn where it starts the solver the way the joint rests: cleared, it would "
+                    "start the joint bent the other way, away from the pole; mute that "
+                    "constraint first"
+                )
+    return None
 
 
 def _half_switch(rig: RigView, chain: IKChain, source: str) -> Finding:

@@ -56,7 +56,10 @@ What it reports:
       bent the way it rests by more than the body's 40° turn (and less than 140°): the leg and
       the arm posed 35° and 30° into their bend (43° and 44° bent) land with the body turned
       40° either way about X and Z, posed 30° and 25° (38° and 39°) they flip. In a chain of 3,
-      or with IK stiffness on one bone, the arm posed 70° still fails: an error there.
+      or with IK stiffness on one bone, the arm posed 70° still fails: an error there. The
+      start is the pose itself, not held within the joint's IK limits (limited ±20° or ±40°, the
+      leg and the arm land from the same 35° and 30°). A straight limb whose lower bone folds
+      only one way keeps that side from 42° (40° stops it 3.4% short).
 - Inherit Scale Full under a non-uniform pose scale of the chain, or of the bone it hangs from,
   that shears the bone: an error (the foot ends 7 to 70 mm from points the leg reaches by hand).
   Scale along the shared bend axis does not shear and is not reported. A warning under iTaSC,
@@ -101,6 +104,7 @@ from ..core.limb import (
     FULL_INFLUENCE,
     animated_bones,
     forward_pose,
+    limits_fold,
     parent_motion,
     pole_behind_bend,
 )
@@ -393,9 +397,10 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
 def _start_bend(rig: RigView, chain: IKChain, name: str) -> float | None:
     """Degrees the joint at the head of ``name`` starts bent the way it rests (below 0, the other
     way) where the solver starts: the chain's root turned by its channels and by what moves it,
-    ``name``, which inherits no rotation, by its own channels alone (within its IK limits, as
-    ``forward_pose`` reads them). None for a joint straight at rest, turned more than 45° out of
-    its bend plane (no side to keep), or not the joint of a two-bone limb without IK stiffness:
+    ``name``, which inherits no rotation, by its own channels alone (not held within its IK
+    limits: the solver starts from the pose). None for a joint straight at rest with no limit
+    to fold it (``_straight_fold``), turned more than 45° out of its bend plane (no side to
+    keep), or not the joint of a two-bone limb without IK stiffness:
     only that was measured to land pre-bent. Under a shoulder in a chain of 3, or with IK
     stiffness on one bone (0.7 on the upper arm, 0.95 on the shin or the thigh), the arm and the
     leg posed 70° at the joint still miss or flip."""
@@ -411,8 +416,10 @@ def _start_bend(rig: RigView, chain: IKChain, name: str) -> float | None:
     rest_parent, rest_bone = parent.matrix_local.to_3x3(), bone.matrix_local.to_3x3()
     rest_normal = rest_parent.col[1].cross(rest_bone.col[1])
     if rest_normal.length < 1e-4:
+        rest_normal = _straight_fold(rig, chain)
+    if rest_normal is None:
         return None
-    posed = forward_pose(rig, chain, within_limits=True)
+    posed = forward_pose(rig, chain)
     parent_pose = posed[readable(parent)]
     above = parent_motion(rig, chain.root).to_3x3().normalized() @ parent_pose.to_3x3().normalized()
     own = (parent.matrix_local @ parent_pose.inverted_safe() @ posed[name]).to_3x3()
@@ -423,6 +430,19 @@ def _start_bend(rig: RigView, chain: IKChain, name: str) -> float | None:
     return math.degrees(
         math.atan2(parent_axis.cross(direction).dot(side), parent_axis.dot(direction))
     )
+
+
+def _straight_fold(rig: RigView, chain: IKChain) -> Vector | None:
+    """For a chain straight at rest, the axis its joint's one-sided IK limit folds it about
+    (``limits_fold``), while its root turns free of IK limits; None otherwise. Measured on the
+    leg and the arm straightened, the lower bone folding 0° to 150° toward the pole and not
+    inheriting rotation: posed 42° to 70° that way they land with the body turned 40°, 40°
+    and less they stop 3.4% short; with the upper bone limited the other way (0° to -150°) the
+    posed limb stops 9% to 29% short, inheriting or not."""
+    root = rig.pose_bone(chain.root)
+    if any(getattr(root, f"use_ik_limit_{axis}") for axis in "xyz"):
+        return None
+    return limits_fold(rig, chain)
 
 
 def _aimer_above(rig: RigView, chain: IKChain) -> IKChain | None:

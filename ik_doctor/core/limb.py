@@ -8,6 +8,7 @@ pose bends in, by its animation, and edit bones in ways that must keep it at res
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -344,15 +345,20 @@ def fcurves(action: bpy.types.Action | None, slot: Any) -> Any:
     return channelbag.fcurves if channelbag is not None else ()
 
 
-def forward_pose(rig: RigView, chain: IKChain, within_limits: bool = False) -> dict[str, Matrix]:
+def forward_pose(
+    rig: RigView, chain: IKChain, within_limits: bool = False, rested: Collection[str] = ()
+) -> dict[str, Matrix]:
     """Armature-space matrices of the chain's bones from their posed channels alone (forward
     kinematics, no constraints), root first; the root keeps its rest place. ``within_limits``:
-    each moving bone's rotation held within its IK limits (``_within_ik_limits``)."""
+    each moving bone's rotation held within its IK limits (``_within_ik_limits``); ``rested``:
+    bones whose rotation is read at rest, as once their rotation keys are cleared."""
     posed: dict[str, Matrix] = {}
     # All the chain's bones: without use_tail the owner does not turn, but its head is the tip.
     for name in reversed(chain.bones):
         bone = rig.raw_bone(name)
         basis = rig.pose_bone(name).matrix_basis.copy()
+        if name in rested:
+            basis = Matrix.LocRotScale(basis.translation, None, basis.to_scale())
         if within_limits and name in chain.moving_bones:
             basis = _within_ik_limits(rig.pose_bone(name), basis)
         if bone.use_connect:

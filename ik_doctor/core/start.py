@@ -9,6 +9,7 @@ constraint order check asks this model whether such a start flips the bend.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import replace
 
 import bpy
@@ -49,7 +50,12 @@ end 87° (they land), 48° and 46° at 150° end 64° and 66°, 18° and 21° at
 
 
 def start_flips_the_bend(
-    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint, hinged: bool = True
+    rig: RigView,
+    chain: IKChain,
+    bone: str,
+    constraint: bpy.types.Constraint,
+    hinged: bool = True,
+    rested: Collection[str] = (),
 ) -> bool:
     """Whether the rotation this constraint gives an inner joint's bone, where the solver
     starts, makes a pole chain bend the wrong way or not at all.
@@ -59,14 +65,15 @@ def start_flips_the_bend(
     copied rotation bent the rest way by less than the body turns (it does not turn with the
     hips); Track To on the shin did in every case. Without a pole the start decides the bend
     plane anyway, and the chain root's rotation is replaced by the pole's. A hinge keeps only
-    its angle of the start (``_kept_by_a_hinge``); without ``hinged``, as if its axes were free.
+    its angle of the start (``_kept_by_a_hinge``); without ``hinged``, as if its axes were free;
+    with ``rested``, as if those bones' rotation were at rest (``forward_pose``).
     """
     parent = rig.raw_bone(bone).parent
     if chain.pole is None or bone not in chain.moving_bones[:-1] or parent is None:
         return False  # not an inner joint the solver turns (an owner without Use Tail follows)
     if constraint.type == "TRACK_TO":
         return True  # its up axis rolls the bone as well: it flipped or stalled the knee always
-    posed = forward_pose(rig, chain)
+    posed = forward_pose(rig, chain, rested=rested)
     start = _started_rotation(rig, chain, constraint, posed[bone])
     if start is None:
         return False  # blended, in local spaces, other axes: not modelled, left a warning
