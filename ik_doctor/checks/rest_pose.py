@@ -37,7 +37,9 @@ What it reports:
   away; a warning too where a Copy Rotation or Damped Track sets the bone's start rotation,
   replacing the pose until it is muted.
 - A leftover rotation that steers a chain without a pole: a warning.
-- A leftover scale that shortens or shears a bone: an error; one that lengthens it: a warning.
+- A leftover scale that shortens or shears a bone: an error, on a straight chain too (beside
+  its straight finding: folding by its limits, the upper bone at (1, 0.5, 1), the leg and the
+  arm stop 49% of the reach short); one that lengthens it: a warning.
 - A straight chain, or an evenly shortened bone, is a warning when IK Stretch on a chain bone
   makes up the reach; so is a shortened bone under iTaSC, which solves scaled bones as they are
   (measured: they land).
@@ -113,13 +115,16 @@ def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
         seen.add(bones)
         if has_degenerate_bone(rig, chain):
             continue
-        if bend_offset(rig, chain) < STRAIGHT_RATIO:
+        straight = bend_offset(rig, chain) < STRAIGHT_RATIO
+        if straight:
             yield _straight_finding(rig, chain)
-            continue
         if rig.turned_or_scaled.isdisjoint(bones) and options["pose_angle"] >= 0.0:
             continue  # the chain's rotation and scale are at rest: no pose left over
         leftover = _leftover_pose(rig, chain, animated, options["pose_angle"])
-        if leftover is not None:
+        # Straight, the chain has no bend for a pose to steer or flip, but a bone scaled down
+        # along its length still falls short (measured: the leg and the arm folding by their
+        # limits, the upper bone at (1, 0.5, 1), stop 49% of the reach short).
+        if leftover is not None and (not straight or leftover.severity == Severity.ERROR):
             yield leftover
 
 
