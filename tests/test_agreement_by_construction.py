@@ -263,6 +263,13 @@ def test_fk_keys_on_an_arm_without_use_tail_agree(amount, others, lands) -> None
         ("leg", 70, (Fault("fk_keys", "leg", 0.8),), False),
         ("arm", 70, (Fault("chain_length", "arm", 3),), False),
         ("arm", 70, (Fault("stiff_parent", "arm", 0.7),), False),
+        ("leg", 70, (Fault("ik_limit", "leg", 20),), True),
+        ("arm", 70, (Fault("ik_limit", "arm", 20),), True),
+        ("leg", 20, (Fault("ik_limit", "leg", 20),), False),
+        ("leg", 70, (Fault("straight_one_sided", "leg", 0),), True),
+        ("arm", 70, (Fault("straight_one_sided", "arm", 0),), True),
+        ("arm", 20, (Fault("straight_one_sided", "arm", 0),), False),
+        ("leg", 70, (Fault("straight_one_sided", "leg", 2),), False),
     ],
 )
 def test_joint_posed_bent_that_does_not_inherit_rotation_agrees(limb, pose, others, lands) -> None:
@@ -270,7 +277,9 @@ def test_joint_posed_bent_that_does_not_inherit_rotation_agrees(limb, pose, othe
     its bend, starts the joint bent 78° (the leg) or 84° (the arm), more than the body's 40° turn
     can undo, and lands (a warning). The error stands where it fails: posed 20°, with the thigh
     keyed 0.8 rad (which takes the start bend back below 40°), in the arm's chain of 3, or with
-    IK stiffness on the upper arm."""
+    IK stiffness on the upper arm. An IK limit of ±20° does not hold the start back (posed 70°
+    the limb lands, 20° it fails), and a straight limb folding only toward its pole keeps the
+    side its pose gives it, unless its upper bone is limited the other way (it fails)."""
     faults = (
         Fault("pose_rotation", limb, pose),
         Fault("inherit_rotation_off", limb, 0),
@@ -409,3 +418,21 @@ def test_bend_axis_locked_under_a_track_at_the_target_agrees(limb, lock, others,
     assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
     locks = {f.severity for f in judged.findings if f.check_id == "locks" and f.chain[0] == owner}
     assert locks == {Severity.WARNING if lands else Severity.ERROR}
+
+
+@pytest.mark.parametrize(("limb", "amount"), [("leg", 0.3), ("leg", 0.8), ("arm", 0.3)])
+def test_fk_keys_that_start_an_overridden_joint_the_rest_way_are_kept(limb, amount) -> None:
+    """Once a fix that traded: the shin copying the hips' rotation starts folded the other way
+    and the leg fails (constraint_order's error); the thigh keyed 0.3 or 0.8 rad brings that
+    start round the rest way and the leg lands, so clearing the keys is refused. The arm so
+    keyed fails all the same, and its keys may go."""
+    faults = (Fault("fk_keys", limb, amount), Fault("overriding_constraint", limb, 0))
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    owner = LIMBS[limb].owner
+    lands = next(v.state for v in judged.verdicts if v.owner == owner) == "pass"
+    assert lands == (limb == "leg")
+    keys = next(f for f in judged.findings if f.check_id == "fk_ik_mix")
+    assert (keys.fix_id, keys.stated["blocked_by"]) == (
+        (None, "overridden_start") if lands else ("clear_keys", None)
+    )
