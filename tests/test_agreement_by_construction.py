@@ -11,6 +11,7 @@ the figures, with the smallest rig for each miss.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import faulted_limbs
@@ -20,7 +21,9 @@ from faulted_limbs import LIMBS, Fault, fault_lists, judge
 from hypothesis import given, settings
 
 from ik_doctor import Severity, apply_fix, diagnose, judge_chains
+from ik_doctor.core.limb import pole_turn
 from ik_doctor.core.reach import REACH_TOLERANCE
+from ik_doctor.core.rig import RigView
 
 pytestmark = pytest.mark.slow
 
@@ -226,6 +229,40 @@ def test_track_at_the_pole_turned_back_offers_no_fix_alone() -> None:
         "pole": (Severity.WARNING, None, "overridden_start"),
         "symmetry": (Severity.WARNING, None, "overridden_start"),
     }
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(
+    ("other", "fix", "mirrored"),
+    [
+        (Fault("roll", "", 90), ("roll", "align_rolls"), False),
+        (Fault("object_transform", "", 1), ("transforms", "apply_armature"), True),
+    ],
+    ids=["roll", "mirror"],
+)
+def test_a_fix_of_the_rest_keeps_the_turn_of_a_track_at_the_pole(limb, other, fix, mirrored):
+    """Once fixes that traded (issue 25): a Damped Track at the pole turned back by the pole
+    angle turned 180° lands; the roll fix set the angle to rest, and applying a mirroring
+    scale kept its number while the mirror flipped what it means, and the limb then bent 180°
+    from its pole. Both now keep the chain's turn from rest (mirrored with the rig), and the
+    limb lands after the fix alone as before."""
+    faults = (
+        Fault("overriding_constraint", limb, 3),
+        Fault("pole_angle", limb, 180),
+        replace(other, limb=limb),
+    )
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass"]
+    finding = next(f for f in judged.findings if (f.check_id, f.fix_id) == fix)
+    rig = faulted_limbs.faulted_rig(faults)
+    chain = RigView(rig).chain(owner, "IK")
+    turn = pole_turn(RigView(rig), chain)
+    apply_fix(finding)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    after = pole_turn(RigView(rig), RigView(rig).chain(owner, "IK"))
+    assert math.cos(after - (-turn if mirrored else turn)) == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("amount", [0.3, 0.8])

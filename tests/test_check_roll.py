@@ -90,6 +90,28 @@ def _at_rest(rig) -> bool:
     )
 
 
+def _solved_heads(rig) -> list:
+    evaluate(rig)
+    return [pb.head.copy() for pb in rig.pose.bones]
+
+
+def test_the_roll_fix_keeps_the_turn_the_pole_angle_gives_the_chain(rig) -> None:
+    """Once a trade (issue 25): the fix set the pole angle to rest whatever it was, undoing a
+    turn the chain relied on (a Damped Track at the pole starts it bent the other way, the
+    angle turned 180° brings it back). Now the angle keeps the chain's turn from rest: solved,
+    every bone stays where it was (the old fix moved one 0.030)."""
+    _roll(rig, "thigh.L", 40)
+    _fit_pole_angle(rig)
+    rig.pose.bones["shin.L"].constraints["IK"].pole_angle += math.radians(60)
+    before = _solved_heads(rig)
+    (finding,) = findings_of(rig, "roll")
+    assert run_fix(finding).changed
+    assert max(_x_off_plane(rig).values()) < 1e-4
+    worst = max((a - b).length for a, b in zip(_solved_heads(rig), before, strict=True))
+    assert worst < 1e-4
+    assert not _at_rest(rig), "turned 60° from rest as before"
+
+
 def test_rolled_hinge_knee_bends_sideways_and_rolling_it_back_fixes_it(rig) -> None:
     _hinge(rig, "shin.L")
     _roll(rig, "shin.L", 30)

@@ -211,6 +211,20 @@ def test_applying_a_mirror_recomputes_the_pole_angles_of_both_arms(rig) -> None:
     assert_ik_works(rig)
 
 
+@pytest.mark.parametrize("owner", ["forearm.L", "shin.L"])
+def test_applying_a_mirror_keeps_the_turn_a_pole_angle_gives_the_chain(rig, owner) -> None:
+    """Once a trade (issue 25): the fix kept the angle's number, but the applied mirror flips
+    what it means, so a chain turned from rest (60° here) was turned elsewhere, and a Damped
+    Track at the pole turned back by 180° no longer landed. The angle now keeps the chain's
+    turn, mirrored: solved, nothing moves in the world (the old fix moved a bone 0.042)."""
+    rig.scale = (-1.0, 1.0, 1.0)
+    rig.pose.bones[owner].constraints["IK"].pole_angle += math.radians(60)
+    before = _world_state(rig)
+    (finding,) = findings_of(rig, "transforms")
+    assert run_fix(finding).changed
+    _assert_nothing_moved(before, _world_state(rig))
+
+
 POLE_OWNERS = ("forearm.L", "forearm.R", "shin.L", "shin.R")
 
 

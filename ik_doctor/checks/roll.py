@@ -12,7 +12,9 @@ a Z hinge by design, information, not a warning (measured: a shin rolled 90° wi
 -10° to 180° bends 0.00° sideways and lands; limited the other way it stops 2.4% of the reach
 short, and with Z 40° off the normal, turned against the limit, the knee swings 40° sideways).
 The chain root's X axis is also what the pole angle is measured from, so a roll fix recomputes
-the pole angle.
+the pole angle, keeping the turn it gives the chain from rest (a Damped Track at the pole that
+starts the joint bent the other way, turned back by an angle turned 180°, lands; set to rest,
+the limb bent 180° from its pole, measured).
 A straight chain has no bend plane; the rest_pose check reports it.
 
 What it reports:
@@ -32,7 +34,8 @@ What it reports:
 What its fixes do:
 
 - Roll every chain bone so its X axis is the plane's normal. This changes the rest pose; a held
-  pose is turned with the axes, and the pole angle is recomputed so the chain stays at rest.
+  pose is turned with the axes, and the pole angle is recomputed so the chain keeps its turn
+  from rest (at rest if it was): solved, it stays where it was.
 - Not offered when actions animate the chain bones, nor when an inner joint's X IK lock or
   narrow X limit would then lie on the bend (rolled 20° the limb folds about Z and lands; rolled
   back it stops 4.6% to 6.5% short).
@@ -50,7 +53,14 @@ from mathutils import Vector
 from ..core.armature import armature_data, pose_of
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import animated_bones, bend_plane, chain_joints, chain_shape, keep_pole_at_rest
+from ..core.limb import (
+    animated_bones,
+    bend_plane,
+    chain_joints,
+    chain_shape,
+    keep_pole_turn,
+    pole_turn,
+)
 from ..core.reach import FOLD_DEGREES, HELD_SHARE, holds_the_fold
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
@@ -269,6 +279,7 @@ def align_rolls(obj: bpy.types.Object, finding: Finding) -> str:
     assert normal is not None
     normal = normal * float(finding.args["sign"])
     bones = chain.moving_bones
+    pole_turned = pole_turn(rig, chain) or 0.0  # kept: the chain may rely on it
     old_axes = {name: armature_data(obj).bones[name].matrix_local.to_3x3() for name in bones}
     with edit_bones(obj) as edit:
         for name in bones:
@@ -282,7 +293,7 @@ def align_rolls(obj: bpy.types.Object, finding: Finding) -> str:
         turn = (old_axes[name].inverted() @ new_bones[name].matrix_local.to_3x3()).to_4x4()
         pose_bone = pose_of(obj).bones[name]
         pose_bone.matrix_basis = turn.inverted() @ pose_bone.matrix_basis @ turn
-    pole = keep_pole_at_rest(obj, chain.key)
+    pole = keep_pole_turn(obj, chain.key, pole_turned)
     return (
         f"Rolled {', '.join(reversed(bones))} so every X axis is the bend plane's normal (rest "
         "pose changed: only the bones' orientation about their length; meshes keep their rest "

@@ -21,7 +21,9 @@ What it reports:
 What its fixes do:
 
 - Apply the rotation and scale to the data so that nothing moves in the world: bones at rest and
-  posed, child meshes, targets. Pose locations are rescaled, and pole angles kept at rest.
+  posed, child meshes, targets. Pose locations are rescaled, and each pole angle keeps the turn
+  it gives its chain from rest, turned the other way by a mirror (measured: solved, no bone
+  moves; keeping the angle's number moved them up to 0.36 and broke a chain that relied on it).
 - Not offered when the pose or animated locations cannot survive it.
 """
 
@@ -42,8 +44,8 @@ from ..core.limb import (
     TRANSFORMS,
     animated_bones,
     animated_paths,
-    keep_pole_at_rest,
-    pole_sits_at_rest,
+    keep_pole_turn,
+    pole_turn,
 )
 from ..core.names import readable
 from ..core.registry import Check
@@ -246,7 +248,13 @@ def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:
     kind = _unapplied(basis) or {}
     scale = basis.to_scale()
     rig = RigView(obj)
-    at_rest = [chain.key for chain in rig.chains if pole_sits_at_rest(rig, chain)]
+    # A mirror turns every chain the other way about its root-target line.
+    mirror = -1.0 if kind.get("negative") else 1.0
+    turns = {
+        chain.key: mirror * turn
+        for chain in rig.chains
+        if (turn := pole_turn(rig, chain)) is not None
+    }
     with unset_rest_lengths_kept(obj), _children_kept_in_place(obj):
         armature = armature_data(obj)
         armature.transform(linear)
@@ -256,7 +264,7 @@ def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:
             # Pose locations are in bone units, which the scale no longer enlarges.
             for pose_bone in pose_of(obj).bones:
                 pose_bone.location = pose_bone.location * scale.x
-    poles = "".join(keep_pole_at_rest(obj, key) for key in at_rest)
+    poles = "".join(keep_pole_turn(obj, key, turn) for key, turn in turns.items())
     return (
         f"Applied the rotation and scale of '{readable(obj)}' to its bones (rest pose coordinates "
         "changed); bones, children, skinned meshes and targets keep their place in the world."

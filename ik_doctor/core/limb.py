@@ -193,27 +193,38 @@ def pole_behind_bend(rig: RigView, chain: IKChain, pole: Vector | None = None) -
     return one_way and bend.dot(offset_from_line(pole, shape.root, shape.tip)) < 0.0
 
 
-def pole_sits_at_rest(rig: RigView, chain: IKChain) -> bool:
-    angle = pole_rest_angle(rig, chain)
-    return angle is not None and abs(math.remainder(angle - chain.pole_angle, math.tau)) < 1e-5
-
-
 def keep_pole_at_rest(obj: bpy.types.Object, chain_key: tuple[str, str]) -> str:
     """Set the pole angle that leaves the chain where it is at rest; say so if it changed.
 
     The pole angle is measured from the chain root's X axis, so any edit of the root's
     orientation (roll, pre-bend) moves the chain at rest unless the angle follows.
     """
+    return keep_pole_turn(obj, chain_key, 0.0)
+
+
+def keep_pole_turn(obj: bpy.types.Object, chain_key: tuple[str, str], turn: float) -> str:
+    """Set the pole angle that turns the chain ``turn`` radians from its rest pose
+    (``pole_turn``, read before an edit of the rest); say so if it changed. A turn the chain
+    relies on is kept, not reset: a start that a constraint the IK overrides bends the other
+    way, turned back by the pole angle, lands, and lands no more once the angle is at rest."""
     rig = RigView(obj)
     chain = rig.chain(*chain_key)
-    angle = None if chain is None else pole_rest_angle(rig, chain)
-    if chain is None or angle is None or pole_sits_at_rest(rig, chain):
+    rest = None if chain is None else pole_rest_angle(rig, chain)
+    if chain is None or rest is None:
+        return ""
+    angle = math.remainder(rest + turn, math.tau)  # Blender holds pole angles within ±180°
+    if abs(math.remainder(angle - chain.pole_angle, math.tau)) < 1e-5:
         return ""
     constraint_on(obj, *chain.key, bpy.types.KinematicConstraint).pole_angle = angle
+    keeps = (
+        "stays where it is at rest and bends toward its pole"
+        if abs(turn) < 1e-5
+        else f"keeps its turn of {math.degrees(turn):.1f}° from its rest pose"
+    )
     return (
         f" Recomputed the pole angle of IK '{chain.constraint}' on {chain.owner} from "
-        f"{math.degrees(chain.pole_angle):.1f}° to {math.degrees(angle):.1f}° so the chain stays "
-        "where it is at rest and bends toward its pole."
+        f"{math.degrees(chain.pole_angle):.1f}° to {math.degrees(angle):.1f}° so the chain "
+        f"{keeps}."
     )
 
 
