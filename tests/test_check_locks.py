@@ -7,7 +7,7 @@ import math
 
 import bpy
 import pytest
-from faulted_limbs import add_insect_leg
+from faulted_limbs import LIMBS, add_insect_leg, straight
 from mathutils import Vector
 from rig_generation import BoneSpec, ConstraintSpec, PoseSpec, Reference, RigSpec, build_rig
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
@@ -673,6 +673,31 @@ def test_a_straight_leg_without_a_pole_is_weighed_by_the_stiffness_tables(
     assert [(f.chain, f.fix_id) for f in errors] == (
         [(("shin.L", "IK"), "clear_stiffness")] if severity else []
     )
+
+
+@pytest.mark.parametrize("pre_bent", [False, True])
+@pytest.mark.parametrize(
+    ("stiffness", "severity", "bent_state"),
+    [(0.975, Severity.WARNING, "pass"), (0.99, Severity.ERROR, "fail")],
+)
+def test_a_straight_leg_with_a_pole_is_weighed_as_it_bends_once_pre_bent(
+    rig, pre_bent, stiffness, severity, bent_state
+) -> None:
+    """Issue 25 (rest_pose's pre-bend traded for a locks error): a leg nearly straight stops less
+    short than the leg as built. Pre-bent by rest_pose's fix, both bones at 0.975 land (0.090% of
+    the reach, where the leg as built stops 0.108% short) and at 0.99 fail (0.147%); straight,
+    it misses anyway, and its stiffness is weighed as it will bend once pre-bent."""
+    straight(rig, LIMBS["leg"], 0)
+    _set(rig, ["thigh.L", "shin.L"], **{f"ik_stiffness_{axis}": stiffness for axis in "xyz"})
+    if pre_bent:
+        (bend,) = [f for f in findings_of(rig, "rest_pose") if f.chain[0] == "shin.L"]
+        assert run_fix(bend).changed
+    state = bent_state if pre_bent else "fail"
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == [state]
+    (finding,) = [f for f in findings_of(rig, "locks") if f.chain[0] == "shin.L"]
+    assert (finding.fix_id, finding.severity) == ("clear_stiffness", severity)
+    assert finding.stated["stiffness"] == pytest.approx(stiffness)
+    _fixed(rig, finding)
 
 
 @pytest.mark.parametrize(("stiffness", "state"), [(0.8, "pass"), (0.9, "fail"), (0.95, "fail")])

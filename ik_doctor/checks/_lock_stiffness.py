@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import bpy
 
 from ..core.finding import STIFFNESS, Finding, Severity, chain_finding
-from ..core.limb import hangs_down
+from ..core.limb import bend_offset, hangs_down
 from ..core.names import readable
 from ..core.reach import REACH_TOLERANCE, limb_bones, solved_by_itasc
 from ..core.rig import AXES, IKChain, RigView
@@ -28,6 +28,8 @@ from ._stiffness_tables import (
     HALF_SHORTFALL,
     JOINT_SHORTFALL,
     NO_POLE_SHORTFALL,
+    PRE_BENT,
+    PRE_BENT_EVEN_SHORTFALL,
     ROOT_SHORTFALL,
     SHORT_ROOT,
     SHORT_ROOT_SHORTFALL,
@@ -89,10 +91,7 @@ def stiff_findings(
     stiffness = 1.0 - needed
     most = max(mobility.values())
     if needed > most / 2.0 + 1e-6:
-        grown, table = _even_table(rig, chain)
-        share = shortfall(table, stiffness)
-        if stiffness >= EVEN_WARNING - 1e-6 or share >= REACH_TOLERANCE:
-            yield _evenly_stiff_finding(rig, chain, stiffness, share, grown)
+        yield from _evenly_stiff(rig, chain, stiffness)
         return
     if stiffness < threshold - 1e-6:
         return
@@ -105,6 +104,27 @@ def stiff_findings(
             # the other's own shortfall (a shin at 0.9 once the thigh at 0.95 is cleared).
             cleared = _stiff_bones(rig, chain) if half else (readable(bones[name]),)
             yield _stiff_bone_finding(rig, chain, bones[name], 1.0 - value, share, cleared)
+
+
+def straight_stiff_findings(
+    rig: RigView, chain: IKChain, free: set[tuple[str, str]], bones: dict[str, bpy.types.PoseBone]
+) -> Iterator[Finding]:
+    """An evenly stiff two-bone limb straight at rest with a pole, judged as it bends once
+    pre-bent (``rest_pose``'s fix) or from the start its pose bends: straight it misses anyway,
+    and its stiffness, which no Jacobian measures there, would show only after the pre-bend
+    (measured: at 0.99 it then stops 0.147% of the reach short, as short as posed 20°, 0.140%).
+    One bone stiffer than the other was not measured straight: nothing is said of it."""
+    turning = {name for name, _axis in free if name in chain.moving_bones}
+    mobility = [_bone_mobility(bones[name], free) for name in turning]
+    if len(mobility) == 2 and min(mobility) > max(mobility) / 2.0 + 1e-6:
+        yield from _evenly_stiff(rig, chain, 1.0 - min(mobility))
+
+
+def _evenly_stiff(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[Finding]:
+    grown, table = _even_table(rig, chain)
+    share = shortfall(table, stiffness)
+    if stiffness >= EVEN_WARNING - 1e-6 or share >= REACH_TOLERANCE:
+        yield _evenly_stiff_finding(rig, chain, stiffness, share, grown)
 
 
 def _one_bone_table(
@@ -312,11 +332,15 @@ _Grown = tuple[str, float] | None
 def _even_table(rig: RigView, chain: IKChain) -> tuple[_Grown, tuple[tuple[float, float], ...]]:
     """The evenly stiff chain's table, and what grew the limb (None for ``EVEN_SHORTFALL``): a
     two-bone limb with a bone posed longer than at rest lags further
-    (``GROWN_EVEN_SHORTFALL``)."""
+    (``GROWN_EVEN_SHORTFALL``), one nearly straight less (``PRE_BENT_EVEN_SHORTFALL``)."""
     if len(chain.moving_bones) != 2:
         return None, EVEN_SHORTFALL
     scale, name = max((_posed_scale(rig, name), name) for name in chain.moving_bones)
-    grown: tuple[_Grown, tuple[tuple[float, float], ...]] = (None, EVEN_SHORTFALL)
+    straight = bend_offset(rig, chain) <= PRE_BENT + 1e-6
+    grown: tuple[_Grown, tuple[tuple[float, float], ...]] = (
+        None,
+        PRE_BENT_EVEN_SHORTFALL if straight else EVEN_SHORTFALL,
+    )
     for least, table in GROWN_EVEN_SHORTFALL:
         if scale >= least - 1e-3:
             grown = ((name, scale), table)
