@@ -107,6 +107,7 @@ from ..core.limb import (
     limits_fold,
     parent_motion,
     pole_behind_bend,
+    root_folds_against,
 )
 from ..core.names import readable
 from ..core.reach import BODY_TURN, solved_by_itasc, stretching_bones
@@ -115,6 +116,11 @@ from ..core.rig import IKChain, RigView
 from ..core.start import COPIES, start_set_by
 
 NOT_SCALING = ("NONE", "NONE_LEGACY")
+OPPOSED_PRE_BEND = 67.5
+"""Degrees a straight limb without a pole, its hinges limited opposite ways, must start bent
+the way they fold for a joint that inherits no rotation to land, between the measured edges:
+the leg and the arm posed 70° and 90° land (0.092% and 0.047% of the reach short); posed 65°
+and less they stop 0.13% short with the body turned 40° about Z."""
 SCALE_TOLERANCE = 1e-3
 """A pose scale whose axes differ by more than this share of the largest is uneven."""
 
@@ -337,6 +343,16 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
     further than the body turns (``_start_bend``) keeps its side too.
     """
     started = start_set_by(rig, chain, name)
+    if chain.pole is None and root_folds_against(rig, chain):
+        bend = _start_bend(rig, chain, name, limits_fold(rig, chain))
+        if bend is None or bend < OPPOSED_PRE_BEND:
+            return (
+                "straight at rest, with its hinges limited opposite ways and no pole, it stops "
+                "short once the bones above it turn (measured: the leg and the arm 0.13% of "
+                "their reach with the body turned 40° about Z; inheriting, they land)",
+                False,
+                (("effect", "opposed_hinges"),),
+            )
     if chain.pole is None:
         return (
             "without a pole it still reaches, but its bend no longer follows the bones above it",
@@ -394,13 +410,16 @@ def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool
     )
 
 
-def _start_bend(rig: RigView, chain: IKChain, name: str) -> float | None:
+def _start_bend(
+    rig: RigView, chain: IKChain, name: str, fold: Vector | None = None
+) -> float | None:
     """Degrees the joint at the head of ``name`` starts bent the way it rests (below 0, the other
     way) where the solver starts: the chain's root turned by its channels and by what moves it,
     ``name``, which inherits no rotation, by its own channels alone (not held within its IK
     limits: the solver starts from the pose). None for a joint straight at rest with no limit
     to fold it (``_straight_fold``), turned more than 45° out of its bend plane (no side to
-    keep), or not the joint of a two-bone limb without IK stiffness:
+    keep), or not the joint of a two-bone limb without IK stiffness (``fold``: the side of a
+    straight joint, whatever limits its root):
     only that was measured to land pre-bent. Under a shoulder in a chain of 3, or with IK
     stiffness on one bone (0.7 on the upper arm, 0.95 on the shin or the thigh), the arm and the
     leg posed 70° at the joint still miss or flip."""
@@ -416,7 +435,7 @@ def _start_bend(rig: RigView, chain: IKChain, name: str) -> float | None:
     rest_parent, rest_bone = parent.matrix_local.to_3x3(), bone.matrix_local.to_3x3()
     rest_normal = rest_parent.col[1].cross(rest_bone.col[1])
     if rest_normal.length < 1e-4:
-        rest_normal = _straight_fold(rig, chain)
+        rest_normal = fold or _straight_fold(rig, chain)
     if rest_normal is None:
         return None
     posed = forward_pose(rig, chain)

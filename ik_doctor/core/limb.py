@@ -129,6 +129,15 @@ def limits_fold(rig: RigView, chain: IKChain) -> Vector | None:
     return total.normalized()
 
 
+def root_folds_against(rig: RigView, chain: IKChain) -> bool:
+    """Whether the root of a chain straight at rest that its joints' IK limits fold
+    (``limits_fold``) has an IK limit that lets it turn further the other way (a robot arm's
+    hinges limited opposite ways)."""
+    fold = limits_fold(rig, chain)
+    lean = _limit_lean(rig, chain.root)
+    return fold is not None and lean is not None and lean.dot(fold) < 0.0
+
+
 def _limit_lean(rig: RigView, name: str) -> Vector | None:
     """The axis a joint's IK limits let it fold further about (armature space, signed by the
     way, as long as that way is the further), or None: its swing axes free, locked, or limited
