@@ -549,3 +549,25 @@ def test_straight_limb_with_opposed_hinges_that_does_not_inherit_rotation_agrees
     assert (inherit.severity, inherit.stated["effect"]) == (
         (Severity.WARNING, "no_pole") if lands else (Severity.ERROR, "opposed_hinges")
     )
+
+
+@pytest.mark.parametrize(
+    ("limb", "straight", "stretch"),
+    [("leg", 5, 0.1), ("leg", 0, 0.5), ("arm", 4, 0.1), ("arm", 3, 0.1)],
+)
+def test_a_straight_limb_scaled_down_along_its_upper_bone_lands_by_ik_stretch(
+    limb, straight, stretch
+) -> None:
+    """Once a false alarm: straight, the bones below lie along the upper bone scaled (1, 0.5, 1),
+    so the scale shears nothing and IK Stretch makes up the length (measured: the leg and the
+    arm land, with or without a pole); the leftover scale is no error there."""
+    faults = (
+        Fault("pose_scale", limb, 0.5),
+        Fault("straight_one_sided", limb, straight),
+        Fault("stretch", limb, stretch),
+    )
+    judged = judge(faults)
+    assert [v.state for v in judged.verdicts if v.owner == LIMBS[limb].owner] == ["pass"]
+    rest_pose = [f.severity for f in judged.findings if f.check_id == "rest_pose"]
+    assert Severity.ERROR not in rest_pose
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())

@@ -120,7 +120,7 @@ def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
             yield _straight_finding(rig, chain)
         if rig.turned_or_scaled.isdisjoint(bones) and options["pose_angle"] >= 0.0:
             continue  # the chain's rotation and scale are at rest: no pose left over
-        leftover = _leftover_pose(rig, chain, animated, options["pose_angle"])
+        leftover = _leftover_pose(rig, chain, animated, options["pose_angle"], straight)
         # Straight, the chain has no bend for a pose to steer or flip, but a bone scaled down
         # along its length still falls short (measured: the leg and the arm folding by their
         # limits, the upper bone at (1, 0.5, 1), stop 49% of the reach short).
@@ -323,7 +323,11 @@ def _axis_name(direction: Vector) -> str:
 
 
 def _leftover_pose(
-    rig: RigView, chain: IKChain, animated: set[tuple[str, str]], max_angle: float
+    rig: RigView,
+    chain: IKChain,
+    animated: set[tuple[str, str]],
+    max_angle: float,
+    straight: bool = False,
 ) -> Finding | None:
     bones = chain.moving_bones
     rotated, scaled, shrunk = _posed(rig, bones, animated, max_angle)
@@ -338,8 +342,10 @@ def _leftover_pose(
     if rotated and chain.pole is not None and not flips and not scaled:
         return None  # measured: the pole sets the plane and the solve is the same
     # Stretch makes up a bone scaled down evenly; one scaled down along its length alone shears
-    # the bones below, which no stretching undoes (measured: a thigh at (1, 0.5, 1) still fails).
-    even = all(_evenly_scaled(rig, name) for name in shrunk)
+    # the bones below, which no stretching undoes (measured: a thigh at (1, 0.5, 1) still fails),
+    # unless they lie along it: on a ``straight`` chain that scale shears nothing, and the leg
+    # and the arm at (1, 0.5, 1) land with IK Stretch 0.01 to 0.5 on the upper bone.
+    even = straight or all(_evenly_scaled(rig, name) for name in shrunk)
     stretching = stretching_bones(rig, chain) if shrunk and even else ()
     # Under a pole behind the bend, bending the other way is bending toward the pole: the leg
     # posed -70° at the knee still lands, facing the pole (measured).
