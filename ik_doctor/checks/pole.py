@@ -64,24 +64,14 @@ from ..core.controls import add_control_bone, control_parent
 from ..core.editing import constraint_on, edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.geometry import offset_from_line
-from ..core.limb import (
-    MAX_BEND_TURN,
-    pole_behind_bend,
-    pose_flips_bend,
-)
+from ..core.limb import pole_behind_bend
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import pose_flips_the_start, start_that_flips_a_pole, start_turned_back
-from ._pole_limb import (
-    POLE_DISTANCE,
-    Limb,
-    control_point,
-    limb_at_rest,
-    pole_point,
-    posed_joints,
-    start_turn,
-)
+from ._pole_limb import POLE_DISTANCE, Limb, control_point, limb_at_rest, pole_point
+from ._pole_moves import kept_behind_the_bend, pole_bone_is_movable
+from ._pole_turn import PoleTurn, pole_turn
 from .locks import lock_that_holds_a_pole
 
 WHY_TWIST = (
@@ -139,7 +129,7 @@ def find_pole_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             fix_label=fix_label,
             facts=(*problem.facts, ("blocked_by", problem.blocked_by)),
             no_fix_reason=no_fix_reason,
-            # Moving the pole edits its rest position; it deforms nothing (_pole_bone_is_movable).
+            # Moving the pole edits its rest position; it deforms nothing (pole_bone_is_movable).
             changes_rest_pose=fix_label is not None and problem.fix == "move_pole",
         )
 
@@ -347,63 +337,54 @@ def _pole_off_its_bend(
     """A pole angle that turns the limb off its rest pose, or a pole behind the bend."""
     rest = limb.rest_angle(pole)
     twist = math.remainder(chain.pole_angle - rest, math.tau)
-    turned = abs(math.degrees(twist))
-    side = limb.side_of(pole)
     behind = pole_behind_bend(rig, chain, pole)
-    twisted = turned > options["max_rest_twist"]
+    twisted = abs(math.degrees(twist)) > options["max_rest_twist"]
     if not (twisted or behind):
         return None
-    bend_at_rest = limb.bend_at_rest(twist)
-    # A posed rotation that bends a joint the other way where the solver starts mirrors the
-    # bend it settles on, and the pole angle turns that (measured on the leg and the arm posed
-    # -20° and -70° at the joint: the angle turned 95° to 180° lands them 86° to 0° from the
-    # pole, 60° and 85° leave them 120° and 95° away, the rest_pose check's error).
-    flipped = bend_at_rest is not None and pose_flips_the_start(rig, chain)
-    if bend_at_rest is not None and flipped:
-        bend_at_rest, turned = -bend_at_rest, 180.0 - turned
-    start = 0.0 if flipped or bend_at_rest is None else start_turn(rig, chain)
-    if start:
-        bend_at_rest = limb.bend_at_rest(twist + start)
-        turned = abs(math.degrees(math.remainder(twist + start, math.tau)))
-    away = None if bend_at_rest is None else math.degrees(bend_at_rest.angle(side, 0.0))
-    # Blender fails a chain whose joint bends away from its pole where it was not built to
-    # (the oracle's verdict); bending away as modelled, or turning to face the pole, works.
-    fails = away is not None and min(turned, away) > MAX_BEND_TURN
-    severity = Severity.ERROR if fails else Severity.WARNING
-    turns = _turns(rig, chain, rest, twist, start)
-    facts = _turn_facts(rig, chain, rest, twist, start)
-    overridden = None if behind else _start_turned_back(rig, chain, limb, turns, facts)
-    if overridden is not None:
-        return overridden
-    if not behind and flipped and not fails:
+    turn = pole_turn(rig, chain, limb, pole, rest, twist)
+    if behind:
+        return _pole_behind(rig, chain, limb, turn, twisted)
+    return _start_turned_back(rig, chain, limb, turn) or _angle_off_rest(rig, chain, limb, turn)
+
+
+def _angle_off_rest(rig: RigView, chain: IKChain, limb: Limb, turn: PoleTurn) -> _Problem:
+    """A pole angle that twists the limb at rest, or with a flipping pose turns the bend."""
+    severity = Severity.ERROR if turn.fails else Severity.WARNING
+    turns, facts = turn.described(rig, chain), turn.facts(rig, chain)
+    if turn.flipped and not turn.fails:
         # Set alone, the rest angle would leave the flipped start bending the joint away.
         return _Problem(
             severity,
             "Pose turns the bend",
             f"In {_where(chain)} {turns}, and the chain's posed rotation bends the joint the "
             f"other way where the solver starts: the two together leave {limb.joint_label} "
-            f"{away:.0f}° from the pole.",
+            f"{turn.away:.0f}° from the pole.",
             WHY_TWIST,
             "set_angle",
             no_fix="set alone, the rest angle would leave the posed rotation bending the joint "
             "away from the pole: clear the pose and set the angle together",
-            facts=(*facts, ("away", away)),
+            facts=(*facts, ("away", turn.away)),
         )
-    if not behind:
-        consequence = f", so {limb.joint_label} bends away from the pole." if fails else "."
-        title = "Pole angle flips joint" if fails else "Pole angle off rest"
-        return _Problem(
-            severity,
-            title,
-            f"In {_where(chain)} {turns}{consequence}",
-            WHY_TWIST,
-            "set_angle",
-            facts=facts,
-        )
+    consequence = f", so {limb.joint_label} bends away from the pole." if turn.fails else "."
+    return _Problem(
+        severity,
+        "Pole angle flips joint" if turn.fails else "Pole angle off rest",
+        f"In {_where(chain)} {turns}{consequence}",
+        WHY_TWIST,
+        "set_angle",
+        facts=facts,
+    )
+
+
+def _pole_behind(
+    rig: RigView, chain: IKChain, limb: Limb, turn: PoleTurn, twisted: bool
+) -> _Problem:
+    """A pole on the side the limb does not bend to, its angle turned or not."""
+    turns = turn.described(rig, chain)
     what = f"Pole {_pole_name(chain)} of {_where(chain)} sits behind the bend at {limb.joint_label}"
-    if fails:
+    if turn.fails:
         message = f"{what}, and {turns}: the joint bends away from it."
-    elif away is not None and away <= 90.0:
+    elif turn.away is not None and turn.away <= 90.0:
         message = f"{what}, and {turns} to face it."
     elif twisted:
         message = f"{what}: the joint points away from it, and {turns}."
@@ -412,8 +393,8 @@ def _pole_off_its_bend(
             f"{what}: the joint points away from it, so moving the pole swings it the other way."
         )
     return _Problem(
-        severity,
-        "Bent away from pole" if fails else "Pole behind the bend",
+        Severity.ERROR if turn.fails else Severity.WARNING,
+        "Bent away from pole" if turn.fails else "Pole behind the bend",
         message,
         "The pole marks the side the joint should point to, but the limb is modelled bending "
         "the other way. With the angle that keeps the rest pose Blender keeps that bend (the "
@@ -421,14 +402,12 @@ def _pole_off_its_bend(
         "joint the opposite way; an angle that makes it face the pole turns the limb around. "
         + WHY_TWIST,
         _relocation_fix(rig, chain),
-        **_kept_behind_the_bend(rig, chain),
-        facts=facts,
+        **kept_behind_the_bend(rig, chain),
+        facts=turn.facts(rig, chain),
     )
 
 
-def _start_turned_back(
-    rig: RigView, chain: IKChain, limb: Limb, turns: str, facts: tuple[tuple[str, Any], ...]
-) -> _Problem | None:
+def _start_turned_back(rig: RigView, chain: IKChain, limb: Limb, turn: PoleTurn) -> _Problem | None:
     """A pole angle that turns back the flipped start an overridden constraint gives the joint
     (``core.start.start_turned_back``; measured: a Damped Track at the pole on the forearm or
     the shin, with the angle turned 120° to 180°, lands): a warning, and no fix alone."""
@@ -439,113 +418,21 @@ def _start_turned_back(
     return _Problem(
         Severity.WARNING,
         "Angle turns the start back",
-        f"In {_where(chain)} {turns}, and '{constraint}' on {bone}, which the IK overrides, "
-        f"starts the solver bent the other way: together they turn {limb.joint_label} back "
-        "toward the pole.",
+        f"In {_where(chain)} {turn.described(rig, chain)}, and '{constraint}' on {bone}, which "
+        f"the IK overrides, starts the solver bent the other way: together they turn "
+        f"{limb.joint_label} back toward the pole.",
         WHY_TWIST,
         "set_angle",
         no_fix=f"set alone, the rest angle would leave '{constraint}' on {bone} starting the "
         "joint bent away from the pole (the constraint_order check's error): mute it and set "
         "the angle together",
         blocked_by="overridden_start",
-        facts=facts,
+        facts=turn.facts(rig, chain),
     )
-
-
-def _turns(rig: RigView, chain: IKChain, rest: float, twist: float, start: float) -> str:
-    """How far the pole angle, and the pose where the solver starts, turn the chain at rest."""
-    return (
-        f"the pole angle {math.degrees(chain.pole_angle):.1f}° turns the chain "
-        f"{math.degrees(twist):+.1f}° about the {chain.root}→target line at rest "
-        f"({math.degrees(rest):.1f}° keeps the rest pose)"
-    ) + (
-        f", and the posed rotation of {', '.join(posed_joints(rig, chain))} turns its bend a "
-        f"further {math.degrees(start):+.1f}° where the solver starts"
-        if abs(math.degrees(start)) >= 1.0
-        else ""
-    )
-
-
-def _turn_facts(
-    rig: RigView, chain: IKChain, rest: float, twist: float, start: float
-) -> tuple[tuple[str, Any], ...]:
-    """``_turns`` as the finding's facts: the turn at rest, the rest-keeping angle, and the posed
-    joints with their further turn (none under 1°), in degrees."""
-    posed = tuple(posed_joints(rig, chain)) if abs(math.degrees(start)) >= 1.0 else ()
-    return (
-        ("turn", math.degrees(twist)),
-        ("rest_angle", math.degrees(rest)),
-        ("posed", posed),
-        ("start_turn", math.degrees(start) if posed else 0.0),
-    )
-
-
-def _kept_behind_the_bend(rig: RigView, chain: IKChain) -> dict[str, str]:
-    """Why moving the pole in front of the bend would flip the joint ({}: it may move)."""
-    # Measured: behind the bend, a joint that does not inherit rotation still lands (bent as
-    # built or facing the pole); moved in front, it flips away once the body turns.
-    loose = [n for n in chain.moving_bones[:-1] if not rig.raw_bone(n).use_inherit_rotation]
-    # Measured: a Damped Track at a pole behind the bend starts the shin bent as built; at the
-    # pole moved in front, it starts it bent the other way (the constraint_order check's error).
-    aiming = [
-        f"'{readable(c)}' on {bone}"
-        for bone in chain.moving_bones[:-1]
-        for c in rig.constraints(bone)
-        if c.type != "IK"
-        and not c.mute
-        and getattr(c, "target", None) == chain.pole
-        and getattr(c, "subtarget", "") == chain.pole_subtarget
-    ]
-    # Measured: a Track To at the control lands on the leg and the arm under a pole behind the
-    # bend; under a pole in front it flipped or stalled the joint every time (constraint_order).
-    tracking = [
-        f"'{readable(c)}' on {bone}"
-        for bone in chain.moving_bones[:-1]
-        for c in rig.constraints(bone)
-        if c.type == "TRACK_TO" and not c.mute
-    ]
-    if loose:
-        return dict(
-            blocked_by="inherit_rotation",
-            no_fix=f"{', '.join(loose)} does not inherit rotation: with the pole moved in front "
-            "of the bend its joint would flip away from it once the body turns; turn Inherit "
-            "Rotation on first",
-        )
-    if aiming:
-        return dict(
-            blocked_by="aimed_at_pole",
-            no_fix=f"{', '.join(aiming)} aims at the pole: moved in front of the bend, it would "
-            "start the joint bent the other way; mute it first",
-        )
-    if tracking:
-        return dict(
-            blocked_by="tracking",
-            no_fix=f"{', '.join(tracking)} sets where the solver starts the joint: with the pole "
-            "moved in front of the bend that start would bend it the other way; mute it first",
-        )
-    if pose_flips_bend(rig, chain):
-        return dict(
-            blocked_by="posed",
-            no_fix="the chain's posed rotation bends the joint the other way, toward this pole: "
-            "moved in front of the bend, the joint would bend away from it; clear that pose first",
-        )
-    return {}
 
 
 def _relocation_fix(rig: RigView, chain: IKChain) -> str:
-    return "move_pole" if _pole_bone_is_movable(rig, chain) else "create_pole"
-
-
-def _pole_bone_is_movable(rig: RigView, chain: IKChain) -> bool:
-    """A pole bone of this armature that nothing else uses: no other chain, mesh or child."""
-    name = chain.pole_subtarget
-    if chain.pole != rig.object or not rig.has_bone(name):
-        return False
-    bone = rig.bone(name)
-    if bone.use_deform or bone.use_connect or rig.children(name):
-        return False
-    users = {id(other): other for other in rig.chains_with_bone(name) + rig.chains_aimed_at(name)}
-    return list(users.values()) == [chain] and name not in chain.bones
+    return "move_pole" if pole_bone_is_movable(rig, chain) else "create_pole"
 
 
 def _fix_label(rig: RigView, chain: IKChain, limb: Limb, fix: str) -> tuple[str | None, str | None]:

@@ -1,0 +1,87 @@
+"""How far a pole angle turns a limb off its rest pose, for the pole check: the turn about the
+root-target line at rest, the further turn the posed rotations give the bend where the solver
+starts, and so how far the joint settles from its pole and from the bend it was built with."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from mathutils import Vector
+
+from ..core.limb import MAX_BEND_TURN
+from ..core.rig import IKChain, RigView
+from ..core.start import pose_flips_the_start
+from ._pole_limb import Limb, posed_joints, start_turn
+
+
+@dataclass(frozen=True)
+class PoleTurn:
+    """A pole angle's turn of one chain; angles in radians unless named in degrees."""
+
+    rest: float
+    """The pole angle that keeps the rest pose."""
+    twist: float
+    """How far the pole angle turns the chain about the root-target line at rest."""
+    start: float
+    """How far further the posed rotations turn the bend where the solver starts (0 when the
+    pose flips the start, or the limb is straight)."""
+    turned: float
+    """Degrees the joint settles from the bend it was built with, the pose counted."""
+    away: float | None
+    """Degrees the joint settles from its pole; None for a straight limb."""
+    flipped: bool
+    """A posed rotation bends the joint the other way where the solver starts."""
+
+    @property
+    def fails(self) -> bool:
+        """Blender fails a chain whose joint bends away from its pole where it was not built to
+        (the oracle's verdict); bending away as modelled, or turning to face the pole, works."""
+        return self.away is not None and min(self.turned, self.away) > MAX_BEND_TURN
+
+    def described(self, rig: RigView, chain: IKChain) -> str:
+        """How far the pole angle, and the pose where the solver starts, turn the chain at rest."""
+        return (
+            f"the pole angle {math.degrees(chain.pole_angle):.1f}° turns the chain "
+            f"{math.degrees(self.twist):+.1f}° about the {chain.root}→target line at rest "
+            f"({math.degrees(self.rest):.1f}° keeps the rest pose)"
+        ) + (
+            f", and the posed rotation of {', '.join(posed_joints(rig, chain))} turns its bend a "
+            f"further {math.degrees(self.start):+.1f}° where the solver starts"
+            if abs(math.degrees(self.start)) >= 1.0
+            else ""
+        )
+
+    def facts(self, rig: RigView, chain: IKChain) -> tuple[tuple[str, Any], ...]:
+        """``described`` as a finding's facts: the turn at rest, the rest-keeping angle, and the
+        posed joints with their further turn (none under 1°), in degrees."""
+        posed = tuple(posed_joints(rig, chain)) if abs(math.degrees(self.start)) >= 1.0 else ()
+        return (
+            ("turn", math.degrees(self.twist)),
+            ("rest_angle", math.degrees(self.rest)),
+            ("posed", posed),
+            ("start_turn", math.degrees(self.start) if posed else 0.0),
+        )
+
+
+def pole_turn(
+    rig: RigView, chain: IKChain, limb: Limb, pole: Vector, rest: float, twist: float
+) -> PoleTurn:
+    """The turn that the pole angle, ``twist`` radians off the ``rest`` angle, gives the limb."""
+    turned = abs(math.degrees(twist))
+    bend_at_rest = limb.bend_at_rest(twist)
+    # A posed rotation that bends a joint the other way where the solver starts mirrors the
+    # bend it settles on, and the pole angle turns that (measured on the leg and the arm posed
+    # -20° and -70° at the joint: the angle turned 95° to 180° lands them 86° to 0° from the
+    # pole, 60° and 85° leave them 120° and 95° away, the rest_pose check's error).
+    flipped = bend_at_rest is not None and pose_flips_the_start(rig, chain)
+    if bend_at_rest is not None and flipped:
+        bend_at_rest, turned = -bend_at_rest, 180.0 - turned
+    start = 0.0 if flipped or bend_at_rest is None else start_turn(rig, chain)
+    if start:
+        bend_at_rest = limb.bend_at_rest(twist + start)
+        turned = abs(math.degrees(math.remainder(twist + start, math.tau)))
+    side = limb.side_of(pole)
+    away = None if bend_at_rest is None else math.degrees(bend_at_rest.angle(side, 0.0))
+    return PoleTurn(rest, twist, start, turned, away, flipped)
