@@ -92,8 +92,8 @@ from ..core.start import (
     start_turned_back,
     target_tracking_joint,
 )
+from ._shear import shear_source
 from .duplicates import clash_after
-from .inherit import shear_source
 from .locks import track_that_holds_locks
 
 OVERRIDDEN = {

@@ -89,46 +89,31 @@ What its fixes do:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, cast
 
 import bpy
-import numpy as np
 from mathutils import Matrix, Vector
 
 from ..core.armature import armature_data, pose_of
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import (
-    FULL_INFLUENCE,
-    animated_bones,
-    forward_pose,
-    limits_fold,
-    parent_motion,
-    pole_behind_bend,
-    root_folds_against,
-)
+from ..core.limb import FULL_INFLUENCE, animated_bones
 from ..core.names import readable
-from ..core.reach import BODY_TURN, solved_by_itasc, stretching_bones
+from ..core.reach import solved_by_itasc, stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
-from ..core.start import COPIES, start_set_by
+from ._shear import SCALE_TOLERANCE, copy_that_drops_the_shear, non_uniform_scales, shearing_bone
+from ._unturned_joint import posed_ancestor, rotation_effect
 
 NOT_SCALING = ("NONE", "NONE_LEGACY")
-OPPOSED_PRE_BEND = 67.5
-"""Degrees a straight limb without a pole, its hinges limited opposite ways, must start bent
-the way they fold for a joint that inherits no rotation to land, between the measured edges:
-the leg and the arm posed 70° and 90° land (0.092% and 0.047% of the reach short); posed 65°
-and less they stop 0.13% short with the body turned 40° about Z."""
-SCALE_TOLERANCE = 1e-3
-"""A pose scale whose axes differ by more than this share of the largest is uneven."""
 
 
 def find_inheritance_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     reported: set[tuple[str, str]] = set()
     tolerance = options["scale_tolerance"]
-    uneven = _non_uniform_scales(rig, tolerance)
+    uneven = non_uniform_scales(rig, tolerance)
     for chain in rig.chains:
         if not chain.live:
             continue  # it moves nothing: a live twin on the bone carries the findings
@@ -160,7 +145,7 @@ def _problems(
         return  # inherits rotation and scale, with no unevenly scaled bone to shear it
     if not bone.use_inherit_rotation and name != chain.root and bone.parent is not None:
         yield _rotation_not_inherited(rig, chain, name)
-    scaled = _shear_source(rig, chain, name, uneven, tolerance)
+    scaled = shearing_bone(rig, chain, name, uneven, tolerance)
     if (
         bone.inherit_scale in NOT_SCALING
         and bone.parent is not None
@@ -177,7 +162,7 @@ def _finding(rig: RigView, chain: IKChain, name: str, **fields: Any) -> Finding:
 
 def _rotation_not_inherited(rig: RigView, chain: IKChain, name: str) -> Finding:
     bone = rig.raw_bone(name)
-    effect, harmless, facts = _rotation_effect(rig, chain, name)
+    effect, harmless, facts = rotation_effect(rig, chain, name)
     return _finding(
         rig,
         chain,
@@ -203,7 +188,7 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
     bone = rig.raw_bone(name)
     # Full would shear it under an unevenly scaled bone (an error then): Aligned does not.
     mode = "ALIGNED" if shears else "FULL"
-    grown = _posed_ancestor(rig, name, _is_grown, skipped=chain.bones)
+    grown = posed_ancestor(rig, name, _is_grown, skipped=chain.bones)
     stretching = stretching_bones(rig, chain) if grown else ()
     if grown and stretching:
         effect = (
@@ -235,7 +220,7 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
 def _sheared(rig: RigView, chain: IKChain, name: str, scaled: str, uneven: Vector) -> Finding:
     """``name`` inherits in full the uneven scale of ``scaled``, which shears it."""
     scale = _rounded(uneven)
-    rebuilt = _copy_that_drops_the_shear(rig, chain, name)
+    rebuilt = copy_that_drops_the_shear(rig, chain, name)
     effect = (
         f"{rebuilt.type.replace('_', ' ').title()} '{readable(rebuilt)}' rebuilds its matrix "
         "from a rotation, which drops the shear: the limb still reaches"
@@ -266,228 +251,6 @@ def _sheared(rig: RigView, chain: IKChain, name: str, scaled: str, uneven: Vecto
             ("rebuilt_by", None if rebuilt is None else readable(rebuilt)),
         ),
     )
-
-
-def shear_that_stops(
-    rig: RigView, chain: IKChain, name: str, turn: Matrix | None = None
-) -> str | None:
-    """The bone whose uneven scale ``name`` inherits in full, as a shear that leaves ``chain``
-    short of its target (this check's error, default tolerance), or None.
-
-    For a fix elsewhere that would make ``name`` turn: the mirror check's copy of Use Tail, or,
-    with ``turn`` (armature space) applied to ``name``'s rest, the rest_pose check's pre-bend.
-    """
-    if solved_by_itasc(rig):
-        return None
-    scaled = shear_source(rig, chain, name, turn)
-    return None if scaled is None or _copy_that_drops_the_shear(rig, chain, name) else scaled
-
-
-def shear_source(rig: RigView, chain: IKChain, name: str, turn: Matrix | None = None) -> str | None:
-    """The bone of ``chain``, or the one it hangs from, whose uneven scale ``name`` inherits in
-    full (Inherit Scale 'Full') as a shear, whatever else sets its rotation (default tolerance);
-    with ``turn``, once ``name``'s rest is turned so."""
-    if rig.raw_bone(name).inherit_scale != "FULL":
-        return None
-    return _shear_source(
-        rig, chain, name, _non_uniform_scales(rig, SCALE_TOLERANCE), SCALE_TOLERANCE, turn
-    )
-
-
-def _shear_source(
-    rig: RigView,
-    chain: IKChain,
-    name: str,
-    uneven: dict[str, Vector],
-    tolerance: float,
-    turn: Matrix | None = None,
-) -> str | None:
-    """The bone of ``chain``, or the one it hangs from, whose uneven scale shears ``name``."""
-    scaled = _shearing_ancestor(rig, name, uneven, tolerance, turn) if uneven else None
-    if scaled is not None and (scaled in chain.bones or scaled in rig.ancestors(chain.root)[:1]):
-        return scaled
-    return None
-
-
-def _copy_that_drops_the_shear(
-    rig: RigView, chain: IKChain, name: str
-) -> bpy.types.Constraint | None:
-    """A Copy Rotation or Copy Transforms that sets ``name``'s rotation and so drops its shear.
-
-    Measured on the arm, its upper arm scaled (1, 2, 1), (1.5, 1, 1) or (1, 1, 0.6): a plain
-    Copy Rotation or Copy Transforms in world space rebuilds the forearm's matrix from a
-    rotation and lands it; in local space the shear stays (20% to 40% short).
-    """
-    rebuilt = start_set_by(rig, chain, name)
-    return rebuilt if isinstance(rebuilt, COPIES) else None
-
-
-_Args = tuple[tuple[str, Any], ...]
-
-
-def _rotation_effect(rig: RigView, chain: IKChain, name: str) -> tuple[str, bool, _Args]:
-    """What a chain bone that does not inherit rotation does to the chain, whether the chain
-    still works (a warning then), and the same as the finding's facts: ``effect`` names which
-    case, with the constraint (``start``), the IK and the bone it aims (``aimer``) or the turned
-    bone (``turned``) the sentence names.
-
-    Measured on the leg and the arm, with the body turned 40° either way about X and Z: the
-    joint flips away from its pole, but a joint whose start rotation a constraint sets (a Copy
-    Rotation of the shoulder, a Damped Track at the control) bends as that start says (the
-    constraint order check judges the start), and under a pole behind the bend the joint bends
-    as built or turns to face the pole, both bends the limb was built for. A chain without a
-    pole still lands, whichever joint it is: a leg's or an arm's owner, and the shin or the
-    forearm inside a foot's or a hand's chain of 3 (at rest and with the hips or the shoulder
-    turned 20°, and with the body turned 40° either way about X and Z; what misses by 9-11% there
-    is a shin IK of chain length 1 beside it, inheriting or not). A joint its pose starts bent
-    further than the body turns (``_start_bend``) keeps its side too.
-    """
-    started = start_set_by(rig, chain, name)
-    if chain.pole is None and root_folds_against(rig, chain):
-        bend = _start_bend(rig, chain, name, limits_fold(rig, chain))
-        if bend is None or bend < OPPOSED_PRE_BEND:
-            return (
-                "straight at rest, with its hinges limited opposite ways and no pole, it stops "
-                "short once the bones above it turn (measured: the leg and the arm 0.13% of "
-                "their reach with the body turned 40° about Z; inheriting, they land)",
-                False,
-                (("effect", "opposed_hinges"),),
-            )
-    if chain.pole is None:
-        return (
-            "without a pole it still reaches, but its bend no longer follows the bones above it",
-            True,
-            (("effect", "no_pole"),),
-        )
-    if started is not None:
-        kind = started.type.replace("_", " ").title()
-        return (
-            f"its bend follows {kind} '{readable(started)}', which sets the rotation the solver "
-            "starts it from (measured: the leg and the arm still land and bend toward the pole "
-            "with the body turned 40°), and would flip away from its pole once that is muted",
-            True,
-            (("effect", "start_set"), ("start", readable(started))),
-        )
-    if pole_behind_bend(rig, chain):
-        return (
-            "its pole sits behind the bend, so bending away from it is how the limb was built "
-            "(measured: the leg and the arm still land with the body turned 40°, bent as built "
-            "or turned to face the pole), but the bend no longer follows the bones above it",
-            True,
-            (("effect", "pole_behind_bend"),),
-        )
-    aimer = _aimer_above(rig, chain)
-    if aimer is not None:
-        return (
-            f"IK '{aimer.constraint}' on {aimer.owner} aims {aimer.moving_bones[-1]}, which the "
-            "chain hangs from, at the same target on every evaluation, so the body's turn never "
-            "reaches the joint (measured: the arm lands 6.6° from its pole with the body turned "
-            "40°), but the bend no longer follows the bones above it",
-            True,
-            (("effect", "aimed_above"), ("aimer", (aimer.owner, aimer.moving_bones[-1]))),
-        )
-    bend = _start_bend(rig, chain, name)
-    if bend is not None and BODY_TURN < bend < 180.0 - BODY_TURN:
-        return (
-            f"posed, it starts bent {bend:.0f}° the way it rests, so the bones above must turn "
-            "more than that before the joint bends away from its pole (measured: the leg and "
-            "the arm started 43° and 44° bent land with the body turned 40°; 38° and 39° bent, "
-            "they flip), but the bend no longer follows the bones above it",
-            True,
-            (("effect", "pre_bent"), ("start_bend", round(bend, 1))),
-        )
-    turned = _posed_ancestor(rig, name, _is_turned)
-    if turned:
-        return (
-            f"with {turned} turned, the joint bends away from its pole",
-            False,
-            (("effect", "turned_above"), ("turned", turned)),
-        )
-    return (
-        "it works at rest, but as soon as a bone above it turns the joint bends away from its pole",
-        False,
-        (("effect", "at_rest"),),
-    )
-
-
-def _start_bend(
-    rig: RigView, chain: IKChain, name: str, fold: Vector | None = None
-) -> float | None:
-    """Degrees the joint at the head of ``name`` starts bent the way it rests (below 0, the other
-    way) where the solver starts: the chain's root turned by its channels and by what moves it,
-    ``name``, which inherits no rotation, by its own channels alone (not held within its IK
-    limits: the solver starts from the pose). None for a joint straight at rest with no limit
-    to fold it (``_straight_fold``), turned more than 45° out of its bend plane (no side to
-    keep), or not the joint of a two-bone limb without IK stiffness (``fold``: the side of a
-    straight joint, whatever limits its root):
-    only that was measured to land pre-bent. Under a shoulder in a chain of 3 the arm posed 70°
-    at the joint still flips. Stiff limbs so posed never flip (13.7° from the pole at most) but
-    stop short by the stiffness and the unturned start together, some past the oracle's 0.1%
-    (the arm at 0.95 on both bones: 0.105%, 0.078% inheriting) and some not (the leg at 0.95 on
-    both: 0.081%); nothing on the rig tells them apart, so they keep the error."""
-    bone = rig.raw_bone(name)
-    parent = bone.parent
-    stiff = any(
-        getattr(rig.pose_bone(moving), f"ik_stiffness_{axis}") > 0.0
-        for moving in chain.moving_bones
-        for axis in "xyz"
-    )
-    if parent is None or readable(parent) != chain.root or stiff:
-        return None
-    rest_parent, rest_bone = parent.matrix_local.to_3x3(), bone.matrix_local.to_3x3()
-    rest_normal = rest_parent.col[1].cross(rest_bone.col[1])
-    if rest_normal.length < 1e-4:
-        rest_normal = fold or _straight_fold(rig, chain)
-    if rest_normal is None:
-        return None
-    posed = forward_pose(rig, chain)
-    parent_pose = posed[readable(parent)]
-    above = parent_motion(rig, chain.root).to_3x3().normalized() @ parent_pose.to_3x3().normalized()
-    own = (parent.matrix_local @ parent_pose.inverted_safe() @ posed[name]).to_3x3()
-    side = (above @ rest_parent.inverted_safe() @ rest_normal).normalized()
-    direction, parent_axis = own.col[1].normalized(), above.col[1].normalized()
-    if abs(direction.dot(side)) > math.sqrt(0.5):
-        return None
-    return math.degrees(
-        math.atan2(parent_axis.cross(direction).dot(side), parent_axis.dot(direction))
-    )
-
-
-def _straight_fold(rig: RigView, chain: IKChain) -> Vector | None:
-    """For a chain straight at rest, the axis its joint's one-sided IK limit folds it about
-    (``limits_fold``), while its root turns free of IK limits; None otherwise. Measured on the
-    leg and the arm straightened, the lower bone folding 0° to 150° toward the pole and not
-    inheriting rotation: posed 42° to 70° that way they land with the body turned 40°, 40°
-    and less they stop 3.4% short; with the upper bone limited the other way (0° to -150°) the
-    posed limb stops 9% to 29% short, inheriting or not."""
-    root = rig.pose_bone(chain.root)
-    if any(getattr(root, f"use_ik_limit_{axis}") for axis in "xyz"):
-        return None
-    return limits_fold(rig, chain)
-
-
-def _aimer_above(rig: RigView, chain: IKChain) -> IKChain | None:
-    """A live IK at full influence that turns the bone the chain hangs from, aimed at the chain's
-    own target, and turns no bone another limb hangs from: an upper-arm IK without Use Tail
-    aimed at the hand control re-aims the shoulder from the target wherever the body turns.
-    Measured: the forearm that inherits no rotation lands 6.6° from its pole (66.6° with the
-    pole angle turned 60°) with the body turned 40° either way about X and Z; the same IK on
-    the thigh turns the hips, which carry the other leg, and the shin flips 107°."""
-    hangs_from = rig.raw_bone(chain.root).parent
-    if hangs_from is None:
-        return None
-    for other in rig.chains:
-        if (
-            other is not chain
-            and not other.mute
-            and other.influence >= FULL_INFLUENCE
-            and readable(hangs_from) in other.moving_bones
-            and (other.target, other.subtarget) == (chain.target, chain.subtarget)
-            and not other.target_bone_missing
-            and not rig.limb_carriers(other)
-        ):
-            return other
-    return None
 
 
 def _uneven_body(rig: RigView, chain: IKChain, body: str, scale: Vector) -> Finding:
@@ -524,17 +287,6 @@ def _uneven_body(rig: RigView, chain: IKChain, body: str, scale: Vector) -> Find
     )
 
 
-def _posed_ancestor(
-    rig: RigView, name: str, posed: Callable[[Matrix], bool], skipped: Collection[str] = ()
-) -> str | None:
-    """The nearest bone above ``name``, not one of ``skipped``, whose pose (``matrix_basis``)
-    matches ``posed``."""
-    for ancestor in rig.ancestors(name):
-        if ancestor not in skipped and posed(rig.pose_bone(ancestor).matrix_basis):
-            return ancestor
-    return None
-
-
 def _scale_given_back(rig: RigView, chain: IKChain, name: str) -> bool:
     """Whether a Copy Scale gives ``name``, which inherits no scale, the scale its parent takes
     from the top of the rig, and that of a bone above the chain scaled up now, if any.
@@ -549,7 +301,7 @@ def _scale_given_back(rig: RigView, chain: IKChain, name: str) -> bool:
     sources, limb = _scale_sources(rig, readable(copied, "subtarget")), _scale_sources(rig, parent)
     if sources is None or limb is None or sources[-1] != limb[-1]:
         return False
-    grown = _posed_ancestor(rig, name, _is_grown, skipped=chain.bones)
+    grown = posed_ancestor(rig, name, _is_grown, skipped=chain.bones)
     return grown is None or grown in sources
 
 
@@ -595,10 +347,6 @@ def _scale_sources(rig: RigView, name: str) -> list[str] | None:
     return None  # a loop of copies: nothing above scales it
 
 
-def _is_turned(basis: Matrix) -> bool:
-    return basis.to_quaternion().angle > math.radians(1.0)
-
-
 def _is_grown(basis: Matrix) -> bool:
     return max(basis.to_scale().to_tuple()) > 1.0 + 1e-3
 
@@ -606,50 +354,6 @@ def _is_grown(basis: Matrix) -> bool:
 def _rounded(scale: Vector) -> tuple[float, ...]:
     """A scale as the messages show it."""
     return tuple(round(value, 3) for value in scale.to_tuple())
-
-
-def _non_uniform_scales(rig: RigView, tolerance: float) -> dict[str, Vector]:
-    """Pose scales of the bones scaled unevenly, read in one call once a pass (most rigs have
-    none): ``shear_source`` asks again for every copied rotation other checks weigh."""
-    return rig.remember(("uneven scales", tolerance), lambda: _read_uneven_scales(rig, tolerance))
-
-
-def _read_uneven_scales(rig: RigView, tolerance: float) -> dict[str, Vector]:
-    pose_bones = pose_of(rig.object).bones
-    flat = np.empty(len(pose_bones) * 3, dtype=np.float32)
-    pose_bones.foreach_get("scale", flat)
-    scales = flat.reshape(-1, 3).astype(np.float64)
-    spread = scales.max(axis=1) - scales.min(axis=1)
-    uneven = np.nonzero(spread > tolerance * np.abs(scales).max(axis=1))[0]
-    return {readable(pose_bones[int(i)]): Vector(scales[i]) for i in uneven}
-
-
-def _shearing_ancestor(
-    rig: RigView,
-    name: str,
-    uneven: dict[str, Vector],
-    tolerance: float,
-    turn: Matrix | None = None,
-) -> str | None:
-    """The nearest bone above ``name`` whose pose scale shears ``name`` at rest (with its rest
-    turned by ``turn`` in armature space first), if any.
-
-    Scale along an axis the child shares with the parent (a bend axis) does not shear, so the
-    parent's scale is taken into the child's rest frame and checked for off-diagonal terms.
-    """
-    child = rig.raw_bone(name).matrix_local.to_3x3()
-    if turn is not None:
-        child = turn @ child
-    for ancestor in rig.ancestors(name):
-        scale = uneven.get(ancestor)
-        if scale is None:
-            continue
-        relative = rig.raw_bone(ancestor).matrix_local.to_3x3().inverted_safe() @ child
-        sheared = relative.transposed() @ Matrix.Diagonal(scale) @ relative
-        off_diagonal = max(abs(sheared[i][j]) for i in range(3) for j in range(3) if i != j)
-        if off_diagonal > tolerance * max(abs(v) for v in scale.to_tuple()):
-            return ancestor
-    return None
 
 
 @contextmanager

@@ -94,7 +94,7 @@ from ..core.reach import solved_by_itasc, stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import pole_turns_the_flip_back, pose_flips_the_start, target_tracking_joint
-from .inherit import shear_that_stops
+from ._shear import shear_that_stops
 
 PRE_BEND = 0.01
 """The pre-bend moves each inner joint by this share of the length of the bone above it (or of

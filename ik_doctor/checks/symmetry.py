@@ -109,8 +109,8 @@ from ..core.start import (
     start_turned_back,
 )
 from ._mirror_twins import Twins, controls_across, named_twin, paired
+from ._shear import shear_that_stops
 from ._twin_differences import Difference, twin_differences
-from .inherit import shear_that_stops
 from .pole import pose_that_flips_a_pole
 
 CHECK_ID = "symmetry"

@@ -1,0 +1,257 @@
+"""How a chain joint that does not inherit rotation fares, for the inherit check: whether the
+chain still lands (something else keeps the joint's side: no pole to judge by, a constraint that
+sets its start, a pole behind the bend, an IK that re-aims the bone above, a pose that starts it
+bent) or bends away from its pole once the bones above it turn."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection
+from typing import Any
+
+from mathutils import Matrix, Vector
+
+from ..core.limb import (
+    FULL_INFLUENCE,
+    forward_pose,
+    limits_fold,
+    parent_motion,
+    pole_behind_bend,
+    root_folds_against,
+)
+from ..core.names import readable
+from ..core.reach import BODY_TURN
+from ..core.rig import IKChain, RigView
+from ..core.start import start_set_by
+
+OPPOSED_PRE_BEND = 67.5
+"""Degrees a straight limb without a pole, its hinges limited opposite ways, must start bent
+the way they fold for a joint that inherits no rotation to land, between the measured edges:
+the leg and the arm posed 70° and 90° land (0.092% and 0.047% of the reach short); posed 65°
+and less they stop 0.13% short with the body turned 40° about Z."""
+
+
+Effect = tuple[str, bool, tuple[tuple[str, Any], ...]]
+"""A sentence for the message, whether the chain still lands, and the same as facts."""
+
+
+def rotation_effect(rig: RigView, chain: IKChain, name: str) -> Effect:
+    """What a chain bone that does not inherit rotation does to the chain, whether the chain
+    still works (a warning then), and the same as the finding's facts: ``effect`` names which
+    case, with the constraint (``start``), the IK and the bone it aims (``aimer``) or the turned
+    bone (``turned``) the sentence names.
+
+    Measured on the leg and the arm, with the body turned 40° either way about X and Z: the
+    joint flips away from its pole, but a joint whose start rotation a constraint sets (a Copy
+    Rotation of the shoulder, a Damped Track at the control) bends as that start says (the
+    constraint order check judges the start), and under a pole behind the bend the joint bends
+    as built or turns to face the pole, both bends the limb was built for. A chain without a
+    pole still lands, whichever joint it is: a leg's or an arm's owner, and the shin or the
+    forearm inside a foot's or a hand's chain of 3 (at rest and with the hips or the shoulder
+    turned 20°, and with the body turned 40° either way about X and Z; what misses by 9-11% there
+    is a shin IK of chain length 1 beside it, inheriting or not). A joint its pose starts bent
+    further than the body turns (``_start_bend``) keeps its side too.
+    """
+    if chain.pole is None:
+        return _opposed_hinges(rig, chain, name) or _WITHOUT_POLE
+    return (
+        _start_set(rig, chain, name)
+        or _pole_behind(rig, chain)
+        or _aimed_above(rig, chain)
+        or _pre_bent(rig, chain, name)
+        or _turned_above(rig, name)
+    )
+
+
+def _opposed_hinges(rig: RigView, chain: IKChain, name: str) -> Effect | None:
+    """A straight limb without a pole whose hinges fold opposite ways, not posed far enough into
+    its fold (``OPPOSED_PRE_BEND``) to keep it."""
+    if not root_folds_against(rig, chain):
+        return None
+    bend = _start_bend(rig, chain, name, limits_fold(rig, chain))
+    if bend is not None and bend >= OPPOSED_PRE_BEND:
+        return None
+    return (
+        "straight at rest, with its hinges limited opposite ways and no pole, it stops "
+        "short once the bones above it turn (measured: the leg and the arm 0.13% of "
+        "their reach with the body turned 40° about Z; inheriting, they land)",
+        False,
+        (("effect", "opposed_hinges"),),
+    )
+
+
+_WITHOUT_POLE: Effect = (
+    "without a pole it still reaches, but its bend no longer follows the bones above it",
+    True,
+    (("effect", "no_pole"),),
+)
+
+
+def _start_set(rig: RigView, chain: IKChain, name: str) -> Effect | None:
+    """A constraint sets the rotation the solver starts the joint from: the bend follows it."""
+    started = start_set_by(rig, chain, name)
+    if started is None:
+        return None
+    kind = started.type.replace("_", " ").title()
+    return (
+        f"its bend follows {kind} '{readable(started)}', which sets the rotation the solver "
+        "starts it from (measured: the leg and the arm still land and bend toward the pole "
+        "with the body turned 40°), and would flip away from its pole once that is muted",
+        True,
+        (("effect", "start_set"), ("start", readable(started))),
+    )
+
+
+def _pole_behind(rig: RigView, chain: IKChain) -> Effect | None:
+    """A pole behind the bend: bent as built or turned to face the pole, both land."""
+    if not pole_behind_bend(rig, chain):
+        return None
+    return (
+        "its pole sits behind the bend, so bending away from it is how the limb was built "
+        "(measured: the leg and the arm still land with the body turned 40°, bent as built "
+        "or turned to face the pole), but the bend no longer follows the bones above it",
+        True,
+        (("effect", "pole_behind_bend"),),
+    )
+
+
+def _aimed_above(rig: RigView, chain: IKChain) -> Effect | None:
+    """An IK on the chain's own target re-aims the bone it hangs from (``_aimer_above``)."""
+    aimer = _aimer_above(rig, chain)
+    if aimer is None:
+        return None
+    return (
+        f"IK '{aimer.constraint}' on {aimer.owner} aims {aimer.moving_bones[-1]}, which the "
+        "chain hangs from, at the same target on every evaluation, so the body's turn never "
+        "reaches the joint (measured: the arm lands 6.6° from its pole with the body turned "
+        "40°), but the bend no longer follows the bones above it",
+        True,
+        (("effect", "aimed_above"), ("aimer", (aimer.owner, aimer.moving_bones[-1]))),
+    )
+
+
+def _pre_bent(rig: RigView, chain: IKChain, name: str) -> Effect | None:
+    """A pose that starts the joint bent its way further than the body turns."""
+    bend = _start_bend(rig, chain, name)
+    if bend is None or not BODY_TURN < bend < 180.0 - BODY_TURN:
+        return None
+    return (
+        f"posed, it starts bent {bend:.0f}° the way it rests, so the bones above must turn "
+        "more than that before the joint bends away from its pole (measured: the leg and "
+        "the arm started 43° and 44° bent land with the body turned 40°; 38° and 39° bent, "
+        "they flip), but the bend no longer follows the bones above it",
+        True,
+        (("effect", "pre_bent"), ("start_bend", round(bend, 1))),
+    )
+
+
+def _turned_above(rig: RigView, name: str) -> Effect:
+    """Nothing keeps the joint's side: it bends away from its pole now, or once a bone above
+    it turns."""
+    turned = posed_ancestor(rig, name, _is_turned)
+    if turned:
+        return (
+            f"with {turned} turned, the joint bends away from its pole",
+            False,
+            (("effect", "turned_above"), ("turned", turned)),
+        )
+    return (
+        "it works at rest, but as soon as a bone above it turns the joint bends away from its pole",
+        False,
+        (("effect", "at_rest"),),
+    )
+
+
+def _start_bend(
+    rig: RigView, chain: IKChain, name: str, fold: Vector | None = None
+) -> float | None:
+    """Degrees the joint at the head of ``name`` starts bent the way it rests (below 0, the other
+    way) where the solver starts: the chain's root turned by its channels and by what moves it,
+    ``name``, which inherits no rotation, by its own channels alone (not held within its IK
+    limits: the solver starts from the pose). None for a joint straight at rest with no limit
+    to fold it (``_straight_fold``), turned more than 45° out of its bend plane (no side to
+    keep), or not the joint of a two-bone limb without IK stiffness (``fold``: the side of a
+    straight joint, whatever limits its root):
+    only that was measured to land pre-bent. Under a shoulder in a chain of 3 the arm posed 70°
+    at the joint still flips. Stiff limbs so posed never flip (13.7° from the pole at most) but
+    stop short by the stiffness and the unturned start together, some past the oracle's 0.1%
+    (the arm at 0.95 on both bones: 0.105%, 0.078% inheriting) and some not (the leg at 0.95 on
+    both: 0.081%); nothing on the rig tells them apart, so they keep the error."""
+    bone = rig.raw_bone(name)
+    parent = bone.parent
+    stiff = any(
+        getattr(rig.pose_bone(moving), f"ik_stiffness_{axis}") > 0.0
+        for moving in chain.moving_bones
+        for axis in "xyz"
+    )
+    if parent is None or readable(parent) != chain.root or stiff:
+        return None
+    rest_parent, rest_bone = parent.matrix_local.to_3x3(), bone.matrix_local.to_3x3()
+    rest_normal = rest_parent.col[1].cross(rest_bone.col[1])
+    if rest_normal.length < 1e-4:
+        rest_normal = fold or _straight_fold(rig, chain)
+    if rest_normal is None:
+        return None
+    posed = forward_pose(rig, chain)
+    parent_pose = posed[readable(parent)]
+    above = parent_motion(rig, chain.root).to_3x3().normalized() @ parent_pose.to_3x3().normalized()
+    own = (parent.matrix_local @ parent_pose.inverted_safe() @ posed[name]).to_3x3()
+    side = (above @ rest_parent.inverted_safe() @ rest_normal).normalized()
+    direction, parent_axis = own.col[1].normalized(), above.col[1].normalized()
+    if abs(direction.dot(side)) > math.sqrt(0.5):
+        return None
+    return math.degrees(
+        math.atan2(parent_axis.cross(direction).dot(side), parent_axis.dot(direction))
+    )
+
+
+def _straight_fold(rig: RigView, chain: IKChain) -> Vector | None:
+    """For a chain straight at rest, the axis its joint's one-sided IK limit folds it about
+    (``limits_fold``), while its root turns free of IK limits; None otherwise. Measured on the
+    leg and the arm straightened, the lower bone folding 0° to 150° toward the pole and not
+    inheriting rotation: posed 42° to 70° that way they land with the body turned 40°, 40°
+    and less they stop 3.4% short; with the upper bone limited the other way (0° to -150°) the
+    posed limb stops 9% to 29% short, inheriting or not."""
+    root = rig.pose_bone(chain.root)
+    if any(getattr(root, f"use_ik_limit_{axis}") for axis in "xyz"):
+        return None
+    return limits_fold(rig, chain)
+
+
+def _aimer_above(rig: RigView, chain: IKChain) -> IKChain | None:
+    """A live IK at full influence that turns the bone the chain hangs from, aimed at the chain's
+    own target, and turns no bone another limb hangs from: an upper-arm IK without Use Tail
+    aimed at the hand control re-aims the shoulder from the target wherever the body turns.
+    Measured: the forearm that inherits no rotation lands 6.6° from its pole (66.6° with the
+    pole angle turned 60°) with the body turned 40° either way about X and Z; the same IK on
+    the thigh turns the hips, which carry the other leg, and the shin flips 107°."""
+    hangs_from = rig.raw_bone(chain.root).parent
+    if hangs_from is None:
+        return None
+    for other in rig.chains:
+        if (
+            other is not chain
+            and not other.mute
+            and other.influence >= FULL_INFLUENCE
+            and readable(hangs_from) in other.moving_bones
+            and (other.target, other.subtarget) == (chain.target, chain.subtarget)
+            and not other.target_bone_missing
+            and not rig.limb_carriers(other)
+        ):
+            return other
+    return None
+
+
+def posed_ancestor(
+    rig: RigView, name: str, posed: Callable[[Matrix], bool], skipped: Collection[str] = ()
+) -> str | None:
+    """The nearest bone above ``name``, not one of ``skipped``, whose pose (``matrix_basis``)
+    matches ``posed``."""
+    for ancestor in rig.ancestors(name):
+        if ancestor not in skipped and posed(rig.pose_bone(ancestor).matrix_basis):
+            return ancestor
+    return None
+
+
+def _is_turned(basis: Matrix) -> bool:
+    return basis.to_quaternion().angle > math.radians(1.0)
