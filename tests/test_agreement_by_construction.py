@@ -571,3 +571,26 @@ def test_a_straight_limb_scaled_down_along_its_upper_bone_lands_by_ik_stretch(
     rest_pose = [f.severity for f in judged.findings if f.check_id == "rest_pose"]
     assert Severity.ERROR not in rest_pose
     assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+def test_foot_ik_under_a_limb_locked_on_every_axis_waits_for_the_pair(limb) -> None:
+    """Once a false alarm: a foot's (hand's) IK of length 1 on the limb's control lands while
+    the limb, locked on every axis, cannot turn; duplicates called it missing. Freed by locks'
+    fix or the twin's locks, the limb reaches first and the foot misses: those wait."""
+    judged = judge((Fault("ik_below", limb, 1), Fault("ik_lock", limb, 2)))
+    assert judged.holds, "\n".join(judged.problems())
+    limb_bones = LIMBS[limb]
+    pair = next(f for f in judged.findings if f.check_id == "duplicates")
+    assert (pair.severity, pair.bone) == (Severity.WARNING, limb_bones.below)
+    waiting = {
+        (f.check_id, f.bone): (f.severity, f.fix_id, f.stated["blocked_by"])
+        for f in judged.findings
+        if f.check_id in ("locks", "symmetry")
+    }
+    held = (Severity.ERROR, None, "duplicates")
+    assert waiting == {
+        ("locks", limb_bones.owner): held,
+        ("locks", limb_bones.parent): held,
+        ("symmetry", limb_bones.owner): held,
+    }

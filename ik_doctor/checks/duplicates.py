@@ -36,7 +36,9 @@ What it reports:
 - Chains of one limb that share no bone, aimed at one control, with their tips at different
   points, one reaching with the tail and one with the head: an error. The upper chain is solved
   first and the lower one cannot reach: a foot IK on the ankle's control 0.10 short (58% of its
-  reach), a hand 8.6%.
+  reach), a hand 8.6%. A warning when the upper chain cannot turn (every bone locked on every
+  axis, none stretched): it leaves the lower one where the rest pose put it, which lands; the
+  locks and symmetry fixes that would free it wait for this pair.
 - Or one chain too short to reach the control, which points straight at it and leaves the lower
   one the rest to bridge: an error (a forearm IK of chain length 1 under an upper-arm IK on the
   hand control, 4.4% short; a shin under a thigh IK, 3.5%).
@@ -69,8 +71,9 @@ from ..core.limb import STRAIGHT_RATIO, bend_offset, constraint_switches
 from ..core.names import readable
 from ..core.reach import stretching_bones
 from ..core.registry import Check
-from ..core.rig import IKChain, RigView
+from ..core.rig import AXES, IKChain, RigView
 from ..core.start import target_tracking_joint
+from ._tip_motion import blocked
 
 SAME_POINT = 1e-4
 """Tips closer than this share of the chain's reach are one goal (float noise apart)."""
@@ -162,7 +165,10 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
         loser = stacked[1]
     winner = later if loser is first else first
     aims_alike = shared and same_control and _aims_its_straight_line(rig, winner, loser)
-    severity, title, why, outcome = _outcome(bool(aims_alike), agree, bool(shared), winner, loser)
+    held = not shared and _frozen(rig, winner)
+    severity, title, why, outcome = _outcome(
+        bool(aims_alike), agree, held, bool(shared), winner, loser
+    )
     message += outcome
     # A muted twin on the same bone reads as an IK/FK switch, which is what it becomes; a lone
     # muted IK on another bone would read as an IK that does nothing: that one is removed.
@@ -210,9 +216,24 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
 
 
 def _outcome(
-    aims_alike: bool, agree: bool, shared: bool, winner: IKChain, loser: IKChain
+    aims_alike: bool, agree: bool, held: bool, shared: bool, winner: IKChain, loser: IKChain
 ) -> tuple[Severity, str, str, str]:
     """Severity, title, why, and the end of the message: what the pair does to the loser."""
+    if held:
+        return (
+            Severity.WARNING,
+            "Two IKs, one control",
+            (
+                f"The chain of IK '{winner.constraint}' on {winner.owner} cannot turn (locked "
+                "on every axis), so it leaves the lower chain where the rest pose put it, and "
+                "that one lands (measured). Freed, it is solved first and puts its tip on the "
+                "control: the lower one then misses."
+            ),
+            (
+                f": IK '{loser.constraint}' on {loser.owner} lands only while {winner.owner}'s "
+                "chain cannot turn."
+            ),
+        )
     if aims_alike:
         severity, why = (
             Severity.WARNING,
@@ -285,6 +306,38 @@ def _one_above(rig: RigView, first: IKChain, later: IKChain) -> tuple[IKChain, I
         carried = {lower.root, *rig.ancestors(lower.root)}
         if carried.intersection(upper.moving_bones):
             return upper, lower
+    return None
+
+
+def _frozen(rig: RigView, chain: IKChain) -> bool:
+    """Whether the solver can move none of the chain's bones: each blocked about every axis,
+    none stretched. The chain then leaves a lower one where the rest pose put it (measured: the
+    leg or arm so locked stops 36% of its reach short, and a foot's or hand's IK of length 1 on
+    its control, which misses by 58% or 8.6% below a limb that reaches, lands)."""
+    return not stretching_bones(rig, chain) and all(
+        blocked(rig.pose_bone(name), axis) for name in chain.moving_bones for axis in AXES
+    )
+
+
+def held_below(rig: RigView, chain: IKChain) -> IKChain | None:
+    """The IK below ``chain`` on its control that lands only because ``chain`` cannot turn:
+    freed (its locks cleared), ``chain`` would put its tip on the control and leave that one
+    short, this check's error. None when there is none."""
+    if not _frozen(rig, chain):
+        return None
+    for other in _solving_chains(rig):
+        same_control = other.key != chain.key and (other.target, other.subtarget) == (
+            chain.target,
+            chain.subtarget,
+        )
+        if not same_control or set(other.moving_bones) & set(chain.moving_bones):
+            continue
+        if _same_point(rig, chain, other):
+            continue
+        if _one_above(rig, chain, other) == (chain, other) and not _lower_reaches(
+            rig, chain, other
+        ):
+            return other
     return None
 
 

@@ -128,6 +128,7 @@ from ._lock_stiffness import (
     straight_stiff_findings,
 )
 from ._tip_motion import TipMotion, blocked
+from .duplicates import held_below
 
 
 def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -143,6 +144,7 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             findings += [_narrow_finding(rig, chain, clamp) for clamp in clamped_folds(rig, chain)]
         findings = _weighed_against_stretch(rig, chain, findings)
         findings = _weighed_against_aim(rig, chain, findings)
+        findings = _held_for_the_chain_below(rig, chain, findings)
         findings += _transform_locks(rig, chain)
         for finding in findings:
             # Chains that share bones (a Rigify switch pair) would report a bone twice.
@@ -208,6 +210,35 @@ def _weighed_against_aim(rig: RigView, chain: IKChain, findings: list[Finding]) 
             facts=(*f.facts, ("aimed_by", track)),
         )
         if f.severity == Severity.ERROR and f.fix_id == "free_axes"
+        else f
+        for f in findings
+    ]
+
+
+def _held_for_the_chain_below(
+    rig: RigView, chain: IKChain, findings: list[Finding]
+) -> list[Finding]:
+    """Findings whose fix would free a chain locked on every axis, left without it while an IK
+    below on the same control lands only because this chain cannot turn (``held_below``):
+    freed, this chain reaches and that one misses (measured on the leg and the arm under a
+    foot's or hand's IK of length 1: a fix that trades)."""
+    below = held_below(rig, chain)
+    if below is None:
+        return findings
+    waits = (
+        f" Freed, it would leave IK '{below.constraint}' on {below.owner}, aimed at the same "
+        "control, short (the duplicates check): fix that pair first."
+    )
+    return [
+        replace(
+            f,
+            message=f.message + waits,
+            fix_id=None,
+            fix_label=None,
+            fix_args=(),
+            facts=(*f.facts, ("blocked_by", "duplicates")),
+        )
+        if f.fix_id == "free_axes"
         else f
         for f in findings
     ]

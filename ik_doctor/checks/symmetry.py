@@ -111,6 +111,7 @@ from ..core.start import (
 from ._mirror_twins import Twins, controls_across, named_twin, paired
 from ._shear import shear_that_stops
 from ._twin_differences import Difference, twin_differences
+from .duplicates import held_below
 from .pole import pose_that_flips_a_pole
 
 CHECK_ID = "symmetry"
@@ -241,6 +242,14 @@ def _copy_refused(
     unlocks = any(d.what.startswith("IK lock") for d in differences)
     if unlocks and (held := start_held_by_a_hinge(rig, dest)) is not None:
         return "overridden_start", held
+    if unlocks and (below := held_below(rig, dest)) is not None:
+        # Measured: the leg or arm locked on every axis leaves a foot's or hand's IK on its
+        # control where it lands; unlocked, it reaches first and that one misses.
+        return "duplicates", (
+            f"with its twin's IK locks {dest.owner}'s chain would turn and leave IK "
+            f"'{below.constraint}' on {below.owner}, aimed at the same control, short: fix "
+            "that pair first (the duplicates check)"
+        )
     # Measured: the arm posed -20° or -70° at the elbow lands without Use Tail (the forearm
     # only carries the tip) and bends away from its pole with it (rest_pose's error); the leg
     # and the arm so posed land without a pole and bend 180° from the twin's.
