@@ -80,6 +80,9 @@ What its fixes do:
   an overridden constraint gives it, bent the other way: the leg whose shin copies the hand
   control's rotation lands locked on Y and Z, and bends away from its pole with its twin's
   free axes.
+- None when the copy would set off a pair of IKs on one control (the duplicates check): Use
+  Tail on a forearm IK whose tip an upper arm's IK of length 1 reaches for (the upper arm's
+  then misses), or IK locks freed on a limb whose lock leaves a foot's IK below it landing.
 - The copy evaluates the rig, so checks run next read the pose it gives, not the one the old
   chain length or Use Tail left: a leg given Use Tail back, whose chain had turned the hips,
   lands.
@@ -111,7 +114,7 @@ from ..core.start import (
 from ._mirror_twins import Twins, controls_across, named_twin, paired
 from ._shear import shear_that_stops
 from ._twin_differences import Difference, twin_differences
-from .duplicates import held_below
+from .duplicates import clash_after, held_below
 from .pole import pose_that_flips_a_pole
 
 CHECK_ID = "symmetry"
@@ -231,6 +234,14 @@ def _copy_refused(
             f"with its twin's Use Tail {dest.owner} would turn under the uneven scale of "
             f"{sheared}, which shears it, and the limb would stop short: clear that scale or set "
             f"the Inherit Scale of {dest.owner} to Aligned first"
+        )
+    if gains_tail and (rival := clash_after(rig, _with_tail(dest))) is not None:
+        # Measured: a forearm IK without Use Tail and an upper arm's IK of length 1 on the hand
+        # control reach for one point and land; with the twin's Use Tail the upper arm's misses.
+        return "duplicates", (
+            f"with its twin's Use Tail IK '{dest.constraint}' on {dest.owner} would fight IK "
+            f"'{rival.constraint}' on {rival.owner}, aimed at the same control: fix that pair "
+            "first (the duplicates check)"
         )
     if any(d.what in ("pole", "Use Tail") for d in differences):
         # With the twin's pole or Use Tail (its owner then turns), an overridden rotation the
