@@ -34,7 +34,6 @@ COPIES = (bpy.types.CopyRotationConstraint, bpy.types.CopyTransformsConstraint)
 """Constraints whose rotation the solver starts from as copied from their target."""
 TRACKS = (bpy.types.DampedTrackConstraint, bpy.types.LockedTrackConstraint)
 """Constraints that swing the bone toward their target, where the solver starts."""
-Copying = bpy.types.CopyRotationConstraint | bpy.types.CopyTransformsConstraint
 FLAT_FOLD = 165.0
 """Degrees of bend past which a joint is folded nearly flat, and the side its bone lies on says
 little (measured on the shin: Damped Track starts at 167° and 170° on the far side unfolded the
@@ -315,12 +314,13 @@ def target_tracking_joint(rig: RigView, chain: IKChain) -> tuple[str, str] | Non
     return None
 
 
-def _turns_with_the_body(rig: RigView, chain: IKChain, constraint: Copying) -> bool:
-    """Whether the bone a rotation is copied from turns with the bone the limb hangs from (a
-    bone of another IK chain does not: its IK holds it on its own target)."""
+def _turns_with_the_body(rig: RigView, chain: IKChain, constraint: bpy.types.Constraint) -> bool:
+    """Whether the bone a rotation is copied from (or a track aims at) turns with the bone the
+    limb hangs from (a bone of another IK chain does not: its IK holds it on its own target)."""
     body = rig.raw_bone(limb_bones(rig, chain)[-1]).parent
     subtarget = readable(constraint, "subtarget")
-    if constraint.target != rig.object or body is None or not rig.has_bone(subtarget):
+    target = getattr(constraint, "target", None)
+    if target != rig.object or body is None or not rig.has_bone(subtarget):
         return False
     carried = {subtarget, *rig.ancestors(subtarget)}
     in_ik = any(subtarget in other.bones for other in rig.chains if not other.mute)
@@ -370,11 +370,11 @@ def _started_rotation(
         matrix = rig.object.matrix_world.inverted_safe() @ target.matrix_world
     else:
         return None
-    if body_turn is not None:
-        body = rig.pose_bone(limb_bones(rig, chain)[-1]).parent
-        carried = {subtarget, *rig.ancestors(subtarget)} if target == rig.object else set()
-        if body is None or readable(body) not in carried:
-            matrix = body_turn.inverted_safe() @ matrix
+    if body_turn is not None and not _turns_with_the_body(rig, chain, constraint):
+        # A bone another IK holds on its own target stays as the body turns. Measured: the shin
+        # copying the other shin's rotation bends 180° from its pole with the body turned +40°
+        # about X, as read so; read turned with the hips, it seemed to land.
+        matrix = body_turn.inverted_safe() @ matrix
     # ``posed`` keeps the chain's root where it rests: read the target in that frame, without
     # what has moved the bone the chain hangs from (measured: a thigh IK without Use Tail turns
     # the hips 174°, and with them the shoulder a forearm's Copy Rotation copies and the upper
