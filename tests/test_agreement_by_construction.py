@@ -607,3 +607,21 @@ def test_twins_use_tail_is_not_copied_onto_an_ik_that_agrees_with_the_one_above(
     assert (mirror.fix_id, mirror.stated["blocked_by"]) == (None, "duplicates")
     pair = next(f for f in judged.findings if f.check_id == "duplicates")
     assert pair.severity == Severity.WARNING
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("stiffness", [0.975, 0.99])
+def test_stiff_limb_pulled_by_two_agreeing_iks_lands_after_they_agree(limb, stiffness) -> None:
+    """Once a trade: the agree fix turns a hand's (foot's) IK of length 3 on the limb's control
+    onto the forearm's (shin's) tip; the two goals pull the stiff limb twice as hard and it
+    lands, where locks called each chain short as if alone."""
+    faults = (Fault("ik_below", limb, 3), Fault("stiff_both", limb, stiffness))
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    rig = faulted_limbs.faulted_rig(faults)
+    apply_fix(next(f for f in diagnose(rig) if f.fix_id == "agree"))
+    stiff = [f for f in diagnose(rig) if f.check_id == "locks"]
+    assert {(f.severity, f.stated["paired_with"] is not None) for f in stiff} == {
+        (Severity.WARNING, True)
+    }
+    assert {v.state for v in judge_chains(rig) if v.owner.endswith(".L")} == {"pass"}

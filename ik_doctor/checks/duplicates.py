@@ -319,6 +319,25 @@ def _frozen(rig: RigView, chain: IKChain) -> bool:
     )
 
 
+def agreeing_twin(rig: RigView, chain: IKChain) -> IKChain | None:
+    """Another live IK, on another bone, that turns the same bones toward the same point of the
+    same control (a pair this check calls agreeing): it pulls the chain harder against its IK
+    stiffness (``locks``; measured: a hand's IK without Use Tail beside the forearm's, where a
+    second IK on the shin itself stops as short as the leg's alone). None when there is none."""
+    solving = _solving_chains(rig)
+    if chain.key not in {other.key for other in solving}:
+        return None
+    for other in solving:
+        if (
+            other.owner != chain.owner
+            and set(other.moving_bones) == set(chain.moving_bones)
+            and (other.target, other.subtarget) == (chain.target, chain.subtarget)
+            and _same_point(rig, chain, other)
+        ):
+            return other
+    return None
+
+
 def held_below(rig: RigView, chain: IKChain) -> IKChain | None:
     """The IK below ``chain`` on its control that lands only because ``chain`` cannot turn:
     freed (its locks cleared), ``chain`` would put its tip on the control and leave that one

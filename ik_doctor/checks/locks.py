@@ -91,6 +91,9 @@ What it reports:
 - Each of these errors is a warning when IK Stretch on a chain bone makes up for it (measured:
   the leg and the arm then land; a chain with a bone locked on every axis needs every bone to
   stretch). Stiffness stays a warning under iTaSC.
+- Stiffness is a warning where a hand's IK pulls the same bones to the same point and alone it
+  stops under 0.46% short; a lock's fix waits while freeing it would make a foot's IK below
+  miss (``_lock_pairs``, measured).
 
 What its fixes do:
 
@@ -114,13 +117,10 @@ from ..core.armature import pose_of
 from ..core.finding import IK_LIMIT, IK_LOCK, Finding, Severity, chain_finding
 from ..core.limb import has_degenerate_bone
 from ..core.names import readable
-from ..core.reach import (
-    ClampedFold,
-    clamped_folds,
-    stretching_bones,
-)
+from ..core.reach import ClampedFold, clamped_folds, stretching_bones
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
+from ._lock_pairs import weighed_against_other_iks
 from ._lock_stiffness import (
     aimed_by_a_pole,
     single_bone_findings,
@@ -128,7 +128,6 @@ from ._lock_stiffness import (
     straight_stiff_findings,
 )
 from ._tip_motion import TipMotion, blocked
-from .duplicates import held_below
 
 
 def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -144,7 +143,7 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             findings += [_narrow_finding(rig, chain, clamp) for clamp in clamped_folds(rig, chain)]
         findings = _weighed_against_stretch(rig, chain, findings)
         findings = _weighed_against_aim(rig, chain, findings)
-        findings = _held_for_the_chain_below(rig, chain, findings)
+        findings = weighed_against_other_iks(rig, chain, findings)
         findings += _transform_locks(rig, chain)
         for finding in findings:
             # Chains that share bones (a Rigify switch pair) would report a bone twice.
@@ -210,35 +209,6 @@ def _weighed_against_aim(rig: RigView, chain: IKChain, findings: list[Finding]) 
             facts=(*f.facts, ("aimed_by", track)),
         )
         if f.severity == Severity.ERROR and f.fix_id == "free_axes"
-        else f
-        for f in findings
-    ]
-
-
-def _held_for_the_chain_below(
-    rig: RigView, chain: IKChain, findings: list[Finding]
-) -> list[Finding]:
-    """Findings whose fix would free a chain locked on every axis, left without it while an IK
-    below on the same control lands only because this chain cannot turn (``held_below``):
-    freed, this chain reaches and that one misses (measured on the leg and the arm under a
-    foot's or hand's IK of length 1: a fix that trades)."""
-    below = held_below(rig, chain)
-    if below is None:
-        return findings
-    waits = (
-        f" Freed, it would leave IK '{below.constraint}' on {below.owner}, aimed at the same "
-        "control, short (the duplicates check): fix that pair first."
-    )
-    return [
-        replace(
-            f,
-            message=f.message + waits,
-            fix_id=None,
-            fix_label=None,
-            fix_args=(),
-            facts=(*f.facts, ("blocked_by", "duplicates")),
-        )
-        if f.fix_id == "free_axes"
         else f
         for f in findings
     ]

@@ -235,14 +235,10 @@ def _copy_refused(
             f"{sheared}, which shears it, and the limb would stop short: clear that scale or set "
             f"the Inherit Scale of {dest.owner} to Aligned first"
         )
-    if gains_tail and (rival := clash_after(rig, _with_tail(dest))) is not None:
-        # Measured: a forearm IK without Use Tail and an upper arm's IK of length 1 on the hand
-        # control reach for one point and land; with the twin's Use Tail the upper arm's misses.
-        return "duplicates", (
-            f"with its twin's Use Tail IK '{dest.constraint}' on {dest.owner} would fight IK "
-            f"'{rival.constraint}' on {rival.owner}, aimed at the same control: fix that pair "
-            "first (the duplicates check)"
-        )
+    unlocks = any(d.what.startswith("IK lock") for d in differences)
+    paired = _pair_set_off(rig, dest, gains_tail, unlocks)
+    if paired is not None:
+        return "duplicates", paired
     if any(d.what in ("pole", "Use Tail") for d in differences):
         # With the twin's pole or Use Tail (its owner then turns), an overridden rotation the
         # chain now ignores starts the solver bent the other way (measured: a Track To on a
@@ -250,17 +246,8 @@ def _copy_refused(
         flips = start_that_flips_a_pole(rig, replace(dest, use_tail=source.use_tail))
         if flips is not None:
             return "overridden_start", flips
-    unlocks = any(d.what.startswith("IK lock") for d in differences)
     if unlocks and (held := start_held_by_a_hinge(rig, dest)) is not None:
         return "overridden_start", held
-    if unlocks and (below := held_below(rig, dest)) is not None:
-        # Measured: the leg or arm locked on every axis leaves a foot's or hand's IK on its
-        # control where it lands; unlocked, it reaches first and that one misses.
-        return "duplicates", (
-            f"with its twin's IK locks {dest.owner}'s chain would turn and leave IK "
-            f"'{below.constraint}' on {below.owner}, aimed at the same control, short: fix "
-            "that pair first (the duplicates check)"
-        )
     # Measured: the arm posed -20° or -70° at the elbow lands without Use Tail (the forearm
     # only carries the tip) and bends away from its pole with it (rest_pose's error); the leg
     # and the arm so posed land without a pole and bend 180° from the twin's.
@@ -335,6 +322,27 @@ def _verdict(
             f"control of the flipped name exists for {dest.owner}",
         )
     return severity, None
+
+
+def _pair_set_off(rig: RigView, dest: IKChain, gains_tail: bool, unlocks: bool) -> str | None:
+    """Why the copy would set off a pair of IKs on one control (the duplicates check's error),
+    or None. Measured: a forearm IK without Use Tail and an upper arm's IK of length 1 on the
+    hand control reach for one point and land, and with the twin's Use Tail the upper arm's
+    misses; a limb locked on every axis leaves a foot's or hand's IK on its control where it
+    lands, and unlocked it reaches first and that one misses."""
+    if gains_tail and (rival := clash_after(rig, _with_tail(dest))) is not None:
+        return (
+            f"with its twin's Use Tail IK '{dest.constraint}' on {dest.owner} would fight IK "
+            f"'{rival.constraint}' on {rival.owner}, aimed at the same control: fix that pair "
+            "first (the duplicates check)"
+        )
+    if unlocks and (below := held_below(rig, dest)) is not None:
+        return (
+            f"with its twin's IK locks {dest.owner}'s chain would turn and leave IK "
+            f"'{below.constraint}' on {below.owner}, aimed at the same control, short: fix "
+            "that pair first (the duplicates check)"
+        )
+    return None
 
 
 def _with_tail(chain: IKChain) -> IKChain:

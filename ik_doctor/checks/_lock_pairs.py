@@ -1,0 +1,85 @@
+"""Locks findings weighed against another IK on the same control: one that pulls the same bones
+to the same point (two goals pull a stiff chain harder), or one below that lands only while a
+chain locked on every axis cannot turn (freeing it would make that one miss)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..core.finding import Finding, Severity
+from ..core.rig import IKChain, RigView
+from .duplicates import agreeing_twin, held_below
+
+
+def weighed_against_other_iks(
+    rig: RigView, chain: IKChain, findings: list[Finding]
+) -> list[Finding]:
+    """The chain's locks findings, weighed against the other IKs on its control."""
+    findings = _held_for_the_chain_below(rig, chain, findings)
+    return _weighed_against_a_paired_goal(rig, chain, findings)
+
+
+PAIRED_GOAL_LANDS = 0.0046
+"""Share of the reach below which a chain stiff enough to stop that far short alone lands when
+a second IK pulls the same bones to the same point (``agreeing_twin``). Measured on 5.3 with the
+reference arm and leg, a hand's or foot's IK turned to agree with the limb's: the pair lands
+where the limb alone stops up to 0.45% short (the thigh at 0.95: 0.041% with the pair), and
+stops short where alone it stops 0.56% or more (the forearm at 0.99: 0.20%)."""
+
+
+def _weighed_against_a_paired_goal(
+    rig: RigView, chain: IKChain, findings: list[Finding]
+) -> list[Finding]:
+    """Stiffness errors made warnings on a chain that another IK pulls the same way, where the
+    shortfall alone is below ``PAIRED_GOAL_LANDS``: the two goals pull the tree harder
+    against its stiffness (measured: arm and leg, every bone or one at 0.7 to 0.99, the pair
+    stops at most 0.37 times as far short as the chain alone)."""
+    twin = agreeing_twin(rig, chain)
+    if twin is None:
+        return findings
+    paired = (
+        f" IK '{twin.constraint}' on {twin.owner} pulls the same bones to the same point: the "
+        "two goals pull it harder, and it lands (measured)."
+    )
+    return [
+        replace(
+            f,
+            severity=Severity.WARNING,
+            message=f.message + paired,
+            facts=(*f.facts, ("paired_with", twin.key)),
+        )
+        if f.severity == Severity.ERROR
+        and f.fix_id == "clear_stiffness"
+        and f.stated["shortfall"] < PAIRED_GOAL_LANDS
+        else f
+        for f in findings
+    ]
+
+
+def _held_for_the_chain_below(
+    rig: RigView, chain: IKChain, findings: list[Finding]
+) -> list[Finding]:
+    """Findings whose fix would free a chain locked on every axis, left without it while an IK
+    below on the same control lands only because this chain cannot turn (``held_below``):
+    freed, this chain reaches and that one misses (measured on the leg and the arm under a
+    foot's or hand's IK of length 1: a fix that trades)."""
+    below = held_below(rig, chain)
+    if below is None:
+        return findings
+    waits = (
+        f" Freed, it would leave IK '{below.constraint}' on {below.owner}, aimed at the same "
+        "control, short (the duplicates check): fix that pair first."
+    )
+    return [
+        replace(
+            f,
+            message=f.message + waits,
+            fix_id=None,
+            fix_label=None,
+            fix_args=(),
+            facts=(*f.facts, ("blocked_by", "duplicates")),
+        )
+        if f.fix_id == "free_axes"
+        else f
+        for f in findings
+    ]
