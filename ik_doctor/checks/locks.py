@@ -193,9 +193,10 @@ def _weighed_against_aim(rig: RigView, chain: IKChain, findings: list[Finding]) 
     axis: they land, and stop 6.4% to 36% short without the track; the lower bone free about Y
     alone, or every axis of both locked, fails with it)."""
     track = _tracking_target(rig, chain)
+    if track is None:
+        return findings
     first = rig.pose_bone(chain.moving_bones[0])
-    swings = not (blocked(first, "x") and blocked(first, "z"))
-    if track is None or not swings:
+    if blocked(first, "x") and blocked(first, "z"):
         return findings
     aimed = (
         f" A Damped Track ('{track}') aims {chain.moving_bones[0]} at the target, where the "
@@ -227,7 +228,9 @@ def track_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:
 
 def _tracking_target(rig: RigView, chain: IKChain) -> str | None:
     """The Damped Track on the chain's first turning bone aimed at the chain's own target, at
-    full influence, along Y from the bone's head (None: none)."""
+    full influence, along Y from the bone's head (None: none, or no bone turns)."""
+    if not chain.moving_bones:
+        return None
     for constraint in rig.constraints(chain.moving_bones[0]):
         if (
             isinstance(constraint, bpy.types.DampedTrackConstraint)
