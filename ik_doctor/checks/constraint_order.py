@@ -399,7 +399,7 @@ def _turned_back(chain: IKChain) -> tuple[Severity, str, str, str]:
     """Severity, title, effect and why of a flipped start that the pole angle turns back."""
     return (
         Severity.WARNING,
-        "Pole angle turns the flip back",
+        "Pole angle undoes the flip",
         "the solver starts from the rotation it sets, bent the other way, and the pole angle of "
         f"IK '{chain.constraint}' turns the chain back round: together they leave the joint "
         "facing its pole, each alone would bend it away.",
