@@ -68,7 +68,10 @@ class Tally:
 
 
 def _share(part: int, whole: int) -> str:
-    return f"{part / whole:.1%}" if whole else "-"
+    """A share that reads 100% only when it is whole: 2,585 of 2,586 is 99.96%, not 100.0%."""
+    if not whole:
+        return "-"
+    return "100%" if part == whole else f"{min(part / whole, 0.9999):.2%}"
 
 
 @dataclass
