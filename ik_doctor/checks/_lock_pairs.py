@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..core.finding import Finding, Severity
+from ..core.finding import Finding, lowered
 from ..core.rig import IKChain, RigView
 from .duplicates import agreeing_twin, held_below
 
@@ -41,19 +41,12 @@ def _weighed_against_a_paired_goal(
         f" IK '{twin.constraint}' on {twin.owner} pulls the same bones to the same point: the "
         "two goals pull it harder, and it lands (measured)."
     )
-    return [
-        replace(
-            f,
-            severity=Severity.WARNING,
-            message=f.message + paired,
-            facts=(*f.facts, ("paired_with", twin.key)),
-        )
-        if f.severity == Severity.ERROR
-        and f.fix_id == "clear_stiffness"
-        and f.stated["shortfall"] < PAIRED_GOAL_LANDS
-        else f
-        for f in findings
-    ]
+    return lowered(
+        findings,
+        paired,
+        ("paired_with", twin.key),
+        lambda f: f.fix_id == "clear_stiffness" and f.stated["shortfall"] < PAIRED_GOAL_LANDS,
+    )
 
 
 def _held_for_the_chain_below(

@@ -114,7 +114,7 @@ import bpy
 import numpy as np
 
 from ..core.armature import pose_of
-from ..core.finding import IK_LIMIT, IK_LOCK, Finding, Severity, chain_finding
+from ..core.finding import IK_LIMIT, IK_LOCK, Finding, Severity, chain_finding, lowered
 from ..core.limb import has_degenerate_bone
 from ..core.names import readable
 from ..core.reach import ClampedFold, clamped_folds, stretching_bones
@@ -172,17 +172,7 @@ def _weighed_against_stretch(
         f" IK Stretch on {', '.join(stretching)} makes up for it: the chain reaches by "
         "stretching (measured)."
     )
-    return [
-        replace(
-            f,
-            severity=Severity.WARNING,
-            message=f.message + made_up,
-            facts=(*f.facts, ("stretching", stretching)),
-        )
-        if f.severity == Severity.ERROR
-        else f
-        for f in findings
-    ]
+    return lowered(findings, made_up, ("stretching", stretching), lambda f: True)
 
 
 def _weighed_against_aim(rig: RigView, chain: IKChain, findings: list[Finding]) -> list[Finding]:
@@ -202,17 +192,7 @@ def _weighed_against_aim(rig: RigView, chain: IKChain, findings: list[Finding]) 
         f" A Damped Track ('{track}') aims {chain.moving_bones[0]} at the target, where the "
         "solver starts: it lands by turning that bone (measured)."
     )
-    return [
-        replace(
-            f,
-            severity=Severity.WARNING,
-            message=f.message + aimed,
-            facts=(*f.facts, ("aimed_by", track)),
-        )
-        if f.severity == Severity.ERROR and f.fix_id == "free_axes"
-        else f
-        for f in findings
-    ]
+    return lowered(findings, aimed, ("aimed_by", track), lambda f: f.fix_id == "free_axes")
 
 
 def track_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:

@@ -7,8 +7,8 @@ report can carry it around and hand it back to ``apply_fix``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -208,6 +208,19 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
             f.message,
         ),
     )
+
+
+def lowered(
+    findings: list[Finding], reason: str, fact: tuple[str, Any], when: Callable[[Finding], bool]
+) -> list[Finding]:
+    """The errors ``when`` picks made warnings, with the measured reason the chain lands all the
+    same appended and named in a fact: the fault is still there, the chain still works."""
+    return [
+        replace(f, severity=Severity.WARNING, message=f.message + reason, facts=(*f.facts, fact))
+        if f.severity == Severity.ERROR and when(f)
+        else f
+        for f in findings
+    ]
 
 
 @dataclass(frozen=True)
