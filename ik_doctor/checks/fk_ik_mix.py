@@ -50,7 +50,7 @@ from ..core.limb import constraint_switches, fcurves, pole_behind_bend, pose_fli
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
-from ..core.start import start_flips_the_bend
+from ..core.start import overridden_constraints, start_flips_the_bend
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
 
@@ -133,19 +133,16 @@ def _start_held_by_keys(rig: RigView, chain: IKChain, keyed: list[str]) -> str |
     way (``start_flips_the_bend``). Measured: the leg whose shin copies the hips' rotation
     starts folded 176° the other way and flips; with the thigh keyed 0.3 or 0.8 rad the start
     comes round the rest way, and the leg lands, to fail again once the keys are cleared."""
-    for bone in chain.moving_bones[:-1]:
-        for constraint in rig.constraints(bone):
-            if constraint.type == "IK" or constraint.mute or constraint.influence <= 0.0:
-                continue
-            if not start_flips_the_bend(rig, chain, bone, constraint) and start_flips_the_bend(
-                rig, chain, bone, constraint, rested=keyed
-            ):
-                return (
-                    f"'{readable(constraint)}' on {bone} is overridden by the IK, and the keys "
-                    "turn where it starts the solver the way the joint rests: cleared, it would "
-                    "start the joint bent the other way, away from the pole; mute that "
-                    "constraint first"
-                )
+    for bone, constraint in overridden_constraints(rig, chain.moving_bones[:-1]):
+        if not start_flips_the_bend(rig, chain, bone, constraint) and start_flips_the_bend(
+            rig, chain, bone, constraint, rested=keyed
+        ):
+            return (
+                f"'{readable(constraint)}' on {bone} is overridden by the IK, and the keys "
+                "turn where it starts the solver the way the joint rests: cleared, it would "
+                "start the joint bent the other way, away from the pole; mute that "
+                "constraint first"
+            )
     return None
 
 

@@ -9,7 +9,7 @@ constraint order check asks this model whether such a start flips the bend.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import replace
 
 import bpy
@@ -176,20 +176,28 @@ def pole_turns_the_flip_back(rig: RigView, chain: IKChain) -> bool:
     return pose_flips_the_start(rig, chain)
 
 
+def overridden_constraints(
+    rig: RigView, bones: Iterable[str]
+) -> Iterator[tuple[str, bpy.types.Constraint]]:
+    """(bone, constraint) of each live constraint other than an IK on these bones: what the IK
+    overrides, which still sets where the solver starts."""
+    for bone in bones:
+        for constraint in rig.constraints(bone):
+            if constraint.type != "IK" and not constraint.mute and constraint.influence > 0.0:
+                yield bone, constraint
+
+
 def start_that_flips_a_pole(rig: RigView, chain: IKChain) -> str | None:
     """Why giving this chain a pole would break it: a constraint the IK overrides starts the
     solver bent the other way, which with a pole flips the joint away from it (the
     constraint_order check's error, measured; without a pole the limb still reaches)."""
     with_pole = replace(chain, pole=rig.object)
-    for bone in chain.bones:
-        for constraint in rig.constraints(bone):
-            if constraint.type == "IK" or constraint.mute or constraint.influence <= 0.0:
-                continue
-            if start_flips_the_bend(rig, with_pole, bone, constraint):
-                return (
-                    f"'{readable(constraint)}' on {bone} starts the solver bent the other way: "
-                    "with a pole the joint would flip away from it; mute that constraint first"
-                )
+    for bone, constraint in overridden_constraints(rig, chain.bones):
+        if start_flips_the_bend(rig, with_pole, bone, constraint):
+            return (
+                f"'{readable(constraint)}' on {bone} starts the solver bent the other way: "
+                "with a pole the joint would flip away from it; mute that constraint first"
+            )
     return None
 
 
@@ -198,18 +206,15 @@ def start_held_by_a_hinge(rig: RigView, chain: IKChain) -> str | None:
     overrides starts a joint bent the other way, which a hinge reads only as its angle, folded
     the rest way (measured: the leg whose shin copies the hand control's rotation lands locked
     on Y and Z, and bends away from its pole free, the constraint_order check's error)."""
-    for bone in chain.moving_bones[:-1]:
-        for constraint in rig.constraints(bone):
-            if constraint.type == "IK" or constraint.mute or constraint.influence <= 0.0:
-                continue
-            if start_flips_the_bend(
-                rig, chain, bone, constraint, hinged=False
-            ) and not start_flips_the_bend(rig, chain, bone, constraint):
-                return (
-                    f"'{readable(constraint)}' on {bone} starts the solver bent the other way, "
-                    f"which the IK locks of {bone} leave only its angle of: with its axes free "
-                    "the joint would flip away from the pole; mute that constraint first"
-                )
+    for bone, constraint in overridden_constraints(rig, chain.moving_bones[:-1]):
+        if start_flips_the_bend(
+            rig, chain, bone, constraint, hinged=False
+        ) and not start_flips_the_bend(rig, chain, bone, constraint):
+            return (
+                f"'{readable(constraint)}' on {bone} starts the solver bent the other way, "
+                f"which the IK locks of {bone} leave only its angle of: with its axes free "
+                "the joint would flip away from the pole; mute that constraint first"
+            )
     return None
 
 
@@ -224,12 +229,8 @@ def start_turned_back(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
         return None
     flipping = [
         (bone, constraint)
-        for bone in chain.moving_bones[:-1]
-        for constraint in rig.constraints(bone)
-        if constraint.type != "IK"
-        and not constraint.mute
-        and constraint.influence > 0.0
-        and start_flips_the_bend(rig, chain, bone, constraint)
+        for bone, constraint in overridden_constraints(rig, chain.moving_bones[:-1])
+        if start_flips_the_bend(rig, chain, bone, constraint)
     ]
     for bone, constraint in flipping:
         bends = _start_bends(rig, chain, bone, constraint)
@@ -259,6 +260,8 @@ def _start_bends(
     joints = chain_joints(rig, chain)
     rest_root = rig.raw_bone(chain.root).matrix_local
     before = bend_from_x(rest_root, rig.chain_tip(chain), [rig.bone(j).head for j in joints])
+    if before is None:
+        return None
     body = rig.pose_bone(limb_bones(rig, chain)[-1]).parent
     below = chain.bones[: chain.bones.index(bone) + 1]  # the bone and those it carries
     parent = posed[readable(rig.raw_bone(bone).parent)].to_3x3().col[1]
@@ -271,7 +274,7 @@ def _start_bends(
             rotation = Matrix.Rotation(math.radians(degrees), 4, axis)
             turn = body.matrix @ rotation @ body.matrix.inverted_safe()
         start = _started_rotation(rig, chain, constraint, posed[bone], turn)
-        if start is None or before is None or math.degrees(parent.angle(start.col[1])) > FLAT_FOLD:
+        if start is None or math.degrees(parent.angle(start.col[1])) > FLAT_FOLD:
             return None
         swing = Matrix.Translation(posed[bone].translation) @ start.to_4x4()
         swing = swing @ posed[bone].normalized().inverted_safe()
