@@ -625,3 +625,17 @@ def test_stiff_limb_pulled_by_two_agreeing_iks_lands_after_they_agree(limb, stif
         (Severity.WARNING, True)
     }
     assert {v.state for v in judge_chains(rig) if v.owner.endswith(".L")} == {"pass"}
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("stiffness", [0.9, 0.95])
+def test_stiffness_cleared_on_a_bone_above_clears_the_limb_it_shares(limb, stiffness) -> None:
+    """Once a trade: the stiffness fix of an IK of length 1 on the upper arm (thigh), beside the
+    limb's IK on the same control, cleared that bone alone; the evenly stiff limb that reached
+    was left with its forearm (shin) barely turning, 0.13% short. It clears both."""
+    judged = judge((Fault("ik_above", limb, 1), Fault("stiff_both", limb, stiffness)))
+    assert judged.holds, "\n".join(judged.problems())
+    bones = LIMBS[limb]
+    stiff = next(f for f in judged.findings if f.check_id == "locks" and f.bone == bones.parent)
+    assert (stiff.fix_id, stiff.args["bones"]) == ("clear_stiffness", (bones.parent, bones.owner))
+
