@@ -639,3 +639,21 @@ def test_stiffness_cleared_on_a_bone_above_clears_the_limb_it_shares(limb, stiff
     stiff = next(f for f in judged.findings if f.check_id == "locks" and f.bone == bones.parent)
     assert (stiff.fix_id, stiff.args["bones"]) == ("clear_stiffness", (bones.parent, bones.owner))
 
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(("roll", "stiffness", "lands"), [(90, 0.975, True), (90, 0.99, False)])
+def test_evenly_stiff_limb_folding_about_its_z_axis_agrees(limb, roll, stiffness, lands) -> None:
+    """Once a false alarm: an arm whose forearm is rolled 90° (it folds about its Z axis) with
+    both bones at 0.975 lands (0.093% of the reach short) where the even table said 0.11%; at
+    0.99 it fails (0.145% to 0.147%) and keeps its error. Rolling it back would leave it short
+    at 0.975 (0.117%): the roll fix waits."""
+    faults = (Fault("roll", limb, roll), Fault("stiff_both", limb, stiffness))
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    owner = LIMBS[limb].owner
+    verdict = next(v for v in judged.verdicts if v.owner == owner)
+    assert verdict.fails is not lands
+    stiff = next(f for f in judged.findings if f.check_id == "locks" and f.bone == owner)
+    assert stiff.severity == (Severity.WARNING if lands else Severity.ERROR)
+    rolled = next(f for f in judged.findings if f.check_id == "roll")
+    assert rolled.stated["blocked_by"] == ("stiffness" if lands else None)

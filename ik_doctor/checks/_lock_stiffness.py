@@ -12,12 +12,13 @@ short, with the miss measured on it. A chain of one bone has a table of its own
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 import bpy
 
 from ..core.finding import STIFFNESS, Finding, Severity, chain_finding
-from ..core.limb import bend_offset, hangs_down
+from ..core.limb import bend_offset, bend_plane, hangs_down
 from ..core.names import readable
 from ..core.reach import REACH_TOLERANCE, limb_bones, solved_by_itasc
 from ..core.rig import AXES, IKChain, RigView
@@ -30,6 +31,8 @@ from ._stiffness_tables import (
     NO_POLE_SHORTFALL,
     PRE_BENT,
     PRE_BENT_EVEN_SHORTFALL,
+    ROLLED,
+    ROLLED_EVEN_SHORTFALL,
     ROOT_SHORTFALL,
     SHORT_ROOT,
     SHORT_ROOT_SHORTFALL,
@@ -345,14 +348,48 @@ def _even_table(rig: RigView, chain: IKChain) -> tuple[_Grown, tuple[tuple[float
         return None, EVEN_SHORTFALL
     scale, name = max((_posed_scale(rig, name), name) for name in chain.moving_bones)
     straight = bend_offset(rig, chain) <= PRE_BENT + 1e-6
+    table: tuple[tuple[float, float], ...] = (
+        ROLLED_EVEN_SHORTFALL if _folds_about_z(rig, chain) else EVEN_SHORTFALL
+    )
     grown: tuple[_Grown, tuple[tuple[float, float], ...]] = (
         None,
-        PRE_BENT_EVEN_SHORTFALL if straight else EVEN_SHORTFALL,
+        PRE_BENT_EVEN_SHORTFALL if straight else table,
     )
     for least, table in GROWN_EVEN_SHORTFALL:
         if scale >= least - 1e-3:
             grown = ((name, scale), table)
     return grown
+
+
+def _folds_about_z(rig: RigView, chain: IKChain) -> bool:
+    """Whether the limb's joint folds within ``ROLLED`` of its own Z axis (rolled about 90°):
+    evenly stiff, it lags less than folding about X (``ROLLED_EVEN_SHORTFALL``)."""
+    normal = bend_plane(rig, chain)
+    joint = rig.bone(chain.moving_bones[0]).z_axis
+    return normal is not None and abs(joint.dot(normal)) >= math.cos(math.radians(ROLLED))
+
+
+def stiffness_held_by_roll(rig: RigView, chain: IKChain) -> str | None:
+    """Why rolling the joint back onto X (``roll``'s fix) would stop the chain short: evenly
+    stiff, it lands folding about Z (``ROLLED_EVEN_SHORTFALL``) where about X it stops short
+    (``EVEN_SHORTFALL``; measured: the arm at 0.975 rolled 90° 0.093% of the reach, unrolled
+    0.117%)."""
+    if len(chain.moving_bones) != 2 or _even_table(rig, chain) != (None, ROLLED_EVEN_SHORTFALL):
+        return None
+    bones = {name: rig.pose_bone(name) for name in chain.moving_bones}
+    free = {(name, axis) for name in bones for axis in AXES if not blocked(bones[name], axis)}
+    mobility = [_bone_mobility(bones[name], free) for name in {name for name, _axis in free}]
+    if len(mobility) != 2 or min(mobility) <= max(mobility) / 2.0 + 1e-6:
+        return None
+    stiffness = 1.0 - min(mobility)
+    if shortfall(ROLLED_EVEN_SHORTFALL, stiffness) >= REACH_TOLERANCE:
+        return None
+    if shortfall(EVEN_SHORTFALL, stiffness) < REACH_TOLERANCE:
+        return None
+    return (
+        f"rolled to fold about X, the chain's IK stiffness {stiffness:.3g} would stop it short "
+        "(the locks check's error; folding about Z it lands): clear the stiffness first"
+    )
 
 
 def _posed_scale(rig: RigView, name: str) -> float:

@@ -32,6 +32,22 @@ with the joint at 0.4 to 0.6 of the limb, or posed 20° or 70° toward its bend)
 (0.134% to 0.158%). A straight limb with a pole, whose stiffness shows once it is pre-bent, or
 its pose bends the start, is judged by it too (posed 20° or 70°: 0.079% to 0.082% at 0.975,
 0.140% to 0.142% at 0.99)."""
+ROLLED = 15.0
+"""Degrees from its own Z axis within which a two-bone limb's joint folds (rolled about 90° off
+the X axis bones bend about as built) for ``ROLLED_EVEN_SHORTFALL``. The shortfall follows the
+roll evenly about 90° (a roll of r and of 180° - r measure the same to the digit): the arm at
+0.975 lands rolled 75° to 105° (0.093% to 0.100% of the reach) and fails from 70° (0.106%), at
+-40° (0.156%), 20° (0.130%) and 0° (0.117%)."""
+ROLLED_EVEN_SHORTFALL = (
+    (0.9, 3.8e-4),
+    (0.95, 6.0e-4),
+    (0.97, 8.6e-4),
+    (0.975, 9.1e-4),
+    (0.99, 1.63e-3),
+)
+"""``EVEN_SHORTFALL`` for a limb whose joint folds within ``ROLLED`` of its Z axis: the worst of
+the rolls 75° to 105° (and -90°), the lesser of the leg and the arm, as the even table is (at
+0.975 the arm 0.100%, the leg 0.091%; at 0.99 the arm 0.170%, the leg 0.163%: both fail)."""
 ROOT_SHORTFALL = {
     "leg": (
         (0.5, 4.6e-4),

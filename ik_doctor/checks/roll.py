@@ -38,7 +38,9 @@ What its fixes do:
   from rest (at rest if it was): solved, it stays where it was.
 - Not offered when actions animate the chain bones, nor when an inner joint's X IK lock or
   narrow X limit would then lie on the bend (rolled 20° the limb folds about Z and lands; rolled
-  back it stops 4.6% to 6.5% short).
+  back it stops 4.6% to 6.5% short), nor when an evenly stiff limb lands only folding about Z
+  (the arm at 0.975 rolled 90°: 0.093% of the reach short; rolled back 0.117%, the locks
+  check's error).
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ from ..core.limb import (
 from ..core.reach import FOLD_DEGREES, HELD_SHARE, holds_the_fold
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
+from ._lock_stiffness import stiffness_held_by_roll
 
 PLANAR_RATIO = 0.01
 """Joints further than this share of the reach from the bend plane: no single plane to align to."""
@@ -186,6 +189,9 @@ def _finding(
     on_z = [name for name in hinged if _bends_on_z(rig, chain, name, normal, limit)]
     restricted = [name for name in hinged if name not in on_z]
     held = _held_once_aligned(rig, chain, off)
+    blocked_by = "keyed" if keyed else "holds_fold" if held else None
+    if held is None and (held := stiffness_held_by_roll(rig, chain)) is not None:
+        blocked_by = blocked_by or "stiffness"
     if restricted:
         severity, title = Severity.WARNING, "Roll twists the limb"
         why = (
@@ -229,7 +235,7 @@ def _finding(
             "(changes the rest pose)"
         ),
         fix_args=(("sign", sign),),
-        facts=_facts(off, angles, keyed, held),
+        facts=_facts(off, angles, keyed, blocked_by),
         no_fix_reason=(
             f"Actions animate {', '.join(keyed)} in the current bone axes: a new roll would "
             "change what every key does. Fix the roll before animating, or re-key after."
@@ -241,14 +247,15 @@ def _finding(
 
 
 def _facts(
-    off: list[str], angles: dict[str, float], keyed: list[str], held: str | None
+    off: list[str], angles: dict[str, float], keyed: list[str], blocked_by: str | None
 ) -> tuple[tuple[str, Any], ...]:
     """What the message lists (the bones off the axis, in degrees), and what keeps the roll
-    fix back: 'keyed' bones, or an X lock or limit that would hold the fold ('holds_fold')."""
+    fix back: 'keyed' bones, an X lock or limit that would hold the fold ('holds_fold'), or
+    stiffness the chain lands with only folding about Z ('stiffness')."""
     return (
         ("off", tuple((name, angles[name]) for name in off)),
         ("keyed", tuple(keyed)),
-        ("blocked_by", "keyed" if keyed else "holds_fold" if held else None),
+        ("blocked_by", blocked_by),
     )
 
 
