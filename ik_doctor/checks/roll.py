@@ -188,10 +188,7 @@ def _finding(
     ]
     on_z = [name for name in hinged if _bends_on_z(rig, chain, name, normal, limit)]
     restricted = [name for name in hinged if name not in on_z]
-    held = _held_once_aligned(rig, chain, off)
-    blocked_by = "keyed" if keyed else "holds_fold" if held else None
-    if held is None and (held := stiffness_held_by_roll(rig, chain)) is not None:
-        blocked_by = blocked_by or "stiffness"
+    held, blocked_by = _held(rig, chain, off, keyed)
     if restricted:
         severity, title = Severity.WARNING, "Roll twists the limb"
         why = (
@@ -257,6 +254,18 @@ def _facts(
         ("keyed", tuple(keyed)),
         ("blocked_by", blocked_by),
     )
+
+
+def _held(
+    rig: RigView, chain: IKChain, off: list[str], keyed: list[str]
+) -> tuple[str | None, str | None]:
+    """Why rolling would break the chain (``_held_once_aligned``, ``stiffness_held_by_roll``),
+    and what keeps the fix back, in a word (the finding's 'blocked_by')."""
+    held = _held_once_aligned(rig, chain, off)
+    if held is not None:
+        return held, "keyed" if keyed else "holds_fold"
+    held = stiffness_held_by_roll(rig, chain)
+    return held, "keyed" if keyed else "stiffness" if held else None
 
 
 def _held_once_aligned(rig: RigView, chain: IKChain, off: list[str]) -> str | None:
