@@ -95,6 +95,8 @@ What it reports:
 - Each of these errors is a warning when IK Stretch on a chain bone makes up for it (measured:
   the leg and the arm then land; a chain with a bone locked on every axis needs every bone to
   stretch). Stiffness stays a warning under iTaSC.
+- A bend-axis lock is a warning on a bone posed twisted about its own Y, which the solver keeps
+  and folds the limb by (``_twisted_start``, measured); clearing the keys that twist it waits.
 - Stiffness is a warning where a hand's IK pulls the same bones to the same point and alone it
   stops under 0.46% short; a lock's fix waits while freeing it would make a foot's IK below
   miss (``_lock_pairs``, measured).
@@ -132,6 +134,7 @@ from ._lock_stiffness import (
     straight_stiff_findings,
 )
 from ._tip_motion import TipMotion, blocked
+from ._twisted_start import weighed_against_twist
 
 
 def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -147,6 +150,7 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             findings += [_narrow_finding(rig, chain, clamp) for clamp in clamped_folds(rig, chain)]
         findings = _weighed_against_stretch(rig, chain, findings)
         findings = _weighed_against_aim(rig, chain, findings)
+        findings = weighed_against_twist(rig, chain, findings)
         findings = weighed_against_other_iks(rig, chain, findings)
         findings += _transform_locks(rig, chain)
         for finding in findings:
@@ -208,6 +212,18 @@ def track_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:
     found = _weighed_against_stretch(rig, chain, [*_blocked_chain(rig, chain, 1.0)])
     held = any(f.severity == Severity.ERROR and f.fix_id == "free_axes" for f in found)
     return track if held else None
+
+
+def twist_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:
+    """The bone whose posed twist lands a chain its IK locks would stop
+    (``weighed_against_twist``): untwisted, the chain would stop short, this check's error."""
+    found = _weighed_against_stretch(rig, chain, [*_blocked_chain(rig, chain, 1.0)])
+    errors = [f for f in found if f.severity == Severity.ERROR]
+    if not errors or any(
+        f.severity == Severity.ERROR for f in weighed_against_twist(rig, chain, found)
+    ):
+        return None
+    return errors[0].bone
 
 
 def _tracking_target(rig: RigView, chain: IKChain) -> str | None:
