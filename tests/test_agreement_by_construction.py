@@ -660,18 +660,75 @@ def test_evenly_stiff_limb_folding_about_its_z_axis_agrees(limb, roll, stiffness
 
 
 @pytest.mark.parametrize("limb", ["arm", "leg"])
-@pytest.mark.parametrize("amount", [0.3, 0.8])
-def test_bend_axis_lock_on_a_bone_keyed_twisted_lands_and_keeps_its_keys(limb, amount) -> None:
-    """Once a false alarm: the upper arm (thigh) IK-locked on X, keyed (0.8, 0.4, 0) rad, lands:
-    the solver keeps the keyed twist and swings Z in the untwisted frame, which folds the limb.
-    Clearing the keys would leave it 6.4% (5.1%) short, so that fix waits; unkeyed, the lock
-    stays an error."""
-    judged = judge((Fault("fk_keys", limb, amount), Fault("ik_lock", limb, 1)))
+@pytest.mark.parametrize(("first", "last"), [(5, 1), (1, 5)])
+def test_the_last_constraint_of_the_stack_sets_the_start(limb, first, last) -> None:
+    """Once a false alarm: the shin copying the hand control's rotation (5) bends 91° from its
+    pole; a Damped Track at its own control (1) below the copy sets the start, 38° the rest way,
+    and the leg lands. Then muting the track alone would hand the start back to the copy: that
+    fix is refused. The other order keeps the copy's start and its error."""
+    faults = (
+        Fault("overriding_constraint", limb, first),
+        Fault("overriding_constraint", limb, last),
+    )
+    judged = judge(faults)
     assert judged.holds, "\n".join(judged.problems())
-    parent = LIMBS[limb].parent
-    lock = next(f for f in judged.findings if f.check_id == "locks" and f.bone == parent)
-    assert (lock.severity, lock.stated["twisted_start"]) == (Severity.WARNING, (parent,))
-    keys = next(f for f in judged.findings if f.check_id == "fk_ik_mix")
-    assert (keys.fix_id, keys.stated["blocked_by"]) == (None, "twisted_lock")
-    unkeyed = judge((Fault("ik_lock", limb, 1),), fixes=False)
-    assert any(f.severity == Severity.ERROR and f.bone == parent for f in unkeyed.findings)
+    owner = LIMBS[limb].owner
+    state = next(v.state for v in judged.verdicts if v.owner == owner)
+    order = {f.constraint: f for f in judged.findings if f.check_id == "constraint_order"}
+    errors = {name for name, f in order.items() if f.severity == Severity.ERROR}
+    assert errors == (set() if state == "pass" else {"Copy Rotation"})
+    if (limb, first) == ("leg", 5):
+        assert state == "pass"
+        track = order["Damped Track"]
+        assert (track.fix_id, track.stated["blocked_by"]) == (None, "uncovers")
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("amount", [0.3, 0.8])
+def test_a_track_at_the_control_is_read_where_the_limb_folds(limb, amount) -> None:
+    """Once a false alarm: the thigh keyed 0.3 rad with a Damped Track on the shin at the foot
+    control: aimed at the rest tip the shin starts 26° the other way, but at the goals, where
+    the leg folds, 3° the rest way, and the leg lands; keyed 0.8 it starts 54° the other way
+    there and bends 163° from its pole (the error stands)."""
+    judged = judge((Fault("fk_keys", limb, amount), Fault("overriding_constraint", limb, 1)))
+    assert judged.holds, "\n".join(judged.problems())
+    owner = LIMBS[limb].owner
+    lands = next(v.state for v in judged.verdicts if v.owner == owner) == "pass"
+    track = next(f for f in judged.findings if f.check_id == "constraint_order")
+    assert track.severity == (Severity.WARNING if lands else Severity.ERROR)
+    if limb == "leg":
+        assert lands == (amount == 0.3)
+
+
+@pytest.mark.parametrize(
+    ("faults", "lands"),
+    [
+        ((Fault("inherit_scale_none", "leg", 1.5), Fault("overriding_constraint", "leg", 2)), True),
+        (
+            (Fault("inherit_scale_none", "leg", 0.5), Fault("overriding_constraint", "leg", 2)),
+            False,
+        ),
+        (
+            (Fault("inherit_scale_none", "arm", 1.5), Fault("overriding_constraint", "arm", 2)),
+            False,
+        ),
+        ((Fault("overriding_constraint", "leg", 2),), False),
+    ],
+)
+def test_a_track_to_is_read_under_every_body_turn(faults, lands) -> None:
+    """Once a false alarm: a Track To on the shin at the foot control starts it 128° the rest
+    way, but its up axis is the world's, and with the hips turned -40° about X it starts 52°
+    the other way and the knee bends 180° from its pole; the thigh scaled 1.5 over a shin that
+    inherits no scale starts it 154° the rest way under every turn, and the leg lands. Then
+    clearing that scale would flip it: the rest_pose fix is refused."""
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    owner = LIMBS[faults[-1].limb].owner
+    assert next(v.state for v in judged.verdicts if v.owner == owner) == (
+        "pass" if lands else "fail"
+    )
+    track = next(f for f in judged.findings if f.check_id == "constraint_order")
+    assert track.severity == (Severity.WARNING if lands else Severity.ERROR)
+    if lands:
+        pose = next(f for f in judged.findings if f.check_id == "rest_pose")
+        assert (pose.fix_id, pose.stated["blocked_by"]) == (None, "start")

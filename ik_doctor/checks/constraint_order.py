@@ -22,24 +22,32 @@ What it reports:
   influence (measured: the leg and the arm reach alike at 0, 0.5, 0.95 and 1, in 4.2 and 5.3).
 - Neither when a driver or keys switch the IK, or, for one muted or at 0, when an active twin IK
   is on the bone: information. At 0.95 beside a live twin the leg stops 1.9% short.
-- Copy Rotation, Copy Transforms, Damped Track, Locked Track, Track To or a rotation Transform
-  on a chain bone, which the IK solves after and overrides: a warning. An error on an inner
-  joint of a pole chain when the rotation it sets, where the solver starts, bends the joint
-  backwards, straight, or more than 45° out of its bend plane, or is a copied rotation bent the
-  rest way by less than the 40° the body turns, which it does not follow; a Track To always. A
-  hinge (a bone its IK locks leave free about X or Z alone) keeps only its angle of that start:
-  measured, the forearm locked on Y and Z copying the shoulder's or the foot control's rotation,
-  which lays its Z axis on the hinge, leaves the angle to rounding and bends 180° from its pole
-  (an error); the shin so locked copying the hand control's keeps an angle folded the rest way
-  and lands (a warning). The copied bone is read without what turns the whole limb: a thigh IK
-  without Use Tail turning the hips 174° turns the shoulder and the upper arm alike. A track at
-  the chain's own target out of its reach is read aimed at the rest tip: the chain ends straight
-  toward such a target whatever its start (measured: the hips turned 181° leave the hand control
-  2.9 reaches from the shoulder, and the arm lands). Blended, local-space or otherwise
-  unmodelled ones stay warnings. A warning where the pole angle turns that flipped start back
-  round to the pole (``core.start.start_turned_back``, the body as modelled and turned 40° each
-  way): measured, a Damped Track at the pole on the forearm or the shin lands with the angle
-  turned 120° to 180°, and fails at 100° and 110°, where the error stands.
+- Copy Rotation, Copy Transforms, Damped Track, Locked Track, Track To or a rotation Transform on
+  a chain bone, which the IK solves after and overrides: a warning. An error on an inner joint of
+  a pole chain when the rotation it sets, where the solver starts, bends the joint backwards,
+  straight, or more than 45° out of its bend plane, or is a copied rotation bent the rest way by
+  less than the 40° the body turns, which it does not follow; a Track To so under any of the
+  body's turns, since its up axis is the world's, which the hips do not carry (measured: one on
+  the shin at the foot control starts it 128° the rest way, and 52° the other way with the hips
+  turned -40° about X; the thigh scaled 1.5 over a shin that inherits no scale starts it 154° the
+  rest way under every turn, and the leg lands). Only the last constraint in the bone's stack that
+  sets its rotation sets the start; those above it are merely overridden (measured: the shin
+  copying the hand control's rotation bends 91° from its pole, and lands with a Damped Track at
+  the foot control below the copy). A track at the chain's own target is read where the limb
+  folds, where its bend shows: the keyed thigh 17° forward starts the shin 26° the other way at
+  the rest tip, 3° the rest way folded, and the leg lands; out of the chain's reach (the hips
+  turned 181° leave the hand control 2.9 reaches from the shoulder) the chain ends straight toward
+  it whatever the start, and the arm lands. A hinge (a bone its IK locks leave free about X or Z
+  alone) keeps only its angle of that start: measured, the forearm locked on Y and Z copying the
+  shoulder's or the foot control's rotation, which lays its Z axis on the hinge, leaves the angle
+  to rounding and bends 180° from its pole (an error); the shin so locked copying the hand
+  control's keeps an angle folded the rest way and lands (a warning). The copied bone is read
+  without what turns the whole limb: a thigh IK without Use Tail turning the hips 174° turns the
+  shoulder and the upper arm alike. Blended, local-space or otherwise unmodelled ones stay
+  warnings. A warning where the pole angle turns that flipped start back round to the pole
+  (``core.start.start_turned_back``, the body as modelled and turned 40° each way): measured, a
+  Damped Track at the pole on the forearm or the shin lands with the angle turned 120° to 180°,
+  and fails at 100° and 110°, where the error stands.
 - Limit Rotation on a chain bone, which does not limit IK: a warning.
 - An IK nested inside another IK's longer, valid chain and sharing a bone it turns, which misses
   its target: an error.
@@ -54,8 +62,9 @@ What its fixes do:
   starts a straight chain bent, nor one that sets where a joint without inherited rotation
   starts, nor one that replaces a posed rotation that would flip the joint, nor a world-space
   copy that rebuilds a sheared bone's matrix, nor one whose flipped start the pole angle turns
-  back, nor a Damped Track that aims a chain whose IK locks block its bend at its target:
-  muted, the limb would fail.
+  back, nor a Damped Track that aims a chain whose IK locks block its bend at its target, nor
+  one below a constraint whose start would flip the joint once it is muted: muted, the limb
+  would fail.
 """
 
 from __future__ import annotations
@@ -77,7 +86,6 @@ from ..core.limb import (
     bend_offset,
     off_state,
     pole_behind_bend,
-    pose_flips_bend,
     switched_by,
     turn_on,
 )
@@ -85,16 +93,9 @@ from ..core.names import readable
 from ..core.reach import holds_the_fold, solved_by_itasc
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
-from ..core.start import (
-    COPIES,
-    start_flips_the_bend,
-    start_set_by,
-    start_turned_back,
-    target_tracking_joint,
-)
-from ._shear import shear_source
+from ..core.start import start_flips_the_bend, start_turned_back, target_tracking_joint
+from ._mute_blocks import why_not_muted
 from .duplicates import clash_after
-from .locks import track_that_holds_locks
 
 OVERRIDDEN = {
     "COPY_ROTATION": "copies the rotation of {target}",
@@ -314,7 +315,7 @@ def _rotation_overridden(
         if turned_back
         else _what_it_does(flips, faces_the_pole, straight_start, moves_head)
     )
-    blocked_by, no_mute = _why_not_muted(
+    blocked_by, no_mute = why_not_muted(
         rig, chain, bone, constraint, moves_head, straight_start, turned_back
     ) or (None, None)
     if blocked_by == "locks":
@@ -407,80 +408,6 @@ def _turned_back(chain: IKChain) -> tuple[Severity, str, str, str]:
         "leave; started bent backwards it settles on the mirrored bend, and the pole angle "
         "turns that bend's plane, here back toward the pole.",
     )
-
-
-def _why_not_muted(
-    rig: RigView,
-    chain: IKChain,
-    bone: str,
-    constraint: bpy.types.Constraint,
-    moves_head: bool,
-    straight_start: bool,
-    turned_back: bool,
-) -> tuple[str, str] | None:
-    """Why muting the constraint would break the chain (None: it may be muted): what it holds
-    (copies_location, straight_start, pole_angle, locks, inherit_rotation, shear or posed) and
-    the sentence."""
-    # Measured: a joint that does not inherit rotation lands while this sets where it starts,
-    # and flips away from its pole once the body turns when it is muted.
-    holds_loose_joint = (
-        chain.pole is not None
-        and not rig.raw_bone(bone).use_inherit_rotation
-        and bone in chain.moving_bones[:-1]
-        and start_set_by(rig, chain, bone) == constraint
-    )
-    # Measured: the arm and the leg posed -20° or -70° at the joint land while this sets where
-    # it starts, and bend away from the pole once it is muted (the rest_pose check's error).
-    holds_flipping_pose = (
-        chain.pole is not None
-        and start_set_by(rig, chain, bone) == constraint
-        and pose_flips_bend(rig, chain)
-    )
-    # Measured: a forearm sheared by its upper arm scaled (1, 2, 1) lands while a world-space
-    # Copy Rotation rebuilds its matrix, and stops 34% short once it is muted (the inherit
-    # check's error).
-    sheared = shear_source(rig, chain, bone) if isinstance(constraint, COPIES) else None
-    holds_shear = sheared is not None and start_set_by(rig, chain, bone) == constraint
-    if moves_head:
-        return "copies_location", (
-            "muting it would also drop the location it copies, which still moves the chain: "
-            "use Copy Location instead if that is what it is for"
-        )
-    if straight_start:
-        return "straight_start", (
-            "muted, it would leave the chain straight: pre-bend the chain first (the "
-            "rest_pose check's fix)"
-        )
-    if turned_back:
-        return "pole_angle", (
-            f"muted, it would leave the pole angle of IK '{chain.constraint}' turning the joint "
-            "away from the pole (the pole check's error): mute it and set the pole angle to "
-            "the one that keeps the rest pose together"
-        )
-    if bone == chain.moving_bones[0] and track_that_holds_locks(rig, chain) == readable(constraint):
-        # Measured: the arm and the leg with a bend axis locked land while this aims the lower
-        # bone at the target where the solver starts, and stop 6.4% short once it is muted.
-        return "locks", (
-            "muted, it would leave the IK locks of the chain blocking its bend, and the limb "
-            "short of the target (the locks check's error): free those axes first"
-        )
-    if holds_loose_joint:
-        return "inherit_rotation", (
-            f"muted, it would leave {bone}, which does not inherit rotation, to flip away from "
-            "the pole once the body turns: turn Inherit Rotation on first (the inherit check's "
-            "fix)"
-        )
-    if holds_shear:
-        return "shear", (
-            f"muted, it would leave {bone} sheared by the uneven scale of {sheared}: set its "
-            "Inherit Scale to Aligned first (the inherit check's fix)"
-        )
-    if holds_flipping_pose:
-        return "posed", (
-            "muted, it would leave the posed rotation of the chain bending the joint the other "
-            "way, away from the pole: clear that pose first (the rest_pose check's fix)"
-        )
-    return None
 
 
 def _target_name(constraint: bpy.types.Constraint) -> str:

@@ -57,7 +57,9 @@ What its fixes do:
   nor on a straight chain that lands (a warning) whose pre-bend would turn a bone against an
   uneven scale it inherits in full (measured: the leg and the arm folding by their limits, the
   upper bone scaled (1, 2, 1), land straight and stop 3.0% of the reach short pre-bent).
-- Clear the chain bones' rotation and scale, keeping a keyed channel (asks first).
+- Clear the chain bones' rotation and scale, keeping a keyed channel (asks first). Not where
+  the pose turns the start a constraint the IK overrides gives a joint the rest way, and
+  cleared it would start bent the other way (``core.start.start_held_by_the_pose``).
 """
 
 from __future__ import annotations
@@ -93,7 +95,12 @@ from ..core.names import readable
 from ..core.reach import solved_by_itasc, stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
-from ..core.start import pole_turns_the_flip_back, pose_flips_the_start, target_tracking_joint
+from ..core.start import (
+    pole_turns_the_flip_back,
+    pose_flips_the_start,
+    start_held_by_the_pose,
+    target_tracking_joint,
+)
 from ._shear import shear_that_stops
 
 PRE_BEND = 0.01
@@ -366,6 +373,14 @@ def _leftover_pose(
     severity = Severity.ERROR if wrong_way or falls_short else Severity.WARNING
     posed = sorted(set(rotated) | set(scaled), key=bones.index)
     keyed = tuple((n, c) for n in posed for c in ("rotation", "scale") if (n, c) in animated)
+    # Cleared alone, the pose would leave the pole angle turning the chain away from its pole
+    # (the pole check's error): the two undo each other, so both change by hand.
+    no_fix = (
+        "cleared alone, the pose would leave the pole angle turning the joint away from the "
+        "pole: clear the pose and set the pole angle that keeps the rest pose together"
+        if turned_back
+        else start_held_by_the_pose(rig, chain, [n for n in posed if not _keyed(n, keyed)])
+    )
     return chain_finding(
         "rest_pose",
         rig,
@@ -381,20 +396,18 @@ def _leftover_pose(
             "Blender's solver starts from the chain's posed rotations and keeps its scale: a "
             "pose left on the bones under IK changes the solution."
         ),
-        # Cleared alone, the pose would leave the pole angle turning the chain away from its
-        # pole (the pole check's error): the two undo each other, so both change by hand.
-        fix_id=None if turned_back else "clear_pose",
-        fix_label=None if turned_back else f"Clear the {_cleared(posed, keyed)} (loses that pose)",
-        fix_args=() if turned_back else (("bones", tuple(posed)), ("keyed", keyed)),
-        facts=facts,
-        no_fix_reason=(
-            "cleared alone, the pose would leave the pole angle turning the joint away from the "
-            "pole: clear the pose and set the pole angle that keeps the rest pose together"
-            if turned_back
-            else None
-        ),
-        needs_confirmation=not turned_back,
+        fix_id=None if no_fix else "clear_pose",
+        fix_label=None if no_fix else f"Clear the {_cleared(posed, keyed)} (loses that pose)",
+        fix_args=() if no_fix else (("bones", tuple(posed)), ("keyed", keyed)),
+        facts=(*facts, ("blocked_by", "pole_angle" if turned_back else no_fix and "start")),
+        no_fix_reason=no_fix,
+        needs_confirmation=not no_fix,
     )
+
+
+def _keyed(name: str, keyed: tuple[tuple[str, str], ...]) -> bool:
+    """Whether a channel of this bone is keyed: clearing the pose keeps it (not modelled)."""
+    return any(bone == name for bone, _channel in keyed)
 
 
 def _posed(

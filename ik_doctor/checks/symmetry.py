@@ -243,7 +243,8 @@ def _copy_refused(
         # With the twin's pole or Use Tail (its owner then turns), an overridden rotation the
         # chain now ignores starts the solver bent the other way (measured: a Track To on a
         # forearm without Use Tail, or a Copy Rotation of the hips on a leg without a pole).
-        flips = start_that_flips_a_pole(rig, replace(dest, use_tail=source.use_tail))
+        tailed = _with_tail(dest) if gains_tail else replace(dest, use_tail=source.use_tail)
+        flips = start_that_flips_a_pole(rig, tailed)
         if flips is not None:
             return "overridden_start", flips
     if unlocks and (held := start_held_by_a_hinge(rig, dest)) is not None:

@@ -366,12 +366,17 @@ def fcurves(action: bpy.types.Action | None, slot: Any) -> Any:
 
 
 def forward_pose(
-    rig: RigView, chain: IKChain, within_limits: bool = False, rested: Collection[str] = ()
+    rig: RigView,
+    chain: IKChain,
+    within_limits: bool = False,
+    rested: Collection[str] = (),
+    cleared: Collection[str] = (),
 ) -> dict[str, Matrix]:
     """Armature-space matrices of the chain's bones from their posed channels alone (forward
     kinematics, no constraints), root first; the root keeps its rest place. ``within_limits``:
     each moving bone's rotation held within its IK limits (``_within_ik_limits``); ``rested``:
-    bones whose rotation is read at rest, as once their rotation keys are cleared."""
+    bones whose rotation is read at rest, as once their rotation keys are cleared; ``cleared``:
+    bones whose rotation and scale are, as once their pose is cleared."""
     posed: dict[str, Matrix] = {}
     # All the chain's bones: without use_tail the owner does not turn, but its head is the tip.
     for name in reversed(chain.bones):
@@ -379,6 +384,8 @@ def forward_pose(
         basis = rig.pose_bone(name).matrix_basis.copy()
         if name in rested:
             basis = Matrix.LocRotScale(basis.translation, None, basis.to_scale())
+        if name in cleared:
+            basis = Matrix.Translation(basis.translation)
         if within_limits and name in chain.moving_bones:
             basis = _within_ik_limits(rig.pose_bone(name), basis)
         if bone.use_connect:

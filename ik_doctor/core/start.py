@@ -27,7 +27,7 @@ from .limb import (
     pose_flips_bend,
 )
 from .names import readable
-from .reach import BODY_TURN, BODY_TURNS, limb_bones
+from .reach import BODY_TURN, BODY_TURNS, limb_bones, reachable_tips
 from .rig import AXES, IKChain, RigView
 
 COPIES = (bpy.types.CopyRotationConstraint, bpy.types.CopyTransformsConstraint)
@@ -55,6 +55,8 @@ def start_flips_the_bend(
     constraint: bpy.types.Constraint,
     hinged: bool = True,
     rested: Collection[str] = (),
+    without: bpy.types.Constraint | None = None,
+    cleared: Collection[str] = (),
 ) -> bool:
     """Whether the rotation this constraint gives an inner joint's bone, where the solver
     starts, makes a pole chain bend the wrong way or not at all.
@@ -65,29 +67,60 @@ def start_flips_the_bend(
     hips); Track To on the shin did in every case. Without a pole the start decides the bend
     plane anyway, and the chain root's rotation is replaced by the pole's. A hinge keeps only
     its angle of the start (``_kept_by_a_hinge``); without ``hinged``, as if its axes were free;
-    with ``rested``, as if those bones' rotation were at rest (``forward_pose``).
+    with ``rested``, as if those bones' rotation were at rest, with ``cleared`` their rotation
+    and scale (``forward_pose``); ``without``: as if that constraint were muted.
     """
     parent = rig.raw_bone(bone).parent
     if chain.pole is None or bone not in chain.moving_bones[:-1] or parent is None:
         return False  # not an inner joint the solver turns (an owner without Use Tail follows)
+    posed = forward_pose(rig, chain, rested=rested, cleared=cleared)
+    if _replaced_later(rig, chain, bone, constraint, posed[bone], without):
+        return False  # the start is what the later constraint sets: it is judged on its own
     if constraint.type == "TRACK_TO":
-        return True  # its up axis rolls the bone as well: it flipped or stalled the knee always
-    posed = forward_pose(rig, chain, rested=rested)
+        # Its up axis is the world's, which the body does not carry: read under every turn.
+        starts = [
+            _started_rotation(rig, chain, constraint, posed[bone], turn)
+            for turn in _body_turns(rig, chain)
+        ]
+        modelled = [start for start in starts if start is not None]
+        if len(modelled) < len(starts):
+            return True  # not modelled: on the reference leg it flipped or stalled the knee
+        return any(
+            _bent_the_other_way(rig, chain, bone, parent, constraint, posed, start, hinged)
+            for start in modelled
+        )
     start = _started_rotation(rig, chain, constraint, posed[bone])
     if start is None:
         return False  # blended, in local spaces, other axes: not modelled, left a warning
+    return _bent_the_other_way(rig, chain, bone, parent, constraint, posed, start, hinged)
+
+
+def _bent_the_other_way(
+    rig: RigView,
+    chain: IKChain,
+    bone: str,
+    parent: bpy.types.Bone,
+    constraint: bpy.types.Constraint,
+    posed: dict[str, Matrix],
+    start: Matrix,
+    hinged: bool,
+) -> bool:
+    """Whether this ``start`` rotation of ``bone`` (``start_flips_the_bend``) bends its joint
+    under ``parent`` the other way, not at all, or out of the bend plane."""
     rest_parent = parent.matrix_local.to_3x3()
     rest_bone = rig.raw_bone(bone).matrix_local.to_3x3()
     rest_normal = rest_parent.col[1].cross(rest_bone.col[1])
     if rest_normal.length < 1e-4:
         return False  # straight at rest: the degenerate and pole checks judge it
     parent_rotation = posed[readable(parent)].to_3x3().normalized()
+    kept: Matrix | None = start
     if hinged:
-        start = _kept_by_a_hinge(
+        kept = _kept_by_a_hinge(
             rig.pose_bone(bone), parent_rotation @ rest_parent.inverted_safe() @ rest_bone, start
         )
-    if start is None:
+    if kept is None:
         return True  # a hinge whose angle the start leaves to rounding: it flipped on 3 of 5
+    start = kept
     # The bend the start shows: the bone's direction from its parent's, signed by the rest side.
     side = (parent_rotation @ rest_parent.inverted_safe() @ rest_normal).normalized()
     direction, parent_axis = start.col[1], parent_rotation.col[1]
@@ -218,6 +251,26 @@ def start_held_by_a_hinge(rig: RigView, chain: IKChain) -> str | None:
     return None
 
 
+def start_held_by_the_pose(rig: RigView, chain: IKChain, bones: Collection[str]) -> str | None:
+    """Why clearing the rotation and scale of these chain bones would break the chain: as posed,
+    no constraint the IK overrides starts a joint bent the other way; cleared, one does
+    (``start_flips_the_bend``). Measured: the leg whose thigh is scaled 1.5 over a shin that
+    inherits no scale, with a Track To on the shin at the foot control, starts 154° the rest
+    way under every body turn and lands; cleared, the track starts it 52° the other way with the
+    hips turned -40° about X, and the knee bends 180° from its pole."""
+    for bone, constraint in overridden_constraints(rig, chain.moving_bones[:-1]):
+        if not start_flips_the_bend(rig, chain, bone, constraint) and start_flips_the_bend(
+            rig, chain, bone, constraint, cleared=bones
+        ):
+            return (
+                f"'{readable(constraint)}' on {bone} is overridden by the IK, and the pose "
+                "turns where it starts the solver the way the joint rests: cleared, it would "
+                "start the joint bent the other way, away from the pole; mute that constraint "
+                "first"
+            )
+    return None
+
+
 def start_turned_back(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     """(bone, constraint) of an overridden constraint that starts an inner joint bent the other
     way (``start_flips_the_bend``) where the pole angle turns the chain back round to face the
@@ -262,17 +315,10 @@ def _start_bends(
     before = bend_from_x(rest_root, rig.chain_tip(chain), [rig.bone(j).head for j in joints])
     if before is None:
         return None
-    body = rig.pose_bone(limb_bones(rig, chain)[-1]).parent
     below = chain.bones[: chain.bones.index(bone) + 1]  # the bone and those it carries
     parent = posed[readable(rig.raw_bone(bone).parent)].to_3x3().col[1]
     bends = []
-    for degrees, axis in BODY_TURNS:
-        if degrees and body is None:
-            continue
-        turn = None
-        if degrees and body is not None:
-            rotation = Matrix.Rotation(math.radians(degrees), 4, axis)
-            turn = body.matrix @ rotation @ body.matrix.inverted_safe()
+    for turn in _body_turns(rig, chain):
         start = _started_rotation(rig, chain, constraint, posed[bone], turn)
         if start is None or math.degrees(parent.angle(start.col[1])) > FLAT_FOLD:
             return None
@@ -287,16 +333,74 @@ def _start_bends(
     return bends
 
 
+def _body_turns(rig: RigView, chain: IKChain) -> list[Matrix | None]:
+    """The armature-space turns of the bone the limb hangs from that the oracle solves under
+    (``BODY_TURNS``), None for the body as modelled; only that for a limb hanging from none."""
+    body = rig.pose_bone(limb_bones(rig, chain)[-1]).parent
+    turns: list[Matrix | None] = [None]
+    for degrees, axis in BODY_TURNS:
+        if degrees and body is not None:
+            rotation = Matrix.Rotation(math.radians(degrees), 4, axis)
+            turns.append(body.matrix @ rotation @ body.matrix.inverted_safe())
+    return turns
+
+
 def start_set_by(rig: RigView, chain: IKChain, bone: str) -> bpy.types.Constraint | None:
     """The constraint that sets the rotation the solver starts ``bone`` from, whatever the bones
     above it do (a Copy Rotation or Copy Transforms of a target the chain does not move, a
-    Damped Track at one); None when the bone's own channels and what it inherits set it."""
+    Damped Track at one), the last of them in the stack, which runs in order; None when the
+    bone's own channels and what it inherits set it."""
     posed = forward_pose(rig, chain)[bone]
-    for constraint in rig.constraints(bone):
-        sets_all = not isinstance(constraint, bpy.types.LockedTrackConstraint)
-        active = not constraint.mute and constraint.is_valid
-        if sets_all and active and _started_rotation(rig, chain, constraint, posed) is not None:
-            return constraint
+    setting = [c for c in rig.constraints(bone) if _sets_the_start(rig, chain, c, posed)]
+    return setting[-1] if setting else None
+
+
+def _sets_the_start(
+    rig: RigView, chain: IKChain, constraint: bpy.types.Constraint, posed: Matrix
+) -> bool:
+    """Whether this constraint sets the whole rotation of its bone where the solver starts
+    (``_started_rotation``: not a Locked Track, which turns it about one axis)."""
+    sets_all = not isinstance(constraint, bpy.types.LockedTrackConstraint)
+    active = not constraint.mute and constraint.is_valid
+    return sets_all and active and _started_rotation(rig, chain, constraint, posed) is not None
+
+
+def _replaced_later(
+    rig: RigView,
+    chain: IKChain,
+    bone: str,
+    constraint: bpy.types.Constraint,
+    posed: Matrix,
+    without: bpy.types.Constraint | None = None,
+) -> bool:
+    """Whether a constraint below this one in the bone's stack sets the bone's whole start
+    rotation (``_sets_the_start``) or, a Track To, its aim and roll: the stack runs in order,
+    so the solver starts from that one's rotation, not this one's. Measured on the leg: the shin
+    copying the hand control's rotation bends 91° from its pole; with a Damped Track at the foot
+    control below the copy it starts 38° the rest way, as the track alone does, and lands."""
+    stack = rig.constraints(bone)
+    later = stack[stack.index(constraint) + 1 :] if constraint in stack else ()
+    return any(
+        _sets_the_start(rig, chain, other, posed)
+        or (other.type == "TRACK_TO" and not other.mute and other.is_valid)
+        for other in later
+        if other.influence >= FULL_INFLUENCE and other != without
+    )
+
+
+def start_left_to(
+    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
+) -> bpy.types.Constraint | None:
+    """A constraint above this one in the bone's stack whose start flips the bend
+    (``start_flips_the_bend``) once this one, which replaces it, is muted: muting this one alone
+    would break the chain (measured: muting the leg's Damped Track at the foot control below a
+    Copy Rotation of the hand control leaves the knee 91° from its pole)."""
+    stack = rig.constraints(bone)
+    earlier = stack[: stack.index(constraint)] if constraint in stack else ()
+    for other in earlier:
+        active = other.type != "IK" and not other.mute and other.influence > 0.0
+        if active and start_flips_the_bend(rig, chain, bone, other, without=constraint):
+            return other
     return None
 
 
@@ -334,18 +438,18 @@ def _aim_within_reach(
     rig: RigView, chain: IKChain, constraint: bpy.types.Constraint, aim: Vector
 ) -> Vector:
     """Where a track aims, in the frame of ``forward_pose``; a track at the chain's own target
-    out of the chain's reach aims at the rest tip instead. Out of reach the chain ends straight
-    toward its target whatever its start, and within reach the track follows the target, so the
-    start it gives there says which way the joint bends (measured: the leg's IK without Use Tail
-    turns the hips 181°, leaving the hand control 2.9 reaches from the shoulder; the forearm's
-    Damped Track at it starts the elbow 174° the other way and 54° out of its plane, and the arm
-    ends straight toward it; at the oracle's goals the track starts it 44° and 32° the rest way,
-    and it lands)."""
+    aims where the limb folds (the first of ``reachable_tips``, the limb folded by hand). The
+    track follows the target wherever it is put, and the side it starts the joint on shows
+    where the limb bends; at the rest tip, or out of reach, the chain ends all but straight
+    whatever its start. Measured on the leg, the thigh keyed 17° forward with a Damped Track on
+    the shin at the foot control: aimed at the rest tip the shin starts 26° the other way, at
+    the oracle's goals 3° the rest way, and it lands (keyed 46°: 54° the other way there, and
+    it bends 163° from its pole); the leg's IK without Use Tail turns the hips 181°, leaving the
+    hand control 2.9 reaches from the shoulder, and the forearm's Damped Track at it starts the
+    elbow 174° the other way, at the goals 44° and 32° the rest way, and the arm lands."""
     aimed_at = getattr(constraint, "target", None), readable(constraint, "subtarget", "")
-    own_target = aimed_at == (chain.target, chain.subtarget)
-    root = rig.bone(chain.root).head
-    if own_target and (aim - root).length > rig.chain_reach(chain):
-        return rig.chain_tip(chain)
+    if aimed_at == (chain.target, chain.subtarget):
+        return reachable_tips(rig, chain)[0]
     return aim
 
 
@@ -362,7 +466,8 @@ def _started_rotation(
     partial, local spaces, other axes, other kinds), which is not modelled. ``body_turn``: the
     armature-space turn of the bone the limb hangs from, which moves the chain and not a target
     that bone does not carry."""
-    if not isinstance(constraint, (*COPIES, *TRACKS)) or constraint.influence < FULL_INFLUENCE:
+    modelled = (*COPIES, *TRACKS, bpy.types.TrackToConstraint)
+    if not isinstance(constraint, modelled) or constraint.influence < FULL_INFLUENCE:
         return None
     target, subtarget = constraint.target, readable(constraint, "subtarget")
     if target == rig.object and rig.has_bone(subtarget):
@@ -384,6 +489,8 @@ def _started_rotation(
     # arm alike; the arm lands).
     matrix = parent_motion(rig, chain.root).inverted_safe() @ matrix
     own = posed.to_3x3().normalized()
+    if isinstance(constraint, bpy.types.TrackToConstraint):
+        return _tracked_to(rig, chain, constraint, matrix, posed.translation, body_turn)
     if isinstance(constraint, TRACKS):
         if constraint.track_axis != "TRACK_Y" or constraint.head_tail != 0.0:
             return None
@@ -405,3 +512,44 @@ def _started_rotation(
         plain = plain and all(getattr(constraint, f"use_{axis}") for axis in AXES)
         plain = plain and not any(getattr(constraint, f"invert_{axis}") for axis in AXES)
     return matrix.to_3x3().normalized() if plain else None
+
+
+def _tracked_to(
+    rig: RigView,
+    chain: IKChain,
+    constraint: bpy.types.TrackToConstraint,
+    target: Matrix,
+    head: Vector,
+    body_turn: Matrix | None,
+) -> Matrix | None:
+    """The rotation a world-space Track To gives a bone whose head is at ``head`` (the frame of
+    ``forward_pose``), as Blender builds it: its track axis at the target, its up axis toward
+    the world's Z (or the target's), projected square to the track; None where that is
+    undecided. The world does not turn with the body: read in the chain's frame, its up turns
+    back by ``body_turn`` (measured on the leg, a Track To on the shin at the foot control
+    starts 128° the rest way, and 52° the other way with the hips turned -40° about X)."""
+    spaces = (constraint.owner_space, constraint.target_space) == ("WORLD", "WORLD")
+    if not spaces or constraint.head_tail != 0.0:
+        return None
+    track, up_axis = "XYZ".index(constraint.track_axis[-1]), "XYZ".index(constraint.up_axis[-1])
+    aim = _aim_within_reach(rig, chain, constraint, target.translation) - head
+    if track == up_axis or aim.length < 1e-6:
+        return None
+    if constraint.use_target_z:
+        up = target.to_3x3().col[2]
+    else:
+        up = rig.object.matrix_world.to_3x3().inverted_safe() @ Vector((0.0, 0.0, 1.0))
+        if body_turn is not None:
+            up = body_turn.to_3x3().inverted_safe() @ up
+        up = parent_motion(rig, chain.root).to_3x3().inverted_safe() @ up
+    tracked = aim.normalized() * (-1.0 if "NEGATIVE" in constraint.track_axis else 1.0)
+    square = up - up.project(tracked)
+    if square.length < 1e-4:
+        return None  # the up axis along the track: Blender picks one, not modelled
+    square.normalize()
+    rotation = Matrix.Identity(3)
+    rotation.col[track], rotation.col[up_axis] = tracked, square
+    side = 3 - track - up_axis
+    sign = 1.0 if (track - up_axis) in (1, -2) else -1.0  # Blender's basis_cross
+    rotation.col[side] = sign * square.cross(tracked).normalized()
+    return rotation

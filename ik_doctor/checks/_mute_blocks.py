@@ -1,0 +1,94 @@
+"""Why muting a constraint the IK overrides would break its chain (the constraint order check's
+``mute_overridden`` fix refuses then): what the constraint still holds where the solver starts."""
+
+from __future__ import annotations
+
+import bpy
+
+from ..core.limb import pose_flips_bend
+from ..core.names import readable
+from ..core.rig import IKChain, RigView
+from ..core.start import COPIES, start_left_to, start_set_by
+from ._shear import shear_source
+from .locks import track_that_holds_locks
+
+
+def why_not_muted(
+    rig: RigView,
+    chain: IKChain,
+    bone: str,
+    constraint: bpy.types.Constraint,
+    moves_head: bool,
+    straight_start: bool,
+    turned_back: bool,
+) -> tuple[str, str] | None:
+    """Why muting the constraint would break the chain (None: it may be muted): what it holds
+    (uncovers, copies_location, straight_start, pole_angle, locks, inherit_rotation, shear or
+    posed) and the sentence."""
+    # Measured: a joint that does not inherit rotation lands while this sets where it starts,
+    # and flips away from its pole once the body turns when it is muted.
+    holds_loose_joint = (
+        chain.pole is not None
+        and not rig.raw_bone(bone).use_inherit_rotation
+        and bone in chain.moving_bones[:-1]
+        and start_set_by(rig, chain, bone) == constraint
+    )
+    # Measured: the arm and the leg posed -20° or -70° at the joint land while this sets where
+    # it starts, and bend away from the pole once it is muted (the rest_pose check's error).
+    holds_flipping_pose = (
+        chain.pole is not None
+        and start_set_by(rig, chain, bone) == constraint
+        and pose_flips_bend(rig, chain)
+    )
+    # Measured: a forearm sheared by its upper arm scaled (1, 2, 1) lands while a world-space
+    # Copy Rotation rebuilds its matrix, and stops 34% short once it is muted (the inherit
+    # check's error).
+    sheared = shear_source(rig, chain, bone) if isinstance(constraint, COPIES) else None
+    holds_shear = sheared is not None and start_set_by(rig, chain, bone) == constraint
+    uncovered = start_left_to(rig, chain, bone, constraint)
+    if uncovered is not None:
+        return "uncovers", (
+            f"muted, it would leave '{readable(uncovered)}' above it to set where the solver "
+            "starts, bent the other way, and the joint would flip away from the pole (this "
+            "check's error): mute that one first"
+        )
+    if moves_head:
+        return "copies_location", (
+            "muting it would also drop the location it copies, which still moves the chain: "
+            "use Copy Location instead if that is what it is for"
+        )
+    if straight_start:
+        return "straight_start", (
+            "muted, it would leave the chain straight: pre-bend the chain first (the "
+            "rest_pose check's fix)"
+        )
+    if turned_back:
+        return "pole_angle", (
+            f"muted, it would leave the pole angle of IK '{chain.constraint}' turning the joint "
+            "away from the pole (the pole check's error): mute it and set the pole angle to "
+            "the one that keeps the rest pose together"
+        )
+    if bone == chain.moving_bones[0] and track_that_holds_locks(rig, chain) == readable(constraint):
+        # Measured: the arm and the leg with a bend axis locked land while this aims the lower
+        # bone at the target where the solver starts, and stop 6.4% short once it is muted.
+        return "locks", (
+            "muted, it would leave the IK locks of the chain blocking its bend, and the limb "
+            "short of the target (the locks check's error): free those axes first"
+        )
+    if holds_loose_joint:
+        return "inherit_rotation", (
+            f"muted, it would leave {bone}, which does not inherit rotation, to flip away from "
+            "the pole once the body turns: turn Inherit Rotation on first (the inherit check's "
+            "fix)"
+        )
+    if holds_shear:
+        return "shear", (
+            f"muted, it would leave {bone} sheared by the uneven scale of {sheared}: set its "
+            "Inherit Scale to Aligned first (the inherit check's fix)"
+        )
+    if holds_flipping_pose:
+        return "posed", (
+            "muted, it would leave the posed rotation of the chain bending the joint the other "
+            "way, away from the pole: clear that pose first (the rest_pose check's fix)"
+        )
+    return None
