@@ -750,3 +750,32 @@ def test_a_track_to_is_read_under_every_body_turn(faults, lands) -> None:
     if lands:
         pose = next(f for f in judged.findings if f.check_id == "rest_pose")
         assert (pose.fix_id, pose.stated["blocked_by"]) == (None, "start")
+
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(
+    ("straight", "severity"),
+    [
+        ((("straight_one_sided", 4),), Severity.ERROR),
+        ((("straight_one_sided", 5),), Severity.ERROR),
+        ((("straight", 0), ("no_pole", 0)), Severity.ERROR),
+        ((("straight_one_sided", 0),), Severity.WARNING),
+    ],
+    ids=["hinge", "hinge-away", "free", "with-pole"],
+)
+def test_straight_limb_without_a_pole_under_an_ik_on_its_upper_bone_misses(
+    limb, straight, severity
+) -> None:
+    """Once a failure with only a warning: an upper-arm (thigh) IK of length 1 on the limb's
+    control beside the limb straight at rest was read as aiming the one line. Without a pole the
+    solver folds the limb, the upper IK holds its top bone on the line, and the limb stops 3.4%
+    short: duplicates' error on the limb's chain. With its pole the limb never folds (rest_pose's
+    error) and the pair stays a warning on the upper IK."""
+    faults = (Fault("ik_above", limb, 1), *(Fault(kind, limb, amount) for kind, amount in straight))
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    bones = LIMBS[limb]
+    missing = bones.owner if severity == Severity.ERROR else bones.parent
+    pair = next(f for f in judged.findings if f.check_id == "duplicates")
+    assert (pair.severity, pair.chain, pair.bone) == (severity, (missing, "IK"), bones.parent)

@@ -6,7 +6,8 @@ Blender solves every IK that shares bones as one tree with several goals. Measur
 onto it and leaves the shin's IK 0.17 short. Two that agree (same control, same tip) solve,
 but only until one of them is edited. So do two on one control where the winning chain is
 straight at rest and nothing bends it: it only aims that line, and the other lies along it
-(measured: a thigh IK on the foot control over the straight leg lands).
+(measured: a thigh IK on the foot control over the straight leg lands), as long as it has a pole:
+without one the solver folds it, and the thigh's IK holds it 3.4% of its reach short.
 
 Chains of one limb that share no bone are solved one after the other, the upper first; aimed at
 one control with tips at different points (one reaching with the tail, the other with the head,
@@ -32,7 +33,10 @@ What it reports:
   short); a warning when they agree.
 - Also a warning when the chain that wins is straight at rest with nothing to bend it (no pose,
   no Damped Track at its target, no IK Stretch) and the other lies along it: both aim along one
-  line, and the thigh's or upper arm's IK lands.
+  line, and the thigh's or upper arm's IK lands. Not when it has no pole (and its root's IK
+  limit does not turn it against its fold): the solver folds it toward the control, the other
+  IK holds its top bone on the line, and the straight limb misses (3.4% of its reach), an error
+  on its chain.
 - Chains of one limb that share no bone, aimed at one control, with their tips at different
   points, one reaching with the tail and one with the head: an error. The upper chain is solved
   first and the lower one cannot reach: a foot IK on the ankle's control 0.10 short (58% of its
@@ -67,7 +71,12 @@ import bpy
 from ..core.armature import pose_of
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import STRAIGHT_RATIO, bend_offset, constraint_switches
+from ..core.limb import (
+    STRAIGHT_RATIO,
+    bend_offset,
+    constraint_switches,
+    root_folds_against,
+)
 from ..core.names import readable
 from ..core.reach import stretching_bones
 from ..core.registry import Check
@@ -164,11 +173,11 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
         assert stacked is not None
         loser = stacked[1]
     winner = later if loser is first else first
-    aims_alike = shared and same_control and _aims_its_straight_line(rig, winner, loser)
+    aims_alike = bool(shared) and same_control and _aims_its_straight_line(rig, winner, loser)
+    if aims_alike and _folds_all_the_same(rig, winner):
+        aims_alike, loser, winner = False, winner, loser  # it folds, and misses (measured)
     held = not shared and _frozen(rig, winner)
-    severity, title, why, outcome = _outcome(
-        bool(aims_alike), agree, held, bool(shared), winner, loser
-    )
+    severity, title, why, outcome = _outcome(aims_alike, agree, held, bool(shared), winner, loser)
     message += outcome
     # A muted twin on the same bone reads as an IK/FK switch, which is what it becomes; a lone
     # muted IK on another bone would read as an IK that does nothing: that one is removed.
@@ -284,6 +293,17 @@ def _aims_its_straight_line(rig: RigView, winner: IKChain, loser: IKChain) -> bo
         and target_tracking_joint(rig, winner) is None
         and not stretching_bones(rig, winner)
     )
+
+
+def _folds_all_the_same(rig: RigView, chain: IKChain) -> bool:
+    """Whether a chain straight at rest folds all the same: without a pole the solver folds it
+    toward the side the target leans to, or the side its IK limits choose (``rest_pose``), unless
+    the root's own IK limit turns it the other way (``root_folds_against``). Measured on the
+    straight leg and arm without a pole under an upper-arm or thigh IK of length 1 on the same
+    control: the limb stops 3.4% of its reach short, free or with a one-sided hinge at the
+    joint; with the root limited the other way too the limb lands (and the thigh's IK; the
+    upper arm's stopped 0.2% short once, with the shoulder turned 40° about Z)."""
+    return chain.pole is None and not root_folds_against(rig, chain)
 
 
 def _count_keeping_the_top(chain: IKChain) -> int:
