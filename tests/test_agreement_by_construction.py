@@ -752,7 +752,6 @@ def test_a_track_to_is_read_under_every_body_turn(faults, lands) -> None:
         assert (pose.fix_id, pose.stated["blocked_by"]) == (None, "start")
 
 
-
 @pytest.mark.parametrize("limb", ["arm", "leg"])
 @pytest.mark.parametrize(
     ("straight", "severity"),
@@ -779,3 +778,26 @@ def test_straight_limb_without_a_pole_under_an_ik_on_its_upper_bone_misses(
     missing = bones.owner if severity == Severity.ERROR else bones.parent
     pair = next(f for f in judged.findings if f.check_id == "duplicates")
     assert (pair.severity, pair.chain, pair.bone) == (severity, (missing, "IK"), bones.parent)
+
+
+@pytest.mark.parametrize(
+    "faults",
+    [
+        (Fault("tail_off", "leg", 0), Fault("ik_above", "leg", 0), Fault("pole_angle", "leg", 180)),
+        (Fault("tail_off", "leg", 0), Fault("pole_angle", "leg", 180)),
+        (Fault("chain_length", "leg", 3), Fault("pole_angle", "leg", 150)),
+    ],
+    ids=["beside-a-thigh-ik", "alone", "length-3"],
+)
+def test_pole_of_a_leg_chain_rooted_in_the_hips_is_judged_as_blender_turns_it(faults) -> None:
+    """Once a trade: a leg's IK reaching into the hips, whose Y axis points away from the foot,
+    turns the other way about the hips→target line as its pole angle rises (Blender turns the
+    root about its own Y). Read the usual way, the angle that keeps the rest pose was 180° off,
+    and once parenting connected the thigh the pole check called a landing leg flipped."""
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    rig = faulted_limbs.faulted_rig(faults)
+    apply_fix(next(f for f in diagnose(rig) if f.check_id == "parenting" and f.fix_id == "connect"))
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    poles = {f.severity for f in diagnose(rig) if f.check_id == "pole"}
+    assert (verdict.state == "fail") == (Severity.ERROR in poles)

@@ -61,11 +61,14 @@ class Limb:
     def bend_at_rest(self, twist: float) -> Vector | None:
         """The bend side once the solver has turned the chain ``twist`` radians at rest.
 
-        Measured: raising the pole angle by d turns the chain by +d about root→tip.
+        Measured: raising the pole angle by d turns the chain by +d about root→tip, and by -d
+        where the root points away from the tip (a hips bone atop a leg's chain): Blender turns
+        the root about its own Y axis.
         """
         if self.bend is None:
             return None
-        return Quaternion((self.tip - self.root_head).normalized(), twist) @ self.bend
+        axis = (self.tip - self.root_head).normalized()
+        return Quaternion(axis, twist if self.root_y.dot(axis) >= 0.0 else -twist) @ self.bend
 
 
 def limb_at_rest(rig: RigView, chain: IKChain) -> Limb:
@@ -105,14 +108,17 @@ def start_turn(rig: RigView, chain: IKChain) -> float:
     if before is None or after is None:
         return 0.0
     turn = math.remainder(after - before, math.tau)
+    if rest_root.col[1].xyz.dot(rig.chain_tip(chain) - rest_root.translation) < 0.0:
+        turn = -turn  # as the pole angle turns a root pointing away from the tip (bend_at_rest)
     return turn if abs(turn) < math.pi / 2.0 else 0.0
 
 
 def posed_joints(rig: RigView, chain: IKChain) -> list[str]:
-    """The inner bones of the chain (neither its root nor its last bone) that are posed."""
+    """The chain's bones below its root that are posed: each turns the bend where the solver
+    starts (a thigh keyed under a leg's chain rooted in the hips, measured: 56°)."""
     return [
         name
-        for name in chain.moving_bones[1:-1]
+        for name in chain.moving_bones[:-1]
         if rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
     ]
 

@@ -50,6 +50,10 @@ def rest_pole_angle(
     wanted = normal.cross(root_y)
     if wanted.length < 1e-12:
         return 0.0
+    if root_y.dot(tip - root_head) < 0.0:
+        # Blender aims the root's X-Z plane from root to tip: a root pointing away from the tip
+        # (a hips bone in a leg's chain) turns the other way about that line.
+        wanted.negate()
     wanted.normalize()
     return math.atan2(wanted.cross(root_x).dot(root_y), wanted.dot(root_x))
 
