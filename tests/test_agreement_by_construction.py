@@ -801,3 +801,25 @@ def test_pole_of_a_leg_chain_rooted_in_the_hips_is_judged_as_blender_turns_it(fa
     (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
     poles = {f.severity for f in diagnose(rig) if f.check_id == "pole"}
     assert (verdict.state == "fail") == (Severity.ERROR in poles)
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("override", [0, 2, 3, 5])
+def test_a_straight_limb_started_bent_by_a_constraint_leaves_the_ik_above_short(
+    limb, override
+) -> None:
+    """Once a failure with only a warning: a straight limb whose lower bone copies the hips' or
+    another limb's rotation, or tracks its control or pole, starts bent from that constraint,
+    folds, and the upper arm's (thigh's) IK of length 1 on its control misses (the thigh 0.45
+    short): duplicates' error on that IK, no longer the straight pair's warning."""
+    faults = (
+        Fault("ik_above", limb, 1),
+        Fault("straight_one_sided", limb, 7),
+        Fault("overriding_constraint", limb, override),
+    )
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    upper = LIMBS[limb].parent
+    assert [v.state for v in judged.verdicts if v.owner == upper] == ["fail"]
+    pair = next(f for f in judged.findings if f.check_id == "duplicates")
+    assert (pair.severity, pair.chain) == (Severity.ERROR, (upper, "IK"))

@@ -81,7 +81,7 @@ from ..core.names import readable
 from ..core.reach import stretching_bones
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
-from ..core.start import target_tracking_joint
+from ..core.start import overridden_constraints
 from ._tip_motion import blocked
 
 SAME_POINT = 1e-4
@@ -284,15 +284,9 @@ def _outcome(
 
 
 def _aims_its_straight_line(rig: RigView, winner: IKChain, loser: IKChain) -> bool:
-    """Whether ``winner`` never folds (straight at rest, posed nowhere, no Damped Track bending
-    its start, no IK Stretch) and ``loser``'s bones lie along it: both then aim one line."""
-    return (
-        set(loser.bones) <= set(winner.bones)
-        and bend_offset(rig, winner) < STRAIGHT_RATIO
-        and rig.turned_or_scaled.isdisjoint(winner.bones)
-        and target_tracking_joint(rig, winner) is None
-        and not stretching_bones(rig, winner)
-    )
+    """Whether ``winner`` never folds (``_never_folds``) and ``loser``'s bones lie along it:
+    both then aim one line."""
+    return set(loser.bones) <= set(winner.bones) and _never_folds(rig, winner)
 
 
 def _folds_all_the_same(rig: RigView, chain: IKChain) -> bool:
@@ -411,6 +405,25 @@ def _lower_reaches(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
         (max(0.0, beyond - offset), beyond + offset) if out_of_reach else (offset,) * 2
     )
     return max(0.0, 2.0 * longest - total) - slack <= furthest and nearest <= total + slack
+
+
+def _never_folds(rig: RigView, chain: IKChain) -> bool:
+    """Whether the chain is straight at rest and nothing starts it bent (no pose, no constraint
+    the IK overrides that sets a rotation, no IK Stretch): aimed along its line, the solver
+    never folds it. Measured: a straight limb whose lower bone copies or tracks something folds
+    from that start, and the upper arm's or thigh's IK of length 1 on its control misses (0.45
+    short); a Limit Rotation sets no start, and the pair lands."""
+    setting = (
+        constraint
+        for _bone, constraint in overridden_constraints(rig, chain.moving_bones)
+        if not constraint.type.startswith("LIMIT_")
+    )
+    return (
+        bend_offset(rig, chain) < STRAIGHT_RATIO
+        and rig.turned_or_scaled.isdisjoint(chain.bones)
+        and next(setting, None) is None
+        and not stretching_bones(rig, chain)
+    )
 
 
 def _further_from_control(rig: RigView, first: IKChain, later: IKChain) -> IKChain:
