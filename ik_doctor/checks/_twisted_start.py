@@ -20,20 +20,42 @@ Only as measured: the other bones of the chain at rest, no other constraint on t
 pole angle turning the chain at most 20° from rest. Otherwise the twisted fold was seen to fail
 (the forearm or shin posed 70° about X: 14% to 18% short; the pole angle turned 60°: the joint
 ends 111° to 130° from the pole; the shin copying the hips' rotation: 33% to 50% short).
+
+A chain built bending away from its pole (``pole_behind_bend``: the pole placed behind the
+limb, or the shoulder and upper arm under an arm IK without Use Tail) passes bending toward the
+pole or as built, so the pole's turn does not bound it: with the pole angle raised 0°, 60° and
+150°, the root locked on X lands twisted 0.025 to 3.0 rad (untwisted, 6.4% and 5.1% short), the
+forearm or shin 0.1 to 3.0 (the shin at 0.05: 3.4% short), and the upper arm as the inner joint
+of the shoulder's chain 0.2 to 3.0 (0.15 and less: 3.5% short), so such a joint takes 0.2.
+
+A joint held on X by a zero-width IK limit (Y and Z free) is another segment: Blender builds a
+limited bone as a free ball joint with X clamped, which folds about its own Z in whatever plane
+the twisted root turns it to. Measured on the arm and the leg, the forearm or shin limited 0° to
+0° under the upper arm or thigh locked on X: the root twisted 0.1 to 3.0 rad lands (0.015% to
+0.025% short), 0.025 and less fails (6.5% and 5.1% short). Both joints locked on X fail twisted
+0.1 to 3.0 (0.8% to 3.4% short), so this holds for the limit only.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from ..core.finding import Finding, Severity, lowered
-from ..core.limb import pole_turn
+from ..core.limb import pole_behind_bend, pole_turn
 from ..core.rig import IKChain, RigView
 from ..core.start import overridden_constraints
 
-TWIST_THAT_FOLDS = {"root": (0.025, math.pi), "joint": (0.1, 1.0)}
+TWIST_THAT_FOLDS = {
+    "root": (0.025, math.pi),
+    "joint": (0.1, 1.0),
+    "joint built away": (0.2, 3.0),
+    "root over a zero limit": (0.1, 3.0),
+}
 """Radians (least, most) of start twist about its own Y with which a bone locked on its bend
-axis alone was measured to fold the limb and land, as the chain's root or an inner joint."""
+axis alone was measured to fold the limb and land, as the chain's root or an inner joint (of a
+chain built bending away from its pole: no pole turn bounds it), or as the root locked on X
+over an inner joint that a zero-width X limit holds."""
 POLE_TURN_MEASURED = 20.0
 """Degrees the pole angle may turn the chain from rest (``pole_turn``) for the twisted fold to
 land: measured at 0° and 20° (lands), 60° (bends away from the pole)."""
@@ -45,32 +67,78 @@ def weighed_against_twist(rig: RigView, chain: IKChain, findings: list[Finding])
     bent = [f for f in findings if f.severity == Severity.ERROR]
     if not bent or not _as_measured(rig, chain):
         return findings
-    twists = {f.bone: twist_that_folds(rig, chain, f) for f in bent}
+    limited = [f.bone or "" for f in bent if _zero_limited_joint(rig, chain, f)]
+    locked = [f for f in bent if f.bone not in limited]
+    twists = {f.bone: twist_that_folds(rig, chain, f, bool(limited)) for f in locked}
     posed = [name for name in chain.moving_bones if _posed(rig, name) and name not in twists]
-    if posed or any(twist is None for twist in twists.values()):
+    if not twists or posed or any(twist is None for twist in twists.values()):
         return findings  # another bone posed was not measured: it fails posed 70° about X
     said = ", ".join(f"{bone} by {twist:.2g} rad" for bone, twist in twists.items())
     reason = (
         f" The pose starts it twisted about its own Y ({said}): the solver keeps that twist and "
-        "swings Z in the untwisted frame, which folds the limb in its plane; it lands "
-        "(measured)."
+        "swings Z in the untwisted frame, which folds the limb in its plane"
+        + (
+            ", and a joint held by a zero-width limit folds about Z in that plane"
+            if limited
+            else ""
+        )
+        + "; it lands (measured)."
     )
-    return lowered(findings, reason, ("twisted_start", tuple(twists)), lambda f: True)
+    weighed = lowered(findings, reason, ("twisted_start", tuple(twists)), lambda f: True)
+    return (
+        [_waiting(f, limited) if f.bone in twists else f for f in weighed] if limited else weighed
+    )
+
+
+def _waiting(finding: Finding, limited: list[str]) -> Finding:
+    """The twisted root's fix made to wait while a zero-width limit holds a joint below: freed
+    alone, the limit stops the limb short (measured: 6.5% for the arm, 5.1% for the leg)."""
+    return replace(
+        finding,
+        fix_id=None,
+        fix_label=None,
+        no_fix_reason=(
+            f"its twisted lock is what folds the limb while {', '.join(limited)} is held by a "
+            "zero-width X limit: freed first, the limit would stop the limb short. Free that "
+            "limit first"
+        ),
+    )
+
+
+def _zero_limited_joint(rig: RigView, chain: IKChain, finding: Finding) -> bool:
+    """Whether the finding names an inner joint held on X by a zero-width IK limit alone (no
+    IK lock, no other limit): Blender builds it as a free ball joint, X clamped, not as an
+    elbow, so it folds about its Z wherever the twisted root turns that axis."""
+    name = finding.bone or ""
+    if finding.args.get("cause") != "ik_limit" or finding.args.get("axes") != "x":
+        return False
+    if name == chain.root or name not in chain.moving_bones:
+        return False
+    pose_bone = rig.pose_bone(name)
+    held = [getattr(pose_bone, f"lock_ik_{axis}") for axis in "xyz"]
+    held += [getattr(pose_bone, f"use_ik_limit_{axis}") for axis in "yz"]
+    return not any(held)
 
 
 def _as_measured(rig: RigView, chain: IKChain) -> bool:
     """Whether the chain is as the twisted fold was measured to land: a pole turning it at most
-    ``POLE_TURN_MEASURED`` from rest, and no constraint but the IK on its bones."""
+    ``POLE_TURN_MEASURED`` from rest unless the chain is built bending away from it, and no
+    constraint but the IK on its bones."""
     turn = pole_turn(rig, chain)
-    if turn is None or abs(math.degrees(turn)) > POLE_TURN_MEASURED + 1e-6:
+    if turn is None:
+        return False
+    if abs(math.degrees(turn)) > POLE_TURN_MEASURED + 1e-6 and not pole_behind_bend(rig, chain):
         return False
     return next(overridden_constraints(rig, chain.moving_bones), None) is None
 
 
-def twist_that_folds(rig: RigView, chain: IKChain, finding: Finding) -> float | None:
+def twist_that_folds(
+    rig: RigView, chain: IKChain, finding: Finding, over_zero_limit: bool = False
+) -> float | None:
     """The start twist (radians about its own Y) of the bone a bend-axis lock finding names,
     where it lets the limb fold: an IK lock on X or Z alone, Y and the other swing axis free,
-    twisted within ``TWIST_THAT_FOLDS``; else None."""
+    twisted within ``TWIST_THAT_FOLDS`` (the root's over a joint held by a zero-width limit,
+    with ``over_zero_limit``); else None."""
     name = finding.bone or ""
     axes = str(finding.args.get("axes", ""))
     if finding.fix_id != "free_axes" or axes not in ("x", "z") or name not in chain.moving_bones:
@@ -81,7 +149,14 @@ def twist_that_folds(rig: RigView, chain: IKChain, finding: Finding) -> float | 
     if not locks[axes] or locks["y"] or locks[other]:
         return None  # a zero-width limit, or no twist or swing left: not measured to fold
     twist = abs(pose_bone.matrix_basis.to_quaternion().to_swing_twist("Y")[1])
-    least, most = TWIST_THAT_FOLDS["root" if name == chain.root else "joint"]
+    where = "root" if name == chain.root else "joint"
+    if over_zero_limit:
+        if where != "root" or axes != "x":
+            return None
+        where = "root over a zero limit"
+    elif where == "joint" and pole_behind_bend(rig, chain):
+        where = "joint built away"
+    least, most = TWIST_THAT_FOLDS[where]
     return twist if least - 1e-6 <= twist <= most + 1e-6 else None
 
 

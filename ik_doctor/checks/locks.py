@@ -219,11 +219,10 @@ def twist_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:
     (``weighed_against_twist``): untwisted, the chain would stop short, this check's error."""
     found = _weighed_against_stretch(rig, chain, [*_blocked_chain(rig, chain, 1.0)])
     errors = [f for f in found if f.severity == Severity.ERROR]
-    if not errors or any(
-        f.severity == Severity.ERROR for f in weighed_against_twist(rig, chain, found)
-    ):
+    weighed = weighed_against_twist(rig, chain, found)
+    if not errors or any(f.severity == Severity.ERROR for f in weighed):
         return None
-    return errors[0].bone
+    return next(t[0] for f in weighed if (t := dict(f.facts).get("twisted_start")))
 
 
 def _tracking_target(rig: RigView, chain: IKChain) -> str | None:
