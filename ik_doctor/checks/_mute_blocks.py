@@ -57,16 +57,16 @@ def why_not_muted(
             "muting it would also drop the location it copies, which still moves the chain: "
             "use Copy Location instead if that is what it is for"
         )
-    if straight_start:
-        return "straight_start", (
-            "muted, it would leave the chain straight: pre-bend the chain first (the "
-            "rest_pose check's fix)"
-        )
     if turned_back:
         return "pole_angle", (
             f"muted, it would leave the pole angle of IK '{chain.constraint}' turning the joint "
             "away from the pole (the pole check's error): mute it and set the pole angle to "
             "the one that keeps the rest pose together"
+        )
+    if straight_start:
+        return "straight_start", (
+            "muted, it would leave the chain straight: pre-bend the chain first (the "
+            "rest_pose check's fix)"
         )
     if bone == chain.moving_bones[0] and track_that_holds_locks(rig, chain) == readable(constraint):
         # Measured: the arm and the leg with a bend axis locked land while this aims the lower

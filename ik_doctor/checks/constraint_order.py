@@ -47,7 +47,8 @@ What it reports:
   warnings. A warning where the pole angle turns that flipped start back round to the pole
   (``core.start.start_turned_back``, the body as modelled and turned 40° each way): measured, a
   Damped Track at the pole on the forearm or the shin lands with the angle turned 120° to 180°,
-  and fails at 100° and 110°, where the error stands.
+  and fails at 100° and 110°, where the error stands; on a limb straight at rest, which the
+  track bends away from the pole at the rest angle, it lands with the angle turned 150° or 180°.
 - Limit Rotation on a chain bone, which does not limit IK: a warning.
 - An IK nested inside another IK's longer, valid chain and sharing a bone it turns, which misses
   its target: an error.
@@ -94,6 +95,7 @@ from ..core.reach import holds_the_fold, solved_by_itasc
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
 from ..core.start import start_flips_the_bend, start_turned_back, target_tracking_joint
+from ..core.start import straight_start as straight_start_of
 from ._mute_blocks import why_not_muted
 from .duplicates import clash_after
 
@@ -299,9 +301,12 @@ def _rotation_overridden(
     kind = constraint.type.replace("_", " ").title()
     what = purpose.format(target=_target_name(constraint))
     moves_head = constraint.type == "COPY_TRANSFORMS" and not rig.bone(bone).use_connect
-    straight_start = bend_offset(rig, chain) < STRAIGHT_RATIO and target_tracking_joint(
-        rig, chain
-    ) == (bone, readable(constraint))
+    # A chain straight at rest folds the way this bends it where the solver starts: the track
+    # at its target, or another constraint whose bend lands (``core.start.straight_start``).
+    straight_start = bend_offset(rig, chain) < STRAIGHT_RATIO and (
+        target_tracking_joint(rig, chain) == (bone, readable(constraint))
+        or straight_start_of(rig, chain) == (bone, readable(constraint), True)
+    )
     # Measured on the leg and the arm: a Track To at the control flipped or stalled the joint
     # under a pole in front of the bend every time, and lands under a pole behind it (a limb
     # built bending away from its pole), stiff thigh or not.
@@ -309,7 +314,7 @@ def _rotation_overridden(
     faces_the_pole = flips and constraint.type == "TRACK_TO" and pole_behind_bend(rig, chain)
     # Measured: a Damped Track at the pole on the forearm or the shin lands with the pole angle
     # turned 120° to 180°, and fails at 100° and 110° (core.start.TURNED_BACK_BEND).
-    turned_back = flips and start_turned_back(rig, chain) == (bone, readable(constraint))
+    turned_back = start_turned_back(rig, chain) == (bone, readable(constraint))
     severity, title, effect, why = (
         _turned_back(chain)
         if turned_back

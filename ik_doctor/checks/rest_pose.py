@@ -27,7 +27,9 @@ What it reports:
   way its one-sided IK limits fold it, where they choose, as a robot arm's hinges do (the
   finding names them). A warning too where the solver starts it bent toward its pole, by a posed
   rotation or by a Damped Track at its own target on the lower bone, and the leg and the arm
-  land; an error where a posed rotation bends it away.
+  land, or bent by another constraint the IK overrides whose bend the pole angle turns to face
+  the pole (``core.start.straight_start``: a Damped Track at the pole with the angle turned 150°
+  or 180°); an error where a posed rotation or such a constraint bends it away.
 - A leftover rotation under IK that bends a joint away from the pole, within its IK limits: an
   error (a pose beyond a one-sided limit is held back by it: the leg and the arm folding only
   toward their pole, posed -20° or -70° at the joint, land once pre-bent). A warning under
@@ -56,7 +58,9 @@ What its fixes do:
   another live IK on the same control lies along the straight chain, which would then miss,
   nor on a straight chain that lands (a warning) whose pre-bend would turn a bone against an
   uneven scale it inherits in full (measured: the leg and the arm folding by their limits, the
-  upper bone scaled (1, 2, 1), land straight and stop 3.0% of the reach short pre-bent).
+  upper bone scaled (1, 2, 1), land straight and stop 3.0% of the reach short pre-bent), nor
+  where the pole angle turns an overridden constraint's start round to the pole (measured: then
+  pre-bent, its angle set to keep the rest pose, the arm and the leg bend 180° from the pole).
 - Clear the chain bones' rotation and scale, keeping a keyed channel (asks first). Not where
   the pose turns the start a constraint the IK overrides gives a joint the rest way, and
   cleared it would start bent the other way (``core.start.start_held_by_the_pose``).
@@ -99,6 +103,8 @@ from ..core.start import (
     pole_turns_the_flip_back,
     pose_flips_the_start,
     start_held_by_the_pose,
+    start_turned_back,
+    straight_start,
     target_tracking_joint,
 )
 from ._shear import shear_that_stops
@@ -167,9 +173,10 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
     elif start is not None and start[1]:
         severity, title = Severity.WARNING, "Straight, bent at start"
         effect = (
-            f"the solver starts from the bend {start[0]} gives it, toward the pole, and folds "
-            "from there (measured: the leg and the arm land with the lower bone posed 20° "
-            "toward the pole or tracking the control); without it the limb would not bend."
+            f"the solver starts from the bend {start[0]} gives it, and folds from there toward "
+            "the pole (measured: the leg and the arm land with the lower bone posed 20° toward "
+            "the pole, tracking the control, or tracking the pole with the pole angle turned "
+            "150° or 180°); without it the limb would not bend."
         )
     elif start is not None:
         severity, title = Severity.ERROR, "Start bent from the pole"
@@ -242,6 +249,14 @@ def _pre_bend_fix(
                 "then miss it: remove that IK first",
                 facts=(*facts, ("rival_ik", (other.owner, other.constraint))),
             )
+    turned_back = start_turned_back(rig, chain) if lands else None
+    if turned_back is not None:
+        return dict(
+            no_fix_reason=f"pre-bent, the pole angle would be set to keep the rest pose, and "
+            f"'{turned_back[1]}' on {turned_back[0]}, which its turn now brings round to the "
+            "pole, would bend the joint away from it: mute that constraint first",
+            facts=(*facts, ("rival_ik", None)),
+        )
     if sheared is not None:
         return dict(
             no_fix_reason=f"pre-bent, {sheared[0]} would turn against the uneven scale of "
@@ -278,8 +293,14 @@ def _start_bend(rig: RigView, chain: IKChain) -> tuple[str, bool, tuple[str, ...
     """What bends a chain that is straight at rest where the solver starts, whether toward its
     pole, and the names of what bends it (the bone and its constraint, or the turned bones): a
     Damped Track on an inner joint aimed at the chain's own target (it points the
-    bone at the target wherever the target goes: the leg and the arm then land, measured), or
-    the posed rotations (forward kinematics); None when the start is straight too."""
+    bone at the target wherever the target goes: the leg and the arm then land, measured),
+    another constraint the IK overrides, whose bend the pole angle turns
+    (``core.start.straight_start``), or the posed rotations (forward kinematics); None when the
+    start is straight too."""
+    overriding = straight_start(rig, chain)
+    if overriding is not None:
+        bone, name, lands = overriding
+        return f"'{name}' on {bone}, which the IK overrides,", lands, (bone, name)
     tracking = target_tracking_joint(rig, chain)
     if tracking is not None:
         return (
