@@ -826,6 +826,47 @@ def test_a_straight_limb_started_bent_by_a_constraint_leaves_the_ik_above_short(
 
 
 @pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("amount", [0.3, 0.8])
+def test_zero_width_limit_below_a_twisted_x_locked_root_lands(limb, amount) -> None:
+    """Once a false alarm: the forearm (shin) held by a 0° to 0° X limit under the upper arm
+    (thigh) IK-locked on X and keyed twisted lands: Blender builds the limited joint as a ball
+    joint with X clamped, which folds about Z in the plane the twisted root turns it to. Freeing
+    the root alone would leave the limit to stop it 6.5% (5.1%) short, so that fix waits, and so
+    does clearing the keys; unkeyed, both stay errors."""
+    faults = (Fault("ik_lock", limb, 1), Fault("ik_limit", limb, 0))
+    judged = judge((Fault("fk_keys", limb, amount), *faults))
+    assert judged.holds, "\n".join(judged.problems())
+    parent, owner = LIMBS[limb].parent, LIMBS[limb].owner
+    locks = {f.bone: f for f in judged.findings if f.check_id == "locks"}
+    assert {locks[parent].severity, locks[owner].severity} == {Severity.WARNING}
+    assert (locks[parent].fix_id, locks[owner].fix_id) == (None, "free_axes")
+    assert locks[parent].stated["twisted_start"] == (parent,)
+    keys = next(f for f in judged.findings if f.check_id == "fk_ik_mix")
+    assert (keys.fix_id, keys.stated["blocked_by"]) == (None, "twisted_lock")
+    unkeyed = judge(faults, fixes=False)
+    errors = {f.bone for f in unkeyed.findings if f.severity == Severity.ERROR}
+    assert {parent, owner} <= errors
+
+
+@pytest.mark.parametrize("angle", [0, 60, 150])
+def test_twisted_lock_on_a_chain_built_bending_away_from_its_pole_lands(angle) -> None:
+    """Once a false alarm and a trade: without Use Tail the arm's IK turns the shoulder and the
+    upper arm, a chain built bending away from its pole, so the pole's turn does not bound the
+    twisted fold: the upper arm IK-locked on X and keyed (0.8, 0.4, 0) rad lands at every pole
+    angle, and clearing the keys waits; unkeyed it stops 3.5% short, an error."""
+    faults = (Fault("tail_off", "arm", 0), Fault("ik_lock", "arm", 1))
+    turned = (Fault("pole_angle", "arm", angle),) if angle else ()
+    judged = judge((*faults, Fault("fk_keys", "arm", 0.8), *turned))
+    assert judged.holds, "\n".join(judged.problems())
+    lock = next(f for f in judged.findings if f.check_id == "locks" and f.bone == "upper_arm.L")
+    assert (lock.severity, lock.stated["twisted_start"]) == (Severity.WARNING, ("upper_arm.L",))
+    keys = next(f for f in judged.findings if f.check_id == "fk_ik_mix")
+    assert (keys.fix_id, keys.stated["blocked_by"]) == (None, "twisted_lock")
+    unkeyed = judge((*faults, *turned), fixes=False)
+    assert any(f.severity == Severity.ERROR and f.bone == "upper_arm.L" for f in unkeyed.findings)
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
 @pytest.mark.parametrize(("angle", "lands"), [(0, False), (100, False), (150, True), (180, True)])
 def test_a_straight_limb_bent_at_start_by_a_track_at_the_pole_agrees(limb, angle, lands) -> None:
     """Once a false alarm and a fix that traded: a straight limb whose lower bone tracks the
