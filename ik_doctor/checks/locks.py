@@ -134,6 +134,7 @@ from ._lock_stiffness import (
     straight_stiff_findings,
 )
 from ._tip_motion import TipMotion, blocked
+from ._transform_locks import axis_list, transform_lock_findings
 from ._twisted_start import weighed_against_twist
 
 
@@ -152,7 +153,7 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         findings = _weighed_against_aim(rig, chain, findings)
         findings = weighed_against_twist(rig, chain, findings)
         findings = weighed_against_other_iks(rig, chain, findings)
-        findings += _transform_locks(rig, chain)
+        findings += transform_lock_findings(rig, chain)
         for finding in findings:
             # Chains that share bones (a Rigify switch pair) would report a bone twice.
             where = (finding.bone, finding.fix_id, finding.severity)
@@ -386,7 +387,7 @@ def _plane_only_findings(
             f"limb sideways; the chain's root ({root}) is the joint that usually does."
         ),
         fix_id="free_axes",
-        fix_label=f"Free the {_axis_list(axes)} IK axes of {root}",
+        fix_label=f"Free the {axis_list(axes)} IK axes of {root}",
         fix_args=_blocked_args(rig.pose_bone(root), axes),
     )
 
@@ -397,7 +398,7 @@ def _also_off_plane(bend: Finding, plane_only: Finding, root: bpy.types.PoseBone
     return replace(
         bend,
         message=f"{bend.message} Freed on that axis alone, it would still fold only in its plane.",
-        fix_label=f"Free the {_axis_list(axes)} IK axes of {bend.bone} (unlock, drop zero limits)",
+        fix_label=f"Free the {axis_list(axes)} IK axes of {bend.bone} (unlock, drop zero limits)",
         fix_args=_blocked_args(root, axes),
     )
 
@@ -437,7 +438,7 @@ def _bend_finding(
         if bend
         else "Locks block the tip",
         message=(
-            f"{name} cannot turn about {_axis_list(axes)} ({' and '.join(causes)}), {what}: "
+            f"{name} cannot turn about {axis_list(axes)} ({' and '.join(causes)}), {what}: "
             + (
                 f"without a pole it folds about {folds_about.upper()} instead, out of its "
                 "plane, and the limb swings round to the target (measured: it lands), bent "
@@ -451,7 +452,7 @@ def _bend_finding(
             "free; with the bend axis blocked the limb cannot fold to reach the target."
         ),
         fix_id="free_axes",
-        fix_label=f"Free the {_axis_list(axes)} IK axis of {name} (unlock, drop the zero limit)",
+        fix_label=f"Free the {axis_list(axes)} IK axis of {name} (unlock, drop the zero limit)",
         fix_args=_blocked_args(pose_bone, axes),
         facts=(("folds_about", folds_about),),
     )
@@ -516,35 +517,6 @@ def _folds_without(rig: RigView, chain: IKChain, clamp: ClampedFold) -> bool:
         return False  # straight: nothing folds in a plane
     free = {key for key in motion.columns if not blocked(rig.pose_bone(key[0]), key[1])}
     return not motion.cannot_reach(free - {(clamp.bone, clamp.axis)}, in_plane=True)
-
-
-def _transform_locks(rig: RigView, chain: IKChain) -> Iterator[Finding]:
-    for name in chain.bones:
-        pose_bone = rig.pose_bone(name)
-        axes = "".join(a for a, locked in zip(AXES, pose_bone.lock_rotation, strict=True) if locked)
-        if not axes:
-            continue
-        yield chain_finding(
-            "locks",
-            rig,
-            chain,
-            bone=name,
-            severity=Severity.INFO,
-            title="Transform locks ignored",
-            message=(
-                f"The transform locks on {_axis_list(axes)} of {name} do not stop IK: the "
-                "solver ignores them."
-            ),
-            why=(
-                "Lock Rotation only stops rotating the bone by hand; IK still turns it. To keep "
-                "the solver off an axis, use the bone's IK locks (Lock IK X/Y/Z)."
-            ),
-            no_fix_reason="nothing to fix: transform locks do not affect IK",
-        )
-
-
-def _axis_list(axes: str) -> str:
-    return "/".join(axis.upper() for axis in axes)
 
 
 def free_axes(obj: bpy.types.Object, finding: Finding) -> str:
