@@ -891,3 +891,19 @@ def test_a_straight_limb_bent_at_start_by_a_track_at_the_pole_agrees(limb, angle
             None,
             "pole_angle",
         )
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(
+    "shape", [("straight", 0), ("straight_one_sided", 4), ("straight_one_sided", 6)]
+)
+def test_a_straight_limb_locked_on_every_axis_is_an_error(limb, shape) -> None:
+    """Once warning only (seed 7717 on 5.3): both bones of a limb straight at rest IK-locked on
+    every axis stay put, 36.8% of the reach short, with or without a pole; straight, the chain
+    has no bend axis to blame, so every lock is named, an error."""
+    judged = judge((Fault("ik_lock", limb, 2), Fault(shape[0], limb, shape[1])))
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    owner, parent = LIMBS[limb].owner, LIMBS[limb].parent
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["fail"]
+    locks = [f for f in judged.findings if f.check_id == "locks" and f.severity == Severity.ERROR]
+    assert {(f.bone, f.args["axes"]) for f in locks} == {(owner, "xyz"), (parent, "xyz")}

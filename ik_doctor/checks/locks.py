@@ -37,6 +37,9 @@ What it reports:
   or both bones locked on their bend axis, or the upper bone on every axis; with the lower bone
   free about Y alone, or both bones locked on every axis, it still fails).
 - A chain without a pole locked to its bend plane: a warning.
+- A chain straight at rest whose free axes do not move its tip at all (every axis locked): an
+  error on every lock (it stays put, 36.8% of the reach short, measured on the leg and the arm
+  with and without a pole); straight, it has no bend axis to blame.
 - An IK limit that lets a joint fold only a few degrees toward its bend, or only away from it,
   so that the limb posed by hand within its limits folds less than half as far as it does free:
   an error (a ±6° knee leaves the foot 4.7% of the reach short). A warning when the chain still
@@ -294,7 +297,7 @@ def _blocked_chain(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[F
     motion = TipMotion(rig, chain)
     bones = {name: rig.pose_bone(name) for name in chain.bones}
     free = {key for key in motion.columns if not blocked(bones[key[0]], key[1])}
-    if motion.free_motion() <= 1e-6 * rig.chain_reach(chain):
+    if motion.free_motion() <= 1e-6 * (reach := rig.chain_reach(chain)):
         # A straight chain: no rank to compare against. Without a pole a two-bone limb's
         # stiffness is weighed by tables that need none (measured on the straight leg and arm,
         # the lower bone limited to fold one way or not: 0.1% to 1.3% of the reach short where
@@ -302,6 +305,9 @@ def _blocked_chain(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[F
         # (measured: the root at 0.9 passes, both bones at 0.7 fail). With a pole, as it
         # bends once pre-bent.
         root_limited = any(getattr(bones[chain.root], f"use_ik_limit_{axis}") for axis in "xz")
+        if max((motion.columns[key].length for key in free), default=0.0) <= 1e-6 * reach:
+            yield from _every_lock(rig, chain, free, bones)  # nothing free moves the tip
+            return
         if len(chain.moving_bones) != 2 or root_limited:
             return
         if aimed_by_a_pole(rig, chain):
@@ -341,12 +347,7 @@ def _locked_findings(
         if other is not None and (bend.bone or "", other) in free:
             findings = [_bend_finding(rig, chain, bones[bend.bone or ""], axis, True, other)]
     if not findings:
-        # No single bend axis is to blame (a twisted or straight chain): free every lock.
-        for name in chain.bones:
-            axes = "".join(axis for axis in AXES if (name, axis) not in free)
-            if axes:
-                findings.append(_bend_finding(rig, chain, bones[name], axes, bend=False))
-        yield from findings
+        yield from _every_lock(rig, chain, free, bones)
         return
     # Freed on its bend axes alone, the chain may still fold only in its plane: say so now, as
     # one finding per bone, so that unlocking the bend axis does not leave the root's finding.
@@ -361,6 +362,18 @@ def _locked_findings(
             else:
                 findings.append(plane_only)
     yield from findings
+
+
+def _every_lock(
+    rig: RigView, chain: IKChain, free: set[tuple[str, str]], bones: dict[str, bpy.types.PoseBone]
+) -> Iterator[Finding]:
+    """No single bend axis is to blame (a twisted chain, or a straight one whose free axes do
+    not move its tip: locked on every axis, it stays where it is, 36.8% of the reach short,
+    measured on the leg and the arm): free every lock."""
+    for name in chain.bones:
+        axes = "".join(axis for axis in AXES if (name, axis) not in free)
+        if axes:
+            yield _bend_finding(rig, chain, bones[name], axes, bend=False)
 
 
 def _plane_only_findings(
