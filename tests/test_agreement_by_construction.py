@@ -907,3 +907,29 @@ def test_a_straight_limb_locked_on_every_axis_is_an_error(limb, shape) -> None:
     assert [v.state for v in judged.verdicts if v.owner == owner] == ["fail"]
     locks = [f for f in judged.findings if f.check_id == "locks" and f.severity == Severity.ERROR]
     assert {(f.bone, f.args["axes"]) for f in locks} == {(owner, "xyz"), (parent, "xyz")}
+
+
+@pytest.mark.parametrize(
+    "straight",
+    [
+        (("straight_one_sided", 4),),
+        (("straight_one_sided", 6),),
+        (("straight", 0), ("no_pole", 0)),
+        (("straight", 0),),
+    ],
+    ids=["hinge", "hinges-apart", "free", "with-pole"],
+)
+def test_a_hand_ik_over_the_straight_arm_leaves_the_forearm_short(straight) -> None:
+    """Once a false alarm (seed 2525 on 5.3) and warning only: a hand IK of length 3 on the hand
+    control beside the straight arm's forearm IK was read as 'aiming one line' like an upper-arm
+    IK of length 1. Two bones fold to bring their own tip on: the hand lands, the forearm's IK
+    misses (20% of its reach), duplicates' error on the forearm's chain."""
+    faults = (
+        *(Fault(kind, "arm", amount) for kind, amount in straight),
+        Fault("ik_below", "arm", 3),
+    )
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    assert next(v.state for v in judged.verdicts if v.owner == "forearm.L") == "fail"
+    pair = next(f for f in judged.findings if f.check_id == "duplicates")
+    assert (pair.severity, pair.chain) == (Severity.ERROR, ("forearm.L", "IK"))

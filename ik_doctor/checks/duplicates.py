@@ -32,11 +32,13 @@ What it reports:
   goals differ (the later IK on a bone, or the inner of nested chains, stays 0.17 to 0.64
   short); a warning when they agree.
 - Also a warning when the chain that wins is straight at rest with nothing to bend it (no pose,
-  no Damped Track at its target, no IK Stretch) and the other lies along it: both aim along one
-  line, and the thigh's or upper arm's IK lands. Not when it has no pole (and its root's IK
-  limit does not turn it against its fold): the solver folds it toward the control, the other
-  IK holds its top bone on the line, and the straight limb misses (3.4% of its reach), an error
-  on its chain.
+  no Damped Track at its target, no IK Stretch) and the other, one bone, lies along it: both aim
+  along one line, and the thigh's or upper arm's IK lands. Not when it has no pole (and its
+  root's IK limit does not turn it against its fold): the solver folds it toward the control,
+  the other IK holds its top bone on the line, and the straight limb misses (3.4% of its
+  reach), an error on its chain. Nor when the other has two bones or more: it folds to bring its
+  own tip on, and misses (a forearm IK beside a hand IK of length 3 on the straight arm's
+  control: 20% of its reach).
 - Chains of one limb that share no bone, aimed at one control, with their tips at different
   points, one reaching with the tail and one with the head: an error. The upper chain is solved
   first and the lower one cannot reach: a foot IK on the ankle's control 0.10 short (58% of its
@@ -284,9 +286,15 @@ def _outcome(
 
 
 def _aims_its_straight_line(rig: RigView, winner: IKChain, loser: IKChain) -> bool:
-    """Whether ``winner`` never folds (``_never_folds``) and ``loser``'s bones lie along it:
-    both then aim one line."""
-    return set(loser.bones) <= set(winner.bones) and _never_folds(rig, winner)
+    """Whether ``winner`` never folds (``_never_folds``) and ``loser``, one bone that can only
+    turn, lies along it: both then aim one line. A loser of two bones or more folds to bring its
+    own tip onto the control, and that is not the winner's: measured on the straight arm, a hand
+    IK of length 3 on the hand control lands and the forearm's misses 20% of its reach."""
+    return (
+        len(loser.moving_bones) == 1
+        and set(loser.bones) <= set(winner.bones)
+        and _never_folds(rig, winner)
+    )
 
 
 def _folds_all_the_same(rig: RigView, chain: IKChain) -> bool:
