@@ -933,3 +933,21 @@ def test_a_hand_ik_over_the_straight_arm_leaves_the_forearm_short(straight) -> N
     assert next(v.state for v in judged.verdicts if v.owner == "forearm.L") == "fail"
     pair = next(f for f in judged.findings if f.check_id == "duplicates")
     assert (pair.severity, pair.chain) == (Severity.ERROR, ("forearm.L", "IK"))
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("override", [0, 1, 2, 3, 5])
+def test_a_cut_limb_landing_by_stretch_keeps_the_start_its_constraint_sets(limb, override) -> None:
+    """Once a trade (seed 2532 on 5.3): the cut forearm under a Track To at the hand control
+    lands by IK Stretch; parented back, the Track To starts the elbow bent the other way and it
+    ends 106° from its pole (constraint_order's error). The parent fix waits while a constraint
+    the IK overrides sets the cut bone's start (a Damped Track at the control lands: not it)."""
+    faults = (
+        Fault("overriding_constraint", limb, override),
+        Fault("unparented", limb, 0),
+        Fault("stretch", limb, 0.1),
+    )
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    cut = next(f for f in judged.findings if f.check_id == "parenting")
+    assert (cut.severity, cut.fix_id is None) == (Severity.WARNING, override != 1)

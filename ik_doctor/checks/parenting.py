@@ -16,7 +16,9 @@ What its fixes do:
 
 - Parent and connect. Not offered where another live IK aimed at the same control turns the bone
   the chain would take in: a thigh IK on the foot control lands while the shin hangs free, and
-  then misses by its whole reach.
+  then misses by its whole reach. Nor on a chain that lands by stretching while a constraint
+  the IK overrides sets where the solver starts its cut bone: parented back, that bone becomes
+  the joint's lower bone and the start can bend it away from its pole (mute that one first).
 - Connecting says how far the bone moves.
 """
 
@@ -34,6 +36,7 @@ from ..core.names import readable
 from ..core.reach import stretching_bones
 from ..core.registry import Check
 from ..core.rig import GAP_RATIO, IKChain, RigView
+from ..core.start import start_set_by
 
 
 def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -52,7 +55,7 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
             cut.add((top, chain.constraint))
             reported.add(top)
             stretching = stretching_bones(rig, chain)
-            fix = _parent_fix(rig, chain, top, parent)
+            fix = _parent_fix(rig, chain, top, parent, bool(stretching))
             yield chain_finding(
                 "parenting",
                 rig,
@@ -134,11 +137,22 @@ def _one_bone_chain_on(rig: RigView, name: str) -> IKChain | None:
     return None
 
 
-def _parent_fix(rig: RigView, chain: IKChain, top: str, parent: str) -> dict[str, Any]:
+def _parent_fix(
+    rig: RigView, chain: IKChain, top: str, parent: str, stretching: bool
+) -> dict[str, Any]:
     """The parent fix, unless another live IK aimed at the same control turns a bone the chain
     would then take in: Blender solves the two as one tree and that IK misses its target
     (measured: a thigh IK aimed at the foot control, which lands while the shin hangs free,
-    stops its whole reach short once the shin is parented back; the duplicates check's error)."""
+    stops its whole reach short once the shin is parented back; the duplicates check's error),
+    or a chain that lands by stretching would lose its start (``_start_once_parented``)."""
+    setting = _start_once_parented(rig, chain, top) if stretching else None
+    if setting is not None:
+        return dict(
+            no_fix_reason=f"{chain.owner}'s chain lands by stretching; parented back, {top} "
+            f"would bend under {parent} from where '{setting}' starts it, which can bend the "
+            "joint away from its pole: mute that constraint first",
+            facts=(("blocked_by", "overridden_start"),),
+        )
     span = [parent, *rig.ancestors(parent)]
     taken = set(span[: chain.chain_count - len(chain.bones)] if chain.chain_count else span)
     for other in rig.chains:
@@ -157,6 +171,23 @@ def _parent_fix(rig: RigView, chain: IKChain, top: str, parent: str) -> dict[str
         fix_label=f"Parent {top} to {parent} and connect it",
         fix_args=(("parent", parent),),
     )
+
+
+def _start_once_parented(rig: RigView, chain: IKChain, top: str) -> str | None:
+    """The constraint the IK overrides that sets where the solver starts the cut bone
+    (``start_set_by``), unless it is a Damped Track at the chain's own target. Measured on 5.3,
+    the cut forearm (shin) landing by IK Stretch 0.1 or 0.5, parented back: a Track To at the
+    control or a Damped Track at the pole bends the joint 106° to 180° from its pole on arm
+    and leg, a Copy Rotation of the hips or of the other limb's control 180° and 91° (the leg);
+    a Damped Track at the control lands on both, a Copy Rotation on the arm lands (not told
+    apart here: the fix waits). A chain that fails cut keeps the fix: its start fails it after."""
+    constraint = start_set_by(rig, chain, top)
+    if constraint is None:
+        return None
+    aims = getattr(constraint, "target", None), readable(constraint, "subtarget", "")
+    if constraint.type == "DAMPED_TRACK" and aims == (chain.target, chain.subtarget):
+        return None
+    return readable(constraint)
 
 
 def parent_bone(obj: bpy.types.Object, finding: Finding) -> str:
