@@ -935,6 +935,24 @@ def test_a_hand_ik_over_the_straight_arm_leaves_the_forearm_short(straight) -> N
     assert (pair.severity, pair.chain) == (Severity.ERROR, ("forearm.L", "IK"))
 
 
+@pytest.mark.parametrize(("limit", "lands"), [(3, True), (6, True), (0, False)])
+def test_a_forearm_limit_that_starts_the_bend_lands_when_the_shoulder_is_in_the_chain(
+    limit, lands
+) -> None:
+    """Once a false alarm (seed 9191 on 5.3): with chain length 3 the upper arm folds on the
+    shoulder the rest of the way once the forearm, limited to ±3° or ±6°, has started the bend:
+    the arm lands (0.002% short). Limited to 0° nothing starts it: the arm stays straight from
+    the shoulder, 6.2% short, the locks error stands."""
+    judged = judge((Fault("ik_limit", "arm", limit), Fault("chain_length", "arm", 3)))
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    owner = LIMBS["arm"].owner
+    assert next(v.state for v in judged.verdicts if v.owner == owner) == (
+        "pass" if lands else "fail"
+    )
+    locks = [f for f in judged.findings if f.check_id == "locks" and f.severity == Severity.ERROR]
+    assert [f.bone for f in locks] == ([] if lands else [owner])
+
+
 @pytest.mark.parametrize("limb", ["arm", "leg"])
 @pytest.mark.parametrize("override", [0, 1, 2, 3, 5])
 def test_a_cut_limb_landing_by_stretch_keeps_the_start_its_constraint_sets(limb, override) -> None:
