@@ -969,3 +969,20 @@ def test_a_cut_limb_landing_by_stretch_keeps_the_start_its_constraint_sets(limb,
     assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
     cut = next(f for f in judged.findings if f.check_id == "parenting")
     assert (cut.severity, cut.fix_id is None) == (Severity.WARNING, override != 1)
+
+
+@pytest.mark.parametrize(("limb", "override"), [("arm", 3), ("leg", 0), ("leg", 2), ("leg", 3)])
+def test_a_limit_rotation_below_an_overriding_constraint_reclamps_the_start(limb, override) -> None:
+    """Once false alarms (issue 25 on 5.3): a Limit Rotation in local space below a constraint
+    the IK overrides clamps the start that constraint sets (X held to 0..0.1 rad), so the joint
+    no longer starts bent the other way and the limb lands; constraint_order read the start as
+    the constraint above left it and called it flipped."""
+    faults = (
+        Fault("overriding_constraint", limb, override),
+        Fault("overriding_constraint", limb, 4),
+    )
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    assert next(v.state for v in judged.verdicts if v.owner == LIMBS[limb].owner) == "pass"
+    errors = [f for f in judged.findings if f.severity == Severity.ERROR]
+    assert [f.check_id for f in errors if f.check_id == "constraint_order"] == []

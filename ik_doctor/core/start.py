@@ -29,6 +29,7 @@ from .limb import (
     pole_turn,
     pose_flips_bend,
 )
+from .limit_rotation import limited_later
 from .names import readable
 from .reach import BODY_TURN, BODY_TURNS, limb_bones, reachable_tips
 from .rig import AXES, IKChain, RigView
@@ -86,6 +87,7 @@ def start_flips_the_bend(
             _started_rotation(rig, chain, constraint, posed[bone], turn)
             for turn in _body_turns(rig, chain)
         ]
+        starts = [limited_later(rig, bone, constraint, posed, start) for start in starts]
         modelled = [start for start in starts if start is not None]
         if len(modelled) < len(starts):
             return True  # not modelled: on the reference leg it flipped or stalled the knee
@@ -94,6 +96,7 @@ def start_flips_the_bend(
             for start in modelled
         )
     start = _started_rotation(rig, chain, constraint, posed[bone])
+    start = limited_later(rig, bone, constraint, posed, start)
     if start is None:
         return False  # blended, in local spaces, other axes: not modelled, left a warning
     return _bent_the_other_way(rig, chain, bone, parent, constraint, posed, start, hinged)
