@@ -971,6 +971,35 @@ def test_a_cut_limb_landing_by_stretch_keeps_the_start_its_constraint_sets(limb,
     assert (cut.severity, cut.fix_id is None) == (Severity.WARNING, override != 1)
 
 
+@pytest.mark.parametrize(
+    ("straight", "forearm_lands"),
+    [
+        ((("straight_one_sided", 5),), True),
+        ((("straight", 0), ("no_pole", 0)), True),
+        ((("straight", 0), ("pose_rotation", 20)), True),
+        ((("straight", 0), ("pose_rotation", -20)), False),
+    ],
+    ids=["hinge", "free", "posed-in", "posed-out"],
+)
+def test_a_hand_ik_in_line_with_the_forearm_misses_beside_the_forearm_ik(
+    straight, forearm_lands
+) -> None:
+    """Once a false alarm: of a hand IK of length 2 beside the forearm's on the hand control,
+    the inner (forearm) chain was always the one to miss. With the hand in line with the
+    forearm and nothing starting the wrist bent, only the forearm's IK folds, and the hand's tip,
+    carried along its line, stops 3.2% to 4.4% short: duplicates' error on the hand's chain."""
+    faults = (
+        *(Fault(kind, "arm", amount) for kind, amount in straight),
+        Fault("ik_below", "arm", 2),
+    )
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    states = {v.owner: v.state for v in judged.verdicts}
+    assert (states["hand.L"], states["forearm.L"]) == ("fail", "pass" if forearm_lands else "fail")
+    pair = next(f for f in judged.findings if f.check_id == "duplicates")
+    assert (pair.severity, pair.chain) == (Severity.ERROR, ("hand.L", "IK"))
+
+
 @pytest.mark.parametrize(("limb", "override"), [("arm", 3), ("leg", 0), ("leg", 2), ("leg", 3)])
 def test_a_limit_rotation_below_an_overriding_constraint_reclamps_the_start(limb, override) -> None:
     """Once false alarms (issue 25 on 5.3): a Limit Rotation in local space below a constraint
