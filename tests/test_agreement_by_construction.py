@@ -1015,3 +1015,31 @@ def test_a_limit_rotation_below_an_overriding_constraint_reclamps_the_start(limb
     assert next(v.state for v in judged.verdicts if v.owner == LIMBS[limb].owner) == "pass"
     errors = [f for f in judged.findings if f.severity == Severity.ERROR]
     assert [f.check_id for f in errors if f.check_id == "constraint_order"] == []
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(
+    ("kind", "amount", "blocked_by"),
+    [
+        ("pole_angle", 180, "pole"),
+        ("pose_scale", 2.0, "inherit"),
+        ("body_squashed", 0.8, "inherit"),
+        ("inherit_rotation_off", 0, "inherit"),
+        ("chain_length", 9, "chain_length"),
+        ("roll", 90, None),
+    ],
+)
+def test_a_cut_limb_landing_by_stretch_waits_for_the_faults_it_would_feel(
+    limb, kind, amount, blocked_by
+) -> None:
+    """Once trades (known misses): the cut forearm or shin lands by IK Stretch; parented back,
+    it misses by a fault of the limb the cut chain did not feel (a pole angle 180° off, the
+    shear of an unevenly scaled upper bone or body, Inherit Rotation off, a chain length that
+    would turn the body). The parent fix waits and names it; a 90° roll, which the parented
+    limb lands with, keeps the fix."""
+    faults = (Fault("unparented", limb, 0), Fault("stretch", limb, 0.1), Fault(kind, limb, amount))
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    cut = next(f for f in judged.findings if f.check_id == "parenting")
+    expected = (Severity.WARNING, None if blocked_by else "parent", blocked_by)
+    assert (cut.severity, cut.fix_id, cut.stated.get("blocked_by")) == expected

@@ -16,9 +16,10 @@ What its fixes do:
 
 - Parent and connect. Not offered where another live IK aimed at the same control turns the bone
   the chain would take in: a thigh IK on the foot control lands while the shin hangs free, and
-  then misses by its whole reach. Nor on a chain that lands by stretching while a constraint
-  the IK overrides sets where the solver starts its cut bone: parented back, that bone becomes
-  the joint's lower bone and the start can bend it away from its pole (mute that one first).
+  then misses by its whole reach. Nor on a chain that lands by stretching while the limb,
+  parented back, would fail by a fault the cut chain does not feel: a constraint the IK
+  overrides setting the cut bone's start, the cut bone not inheriting rotation or inheriting an
+  uneven scale, a pole angle turned past the bend (fix that first).
 - Connecting says how far the bone moves.
 """
 
@@ -31,12 +32,13 @@ import bpy
 
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import switched_off
+from ..core.limb import MAX_BEND_TURN, switched_off
 from ..core.names import readable
 from ..core.reach import stretching_bones
-from ..core.registry import Check
+from ..core.registry import Check, get_check
 from ..core.rig import GAP_RATIO, IKChain, RigView
 from ..core.start import start_set_by
+from ._shear import SCALE_TOLERANCE, non_uniform_scales
 
 
 def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -144,17 +146,18 @@ def _parent_fix(
     would then take in: Blender solves the two as one tree and that IK misses its target
     (measured: a thigh IK aimed at the foot control, which lands while the shin hangs free,
     stops its whole reach short once the shin is parented back; the duplicates check's error),
-    or a chain that lands by stretching would lose its start (``_start_once_parented``)."""
-    setting = _start_once_parented(rig, chain, top) if stretching else None
-    if setting is not None:
-        return dict(
-            no_fix_reason=f"{chain.owner}'s chain lands by stretching; parented back, {top} "
-            f"would bend under {parent} from where '{setting}' starts it, which can bend the "
-            "joint away from its pole: mute that constraint first",
-            facts=(("blocked_by", "overridden_start"),),
-        )
+    or a chain that lands by stretching would fail once parented (``_fault_felt_once_parented``)."""
     span = [parent, *rig.ancestors(parent)]
-    taken = set(span[: chain.chain_count - len(chain.bones)] if chain.chain_count else span)
+    taken_in = span[: chain.chain_count - len(chain.bones)] if chain.chain_count else span
+    waiting = _fault_felt_once_parented(rig, chain, top, taken_in) if stretching else None
+    if waiting is not None:
+        blocked_by, fault = waiting
+        return dict(
+            no_fix_reason=f"{chain.owner}'s chain lands by stretching; parented back, {fault}, "
+            "and the limb would miss: fix that first",
+            facts=(("blocked_by", blocked_by),),
+        )
+    taken = set(taken_in)
     for other in rig.chains:
         aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
         live = other.live and other.target is not None
@@ -171,6 +174,47 @@ def _parent_fix(
         fix_label=f"Parent {top} to {parent} and connect it",
         fix_args=(("parent", parent),),
     )
+
+
+def _fault_felt_once_parented(
+    rig: RigView, chain: IKChain, top: str, taken_in: list[str]
+) -> tuple[str, str] | None:
+    """What the cut chain, landing by stretching, does not feel and would fail by once its top
+    bone is parented back, in a word (the finding's 'blocked_by') and in a phrase. Measured on
+    5.3, unparented + IK Stretch 0.1/0.5 on the arm and leg, landing cut and missing parented:
+    a pole angle the pole check finds turned past the bend (100° to 180°), the cut bone not
+    inheriting rotation, the cut bone inheriting the uneven scale of its parent or the body
+    (pose scale 1.5/2, a squashed body: inherit's shear), a start an overridden constraint sets
+    (``_start_once_parented``), a chain length that would reach into the hips (the leg at 3 or
+    9: chain_length's error). Cut limbs that fail cut keep the fix: they fail after it too."""
+    parent = taken_in[0]
+    carriers = rig.carriers_along(taken_in)
+    if carriers:
+        return "chain_length", f"IK '{chain.constraint}' would turn {carriers[0]} as well"
+    setting = _start_once_parented(rig, chain, top)
+    if setting is not None:
+        return "overridden_start", f"{top} would bend from where '{setting}' starts it"
+    bone = rig.raw_bone(top)
+    if not bone.use_inherit_rotation:
+        return "inherit", f"{top} would not turn with {parent} (Inherit Rotation is off)"
+    uneven = non_uniform_scales(rig, SCALE_TOLERANCE)
+    scaled = next((n for n in (parent, *rig.ancestors(parent)) if n in uneven), None)
+    if scaled is not None and bone.inherit_scale == "FULL":
+        return "inherit", f"{top} would be sheared by the uneven scale of {scaled}"
+    pole = get_check("pole")
+    found = pole.findings_on(rig, pole.options_with(None))
+    if any(f.chain == chain.key and _turned_past_the_bend(f) for f in found):
+        return "pole", f"the pole angle would bend {chain.owner}'s joint away from its pole"
+    return None
+
+
+def _turned_past_the_bend(pole_finding: Finding) -> bool:
+    """Whether the pole check finds the chain turned further than a joint bends from its pole
+    (``MAX_BEND_TURN``). Measured cut + IK Stretch 0.1, parented back: a pole angle 100° to
+    180° off fails the arm and the leg, 20° and 60° off or a 90° roll land."""
+    stated = pole_finding.stated
+    turn = float(stated.get("turn") or 0.0) + float(stated.get("start_turn") or 0.0)
+    return abs((turn + 180.0) % 360.0 - 180.0) > MAX_BEND_TURN
 
 
 def _start_once_parented(rig: RigView, chain: IKChain, top: str) -> str | None:

@@ -10,9 +10,10 @@ evaluates the depsgraph; it reads the rest pose (``Bone``) and the pose channels
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import bpy
@@ -438,11 +439,16 @@ class RigView:
         chain (the other leg, the spine). Helpers along a limb (deform copies, armour, pistons)
         hang from bones the limb sits on, and do not count.
         """
+        return self.carriers_along(chain.bones)
+
+    def carriers_along(self, bones: Sequence[str]) -> tuple[str, ...]:
+        """``limb_carriers`` of a line of bones, each the parent of the one before (a chain
+        as it would be: the bones a cut chain would take in once parented back)."""
         carriers = []
-        for below, name in zip(chain.bones, chain.bones[1:], strict=False):
+        for below, name in pairwise(bones):
             if self.sits_on_parent(below):
                 continue
-            if any(child not in chain.bones for child in self.children(name)):
+            if any(child not in bones for child in self.children(name)):
                 carriers.append(name)
         return tuple(carriers)
 
