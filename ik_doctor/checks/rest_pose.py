@@ -56,11 +56,13 @@ What its fixes do:
   a pole against their limits they stop 3.7% short), else toward the pole, else knees to the
   front (-Y) and other limbs to the back (+Y). This changes the rest pose. Not offered while
   another live IK on the same control lies along the straight chain, which would then miss,
-  nor on a straight chain that lands (a warning) whose pre-bend would turn a bone against an
-  uneven scale it inherits in full (measured: the leg and the arm folding by their limits, the
-  upper bone scaled (1, 2, 1), land straight and stop 3.0% of the reach short pre-bent), nor
-  where the pole angle turns an overridden constraint's start round to the pole (measured: then
-  pre-bent, its angle set to keep the rest pose, the arm and the leg bend 180° from the pole).
+  or shares bones with it while the upper of the two lands straight, with no pole (pre-bent,
+  the lower folds, takes the shared bones, and the upper misses), nor on a straight chain that
+  lands (a warning) whose pre-bend would turn a bone against an uneven scale it inherits in full
+  (measured: the leg and the arm folding by their limits, the upper bone scaled (1, 2, 1), land
+  straight and stop 3.0% of the reach short pre-bent), nor where the pole angle turns an
+  overridden constraint's start round to the pole (measured: then pre-bent, its angle set to
+  keep the rest pose, the arm and the leg bend 180° from the pole).
 - Clear the chain bones' rotation and scale, keeping a keyed channel (asks first). Not where
   the pose turns the start a constraint the IK overrides gives a joint the rest way, and
   cleared it would start bent the other way (``core.start.start_held_by_the_pose``).
@@ -107,6 +109,7 @@ from ..core.start import (
     straight_start,
     target_tracking_joint,
 )
+from ._shared_control import rival_on_the_control
 from ._shear import shear_that_stops
 
 PRE_BEND = 0.01
@@ -229,26 +232,24 @@ def _pre_bend_fix(
     lands: bool,
 ) -> dict[str, Any]:
     """The pre-bend of the joint ``where`` names toward its side, unless another live IK aimed
-    at the same control lies along the chain: straight, the chain only aims its line at the
-    control and that IK lands too; bent, the chain folds, wins the shared bones and that IK
-    misses (measured on the straight leg and arm with a thigh or upper-arm IK on the foot or
-    hand control: the duplicates check's error). Nor, where the straight chain ``lands`` (a
-    warning), when the pre-bend would shear a bone (``_shear_once_bent``). The facts: what bends
-    the start ('start_bent_by'), that IK ('rival_ik': owner, name), and that shear ('shear':
-    the bone, the bone whose scale shears it)."""
+    at the same control would then miss (``rival_on_the_control``): one along the chain lands
+    too while the chain only aims its line at the control; bent, the chain folds, wins the
+    shared bones and that IK misses (measured on the straight leg and arm with a thigh or
+    upper-arm IK on the foot or hand control: the duplicates check's error). Nor, where the
+    straight chain ``lands`` (a warning), when the pre-bend would shear a bone
+    (``_shear_once_bent``). The facts: what bends the start ('start_bent_by'), that IK
+    ('rival_ik': owner, name), and that shear ('shear': the bone, the bone whose scale shears
+    it)."""
     joint, side = where
     sheared = _shear_once_bent(rig, chain, direction) if lands else None
     facts: tuple[tuple[str, Any], ...] = (("start_bent_by", bent_by), ("shear", sheared))
-    for other in rig.chains:
-        live = other.live and other.target is not None
-        aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
-        if other is not chain and live and aimed and set(other.bones) < set(chain.bones):
-            return dict(
-                no_fix_reason=f"pre-bent, the chain would fold and take {other.root} from IK "
-                f"'{other.constraint}' on {other.owner}, aimed at the same control, which would "
-                "then miss it: remove that IK first",
-                facts=(*facts, ("rival_ik", (other.owner, other.constraint))),
-            )
+    rival = rival_on_the_control(rig, chain)
+    if rival is not None:
+        other, reason = rival
+        return dict(
+            no_fix_reason=f"pre-bent, {reason}: remove one of the two IKs first",
+            facts=(*facts, ("rival_ik", (other.owner, other.constraint))),
+        )
     turned_back = start_turned_back(rig, chain) if lands else None
     if turned_back is not None:
         return dict(
