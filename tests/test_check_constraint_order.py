@@ -320,7 +320,7 @@ def test_a_track_to_under_a_pole_behind_the_bend_starts_the_joint_toward_it(
     track.target, track.subtarget = rig, control
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
     (finding,) = [f for f in findings_of(rig, "constraint_order") if f.bone == owner]
-    assert finding.severity == Severity.WARNING and finding.title == "Track To flips the start"
+    assert finding.severity == Severity.WARNING and finding.title == "Flipped start lands"
     apply_fix(finding)
     assert track.mute
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]

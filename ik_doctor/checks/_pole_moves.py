@@ -1,13 +1,14 @@
 """Whether the pole check may move a pole in front of the bend: the pole bone must be one that
 nothing else uses, and nothing measured may flip the joint away from a pole moved there (a joint
-that does not inherit rotation, a constraint aimed at the pole or tracking the control, a pose
-that bends the joint toward the pole behind it)."""
+that does not inherit rotation, a constraint aimed at the pole, tracking the control or
+starting the joint bent the other way, a pose that bends the joint toward the pole behind it)."""
 
 from __future__ import annotations
 
 from ..core.limb import pose_flips_bend
 from ..core.names import readable
 from ..core.rig import IKChain, RigView
+from ..core.start import overridden_constraints, start_flips_the_bend
 
 
 def pole_bone_is_movable(rig: RigView, chain: IKChain) -> bool:
@@ -38,13 +39,13 @@ def kept_behind_the_bend(rig: RigView, chain: IKChain) -> dict[str, str]:
         and getattr(c, "target", None) == chain.pole
         and getattr(c, "subtarget", "") == chain.pole_subtarget
     ]
-    # Measured: a Track To at the control lands on the leg and the arm under a pole behind the
-    # bend; under a pole in front it flipped or stalled the joint every time (constraint_order).
+    # Measured: a Track To at the control, or a start bent the other way (the shin copying the
+    # hips' or the hand control's rotation), lands on the leg and the arm under a pole behind
+    # the bend; under a pole in front it flips or stalls the joint (constraint_order's error).
     tracking = [
         f"'{readable(c)}' on {bone}"
-        for bone in chain.moving_bones[:-1]
-        for c in rig.constraints(bone)
-        if c.type == "TRACK_TO" and not c.mute
+        for bone, c in overridden_constraints(rig, chain.moving_bones[:-1])
+        if c.type == "TRACK_TO" or start_flips_the_bend(rig, chain, bone, c)
     ]
     if loose:
         return dict(

@@ -44,7 +44,11 @@ What it reports:
   control's keeps an angle folded the rest way and lands (a warning). The copied bone is read
   without what turns the whole limb: a thigh IK without Use Tail turning the hips 174° turns the
   shoulder and the upper arm alike. Blended, local-space or otherwise unmodelled ones stay
-  warnings. A warning where the pole angle turns that flipped start back round to the pole
+  warnings. A warning on a limb built bending away from its pole (a pole behind the bend): the
+  flipped start either turns it back to its built bend or leaves it facing the pole, and it lands
+  (measured: the shin copying the hips' rotation, 180° from its pole alone, ends on its built
+  bend under a pole behind it, 0.0036% short). A warning where the pole angle turns that flipped
+  start back round to the pole
   (``core.start.start_turned_back``, the body as modelled and turned 40° each way): measured, a
   Damped Track at the pole on the forearm or the shin lands with the angle turned 120° to 180°,
   and fails at 100° and 110°, where the error stands; on a limb straight at rest, which the
@@ -307,11 +311,13 @@ def _rotation_overridden(
         target_tracking_joint(rig, chain) == (bone, readable(constraint))
         or straight_start_of(rig, chain) == (bone, readable(constraint), True)
     )
-    # Measured on the leg and the arm: a Track To at the control flipped or stalled the joint
-    # under a pole in front of the bend every time, and lands under a pole behind it (a limb
-    # built bending away from its pole), stiff thigh or not.
+    # A limb built bending away from its pole lands bent either way: the flipped start either
+    # turns it back to its built bend or leaves it facing the pole, and the oracle passes both
+    # (measured: the shin copying the hips' rotation flips the leg 180° from its pole alone,
+    # and under a pole behind the bend ends on its built bend, 0.0036% short; a Track To at the
+    # control lands there too, stiff thigh or not).
     flips = start_flips_the_bend(rig, chain, bone, constraint)
-    faces_the_pole = flips and constraint.type == "TRACK_TO" and pole_behind_bend(rig, chain)
+    faces_the_pole = flips and pole_behind_bend(rig, chain)
     # Measured: a Damped Track at the pole on the forearm or the shin lands with the pole angle
     # turned 120° to 180°, and fails at 100° and 110° (core.start.TURNED_BACK_BEND).
     turned_back = start_turned_back(rig, chain) == (bone, readable(constraint))
@@ -366,16 +372,17 @@ def _what_it_does(
             "turns that bend's plane."
         )
     elif faces_the_pole:
-        severity, title = Severity.WARNING, "Track To flips the start"
+        severity, title = Severity.WARNING, "Flipped start lands"
         effect = (
             "the solver starts from the rotation it sets, bent the other way from the rest "
-            "bend, toward the pole behind the bend: the limb lands (measured on the leg and "
-            "the arm), but with the pole in front it would flip."
+            "bend, and the pole sits behind the bend: the joint ends bent as built or facing "
+            "the pole, and the limb lands (measured on the leg and the arm), but with the pole "
+            "in front it would flip."
         )
         why = (
             "Blender solves IK after the chain's other constraints, starting from the pose they "
-            "leave; a Track To also rolls the bone by its up axis, so the start is seldom the "
-            "bend the rig was built with."
+            "leave; started bent backwards it settles on the mirrored bend, which a pole behind "
+            "the bend turns back to the bend the limb was built with."
         )
     elif straight_start:
         severity, title = Severity.WARNING, "Constraint pre-bends"
