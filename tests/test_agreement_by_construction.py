@@ -1046,6 +1046,42 @@ def test_a_cut_limb_landing_by_stretch_waits_for_the_faults_it_would_feel(
 
 
 @pytest.mark.parametrize(
+    ("faults", "waits"),
+    [
+        ((Fault("straight_one_sided", "arm", 4), Fault("ik_below", "arm", 2)), True),
+        ((Fault("straight_one_sided", "arm", 6), Fault("ik_below", "arm", 2)), True),
+        (
+            (Fault("straight", "arm", 0), Fault("no_pole", "arm", 0), Fault("ik_below", "arm", 2)),
+            True,
+        ),
+        (
+            (
+                Fault("straight_one_sided", "arm", 4),
+                Fault("ik_below", "arm", 2),
+                Fault("body_squashed", "arm", 1.3),
+            ),
+            True,
+        ),
+        ((Fault("straight_one_sided", "arm", 0), Fault("ik_below", "arm", 2)), False),
+    ],
+)
+def test_a_straight_arm_landing_beside_a_hand_ik_is_not_pre_bent_into_a_trade(faults, waits):
+    """Once trades (issue 25 on 5.3): the straight arm without a pole lands and the hand's IK of
+    length 2 on the same control stops 3.2% short; pre-bent, either chain toward any side, the
+    hand folds, takes the forearm, and the arm stops 20% short (locks' or inherit's error on
+    it). Neither pre-bend is offered. With a pole the straight arm misses either way, and the
+    pre-bend, which lands the hand, stays."""
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    straight = {f.bone: f for f in judged.findings if f.check_id == "rest_pose"}
+    rivals = {"forearm.L": ("hand.L", "IK"), "hand.L": ("forearm.L", "IK")}
+    expected = {
+        bone: (None, rival) if waits else ("pre_bend", None) for bone, rival in rivals.items()
+    }
+    assert {b: (f.fix_id, f.stated["rival_ik"]) for b, f in straight.items()} == expected
+
+
+@pytest.mark.parametrize(
     ("faults", "behind"),
     [
         ((("pole_behind", 0), ("overriding_constraint", 0)), True),
