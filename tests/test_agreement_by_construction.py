@@ -1026,6 +1026,8 @@ def test_a_limit_rotation_below_an_overriding_constraint_reclamps_the_start(limb
         ("body_squashed", 0.8, "inherit"),
         ("inherit_rotation_off", 0, "inherit"),
         ("chain_length", 9, "chain_length"),
+        ("target", 3, "target"),
+        ("control_in_chain", 1, "target"),
         ("roll", 90, None),
     ],
 )
@@ -1035,8 +1037,8 @@ def test_a_cut_limb_landing_by_stretch_waits_for_the_faults_it_would_feel(
     """Once trades (known misses): the cut forearm or shin lands by IK Stretch; parented back,
     it misses by a fault of the limb the cut chain did not feel (a pole angle 180° off, the
     shear of an unevenly scaled upper bone or body, Inherit Rotation off, a chain length that
-    would turn the body). The parent fix waits and names it; a 90° roll, which the parented
-    limb lands with, keeps the fix."""
+    would turn the body, a control in the chain or hung from it). The parent fix waits and
+    names it; a 90° roll, which the parented limb lands with, keeps the fix."""
     faults = (Fault("unparented", limb, 0), Fault("stretch", limb, 0.1), Fault(kind, limb, amount))
     judged = judge(faults)
     assert judged.holds, "\n".join(judged.problems())

@@ -186,11 +186,15 @@ def _fault_felt_once_parented(
     inheriting rotation, the cut bone inheriting the uneven scale of its parent or the body
     (pose scale 1.5/2, a squashed body: inherit's shear), a start an overridden constraint sets
     (``_start_once_parented``), a chain length that would reach into the hips (the leg at 3 or
-    9: chain_length's error). Cut limbs that fail cut keep the fix: they fail after it too."""
+    9: chain_length's error), a control that is, or hangs from, a bone the chain would take in
+    (target's or cycle's error). Cut limbs that fail cut keep the fix: they fail after it too."""
     parent = taken_in[0]
     carriers = rig.carriers_along(taken_in)
     if carriers:
         return "chain_length", f"IK '{chain.constraint}' would turn {carriers[0]} as well"
+    control = chain.subtarget if chain.target == rig.object else ""
+    if rig.has_bone(control) and {control, *rig.ancestors(control)}.intersection(taken_in):
+        return "target", f"IK '{chain.constraint}' would turn its own control {control}"
     setting = _start_once_parented(rig, chain, top)
     if setting is not None:
         return "overridden_start", f"{top} would bend from where '{setting}' starts it"
