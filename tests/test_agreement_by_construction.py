@@ -1047,6 +1047,26 @@ def test_a_cut_limb_landing_by_stretch_waits_for_the_faults_it_would_feel(
     assert (cut.severity, cut.fix_id, cut.stated.get("blocked_by")) == expected
 
 
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("other", [(), (("no_pole", 0),), (("pole_angle", 180),)])
+def test_a_hand_ik_below_a_forearm_ik_reaching_with_its_head_misses(limb, other) -> None:
+    """Once warning-only (issue 25, seeds 6262 and 9191 on 5.3): a forearm (shin) IK without
+    Use Tail puts its head on the hand (foot) control, the forearm it carries follows no IK,
+    and a hand (foot) IK of length 1 on that control cannot span the forearm back: it stops
+    138% of its reach short once the forearm turns. duplicates' error on the hand's chain."""
+    faults = (
+        Fault("tail_off", limb, 0),
+        Fault("ik_below", limb, 1),
+        *(Fault(kind, limb, amount) for kind, amount in other),
+    )
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    below = LIMBS[limb].below
+    assert next(v.state for v in judged.verdicts if v.owner == below) == "fail"
+    pair = next(f for f in judged.findings if f.check_id == "duplicates")
+    assert (pair.severity, pair.chain) == (Severity.ERROR, (below, "IK"))
+
+
 @pytest.mark.parametrize(
     ("faults", "waits"),
     [

@@ -428,8 +428,14 @@ def _lower_reaches(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
     distance of that point, and the lower chain must bridge what is left to the control. A
     forearm IK of chain length 1 under an upper-arm IK on the hand control spans exactly the
     rest, so it lands only with the arm straight (measured: 4.4% of the reach short, a shin
-    under a thigh IK 3.5%). An upper chain reaching with its head turns only the bones above
-    (a hip's IK turning the hips): not modelled, the lower one is left free."""
+    under a thigh IK 3.5%). An upper chain reaching with its head and out of reach at rest
+    only aims that head; the bones it carries to the lower root (a forearm) follow no IK, and
+    as their pose swings that root the lower chain must reach from anywhere in the band: a
+    hand IK of length 1 under a forearm IK without Use Tail misses (measured on 5.3: the elbow
+    on the control, the wrist a forearm from it, the hand 138% of its reach short with the
+    forearm turned; the foot under such a shin IK fails too). Left free when nothing hangs
+    between (the lower root at the upper head: a foot IK of length 2 under such a shin IK
+    lands where this model would not) or another IK turns those bones."""
     control = rig.joint_point(upper.target, upper.subtarget)
     root = rig.bone(upper.root).head
     tip = rig.chain_tip(upper)
@@ -439,15 +445,34 @@ def _lower_reaches(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
         return True  # nothing to turn: the chain_length check reports it
     longest, total = max(lengths), sum(lengths)
     slack = SAME_POINT * max(total, 1e-6)
+    shortest, furthest_reach = max(0.0, 2.0 * longest - total) - slack, total + slack
     offset = (tip - rig.bone(lower.root).head).length
     beyond = (control - root).length - span
     out_of_reach = beyond > SAME_POINT * span
-    if out_of_reach and not upper.use_tail:
-        return True
     nearest, furthest = (
         (max(0.0, beyond - offset), beyond + offset) if out_of_reach else (offset,) * 2
     )
-    return max(0.0, 2.0 * longest - total) - slack <= furthest and nearest <= total + slack
+    if out_of_reach and not upper.use_tail:
+        # Bones between its head and the lower root that follow no IK: wherever their pose
+        # swings that root within the band, the lower chain must still reach.
+        return (
+            offset <= slack
+            or _turned_between(rig, upper, lower)
+            or (shortest <= nearest and furthest <= furthest_reach)
+        )
+    return shortest <= furthest and nearest <= furthest_reach
+
+
+def _turned_between(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
+    """Whether another IK turns a bone between the upper chain and the lower one's root (a
+    second IK on the forearm between the shoulder's chain and the hand's): not modelled, the
+    lower one is left free (measured: the hand and foot then land)."""
+    between: set[str] = set()
+    for name in rig.ancestors(lower.root):
+        if name in upper.moving_bones:
+            break
+        between.add(name)
+    return any(between.intersection(chain.moving_bones) for chain in _solving_chains(rig))
 
 
 def _never_folds(rig: RigView, chain: IKChain, starting: tuple[str, ...] | None = None) -> bool:
