@@ -1130,3 +1130,15 @@ def test_a_flipped_start_under_a_pole_behind_the_bend_lands(faults, behind) -> N
     if behind:
         pole = next(f for f in judged.findings if f.check_id == "pole" and f.bone == "shin.L")
         assert (pole.fix_id, pole.stated.get("blocked_by")) == (None, "tracking")
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+def test_a_twin_ik_turning_the_forearm_is_not_muted_while_the_hand_ik_needs_it(limb) -> None:
+    """A second IK on the forearm (shin), aimed elsewhere, turns the bones the hand (foot) IK
+    hangs from below a forearm IK without Use Tail, and the hand lands; muted, it would leave
+    the hand 138% short (a trade): duplicates' error on the twin stands without the fix."""
+    faults = (Fault("tail_off", limb, 0), Fault("ik_below", limb, 1), Fault("twin_ik", limb, 0))
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    twin = next(f for f in judged.findings if f.check_id == "duplicates")
+    assert (twin.severity, twin.constraint, twin.fix_id) == (Severity.ERROR, "IK.001", None)

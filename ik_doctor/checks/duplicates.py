@@ -69,7 +69,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import Any
 
 import bpy
@@ -216,7 +216,7 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
     )
     kept = first if changed is later else later
     if agree or not same_control or not _toggle_agrees(rig, changed, kept):
-        return finding
+        return _waiting_for_a_pair(rig, finding, changed)
     count = _count_keeping_the_top(changed)
     return replace(
         finding,
@@ -417,7 +417,9 @@ def held_below(rig: RigView, chain: IKChain) -> IKChain | None:
     return None
 
 
-def _lower_reaches(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
+def _lower_reaches(
+    rig: RigView, upper: IKChain, lower: IKChain, ignoring: tuple[str, str] | None = None
+) -> bool:
     """Whether the lower chain can still bring its tip onto the control once the upper one has
     put its own tip there: its root keeps its rest distance from the upper chain's tip, and a
     chain reaches between its longest bone less the others and all of them together (a foot's
@@ -457,13 +459,15 @@ def _lower_reaches(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
         # swings that root within the band, the lower chain must still reach.
         return (
             offset <= slack
-            or _turned_between(rig, upper, lower)
+            or _turned_between(rig, upper, lower, ignoring)
             or (shortest <= nearest and furthest <= furthest_reach)
         )
     return shortest <= furthest and nearest <= furthest_reach
 
 
-def _turned_between(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
+def _turned_between(
+    rig: RigView, upper: IKChain, lower: IKChain, ignoring: tuple[str, str] | None
+) -> bool:
     """Whether another IK turns a bone between the upper chain and the lower one's root (a
     second IK on the forearm between the shoulder's chain and the hand's): not modelled, the
     lower one is left free (measured: the hand and foot then land)."""
@@ -472,7 +476,31 @@ def _turned_between(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
         if name in upper.moving_bones:
             break
         between.add(name)
-    return any(between.intersection(chain.moving_bones) for chain in _solving_chains(rig))
+    chains = [chain for chain in _solving_chains(rig) if chain.key != ignoring]
+    return any(between.intersection(chain.moving_bones) for chain in chains)
+
+
+def _waiting_for_a_pair(rig: RigView, finding: Finding, changed: IKChain) -> Finding:
+    """The finding without its fix when ``changed`` alone turns the bones between a lower chain
+    and an upper one on their control (``_turned_between``): muted or deleted, it would leave
+    the lower one short (measured on 5.3 and 4.5: a second IK on the shin muted, the foot IK
+    below a shin IK without Use Tail misses)."""
+    others = [chain for chain in _solving_chains(rig) if chain.key != changed.key]
+    for upper, lower in permutations(others, 2):
+        aimed = (upper.target, upper.subtarget) == (lower.target, lower.subtarget)
+        if not aimed or _one_above(rig, upper, lower) != (upper, lower):
+            continue
+        if _lower_reaches(rig, upper, lower) and not _lower_reaches(rig, upper, lower, changed.key):
+            return replace(
+                finding,
+                fix_id=None,
+                fix_label=None,
+                needs_confirmation=False,
+                no_fix_reason=f"IK '{changed.constraint}' on {changed.owner} turns the bones "
+                f"IK '{lower.constraint}' on {lower.owner} hangs from: without it that one "
+                "misses its control",
+            )
+    return finding
 
 
 def _never_folds(rig: RigView, chain: IKChain, starting: tuple[str, ...] | None = None) -> bool:
