@@ -9,7 +9,10 @@ from ..core.rig import IKChain, RigView
 
 def rival_on_the_control(rig: RigView, chain: IKChain) -> tuple[IKChain, str] | None:
     """Another live IK aimed at the chain's control that the pre-bend would make miss, and why:
-    one that lies along the chain (its bones are the chain's upper part), or one that shares
+    one that lies along the chain (its bones are the chain's upper part: straight, the chain
+    only aims its line at the control and that IK lands too; bent, the chain folds, wins the
+    shared bones and that IK misses, measured on the straight leg and arm with a thigh or
+    upper-arm IK on the foot or hand control), or one that shares
     bones with it where the upper of the two (the one whose owner the other moves) is straight
     at rest with no pole, and lands so. The pre-bend bends the lower chain's joint, which then
     folds and takes the shared bones (measured on 5.3: the straight arm without a pole, its

@@ -24,12 +24,13 @@ What it reports:
 - The armature in Rest Position: an error, IK does nothing.
 - A chain straight in the rest pose: an error with a pole, it does not bend at all. A warning
   without one: it cannot fold when the target comes straight toward the root, and bends only the
-  way its one-sided IK limits fold it, where they choose, as a robot arm's hinges do (the
-  finding names them). A warning too where the solver starts it bent toward its pole, by a posed
-  rotation or by a Damped Track at its own target on the lower bone, and the leg and the arm
-  land, or bent by another constraint the IK overrides whose bend the pole angle turns to face
-  the pole (``core.start.straight_start``: a Damped Track at the pole with the angle turned 150°
-  or 180°); an error where a posed rotation or such a constraint bends it away.
+  way its one-sided IK limits fold it, where they choose, as a robot arm's hinges do (the finding
+  names them); an error where its root inherits a pose scale larger across that fold than along it:
+  pre-bent, it lands no better. A warning too where the solver starts it bent toward its pole, by a
+  posed rotation or by a Damped Track at its own target on the lower bone, and the leg and the arm
+  land, or bent by another constraint the IK overrides whose bend the pole angle turns to face the
+  pole (``core.start.straight_start``: a Damped Track at the pole with the angle turned 150° or
+  180°); an error where a posed rotation or such a constraint bends it away.
 - A leftover rotation under IK that bends a joint away from the pole, within its IK limits: an
   error (a pose beyond a one-sided limit is held back by it: the leg and the arm folding only
   toward their pole, posed -20° or -70° at the joint, land once pre-bent). A warning under
@@ -51,18 +52,18 @@ What it reports:
 What its fixes do:
 
 - Switch to Pose Position.
-- Pre-bend the joints by 1% of the bone length: the way a straight chain's one-sided IK limits
-  fold it (measured: the leg and the arm then land with the pole on either side; pre-bent toward
-  a pole against their limits they stop 3.7% short), else toward the pole, else knees to the
-  front (-Y) and other limbs to the back (+Y). This changes the rest pose. Not offered while
-  another live IK on the same control lies along the straight chain, which would then miss,
-  or shares bones with it while the upper of the two lands straight, with no pole (pre-bent,
-  the lower folds, takes the shared bones, and the upper misses), nor on a straight chain that
-  lands (a warning) whose pre-bend would turn a bone against an uneven scale it inherits in full
-  (measured: the leg and the arm folding by their limits, the upper bone scaled (1, 2, 1), land
-  straight and stop 3.0% of the reach short pre-bent), nor where the pole angle turns an
-  overridden constraint's start round to the pole (measured: then pre-bent, its angle set to
-  keep the rest pose, the arm and the leg bend 180° from the pole).
+- Pre-bend the joints by 1% of the bone length: the way a straight chain's one-sided IK limits fold
+  it (measured: the leg and the arm then land with the pole on either side; pre-bent toward a pole
+  against their limits they stop 3.7% short), else toward the pole, else knees to the front (-Y)
+  and other limbs to the back (+Y). This changes the rest pose. Not offered while another live IK
+  on the same control lies along the straight chain, which would then miss, or shares bones with it
+  while the upper of the two lands straight, with no pole (pre-bent, the lower folds, takes the
+  shared bones, and the upper misses), nor on a straight chain that lands (a warning) whose
+  pre-bend would turn a bone against an uneven scale it inherits in full (measured: the leg and the
+  arm folding by their limits, the upper bone scaled (1, 2, 1), land straight and stop 3.0% of the
+  reach short pre-bent), nor where the pole angle turns an overridden constraint's start round to
+  the pole (measured: then pre-bent, its angle set to keep the rest pose, the arm and the leg bend
+  180° from the pole).
 - Clear the chain bones' rotation and scale, keeping a keyed channel (asks first). Not where
   the pose turns the start a constraint the IK overrides gives a joint the rest way, and
   cleared it would start bent the other way (``core.start.start_held_by_the_pose``).
@@ -110,7 +111,7 @@ from ..core.start import (
     target_tracking_joint,
 )
 from ._shared_control import rival_on_the_control
-from ._shear import shear_that_stops
+from ._shear import shear_that_stops, stretch_across_the_fold
 
 PRE_BEND = 0.01
 """The pre-bend moves each inner joint by this share of the length of the bone above it (or of
@@ -167,6 +168,7 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
     folded = limits_fold(rig, chain) is not None
     stretching = stretching_bones(rig, chain)
     start = _start_bend(rig, chain) if chain.pole is not None else None
+    stretch = stretch_across_the_fold(rig, chain, direction) if chain.pole is None else None
     if chain.pole is not None and stretching:
         severity, title = Severity.WARNING, "Straight, lands by stretch"
         effect = (
@@ -197,10 +199,20 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
             else "."
         )
     else:
-        severity, title = Severity.WARNING, "Straight at rest"
+        severity = Severity.ERROR if stretch else Severity.WARNING
+        title = "Straight, sheared as it folds" if stretch else "Straight at rest"
         effect = "it cannot fold when the target comes straight toward the root, and bends " + (
             f"{side}." if folded else "to whatever side the target leans."
         )
+    bent_by = start[2] if start else ()
+    fix = _pre_bend_fix(rig, chain, (joint, side), direction, bent_by, severity.name == "WARNING")
+    if stretch:
+        effect += (
+            f" Its root inherits a pose scale {stretch:.3g} times larger across that fold than "
+            "along it: folding, it shears and stops short (measured on the leg and the arm: 2.0% "
+            "to 3.1% of the reach; pre-bent, still 1.7% to 3.2%, with the shear then at rest)."
+        )
+        fix = dict(facts=fix["facts"], no_fix_reason="clear the scale it inherits first")
     return chain_finding(
         "rest_pose",
         rig,
@@ -212,14 +224,7 @@ def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
             "The solver bends a chain the way its rest pose is already bent; a straight chain "
             f"gives it no direction. A slight pre-bend of {joint} tells it which way to go."
         ),
-        **_pre_bend_fix(
-            rig,
-            chain,
-            (joint, side),
-            direction,
-            start[2] if start else (),
-            severity == Severity.WARNING,
-        ),
+        **fix,
     )
 
 
@@ -232,14 +237,10 @@ def _pre_bend_fix(
     lands: bool,
 ) -> dict[str, Any]:
     """The pre-bend of the joint ``where`` names toward its side, unless another live IK aimed
-    at the same control would then miss (``rival_on_the_control``): one along the chain lands
-    too while the chain only aims its line at the control; bent, the chain folds, wins the
-    shared bones and that IK misses (measured on the straight leg and arm with a thigh or
-    upper-arm IK on the foot or hand control: the duplicates check's error). Nor, where the
-    straight chain ``lands`` (a warning), when the pre-bend would shear a bone
-    (``_shear_once_bent``). The facts: what bends the start ('start_bent_by'), that IK
-    ('rival_ik': owner, name), and that shear ('shear': the bone, the bone whose scale shears
-    it)."""
+    at the same control would then miss (``rival_on_the_control``), or, where the straight
+    chain ``lands`` (a warning), it would shear a bone (``_shear_once_bent``). The facts: what
+    bends the start ('start_bent_by'), that IK ('rival_ik': owner, name), and that shear
+    ('shear': the bone, the bone whose scale shears it)."""
     joint, side = where
     sheared = _shear_once_bent(rig, chain, direction) if lands else None
     facts: tuple[tuple[str, Any], ...] = (("start_bent_by", bent_by), ("shear", sheared))
