@@ -50,14 +50,6 @@ KNOWN_MISSES = (
         for turn in (-20, -70)
     }
     | {
-        frozenset({("unparented", "arm", 0), ("tail_off", "arm", 0), ("ik_below", "arm", 1)}): (
-            "the cut forearm's IK without Use Tail and the hand's IK of length 1 on one control: "
-            "cut, the hand lands; parented back, the forearm's chain puts the elbow on the "
-            "control and the hand misses by 138% (duplicates' error): a fix that trades, which "
-            "the parent fix does not yet wait for (the leg with the same faults holds)"
-        )
-    }
-    | {
         frozenset({("pose_scale", limb, 2.0), ("stretch", limb, 0.5)}): "the upper bone scaled "
         "(1, 2, 1) above a lower bone with IK Stretch 0.5 (0.05 on the upper): inherit calls the "
         "shear an error, and the arm lands while the leg with the same settings flips 180° from "
@@ -1181,3 +1173,24 @@ def test_a_straight_limb_folding_across_a_stretch_it_inherits_has_its_error(
         (Severity.ERROR, False) if fails else (Severity.WARNING, True)
     )
     assert not fails or straight.fix_id is None
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("other", [(), (("stretch", 0.1),), (("pole_angle", 180),)])
+def test_a_cut_forearm_reaching_with_its_head_waits_for_the_hand_ik_it_carries(limb, other) -> None:
+    """Once a trade (issue 25): the cut forearm's IK without Use Tail does nothing and the
+    hand's IK of length 1 on the same control lands; parented back, the forearm's chain puts
+    the elbow on the control and the hand misses by 138%. The parent fix waits, naming the
+    hand's IK; a hand IK of length 2, which turns the forearm too, keeps the fix."""
+    extra = tuple(Fault(kind, limb, amount) for kind, amount in other)
+    for below, waits in ((1, True), (2, False)):
+        faults = (
+            Fault("unparented", limb, 0),
+            Fault("tail_off", limb, 0),
+            *extra,
+            Fault("ik_below", limb, below),
+        )
+        judged = judge(faults)
+        assert judged.holds, "\n".join(judged.problems())
+        cut = next(f for f in judged.findings if f.check_id == "parenting")
+        assert (cut.fix_id is None, "rival_ik" in cut.stated) == (waits, waits)

@@ -161,7 +161,9 @@ def _parent_fix(
     for other in rig.chains:
         aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
         live = other.live and other.target is not None
-        if other is not chain and aimed and live and taken.intersection(other.moving_bones):
+        if other is chain or not (aimed and live):
+            continue
+        if taken.intersection(other.moving_bones):
             return dict(
                 no_fix_reason=f"parented back, {top} would bring {parent} into the chain of IK "
                 f"'{chain.constraint}' on {chain.owner}, and IK '{other.constraint}' on "
@@ -169,10 +171,30 @@ def _parent_fix(
                 "first",
                 facts=(("rival_ik", (other.owner, other.constraint)),),
             )
+        if _hangs_past_the_head(rig, chain, other):
+            return dict(
+                no_fix_reason=f"parented back, IK '{chain.constraint}' on {chain.owner}, without "
+                f"Use Tail, would put {chain.owner}'s head on the control, and IK "
+                f"'{other.constraint}' on {other.owner}, which {chain.owner} carries, would then "
+                "miss it: remove one of the two IKs first",
+                facts=(("rival_ik", (other.owner, other.constraint)),),
+            )
     return dict(
         fix_id="parent",
         fix_label=f"Parent {top} to {parent} and connect it",
         fix_args=(("parent", parent),),
+    )
+
+
+def _hangs_past_the_head(rig: RigView, chain: IKChain, other: IKChain) -> bool:
+    """Whether ``other``, aimed at the same control, hangs from ``chain``'s owner without turning
+    it, while ``chain`` reaches with the owner's head (no Use Tail). Measured on 5.3: the cut
+    forearm's IK without Use Tail does nothing and the hand's IK of length 1 lands; parented
+    back, the forearm's chain puts the elbow on the control and the hand misses by 138%."""
+    return (
+        not chain.use_tail
+        and chain.owner in rig.ancestors(other.owner)
+        and chain.owner not in other.moving_bones
     )
 
 
