@@ -69,7 +69,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from itertools import combinations, permutations
+from itertools import combinations
 from typing import Any
 
 import bpy
@@ -486,9 +486,14 @@ def _waiting_for_a_pair(rig: RigView, finding: Finding, changed: IKChain) -> Fin
     the lower one short (measured on 5.3 and 4.5: a second IK on the shin muted, the foot IK
     below a shin IK without Use Tail misses)."""
     others = [chain for chain in _solving_chains(rig) if chain.key != changed.key]
-    for upper, lower in permutations(others, 2):
+    # Only a chain hanging from a bone ``changed`` turns can lose it; ancestors are walked once
+    # per chain for _one_above's test (per pair, a crowd's chains made diagnose 50x slower).
+    turned = set(changed.moving_bones)
+    hanging = {chain.key: {chain.root, *rig.ancestors(chain.root)} for chain in others}
+    lowers = [chain for chain in others if turned.intersection(hanging[chain.key])]
+    for upper, lower in ((upper, lower) for lower in lowers for upper in others):
         aimed = (upper.target, upper.subtarget) == (lower.target, lower.subtarget)
-        if not aimed or _one_above(rig, upper, lower) != (upper, lower):
+        if upper is lower or not aimed or not hanging[lower.key].intersection(upper.moving_bones):
             continue
         if _lower_reaches(rig, upper, lower) and not _lower_reaches(rig, upper, lower, changed.key):
             return replace(
