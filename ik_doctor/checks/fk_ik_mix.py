@@ -51,7 +51,7 @@ from ..core.limb import constraint_switches, fcurves, pole_behind_bend, pose_fli
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
-from ..core.start import overridden_constraints, start_flips_the_bend
+from ..core.start import start_held_by
 from .locks import twist_that_holds_locks
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
@@ -103,7 +103,7 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
             "the pole overrides their swing, but keyed twist stays and a key that bends a "
             "joint backwards flips it away from the pole"
         )
-    holding = _start_held_by_keys(rig, chain, keyed)
+    holding = start_held_by(rig, chain, "the keys", rested=keyed)
     blocked_by = "overridden_start" if holding else None
     if holding is None and (holding := _twist_held_by_keys(rig, chain, keyed)) is not None:
         blocked_by = "twisted_lock"
@@ -130,25 +130,6 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
         no_fix_reason=holding,
         needs_confirmation=holding is None,
     )
-
-
-def _start_held_by_keys(rig: RigView, chain: IKChain, keyed: list[str]) -> str | None:
-    """Why clearing the keys would break the chain: with them, a constraint the IK overrides
-    starts a joint bent the way it rests; at rest, the same constraint starts it bent the other
-    way (``start_flips_the_bend``). Measured: the leg whose shin copies the hips' rotation
-    starts folded 176° the other way and flips; with the thigh keyed 0.3 or 0.8 rad the start
-    comes round the rest way, and the leg lands, to fail again once the keys are cleared."""
-    for bone, constraint in overridden_constraints(rig, chain.moving_bones[:-1]):
-        if not start_flips_the_bend(rig, chain, bone, constraint) and start_flips_the_bend(
-            rig, chain, bone, constraint, rested=keyed
-        ):
-            return (
-                f"'{readable(constraint)}' on {bone} is overridden by the IK, and the keys "
-                "turn where it starts the solver the way the joint rests: cleared, it would "
-                "start the joint bent the other way, away from the pole; mute that "
-                "constraint first"
-            )
-    return None
 
 
 def _twist_held_by_keys(rig: RigView, chain: IKChain, keyed: list[str]) -> str | None:

@@ -164,21 +164,24 @@ def _parent_fix(
         if other is chain or not (aimed and live):
             continue
         if taken.intersection(other.moving_bones):
-            return dict(
-                no_fix_reason=f"parented back, {top} would bring {parent} into the chain of IK "
-                f"'{chain.constraint}' on {chain.owner}, and IK '{other.constraint}' on "
-                f"{other.owner}, aimed at the same control, would then miss it: remove that IK "
-                "first",
-                facts=(("rival_ik", (other.owner, other.constraint)),),
+            why = (
+                f"{top} would bring {parent} into the chain of IK '{chain.constraint}' on "
+                f"{chain.owner}, and IK '{other.constraint}' on {other.owner}, aimed at the same "
+                "control, would then miss it: remove that IK first"
             )
-        if _hangs_past_the_head(rig, chain, other):
-            return dict(
-                no_fix_reason=f"parented back, IK '{chain.constraint}' on {chain.owner}, without "
-                f"Use Tail, would put {chain.owner}'s head on the control, and IK "
-                f"'{other.constraint}' on {other.owner}, which {chain.owner} carries, would then "
-                "miss it: remove one of the two IKs first",
-                facts=(("rival_ik", (other.owner, other.constraint)),),
+        elif _hangs_past_the_head(rig, chain, other):
+            why = (
+                f"IK '{chain.constraint}' on {chain.owner}, without Use Tail, would put "
+                f"{chain.owner}'s head on the control, and IK '{other.constraint}' on "
+                f"{other.owner}, which {chain.owner} carries, would then miss it: remove one of "
+                "the two IKs first"
             )
+        else:
+            continue
+        return dict(
+            no_fix_reason=f"parented back, {why}",
+            facts=(("rival_ik", (other.owner, other.constraint)),),
+        )
     return dict(
         fix_id="parent",
         fix_label=f"Parent {top} to {parent} and connect it",

@@ -66,7 +66,7 @@ What its fixes do:
   180° from the pole).
 - Clear the chain bones' rotation and scale, keeping a keyed channel (asks first). Not where
   the pose turns the start a constraint the IK overrides gives a joint the rest way, and
-  cleared it would start bent the other way (``core.start.start_held_by_the_pose``).
+  cleared it would start bent the other way (``core.start.start_held_by``).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ from ..core.rig import IKChain, RigView
 from ..core.start import (
     pole_turns_the_flip_back,
     pose_flips_the_start,
-    start_held_by_the_pose,
+    start_held_by,
     start_turned_back,
     straight_start,
     target_tracking_joint,
@@ -402,7 +402,7 @@ def _leftover_pose(
         "cleared alone, the pose would leave the pole angle turning the joint away from the "
         "pole: clear the pose and set the pole angle that keeps the rest pose together"
         if turned_back
-        else start_held_by_the_pose(rig, chain, [n for n in posed if not _keyed(n, keyed)])
+        else start_held_by(rig, chain, "the pose", [n for n in posed if not _keyed(n, keyed)])
     )
     return chain_finding(
         "rest_pose",

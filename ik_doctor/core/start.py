@@ -258,20 +258,29 @@ def start_held_by_a_hinge(rig: RigView, chain: IKChain) -> str | None:
     return None
 
 
-def start_held_by_the_pose(rig: RigView, chain: IKChain, bones: Collection[str]) -> str | None:
-    """Why clearing the rotation and scale of these chain bones would break the chain: as posed,
-    no constraint the IK overrides starts a joint bent the other way; cleared, one does
-    (``start_flips_the_bend``). Measured: the leg whose thigh is scaled 1.5 over a shin that
-    inherits no scale, with a Track To on the shin at the foot control, starts 154° the rest
-    way under every body turn and lands; cleared, the track starts it 52° the other way with the
-    hips turned -40° about X, and the knee bends 180° from its pole."""
+def start_held_by(
+    rig: RigView,
+    chain: IKChain,
+    undone: str,
+    cleared: Collection[str] = (),
+    rested: Collection[str] = (),
+) -> str | None:
+    """Why undoing what ``undone`` names (the pose: ``cleared=bones``; the keys: ``rested=``)
+    would break the chain: with it, no constraint the IK overrides starts a joint bent the other
+    way; undone, one does (``start_flips_the_bend``). Measured: the leg whose thigh is scaled 1.5
+    over a shin that inherits no scale, with a Track To on the shin at the foot control, starts
+    154° the rest way under every body turn and lands; cleared, the track starts it 52° the
+    other way with the hips turned -40° about X, and the knee bends 180° from its pole. The leg
+    whose shin copies the hips' rotation starts folded 176° the other way and flips; with the
+    thigh keyed 0.3 or 0.8 rad the start comes round the rest way, and the leg lands, to fail
+    again once the keys are cleared."""
     for bone, constraint in overridden_constraints(rig, chain.moving_bones[:-1]):
         if not start_flips_the_bend(rig, chain, bone, constraint) and start_flips_the_bend(
-            rig, chain, bone, constraint, cleared=bones
+            rig, chain, bone, constraint, rested=rested, cleared=cleared
         ):
             return (
-                f"'{readable(constraint)}' on {bone} is overridden by the IK, and the pose "
-                "turns where it starts the solver the way the joint rests: cleared, it would "
+                f"'{readable(constraint)}' on {bone} is overridden by the IK, and {undone} "
+                "turns where it starts the solver the way the joint rests: undone, it would "
                 "start the joint bent the other way, away from the pole; mute that constraint "
                 "first"
             )
