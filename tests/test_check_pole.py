@@ -256,6 +256,39 @@ def test_no_pole_on_a_three_bone_chain_is_not_reported(rig) -> None:
     assert _pole_findings(rig) == []
 
 
+@pytest.mark.parametrize(("locked", "hinge"), [("yz", 0), ("xy", 2)])
+def test_no_pole_is_fine_where_the_root_is_a_hinge(rig, locked: str, hinge: int) -> None:
+    """Rigify's quadruped rear legs: a helper IK without a pole whose upper bone turns about one
+    axis only. The hinge keeps the knee on its plane wherever the foot goes."""
+    _leg_ik(rig).pole_target = None
+    assert [f.title for f in _pole_findings(rig) if f.bone == "shin.L"] == ["No pole"]
+    thigh = rig.pose.bones["thigh.L"]
+    for axis in locked:
+        setattr(thigh, f"lock_ik_{axis}", True)
+    assert [f for f in _pole_findings(rig) if f.bone == "shin.L"] == []
+    normal = rig.data.bones["thigh.L"].matrix_local.col[hinge].xyz
+    bpy.context.view_layer.update()
+    at_rest = (thigh.tail - thigh.head).dot(normal)
+    foot = rig.pose.bones[_leg_ik(rig).subtarget]
+    for move in ((0.15, 0.0, 0.0), (0.15, -0.2, 0.1), (-0.1, 0.1, 0.1)):
+        foot.location = move
+        bpy.context.view_layer.update()
+        assert abs((thigh.tail - thigh.head).dot(normal) - at_rest) < 1e-3, move
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+
+
+def test_no_pole_on_a_leg_free_at_the_hip_swings_the_knee_out(rig) -> None:
+    """Why the warning stands where the root turns freely: the knee follows the foot out."""
+    _leg_ik(rig).pole_target = None
+    thigh = rig.pose.bones["thigh.L"]
+    side = rig.data.bones["thigh.L"].matrix_local.col[0].xyz
+    bpy.context.view_layer.update()
+    at_rest = (thigh.tail - thigh.head).dot(side)
+    rig.pose.bones[_leg_ik(rig).subtarget].location = (0.15, 0.0, 0.0)
+    bpy.context.view_layer.update()
+    assert abs((thigh.tail - thigh.head).dot(side) - at_rest) > 0.05
+
+
 def test_pole_bone_missing_from_another_armature_falls_back_to_its_origin(rig) -> None:
     other = bpy.data.objects.new("OtherRig", bpy.data.armatures.new("OtherRig"))
     bpy.context.scene.collection.objects.link(other)

@@ -33,7 +33,8 @@ What it reports:
   pole on the forearm or the shin lands with the angle turned 120° to 180°, a warning with no
   fix; at 100° and 110° it fails.
 - A bending two-bone limb with no pole: a warning. Not for chains of 3 or more bones, nor when a
-  twin IK on the bone has one.
+  twin IK on the bone has one, nor when the root's IK locks leave it one axis (a hinge keeps the
+  joint on its plane: Rigify's quadruped rear legs).
 
 What its fixes do:
 
@@ -67,7 +68,7 @@ from ..core.geometry import offset_from_line
 from ..core.limb import pole_behind_bend
 from ..core.names import readable
 from ..core.registry import Check
-from ..core.rig import IKChain, RigView
+from ..core.rig import AXES, IKChain, RigView
 from ..core.start import pose_flips_the_start, start_that_flips_a_pole, start_turned_back
 from ._pole_limb import POLE_DISTANCE, Limb, control_point, limb_at_rest, pole_point
 from ._pole_moves import kept_behind_the_bend, pole_bone_is_movable
@@ -244,8 +245,11 @@ def _pole_name(chain: IKChain) -> str:
 def _missing_pole(
     rig: RigView, chain: IKChain, limb: Limb, owners_with_pole: set[str]
 ) -> _Problem | None:
-    """A bending two-bone limb with no pole, unless another IK on the bone supplies one."""
+    """A bending two-bone limb with no pole, unless another IK on the bone supplies one or its
+    root is a hinge."""
     if chain.owner in owners_with_pole or limb.bend is None or not _is_two_bone_limb(rig, chain):
+        return None
+    if _root_hinged(rig, chain):
         return None
     loose = not rig.raw_bone(chain.owner).use_inherit_rotation
     flipping = None if loose else start_that_flips_a_pole(rig, chain)
@@ -274,6 +278,25 @@ def _missing_pole(
         else flipping or posed or locked,
         blocked_by=next((kind for kind, holds in kinds.items() if holds), None),
     )
+
+
+def _root_hinged(rig: RigView, chain: IKChain) -> bool:
+    """Whether the root's IK locks (or IK limits of no range) leave it at most one axis to turn
+    about: the joint at its tail then stays on one plane (or one point) whatever the target
+    does, and the hinge, not a pole, aims it. Measured on the leg without a pole, the thigh free
+    only about X: the foot moved out, forward, up and back leaves the knee on its plane to 1e-3,
+    where the free thigh swings it 0.073 out (Rigify's quadruped rear legs: MCH-foot_ik3)."""
+    pose_bone = rig.pose_bone(chain.root)
+    free = [
+        axis
+        for axis in AXES
+        if not getattr(pose_bone, f"lock_ik_{axis}")
+        and not (
+            getattr(pose_bone, f"use_ik_limit_{axis}")
+            and getattr(pose_bone, f"ik_max_{axis}") <= getattr(pose_bone, f"ik_min_{axis}")
+        )
+    ]
+    return len(free) <= 1
 
 
 def pose_that_flips_a_pole(rig: RigView, chain: IKChain) -> str | None:
