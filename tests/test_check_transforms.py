@@ -203,6 +203,8 @@ def test_applying_a_mirror_recomputes_the_pole_angles_of_both_arms(rig) -> None:
     """Every limb's IK is called 'IK': the fix must find each by its owner bone."""
     rig.scale = (-1.0, 1.0, 1.0)
     (finding,) = findings_of(rig, "transforms")
+    # As the Scale fields read, not as the matrix decomposes (a half turn and -1 on every axis).
+    assert finding.message.endswith("has a negative scale (-1, 1, 1).")
     angles = {name: _pole_angle(rig, name) for name in POLE_OWNERS}
     assert run_fix(finding).changed
     changed = {name for name in POLE_OWNERS if _pole_angle(rig, name) != angles[name]}

@@ -60,7 +60,7 @@ def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
     if not rig.chains:
         return
     obj = rig.object
-    kind = _unapplied(obj.matrix_basis)
+    kind = _unapplied(obj)
     if kind is not None:
         yield _armature_finding(rig, kind)
     reported: set[str] = set()
@@ -68,7 +68,7 @@ def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
         for role, target in (("target", chain.target), ("pole", chain.pole)):
             if target is None or target.type != "EMPTY" or readable(target) in reported:
                 continue
-            kind = _unapplied(target.matrix_basis)
+            kind = _unapplied(target)
             if kind is None:
                 continue
             reported.add(readable(target))
@@ -96,21 +96,25 @@ def find_transform_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
             )
 
 
-def _unapplied(basis: Matrix) -> dict[str, bool] | None:
-    """Which transforms a basis matrix holds beyond location, or None when it holds none."""
-    linear = basis.to_3x3()
-    scale = [column.length for column in linear.col]
+def _unapplied(obj: bpy.types.Object) -> dict[str, bool] | None:
+    """Which transforms the object holds beyond location, or None when it holds none. Read from
+    its Rotation and Scale fields as the person sees them: a Scale of (-1, 1, 1) is a mirror, not
+    the half turn and (-1, -1, -1) its matrix decomposes into."""
+    scale = obj.scale
+    lengths = [abs(s) for s in scale]
+    linear = obj.matrix_basis.to_3x3()
+    rotation = linear @ Matrix.Diagonal([1.0 / s for s in scale]) if min(lengths) > 0.0 else linear
     kind = {
         "negative": linear.determinant() < 0.0,
-        "non_uniform": max(scale) - min(scale) > TOLERANCE * max(scale),
-        "scaled": any(abs(s - 1.0) > TOLERANCE for s in scale),
-        "rotated": basis.to_quaternion().angle > TOLERANCE,
+        "non_uniform": max(lengths) - min(lengths) > TOLERANCE * max(lengths),
+        "scaled": any(abs(s - 1.0) > TOLERANCE for s in lengths),
+        "rotated": rotation.to_quaternion().angle > TOLERANCE,
     }
     return kind if any(kind.values()) else None
 
 
 def _describe(kind: dict[str, bool], obj: bpy.types.Object) -> str:
-    scale = ", ".join(f"{s:.3g}" for s in obj.matrix_basis.to_scale().to_tuple())
+    scale = ", ".join(f"{s:.3g}" for s in obj.scale)
     parts = []
     if kind["rotated"]:
         parts.append("an unapplied rotation")
@@ -245,7 +249,7 @@ def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:
         raise FixError(f"'{readable(obj)}' is in Edit Mode: leave it, then apply its transforms.")
     basis = obj.matrix_basis.copy()
     linear = basis.to_3x3().to_4x4()
-    kind = _unapplied(basis) or {}
+    kind = _unapplied(obj) or {}
     scale = basis.to_scale()
     rig = RigView(obj)
     # A mirror turns every chain the other way about its root-target line.
