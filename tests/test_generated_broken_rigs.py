@@ -321,6 +321,14 @@ def target_held_by_the_arm_ik(rig):
     _ik(rig).subtarget = "forearm.R"  # the arm's IK places it: no goal can be set for the leg
 
 
+def rotation_goal(rig):
+    _ik(rig).use_rotation = True  # the foot control's rotation weighed against its position
+
+
+def position_off(rig):
+    _ik(rig).use_location, _ik(rig).use_rotation = False, True
+
+
 def keyed_ik_fk_switch_at_fk(rig):
     _ik(rig).influence = 0.0
     _ik(rig).keyframe_insert("influence")
@@ -388,6 +396,8 @@ FAULTS = {
     target_is_the_other_foot: (LEG, "pass"),
     target_held_by_the_arm_ik: (LEG, "untested"),
     keyed_ik_fk_switch_at_fk: (LEG, "off"),
+    rotation_goal: (LEG, "fail"),
+    position_off: (LEG, "fail"),
 }
 
 
