@@ -100,7 +100,7 @@ def _unapplied(obj: bpy.types.Object) -> dict[str, bool] | None:
     """Which transforms the object holds beyond location, or None when it holds none. Read from
     its Rotation and Scale fields as the person sees them: a Scale of (-1, 1, 1) is a mirror, not
     the half turn and (-1, -1, -1) its matrix decomposes into."""
-    scale = obj.scale
+    scale = obj.scale.to_tuple()
     lengths = [abs(s) for s in scale]
     linear = obj.matrix_basis.to_3x3()
     rotation = linear @ Matrix.Diagonal([1.0 / s for s in scale]) if min(lengths) > 0.0 else linear
@@ -114,7 +114,7 @@ def _unapplied(obj: bpy.types.Object) -> dict[str, bool] | None:
 
 
 def _describe(kind: dict[str, bool], obj: bpy.types.Object) -> str:
-    scale = ", ".join(f"{s:.3g}" for s in obj.scale)
+    scale = ", ".join(f"{s:.3g}" for s in obj.scale.to_tuple())
     parts = []
     if kind["rotated"]:
         parts.append("an unapplied rotation")
