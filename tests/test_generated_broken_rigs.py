@@ -313,6 +313,21 @@ def empty_target_tied_to_the_thigh(rig):
     child_of.target, child_of.subtarget = rig, "thigh.L"
 
 
+def vertex_group_as_target(rig):
+    """A prop's vertex group as the target: Blender aims at the group's vertices averaged by
+    weight, away from the prop's origin."""
+    prop = bpy.data.objects.new("Prop", bpy.data.meshes.new("Prop"))
+    bpy.context.scene.collection.objects.link(prop)
+    foot = rig.matrix_world @ rig.data.bones["foot_ik.L"].head_local
+    prop.location = (0.0, 0.0, -0.5)
+    corners = [foot - prop.location + Vector(offset) for offset in ((0.03, 0, 0), (-0.01, 0, 0))]
+    prop.data.from_pydata([*corners, Vector((5.0, 5.0, 5.0))], [], [])
+    group = prop.vertex_groups.new(name="grip")
+    group.add([0], 0.25, "REPLACE")
+    group.add([1], 0.75, "REPLACE")  # averaged by weight: the foot control's own point
+    _ik(rig).target, _ik(rig).subtarget = prop, "grip"
+
+
 def target_is_the_other_foot(rig):
     _ik(rig).subtarget = "foot.R"  # a deforming bone, not an IK control
 
@@ -392,6 +407,7 @@ FAULTS = {
     knee_ik_limit_narrow: (LEG, "fail"),
     twin_ik_same_goal: (LEG, "pass"),
     empty_as_target: (LEG, "pass"),
+    vertex_group_as_target: (LEG, "pass"),
     empty_target_tied_to_the_thigh: (LEG, "fail"),
     target_is_the_other_foot: (LEG, "pass"),
     target_held_by_the_arm_ik: (LEG, "untested"),

@@ -531,7 +531,7 @@ class RigView:
                 return source.head_local.copy()
             world = obj.matrix_world @ source.head_local
         else:
-            world = obj.matrix_world.translation
+            world = object_point(obj, bone)
         return self.object.matrix_world.inverted_safe() @ world
 
 
@@ -560,4 +560,22 @@ def posed_point(obj: bpy.types.Object | None, bone: str, missing: bool) -> Vecto
         return None
     if obj.type == "ARMATURE" and bone:
         return obj.matrix_world @ pose_bone_of(obj, bone).head
-    return obj.matrix_world.translation.copy()
+    return object_point(obj, bone)
+
+
+def object_point(obj: bpy.types.Object, group: str) -> Vector:
+    """World position of an object target: its origin, or for a mesh and a vertex group, the
+    group's vertices averaged by weight, as Blender's constraints read it (the mesh as modelled:
+    a prop's vertex group, where a hand is placed)."""
+    index = obj.vertex_groups.find(group) if group and obj.type == "MESH" else -1
+    if index < 0:
+        return obj.matrix_world.translation.copy()
+    total, weight = Vector(), 0.0
+    for vertex in obj.data.vertices:
+        for element in vertex.groups:
+            if element.group == index and element.weight > 0.0:
+                total += vertex.co * element.weight
+                weight += element.weight
+    if weight == 0.0:
+        return obj.matrix_world.translation.copy()
+    return obj.matrix_world @ (total / weight)
