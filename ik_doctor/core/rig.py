@@ -567,11 +567,12 @@ def object_point(obj: bpy.types.Object, group: str) -> Vector:
     """World position of an object target: its origin, or for a mesh and a vertex group, the
     group's vertices averaged by weight, as Blender's constraints read it (the mesh as modelled:
     a prop's vertex group, where a hand is placed)."""
-    index = obj.vertex_groups.find(group) if group and obj.type == "MESH" else -1
-    if index < 0:
+    mesh = obj.data
+    index = obj.vertex_groups.find(group) if group and isinstance(mesh, bpy.types.Mesh) else -1
+    if index < 0 or not isinstance(mesh, bpy.types.Mesh):
         return obj.matrix_world.translation.copy()
     total, weight = Vector(), 0.0
-    for vertex in obj.data.vertices:
+    for vertex in mesh.vertices:
         for element in vertex.groups:
             if element.group == index and element.weight > 0.0:
                 total += vertex.co * element.weight
