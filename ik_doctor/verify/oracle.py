@@ -48,7 +48,7 @@ from ..core.armature import armature_data, pose_bone_of
 from ..core.finding import Finding, Severity
 from ..core.geometry import offset_from_line
 from ..core.limb import MAX_BEND_TURN, NOISE_LENGTH, parent_motion, switched_by
-from ..core.reach import BODY_TURNS, REACH_TOLERANCE, limb_bones, reachable_tips
+from ..core.reach import BODY_TURNS, landing_tolerance, limb_bones, reachable_tips
 from ..core.rig import BoneChain, IKChain, RigView, posed_point, posed_tip
 from ..core.spline import spline_chains
 from .settle import evaluate
@@ -218,7 +218,7 @@ def _judge(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainVerdict:
         return verdict(solves.state, solves.reason)
     errors, bends, carried = solves
     error, error_when = max(errors)
-    if error >= REACH_TOLERANCE * reach:
+    if error >= landing_tolerance(reach, obj.matrix_world @ rig.bone(chain.root).head):
         muted = "it is muted or without influence and nothing switches it on: " * (
             chain.mute or chain.influence < 1.0
         )
@@ -354,7 +354,7 @@ def _solve_toward(
     with target_moved(obj, rig, chain, goal, reach) as miss:
         if miss is None:
             return _Unsettable("fail", "nothing but the armature carrying it moves its target")
-        if miss <= REACH_TOLERANCE * reach:
+        if miss <= landing_tolerance(reach, goal):
             turns = [
                 (degrees_apart(rest.rotation_difference(now).angle, 0.0), name)
                 for (name, rest), now in zip(

@@ -14,7 +14,7 @@ from mathutils import Matrix, Vector
 from ..core.armature import pose_of
 from ..core.editing import constraint_on, current_view_layer
 from ..core.names import find, named, readable
-from ..core.reach import REACH_TOLERANCE
+from ..core.reach import landing_tolerance
 from ..core.rig import IKChain, RigView, known_constraints, posed_point
 from .settle import evaluate
 from .solve import channels, set_channels
@@ -39,7 +39,7 @@ def target_moved(
     misses: list[tuple[float, Any]] = []
     for mover in _movers(rig, chain):
         with _shifted(obj, chain, mover, goal) as miss:
-            if miss <= REACH_TOLERANCE * reach:
+            if miss <= landing_tolerance(reach, goal):
                 yield miss
                 return
         misses.append((miss, mover))
@@ -64,7 +64,7 @@ def lands_without(
     constraint.mute = True
     try:
         with target_moved(obj, rig, chain, goal, reach) as miss:
-            return miss is not None and miss <= REACH_TOLERANCE * reach
+            return miss is not None and miss <= landing_tolerance(reach, goal)
     finally:
         constraint.mute = muted
         evaluate(obj)
