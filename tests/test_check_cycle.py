@@ -151,3 +151,48 @@ def test_target_that_is_a_chain_bone_is_left_to_the_target_check(rig) -> None:
 
 def test_reference_rig_has_no_cycle(rig) -> None:
     assert findings_of(rig, "cycle") == []
+
+
+def _constrain_foot_control(rig, kind: str, subtarget: str, head_tail: float = 0.0):
+    constraint = rig.pose.bones["foot_ik.L"].constraints.new(kind)
+    constraint.target, constraint.subtarget = rig, subtarget
+    if hasattr(constraint, "head_tail"):
+        constraint.head_tail = head_tail
+    return constraint
+
+
+@pytest.mark.parametrize(
+    ("kind", "subtarget", "head_tail"),
+    [
+        ("LIMIT_DISTANCE", "thigh.L", 0.0),  # keeps the foot within reach of the hip joint
+        ("COPY_ROTATION", "thigh.L", 0.0),
+        ("DAMPED_TRACK", "thigh.L", 0.0),
+    ],
+)
+def test_a_control_reading_only_the_roots_head_or_turned_by_the_chain_is_no_cycle(
+    rig, kind: str, subtarget: str, head_tail: float
+) -> None:
+    """The solver turns the thigh about its head and reads the foot control's place alone."""
+    _constrain_foot_control(rig, kind, subtarget, head_tail)
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    assert findings_of(rig, "cycle") == []
+
+
+@pytest.mark.parametrize(
+    ("kind", "subtarget", "head_tail"),
+    [("LIMIT_DISTANCE", "thigh.L", 1.0), ("LIMIT_DISTANCE", "shin.L", 0.0)],
+)
+def test_a_control_kept_near_the_knee_is_still_a_cycle(
+    rig, kind: str, subtarget: str, head_tail: float
+) -> None:
+    """The thigh's tail and the shin's head are the knee, which the solver moves with the thigh."""
+    _constrain_foot_control(rig, kind, subtarget, head_tail)
+    (finding,) = findings_of(rig, "cycle")
+    assert (finding.severity, finding.stated["chain_bone"]) == (Severity.ERROR, "thigh.L")
+
+
+def test_a_control_turned_by_the_chain_is_a_cycle_when_the_ik_follows_its_rotation(rig) -> None:
+    _constrain_foot_control(rig, "COPY_ROTATION", "thigh.L")
+    rig.pose.bones["shin.L"].constraints["IK"].use_rotation = True
+    (finding,) = findings_of(rig, "cycle")
+    assert finding.stated["chain_bone"] == "thigh.L"

@@ -18,6 +18,11 @@ meant to steer the limb is steered by it. Measured in 4.2 and 5.3 on the referen
   process to the next.
 - A pole parented or constrained to a chain bone: a dependency cycle; the chain still reaches
   and bends toward the pole in a still pose.
+- No cycle: a control that reads only the head of the chain's root (a Limit Distance keeping the
+  foot control within reach of the hip joint), which the solver turns the root about and never
+  moves; or one that a constraint only turns toward or with a chain bone (Copy Rotation, Damped
+  Track), since the solver reads a target's or pole's place alone, unless the IK follows the
+  target's rotation. The leg lands on every goal with each of them.
 
 The ``target`` check reports a target that is a bone of the chain itself; this check reports
 controls below the chain or driven by it through parents and constraints.
@@ -83,7 +88,8 @@ def find_cycles(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
                 continue  # no control, or the target check's own case
             if obj.type == "ARMATURE" and bone and find(armature_data(obj).bones, bone) is None:
                 continue  # a missing bone is the target and pole checks' finding
-            link = _link_to_chain(rig, chain, obj, bone, steps)
+            turned_matters = role == "target" and rig.ik_constraint(chain).use_rotation
+            link = _link_to_chain(rig, chain, obj, bone, steps, turned_matters)
             if link is not None:
                 yield _finding(rig, chain, role, obj, bone, link)
 
@@ -160,30 +166,49 @@ def _effect(role: str, parented_to_chain: bool) -> tuple[Severity, str]:
 
 
 def _link_to_chain(
-    rig: RigView, chain: IKChain, obj: bpy.types.Object, bone: str, steps: _Steps
+    rig: RigView,
+    chain: IKChain,
+    obj: bpy.types.Object,
+    bone: str,
+    steps: _Steps,
+    turned_matters: bool,
 ) -> ChainLink | None:
-    """The first step of a path from a control to a bone of ``chain``, or None if none leads."""
-    for first_constraint, start in steps.of(obj, bone):
+    """The first step of a path from a control to a bone of ``chain``, or None if none leads.
+    A constraint that only turns the control is no step unless the IK follows the target's
+    rotation: the solver reads a target's or pole's place alone (measured: a foot control with
+    a Copy Rotation of the thigh, or a Damped Track at it, lands the leg on every goal)."""
+    for constraint, start in steps.of(obj, bone):
+        if constraint is not None and constraint.type in TURNS_ONLY and not turned_matters:
+            continue
         found = _reaches_chain(chain, start, steps)
         if found is not None:
             direct = start == (rig.object, found)
-            return ChainLink(chain_bone=found, constraint=first_constraint, direct=direct)
+            name = None if constraint is None else readable(constraint)
+            return ChainLink(chain_bone=found, constraint=name, direct=direct)
     return None
 
 
 Node = tuple[bpy.types.Object, str]
 
 
-def _first_steps(
-    rig: RigView, obj: bpy.types.Object, bone: str
-) -> Iterator[tuple[str | None, Node]]:
+TURNS_ONLY = frozenset({"COPY_ROTATION", "DAMPED_TRACK", "TRACK_TO", "LOCKED_TRACK"})
+"""Constraints that turn their owner and never move its head."""
+HEAD_READERS = frozenset(
+    {"COPY_LOCATION", "LIMIT_DISTANCE", "DAMPED_TRACK", "TRACK_TO", "LOCKED_TRACK", "STRETCH_TO"}
+)
+"""Constraints that read no more of a target bone than one point along it (``head_tail``)."""
+
+Step = tuple[bpy.types.Constraint | None, Node]
+
+
+def _first_steps(rig: RigView, obj: bpy.types.Object, bone: str) -> Iterator[Step]:
     """The nodes a control depends on directly: its parent (None), then each constraint target."""
     parent = _parent_node(obj, bone)
     if parent is not None:
         yield None, parent
     for constraint in _constraints(rig, obj, bone):
         for target in _constraint_targets(constraint):
-            yield readable(constraint), target
+            yield constraint, target
 
 
 class _Steps:
@@ -192,10 +217,10 @@ class _Steps:
 
     def __init__(self, rig: RigView) -> None:
         self._rig = rig
-        self._known: dict[Node, list[tuple[str | None, Node]]] = {}
+        self._known: dict[Node, list[Step]] = {}
         self._depends_on: dict[Node, list[str]] = {}
 
-    def of(self, obj: bpy.types.Object, bone: str) -> list[tuple[str | None, Node]]:
+    def of(self, obj: bpy.types.Object, bone: str) -> list[Step]:
         steps = self._known.get((obj, bone))
         if steps is None:
             steps = self._known[(obj, bone)] = list(_first_steps(self._rig, obj, bone))
@@ -256,12 +281,31 @@ def _constraints(rig: RigView, obj: bpy.types.Object, bone: str) -> list[bpy.typ
 
 
 def _constraint_targets(constraint: bpy.types.Constraint) -> Iterator[Node]:
-    """Objects and bones a constraint reads; Armature constraints list several."""
+    """Objects and bones a constraint reads; Armature constraints list several. A constraint
+    that reads only a bone's head reads what places that head, its parent: an IK turns its
+    chain's root about that head and never moves it (measured: a foot control kept within a
+    distance of the thigh's head lands the leg on every goal, one kept near the knee does not)."""
     pairs = [(getattr(constraint, "target", None), readable(constraint, "subtarget", ""))]
     pairs += [(t.target, readable(t, "subtarget")) for t in getattr(constraint, "targets", ())]
     for target, subtarget in pairs:
-        if isinstance(target, bpy.types.Object):
-            yield target, subtarget if target.type == "ARMATURE" else ""
+        if not isinstance(target, bpy.types.Object):
+            continue
+        if target.type != "ARMATURE" or not subtarget:
+            yield target, ""
+        elif _reads_head_only(constraint):
+            head_of = find(armature_data(target).bones, subtarget)
+            if head_of is not None and head_of.parent is not None:
+                yield target, readable(head_of.parent)
+        else:
+            yield target, subtarget
+
+
+def _reads_head_only(constraint: bpy.types.Constraint) -> bool:
+    return (
+        constraint.type in HEAD_READERS
+        and getattr(constraint, "head_tail", 1.0) == 0.0
+        and not getattr(constraint, "use_bbone_shape", False)
+    )
 
 
 def _describe(rig: RigView, obj: bpy.types.Object, bone: str) -> str:
