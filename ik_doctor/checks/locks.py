@@ -136,6 +136,7 @@ from ._lock_stiffness import (
     stiff_findings,
     straight_stiff_findings,
 )
+from ._other_joints import folds_by_hand, weighed_against_other_joints
 from ._tip_motion import TipMotion, blocked
 from ._transform_locks import axis_list, transform_lock_findings
 from ._twisted_start import weighed_against_twist
@@ -156,6 +157,7 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         findings = _weighed_against_aim(rig, chain, findings)
         findings = weighed_against_twist(rig, chain, findings)
         findings = weighed_against_other_iks(rig, chain, findings)
+        findings = weighed_against_other_joints(rig, chain, findings)
         findings += transform_lock_findings(rig, chain)
         for finding in findings:
             # Chains that share bones (a Rigify switch pair) would report a bone twice.
@@ -487,7 +489,8 @@ def _narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding
     how_far = (
         f"only {clamp.folded:.2g}°" if clamp.folded > 0.0 else "only away from the chain's bend"
     )
-    elsewhere = _folds_without(rig, chain, clamp)
+    by_hand = folds_by_hand(rig, chain)
+    elsewhere = _folds_without(rig, chain, clamp) if by_hand is None else False
     effect = (
         "but the chain still folds in its plane about its other free axes (a joint rolled off "
         "the bend axis folds about the one the roll tilts into the plane): it reaches, its "

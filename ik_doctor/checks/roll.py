@@ -96,7 +96,10 @@ def find_roll_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         if not cosines:
             continue
         sign = 1.0 if sum(cosines.values()) >= 0.0 else -1.0
-        angles = {name: math.degrees(math.acos(min(1.0, sign * c))) for name, c in cosines.items()}
+        angles = {
+            name: math.degrees(math.acos(max(-1.0, min(1.0, sign * c))))
+            for name, c in cosines.items()
+        }
         off = [name for name in reversed(held) if angles.get(name, 0.0) > options["max_angle"]]
         if off:
             keyed = [name for name in bones if name in animated]

@@ -174,6 +174,13 @@ def holds_the_fold(
     return allowed * angle <= 0.0 or abs(allowed) < HELD_SHARE * abs(angle)
 
 
+def held_back(rig: RigView, chain: IKChain) -> bool:
+    """Whether the limb posed by hand within its locks and limits folds less than
+    ``HELD_SHARE`` of the way it folds free: then the oracle sets the free goals, which the chain
+    misses; else the goals within them, which it reaches."""
+    return _held_back(rig, chain, posed_tips(rig, chain, locks=True))
+
+
 def _held_back(rig: RigView, chain: IKChain, held: list[Vector]) -> bool:
     free = posed_tips(rig, chain, locks=False)
     return _motion(rig, chain, held) < HELD_SHARE * _motion(rig, chain, free)
