@@ -33,7 +33,7 @@ import bpy
 
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import switched_by
+from ..core.limb import switched_off_note
 from ..core.registry import Check
 from ..core.rig import RigView
 
@@ -56,7 +56,7 @@ def find_goal_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         position_off = not ik.use_location
         if not (position_off or (ik.use_rotation and ik.orient_weight > 0.0)):
             continue
-        switch = switched_by(rig, chain) if not chain.live else None
+        switch = switched_off_note(rig, chain)
         if not chain.live and switch is None:
             continue  # muted by hand: it acts on nothing until the animator switches it on
         where = f"IK '{chain.constraint}' on {chain.owner}"
@@ -69,15 +69,13 @@ def find_goal_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
                 f"{where} has Rotation on (weight {ik.orient_weight:.2f}): it trades reaching "
                 "the target for turning the tip to the target's rotation."
             )
-        if switch is not None:
-            message += f" It is switched off ({switch}): it fails once switched on."
         yield chain_finding(
             "goal",
             rig,
             chain,
             severity=Severity.ERROR if switch is None else Severity.WARNING,
             title=title,
-            message=message,
+            message=message + (switch or ""),
             why=why,
             fix_id="position_only",
             fix_label="Reach for the target's position only (Position on, Rotation off)",

@@ -29,7 +29,7 @@ import bpy
 from ..core.controls import add_control_bone
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import switched_by
+from ..core.limb import switched_off_note
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
@@ -43,9 +43,7 @@ def find_target_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
         if problem is None:
             continue
         title, message, why = problem
-        switch = switched_by(rig, chain) if not chain.live else None
-        if switch is not None:
-            message += f" It is switched off ({switch}): it fails once switched on."
+        switch = switched_off_note(rig, chain)
         rival = _rival(rig, chain) if switch is None else None
         yield chain_finding(
             "target",
@@ -53,7 +51,7 @@ def find_target_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
             chain,
             severity=Severity.ERROR if switch is None else Severity.WARNING,
             title=title,
-            message=message,
+            message=message + (switch or ""),
             why=why,
             fix_id=None if rival else "create_control",
             fix_label=None if rival else FIX_LABEL,

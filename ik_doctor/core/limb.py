@@ -289,6 +289,14 @@ def switched_by(rig: RigView, chain: IKChain) -> str | None:
     return animated_switch(rig, chain)
 
 
+def switched_off_note(rig: RigView, chain: IKChain) -> str | None:
+    """For an IK off as one half of a switch (``switched_by``), the words a fault on it ends
+    with: the oracle judges it through its twin, and it fails once switched on (a warning, not
+    an error). None for a live IK, or one off by hand."""
+    switch = switched_by(rig, chain) if not chain.live else None
+    return None if switch is None else f" It is switched off ({switch}): it fails once switched on."
+
+
 def switched_off(rig: RigView, chain: IKChain) -> bool:
     """Whether this IK is off on purpose: muted or at influence 0, and one half of a switch
     (``switched_by``). It moves nothing, and the oracle judges it through its partner."""
