@@ -48,7 +48,10 @@ What it reports:
   77° off its pole's plane. A chain straight at rest has no bend: the side its one-sided limits
   allow is its bend, for this check, the oracle's goals, ``rest_pose``, ``roll`` and the pole's
   side. So a straight robot arm hinged -60° to 0° and -126° to 0° on Z, which lands where it is
-  posed by hand within them, is no error.
+  posed by hand within them, is no error. A bent chain of three or more turning bones without a
+  pole (a robot arm) is judged as the oracle sets its goals: a limit is an error where the arm
+  posed by hand within its limits is held back, a warning where it still folds or two other
+  joints turn either way (``_other_joints``; measured on generated arms).
 - IK stiffness that leaves the solver short, with the shortfall measured on a two-bone leg in
   the message, and the severity the oracle gives it (an error from 0.1% of the reach):
     - on every bone of the chain's swing axes: 0.95 gives 0.065%, a warning; an error from
