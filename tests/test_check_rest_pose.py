@@ -406,3 +406,22 @@ def test_straight_limb_whose_limits_fold_it_away_from_its_pole_is_pre_bent_their
         pre_bend(rig, replace(finding, fix_args=toward))
         assert [v.state for v in judge_chains(rig) if v.owner == lower] == ["fail"]
         assert [f.severity for f in findings_of(rig, "locks")] == [Severity.ERROR]
+
+
+@pytest.mark.parametrize(
+    ("bone", "state", "severity", "title"),
+    [
+        ("shin.L", "pass", Severity.WARNING, "Leftover pose on chain"),
+        ("thigh.L", "fail", Severity.ERROR, "Pose shortens the limb"),
+    ],
+)
+def test_a_bone_scaled_down_evenly_shortens_the_leg_only_past_its_goals(
+    rig, bone: str, state: str, severity: Severity, title: str
+) -> None:
+    """At 0.97 the shin alone leaves the leg spanning 0.985 of its reach, past the goals the
+    oracle sets at 0.981, and it lands; the thigh's scale the shin inherits leaves 0.970."""
+    rig.pose.bones[bone].scale = (0.97, 0.97, 0.97)
+    bpy.context.view_layer.update()
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == [state]
+    (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == "shin.L"]
+    assert (finding.severity, finding.title) == (severity, title)

@@ -44,8 +44,8 @@ What it reports:
   its straight finding: folding by its limits, the upper bone at (1, 0.5, 1), the leg and the
   arm stop 49% of the reach short); one that lengthens it: a warning.
 - A straight chain, or an evenly shortened bone, is a warning when IK Stretch on a chain bone
-  makes up the reach; so is a shortened bone under iTaSC, which solves scaled bones as they are
-  (measured: they land).
+  makes up the reach; so is a shortened bone under iTaSC (measured: they land), and bones scaled
+  evenly that still span the oracle's farthest goal (``spans_the_goals``: a shin at 0.97 lands).
 - Animated channels are left alone, but a scale left on a bone keyed only in rotation is a
   leftover: an upper arm at 0.5 under a forearm that does not inherit scale stops 21.9% short.
 
@@ -99,7 +99,7 @@ from ..core.limb import (
     switched_off,
 )
 from ..core.names import readable
-from ..core.reach import solved_by_itasc, stretching_bones
+from ..core.reach import solved_by_itasc, spans_the_goals, stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import (
@@ -391,7 +391,7 @@ def _leftover_pose(
         ("stretching", tuple(stretching)),
         ("bend", bend_kind),
     )
-    falls_short = shrunk and not stretching and not solved_by_itasc(rig)
+    falls_short = shrunk and not (stretching or solved_by_itasc(rig) or spans_the_goals(rig, chain))
     wrong_way = flipped and not (behind or turned_back)
     severity = Severity.ERROR if wrong_way or falls_short else Severity.WARNING
     posed = sorted(set(rotated) | set(scaled), key=bones.index)
