@@ -1,8 +1,9 @@
 """Rigs the user cannot change here: linked, overridden, or sharing their armature with another.
 
 Checks must run on them (a lead wants to know why a linked character's IK fails); fixes must
-refuse with a reason the user can act on and leave everything as it was, or, for armature data
-shared by two objects, act on both users consistently.
+refuse with a reason the user can act on and leave everything as it was. For armature data shared
+by two objects, a fix that reaches both alike (a new control, a constraint of the object's own)
+acts; one that moves bones refuses, since the other user's constraints would not follow.
 """
 
 from __future__ import annotations
@@ -147,6 +148,24 @@ def test_shared_armature_fix_while_the_other_user_is_in_pose_mode(two_users) -> 
     apply_fix(finding)
     assert (bpy.context.view_layer.objects.active, twin.mode, rig.mode) == (twin, "POSE", "OBJECT")
     assert "IK-shin.L" in twin.data.bones
+
+
+def test_shared_armature_fix_moving_bones_refuses_and_changes_neither_user(two_users) -> None:
+    """Applying one copy's scale would scale the other's bones too (measured: its hand moved
+    1.7); rolling the bones would leave the other's pole angles unmatched."""
+    rig, twin = two_users
+    rig.scale = (2.0, 2.0, 2.0)
+    bpy.context.view_layer.update()
+    before = {obj.name: rig_state(obj) for obj in two_users}
+    (finding,) = [f for f in diagnose(rig) if f.check_id == "transforms"]
+    with pytest.raises(FixError) as refused:
+        apply_fix(finding)
+    assert refused.value.cause == "shared" and "'Twin'" in str(refused.value)
+    for obj in two_users:
+        assert not state_differences(before[obj.name], rig_state(obj)), obj.name
+    twin.data = twin.data.copy()  # Make Single User: now it is this rig's own
+    apply_fix(finding)
+    assert_ik_works(rig)
 
 
 def test_an_armature_scaled_to_zero_refuses_every_fix_and_changes_nothing(rig) -> None:

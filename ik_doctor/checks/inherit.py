@@ -363,7 +363,7 @@ def _lasting_bone(
     """The bone whose inheritance settings last: in Edit Mode the edit bone, since Blender
     rewrites the data bones from the edit bones on the next sync; otherwise the data bone."""
     if obj.mode == "EDIT":
-        with edit_bones(obj) as bones:
+        with edit_bones(obj, same_for_every_user=True) as bones:
             yield bones[name]
     else:
         yield armature_data(obj).bones[name]

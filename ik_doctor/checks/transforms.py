@@ -37,7 +37,7 @@ import bpy
 from mathutils import Matrix
 
 from ..core.armature import armature_data, pose_of
-from ..core.editing import FixError, current_view_layer, unset_rest_lengths_kept
+from ..core.editing import FixError, current_view_layer, ensure_own_bones, unset_rest_lengths_kept
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.geometry import mean_scale
 from ..core.limb import (
@@ -247,6 +247,7 @@ def _is_identity(matrix: Matrix) -> bool:
 def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:
     if obj.mode == "EDIT":
         raise FixError(f"'{readable(obj)}' is in Edit Mode: leave it, then apply its transforms.")
+    ensure_own_bones(obj)
     basis = obj.matrix_basis.copy()
     linear = basis.to_3x3().to_4x4()
     kind = _unapplied(obj) or {}

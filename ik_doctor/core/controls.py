@@ -28,7 +28,7 @@ def add_control_bone(
     parent = control_parent(rig, chain)
     length = max(rig.bone(chain.owner).length * 0.25, 1e-3)
     direction = aim.normalized() if aim.length > 1e-9 else Vector((0.0, 1.0, 0.0))
-    with edit_bones(obj) as bones:
+    with edit_bones(obj, same_for_every_user=True) as bones:
         control = bones.new(name)
         control.head = head
         control.tail = head + direction * length

@@ -23,8 +23,8 @@ ConstraintType = TypeVar("ConstraintType", bound=bpy.types.Constraint)
 
 class FixError(Exception):
     """A fix that cannot be applied; the message says why, in words a user can act on, and
-    ``cause`` names the case for code: linked, override, no_fix, gone, collapsed (None: a case
-    no caller tells apart)."""
+    ``cause`` names the case for code: linked, override, shared, no_fix, gone, collapsed (None:
+    a case no caller tells apart)."""
 
     def __init__(self, message: str, cause: str | None = None) -> None:
         super().__init__(message)
@@ -73,6 +73,23 @@ def ensure_editable(obj: bpy.types.Object) -> None:
         raise FixError(found[1], cause=found[0])
 
 
+def ensure_own_bones(obj: bpy.types.Object) -> None:
+    """Refuse to move bones whose armature data other objects share (Alt+D duplicates, a crowd
+    of one character): their rest pose would change with this one's while their constraints,
+    which such fixes also set (a pole angle, a kept pose), stay as they were (measured:
+    applying one copy's scale of 2 moved the other's hand 1.7)."""
+    data = armature_data(obj)
+    others = [readable(o) for o in bpy.data.objects if o.data == data and o != obj]
+    if others:
+        shown = ", ".join(f"'{name}'" for name in others[:3]) + (" and more" * (len(others) > 3))
+        raise FixError(
+            f"The armature data '{readable(data)}' of '{readable(obj)}' is shared with {shown}: "
+            "changing its bones would change theirs too. Give it its own copy first (Object > "
+            "Relations > Make Single User > Object & Data).",
+            cause="shared",
+        )
+
+
 def constraint_on(
     obj: bpy.types.Object, bone: str | None, name: str | None, kind: type[ConstraintType]
 ) -> ConstraintType:
@@ -84,12 +101,18 @@ def constraint_on(
 
 
 @contextmanager
-def edit_bones(obj: bpy.types.Object) -> Iterator[bpy.types.ArmatureEditBones]:
+def edit_bones(
+    obj: bpy.types.Object, same_for_every_user: bool = False
+) -> Iterator[bpy.types.ArmatureEditBones]:
     """Yield the armature's edit bones, entering Edit Mode only for as long as the fix needs.
 
     The user's mode, active object and the object's visibility are restored afterwards, also
-    when the fix fails.
+    when the fix fails. Bones of armature data other objects share are not edited
+    (``ensure_own_bones``), unless the edit is ``same_for_every_user``: a new control, or a
+    bone's inheritance, which no constraint of the object's own is set to match.
     """
+    if not same_for_every_user:
+        ensure_own_bones(obj)
     if obj.mode == "EDIT":
         yield armature_data(obj).edit_bones
         # Constraints naming a new bone are validated against the data bones: sync them now,
