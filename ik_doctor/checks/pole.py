@@ -73,6 +73,7 @@ from ..core.start import pose_flips_the_start, start_that_flips_a_pole, start_tu
 from ._pole_limb import POLE_DISTANCE, Limb, control_point, limb_at_rest, pole_point
 from ._pole_moves import kept_behind_the_bend, pole_bone_is_movable
 from ._pole_turn import PoleTurn, pole_turn
+from ._tip_motion import blocked
 from .locks import lock_that_holds_a_pole
 
 WHY_TWIST = (
@@ -287,16 +288,7 @@ def _root_hinged(rig: RigView, chain: IKChain) -> bool:
     only about X: the foot moved out, forward, up and back leaves the knee on its plane to 1e-3,
     where the free thigh swings it 0.073 out (Rigify's quadruped rear legs: MCH-foot_ik3)."""
     pose_bone = rig.pose_bone(chain.root)
-    free = [
-        axis
-        for axis in AXES
-        if not getattr(pose_bone, f"lock_ik_{axis}")
-        and not (
-            getattr(pose_bone, f"use_ik_limit_{axis}")
-            and getattr(pose_bone, f"ik_max_{axis}") <= getattr(pose_bone, f"ik_min_{axis}")
-        )
-    ]
-    return len(free) <= 1
+    return sum(not blocked(pose_bone, axis) for axis in AXES) <= 1
 
 
 def pose_that_flips_a_pole(rig: RigView, chain: IKChain) -> str | None:
