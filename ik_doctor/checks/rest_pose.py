@@ -99,7 +99,7 @@ from ..core.limb import (
     switched_off,
 )
 from ..core.names import readable
-from ..core.reach import solved_by_itasc, spans_the_goals, stretching_bones
+from ..core.reach import evenly_scaled, solved_by_itasc, spans_the_goals, stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import (
@@ -375,7 +375,7 @@ def _leftover_pose(
     # the bones below, which no stretching undoes (measured: a thigh at (1, 0.5, 1) still fails),
     # unless they lie along it: on a ``straight`` chain that scale shears nothing, and the leg
     # and the arm at (1, 0.5, 1) land with IK Stretch 0.01 to 0.5 on the upper bone.
-    even = straight or all(_evenly_scaled(rig, name) for name in shrunk)
+    even = straight or all(evenly_scaled(rig, name) for name in shrunk)
     stretching = stretching_bones(rig, chain) if shrunk and even else ()
     # Under a pole behind the bend, bending the other way is bending toward the pole: the leg
     # posed -70° at the knee still lands, facing the pole (measured).
@@ -517,11 +517,6 @@ def _bend_effect(
             "target gives a different pose"
         )
     return None, None
-
-
-def _evenly_scaled(rig: RigView, name: str) -> bool:
-    scale = rig.pose_bone(name).matrix_basis.to_scale().to_tuple()
-    return max(scale) - min(scale) <= 1e-3 * max(abs(v) for v in scale)
 
 
 def set_pose_position(obj: bpy.types.Object, finding: Finding) -> str:

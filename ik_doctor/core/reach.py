@@ -122,6 +122,12 @@ def reachable_tips(rig: RigView, chain: IKChain) -> list[Vector]:
     return posed_tips(rig, chain, locks=False) if _held_back(rig, chain, held) else held
 
 
+def evenly_scaled(rig: RigView, name: str) -> bool:
+    """Whether the bone's pose scale is the same on its three axes (to 0.1%)."""
+    scale = rig.pose_bone(name).matrix_basis.to_scale().to_tuple()
+    return max(scale) - min(scale) <= 1e-3 * max(abs(v) for v in scale)
+
+
 SPAN_MARGIN = 3e-3
 """How much further than its farthest goal a chain posed shorter must still span to land."""
 
@@ -135,11 +141,9 @@ def spans_the_goals(rig: RigView, chain: IKChain) -> bool:
     short; the last of three tail bones at 0.95 lands (1.1% to spare), at 0.9 stops short."""
     span = 0.0
     for name in chain.moving_bones:
-        pose_bone = rig.pose_bone(name)
-        scale = pose_bone.matrix_basis.to_scale().to_tuple()
-        if max(scale) - min(scale) > 1e-3 * max(abs(v) for v in scale):
+        if not evenly_scaled(rig, name):
             return False  # scaled unevenly, it shears the bones below: no length says it
-        span += rig.bone(name).length * pose_bone.matrix.col[1].xyz.length
+        span += rig.bone(name).length * rig.pose_bone(name).matrix.col[1].xyz.length
     root = rig.bone(chain.root).head
     far = max((tip - root).length for tip in reachable_tips(rig, chain))
     return span >= far * (1.0 + SPAN_MARGIN)
