@@ -30,9 +30,16 @@ from ._tip_motion import TipMotion, blocked
 def folds_by_hand(rig: RigView, chain: IKChain) -> bool | None:
     """Whether a chain of three or more turning bones without a pole, bent at rest, still folds
     posed by hand within its locks and limits, or has two inner joints that turn either way;
-    None for any other chain."""
+    None for any other chain. Read once a pass: the locks check asks for each narrow limit and
+    again for the chain."""
     if chain.pole is not None or len(chain.moving_bones) < 3:
         return None
+    return rig.remember(
+        ("folds_by_hand", chain.bones, chain.use_tail), lambda: _folds_by_hand(rig, chain)
+    )
+
+
+def _folds_by_hand(rig: RigView, chain: IKChain) -> bool | None:
     if bend_offset(rig, chain) < STRAIGHT_RATIO:
         return None
     return not held_back(rig, chain) or len(_either_way(rig, chain)) >= 2
