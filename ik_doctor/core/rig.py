@@ -568,7 +568,7 @@ def object_point(obj: bpy.types.Object, group: str) -> Vector:
     group's vertices averaged by weight, as Blender's constraints read it (the mesh as modelled:
     a prop's vertex group, where a hand is placed)."""
     mesh = obj.data
-    index = obj.vertex_groups.find(group) if group and isinstance(mesh, bpy.types.Mesh) else -1
+    index = obj.vertex_groups.find(group) if group else -1
     if index < 0 or not isinstance(mesh, bpy.types.Mesh):
         return obj.matrix_world.translation.copy()
     total, weight = Vector(), 0.0
