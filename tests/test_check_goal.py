@@ -6,7 +6,7 @@ import bpy
 import pytest
 from solving import assert_ik_works, findings_of
 
-from ik_doctor import Severity, apply_fix, run_fix
+from ik_doctor import Severity, apply_fix, run_fix, scan_animation
 from ik_doctor.verify.oracle import judge_chains
 
 SETTINGS = ("use_location", "use_rotation", "orient_weight", "weight", "iterations", "pole_angle")
@@ -73,3 +73,18 @@ def test_an_ik_muted_by_hand_is_not_judged(rig) -> None:
 def test_the_default_goal_is_quiet(rig) -> None:
     assert (_ik(rig).use_location, _ik(rig).use_rotation) == (True, False)
     assert findings_of(rig, "goal") == []
+
+
+def test_rotation_on_misses_the_animators_frames_and_the_fix_lands_them(rig) -> None:
+    """A step keyed on the foot control, moved but not turned: with Rotation on the foot misses
+    its keyed places; with the fix, every frame lands."""
+    foot = rig.pose.bones[_ik(rig).subtarget]
+    for frame, place in ((1, (0.0, 0.0, 0.0)), (12, (0.0, -0.15, 0.15)), (24, (0.0, -0.2, 0.05))):
+        foot.location = place
+        foot.keyframe_insert("location", frame=frame)
+    _ik(rig).use_rotation = True
+    missed = [f for f in scan_animation(rig) if f.bone == "shin.L"]
+    assert missed and all(f.severity == Severity.ERROR for f in missed)
+    (finding,) = findings_of(rig, "goal")
+    apply_fix(finding)
+    assert [f for f in scan_animation(rig) if f.bone == "shin.L"] == []
