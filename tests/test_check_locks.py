@@ -409,6 +409,29 @@ def test_a_chain_locked_on_every_axis_needs_every_bone_to_stretch(rig) -> None:
     assert all(f.severity != Severity.ERROR for f in findings_of(rig, "locks"))
 
 
+@pytest.mark.parametrize(
+    ("frozen", "stretching"),
+    [("shin.L", "thigh.L"), ("thigh.L", "shin.L"), ("forearm.L", "forearm.L")],
+)
+def test_one_bone_locked_on_every_axis_lands_with_any_bone_stretching(
+    rig, frozen, stretching
+) -> None:
+    """Once a false alarm on generated creatures: only a chain whose every bone is locked on
+    every axis needs every bone to stretch; with one bone frozen, the other turns, and one
+    stretching bone (even the frozen one, at 0.001) makes up the fold."""
+    _set(rig, [frozen], lock_ik_x=True, lock_ik_y=True, lock_ik_z=True)
+    rig.pose.bones[stretching].ik_stretch = 0.001
+    owner = "forearm.L" if frozen.endswith("arm.L") else "shin.L"
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.state == "pass", verdict.reason
+    found = findings_of(rig, "locks")
+    assert found and all(f.severity == Severity.WARNING for f in found)
+    rig.pose.bones[stretching].ik_stretch = 0.0
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails, verdict.reason
+    assert any(f.severity == Severity.ERROR for f in findings_of(rig, "locks"))
+
+
 def test_lock_under_twin_iks_stands_once_and_explains_the_failing_twin(rig) -> None:
     """Blender solves two IKs on one bone as one tree: a locked bend axis fails both, and the
     finding, once per bone, stands on the first; the oracle counts the twin's fault as its own."""
