@@ -432,6 +432,30 @@ def test_one_bone_locked_on_every_axis_lands_with_any_bone_stretching(
     assert any(f.severity == Severity.ERROR for f in findings_of(rig, "locks"))
 
 
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+@pytest.mark.parametrize("stretching", ["owner", "parent"])
+def test_both_bend_axes_locked_need_more_than_one_bone_stretching(rig, limb, stretching) -> None:
+    """Found while measuring the rule above: with both bones locked on their bend axis, one bone
+    stretching alone from 0.36 stops the limb short (the solver stretches it instead of
+    folding): an error, whose fix lands the limb; up to 0.25 it lands, a warning."""
+    owner, parent = LIMBS[limb].owner, LIMBS[limb].parent
+    _set(rig, [owner, parent], lock_ik_x=True)
+    bone = owner if stretching == "owner" else parent
+    rig.pose.bones[bone].ik_stretch = 0.25
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.state == "pass", verdict.reason
+    assert all(f.severity == Severity.WARNING for f in findings_of(rig, "locks"))
+    rig.pose.bones[bone].ik_stretch = 0.5
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails, verdict.reason
+    errors = [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR]
+    assert errors and all("does not make up for it" in f.message for f in errors)
+    _fixed(rig, errors[0])
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.state == "pass", verdict.reason
+    assert all(f.severity != Severity.ERROR for f in findings_of(rig, "locks"))
+
+
 def test_lock_under_twin_iks_stands_once_and_explains_the_failing_twin(rig) -> None:
     """Blender solves two IKs on one bone as one tree: a locked bend axis fails both, and the
     finding, once per bone, stands on the first; the oracle counts the twin's fault as its own."""
