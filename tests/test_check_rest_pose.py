@@ -6,7 +6,9 @@ import math
 from dataclasses import replace
 
 import bpy
+import faulted_limbs
 import pytest
+from faulted_limbs import Fault, faulted_rig
 from mathutils import Quaternion, Vector
 from solving import (
     assert_ik_works,
@@ -181,6 +183,40 @@ def test_leftover_scale_across_the_thigh_keeps_the_reach_so_it_is_a_warning(rig)
     assert tip_error(rig, "shin.L") < 1e-3
     (finding,) = findings_of(rig, "rest_pose")
     assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
+
+
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+@pytest.mark.parametrize("scale", [0.5, 1.5])
+def test_a_one_bone_chain_posed_longer_or_shorter_misses_every_goal(limb, scale) -> None:
+    """Once silent (agreement seed 99): a thigh or upper arm IK of chain length 1 on the limb's
+    control, under a lower bone cut from it, posed scaled along its length, sweeps another sphere
+    than the one it was built for; the fix clears the scale (not its rotation) and it lands. With
+    IK Stretch it changes length and lands: no error."""
+    faults = (
+        Fault("ik_above", limb, 1),
+        Fault("unparented", limb, 0),
+        Fault("inherit_scale_none", limb, scale),
+    )
+    rig = faulted_rig(faults)
+    bone = faulted_limbs.LIMBS[limb].parent
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == bone]
+    assert verdict.fails and verdict.tip_error > 0.4 * verdict.reach, verdict.reason
+    (finding,) = [f for f in findings_of(rig, "rest_pose") if f.chain == (bone, "IK")]
+    assert (finding.severity, finding.fix_id) == (Severity.ERROR, "clear_scale")
+    assert f"{scale:.3g} along its length" in finding.message
+    rig.pose.bones[bone].rotation_mode = "XYZ"
+    rig.pose.bones[bone].rotation_euler = (0.2, 0.0, 0.0)
+    apply_fix(finding)
+    assert tuple(rig.pose.bones[bone].scale) == (1.0, 1.0, 1.0)
+    assert tuple(rig.pose.bones[bone].rotation_euler) == pytest.approx((0.2, 0.0, 0.0))
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == bone]
+    assert verdict.state == "pass", verdict.reason
+    rig.pose.bones[bone].scale = (scale, scale, scale)
+    rig.pose.bones[bone].ik_stretch = 0.1
+    rig.pose.bones[bone].constraints["IK"].use_stretch = True
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == bone]
+    assert verdict.state == "pass", verdict.reason
+    assert not [f for f in findings_of(rig, "rest_pose") if f.chain == (bone, "IK")]
 
 
 def test_animated_chain_bones_are_animation_not_leftovers(rig) -> None:

@@ -48,10 +48,14 @@ What it reports:
   evenly that still span the oracle's farthest goal (``spans_the_goals``: a shin at 0.97 lands).
 - Animated channels are left alone, but a scale left on a bone keyed only in rotation is a
   leftover: an upper arm at 0.5 under a forearm that does not inherit scale stops 21.9% short.
+- A chain of one bone posed scaled along its length: an error. It turns but cannot fold, so its
+  tip sweeps a sphere other than the one it was built to reach (a thigh or upper arm IK of chain
+  length 1 at 0.5 or 1.5 stops 50% of its reach short); not under IK Stretch or iTaSC.
 
 What its fixes do:
 
 - Switch to Pose Position.
+- Clear the scale of a one-bone chain's bone (its rotation stays).
 - Pre-bend the joints by 1% of the bone length: the way a straight chain's one-sided IK limits fold
   it (measured: the leg and the arm then land with the pole on either side; pre-bent toward a pole
   against their limits they stop 3.7% short), else toward the pole, else knees to the front (-Y)
@@ -76,24 +80,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import bpy
-from mathutils import Matrix, Vector
+from mathutils import Matrix
 
 from ..core.armature import armature_data, pose_of
-from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.geometry import offset_from_line
 from ..core.limb import (
     STRAIGHT_RATIO,
     animated_channels,
     bend_offset,
-    built_bend,
-    chain_joints,
-    forward_pose,
-    forward_tip,
-    hangs_down,
     has_degenerate_bone,
-    keep_pole_at_rest,
-    limits_fold,
     pole_behind_bend,
     pose_flips_bend,
     switched_off,
@@ -106,16 +101,9 @@ from ..core.start import (
     pole_turns_the_flip_back,
     pose_flips_the_start,
     start_held_by,
-    start_turned_back,
-    straight_start,
-    target_tracking_joint,
 )
-from ._shared_control import rival_on_the_control
-from ._shear import shear_that_stops, stretch_across_the_fold
-
-PRE_BEND = 0.01
-"""The pre-bend moves each inner joint by this share of the length of the bone above it (or of
-the chain's average bone, if that is longer, so a short bone still gives a clear bend)."""
+from ._one_bone_length import changed_length, clear_scale
+from ._straight_chain import pre_bend, straight_finding
 
 
 def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -127,14 +115,16 @@ def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
     # The live IK of a switch pair first: a twin switched off is judged through it.
     for chain in sorted(rig.chains, key=lambda chain: switched_off(rig, chain)):
         bones = chain.moving_bones
-        if len(bones) < 2 or bones in seen:
+        if bones in seen or has_degenerate_bone(rig, chain):
             continue  # Rigify pairs a pole and a no-pole IK on the same bones
         seen.add(bones)
-        if has_degenerate_bone(rig, chain):
+        if len(bones) < 2:
+            shorter = None if switched_off(rig, chain) else changed_length(rig, chain, animated)
+            yield from [shorter] if shorter else []
             continue
         straight = bend_offset(rig, chain) < STRAIGHT_RATIO
         if straight:
-            yield _straight_finding(rig, chain)
+            yield straight_finding(rig, chain)
         if rig.turned_or_scaled.isdisjoint(bones) and options["pose_angle"] >= 0.0:
             continue  # the chain's rotation and scale are at rest: no pose left over
         leftover = _leftover_pose(rig, chain, animated, options["pose_angle"], straight)
@@ -159,197 +149,6 @@ def _rest_position_finding(rig: RigView) -> Finding:
         fix_id="pose_position",
         fix_label="Switch the armature to Pose Position",
     )
-
-
-def _straight_finding(rig: RigView, chain: IKChain) -> Finding:
-    where = f"IK '{chain.constraint}' on {chain.owner}"
-    joint = chain_joints(rig, chain)[0]
-    direction, side = _bend_direction(rig, chain)
-    folded = limits_fold(rig, chain) is not None
-    stretching = stretching_bones(rig, chain)
-    start = _start_bend(rig, chain) if chain.pole is not None else None
-    stretch = stretch_across_the_fold(rig, chain, direction) if chain.pole is None else None
-    if chain.pole is not None and stretching:
-        severity, title = Severity.WARNING, "Straight, lands by stretch"
-        effect = (
-            "with its pole it does not bend at all, and reaches only by IK Stretch on "
-            f"{', '.join(stretching)} (measured: it lands, stretched straight)."
-        )
-    elif start is not None and start[1]:
-        severity, title = Severity.WARNING, "Straight, bent at start"
-        effect = (
-            f"the solver starts from the bend {start[0]} gives it, and folds from there toward "
-            "the pole (measured: the leg and the arm land with the lower bone posed 20° toward "
-            "the pole, tracking the control, or tracking the pole with the pole angle turned "
-            "150° or 180°); without it the limb would not bend."
-        )
-    elif start is not None:
-        severity, title = Severity.ERROR, "Start bent from the pole"
-        effect = (
-            f"{start[0]} bends it away from its pole where the solver starts, so the joint "
-            "bends away from the pole."
-        )
-    elif chain.pole is not None:
-        severity, title = Severity.ERROR, "Straight limb won't bend"
-        effect = "with its pole it does not bend at all and the tip stops short of the target" + (
-            f"; pre-bent {side}, it lands whichever side its pole is on (measured on the leg "
-            "and the arm; pre-bent toward a pole on the other side, against the limits, they "
-            "stop 3.7% of the reach short)."
-            if folded
-            else "."
-        )
-    else:
-        severity = Severity.ERROR if stretch else Severity.WARNING
-        title = "Straight, sheared as it folds" if stretch else "Straight at rest"
-        effect = "it cannot fold when the target comes straight toward the root, and bends " + (
-            f"{side}." if folded else "to whatever side the target leans."
-        )
-    bent_by = start[2] if start else ()
-    fix = _pre_bend_fix(rig, chain, (joint, side), direction, bent_by, severity.name == "WARNING")
-    if stretch:
-        effect += (
-            f" Its root inherits a pose scale {stretch:.3g} times larger across that fold than "
-            "along it: folding, it shears and stops short (measured on the leg and the arm: 2.0% "
-            "to 3.1% of the reach; pre-bent, still 1.7% to 3.2%, with the shear then at rest)."
-        )
-        fix = dict(facts=fix["facts"], no_fix_reason="clear the scale it inherits first")
-    return chain_finding(
-        "rest_pose",
-        rig,
-        chain,
-        severity=severity,
-        title=title,
-        message=f"{where} is perfectly straight in the rest pose: {effect}",
-        why=(
-            "The solver bends a chain the way its rest pose is already bent; a straight chain "
-            f"gives it no direction. A slight pre-bend of {joint} tells it which way to go."
-        ),
-        **fix,
-    )
-
-
-def _pre_bend_fix(
-    rig: RigView,
-    chain: IKChain,
-    where: tuple[str, str],
-    direction: Vector,
-    bent_by: Any,
-    lands: bool,
-) -> dict[str, Any]:
-    """The pre-bend of the joint ``where`` names toward its side, unless another live IK aimed
-    at the same control would then miss (``rival_on_the_control``), or, where the straight
-    chain ``lands`` (a warning), it would shear a bone (``_shear_once_bent``). The facts: what
-    bends the start ('start_bent_by'), that IK ('rival_ik': owner, name), and that shear
-    ('shear': the bone, the bone whose scale shears it)."""
-    joint, side = where
-    sheared = _shear_once_bent(rig, chain, direction) if lands else None
-    facts: tuple[tuple[str, Any], ...] = (("start_bent_by", bent_by), ("shear", sheared))
-    rival = rival_on_the_control(rig, chain)
-    if rival is not None:
-        other, reason = rival
-        return dict(
-            no_fix_reason=f"pre-bent, {reason}: remove one of the two IKs first",
-            facts=(*facts, ("rival_ik", (other.owner, other.constraint))),
-        )
-    turned_back = start_turned_back(rig, chain) if lands else None
-    if turned_back is not None:
-        return dict(
-            no_fix_reason=f"pre-bent, the pole angle would be set to keep the rest pose, and "
-            f"'{turned_back[1]}' on {turned_back[0]}, which its turn now brings round to the "
-            "pole, would bend the joint away from it: mute that constraint first",
-            facts=(*facts, ("rival_ik", None)),
-        )
-    if sheared is not None:
-        return dict(
-            no_fix_reason=f"pre-bent, {sheared[0]} would turn against the uneven scale of "
-            f"{sheared[1]}, which it inherits in full, and the shear would leave the limb short: "
-            f"clear that scale or set the Inherit Scale of {sheared[0]} to Aligned first",
-            facts=(*facts, ("rival_ik", None)),
-        )
-    return dict(
-        fix_id="pre_bend",
-        fix_label=f"Pre-bend {joint} slightly {side} (changes the rest pose)",
-        fix_args=(("direction", direction.to_tuple()), ("side", side)),
-        changes_rest_pose=True,
-        facts=(*facts, ("rival_ik", None)),
-    )
-
-
-def _shear_once_bent(rig: RigView, chain: IKChain, direction: Vector) -> tuple[str, str] | None:
-    """(bone, scaled): a chain bone the pre-bend toward ``direction`` would turn against the
-    uneven pose scale of a bone above it, inherited in full, which straight it shares an axis
-    with (the inherit check's shear error, once bent; any turn about the bend's axis tells).
-    Measured on the leg and the arm, straight and folding by their one-sided limits without a
-    pole, the thigh or upper arm scaled (1, 2, 1), or the body (0.8, 1, 1.25): they land; pre-
-    bent, the first stop 3.0% of the reach short with the body turned 40°."""
-    axis = (rig.chain_tip(chain) - rig.bone(chain.root).head).cross(direction)
-    turn = Matrix.Rotation(math.pi / 4.0, 3, axis)
-    for name in chain.moving_bones:
-        scaled = shear_that_stops(rig, chain, name, turn)
-        if scaled is not None and shear_that_stops(rig, chain, name) is None:
-            return name, scaled
-    return None
-
-
-def _start_bend(rig: RigView, chain: IKChain) -> tuple[str, bool, tuple[str, ...]] | None:
-    """What bends a chain that is straight at rest where the solver starts, whether toward its
-    pole, and the names of what bends it (the bone and its constraint, or the turned bones): a
-    Damped Track on an inner joint aimed at the chain's own target (it points the
-    bone at the target wherever the target goes: the leg and the arm then land, measured),
-    another constraint the IK overrides, whose bend the pole angle turns
-    (``core.start.straight_start``), or the posed rotations (forward kinematics); None when the
-    start is straight too."""
-    overriding = straight_start(rig, chain)
-    if overriding is not None:
-        bone, name, lands = overriding
-        return f"'{name}' on {bone}, which the IK overrides,", lands, (bone, name)
-    tracking = target_tracking_joint(rig, chain)
-    if tracking is not None:
-        return (
-            f"Damped Track '{tracking[1]}' on {tracking[0]}, aimed at the target,",
-            True,
-            tracking,
-        )
-    joints = chain_joints(rig, chain)
-    posed = forward_pose(rig, chain, within_limits=True)
-    root, tip = posed[chain.root].translation, forward_tip(rig, chain, posed)
-    bend = sum((offset_from_line(posed[name].translation, root, tip) for name in joints), Vector())
-    pole = rig.joint_point(chain.pole, chain.pole_subtarget)
-    if bend.length < STRAIGHT_RATIO * rig.chain_reach(chain) or pole is None:
-        return None
-    side = offset_from_line(pole, rig.bone(chain.root).head, rig.chain_tip(chain))
-    turned = [
-        name for name in joints if rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
-    ]
-    shown = f"the posed rotation of {', '.join(turned) or 'its bones'}"
-    return shown, bend.dot(side) > 0.0, tuple(turned)
-
-
-def _bend_direction(rig: RigView, chain: IKChain) -> tuple[Vector, str]:
-    """The way the chain's IK limits fold it (``built_bend``), else toward the pole when there
-    is one, else the natural side: knees front, elbows back."""
-    root, tip = rig.bone(chain.root).head, rig.chain_tip(chain)
-    folded = built_bend(rig, chain)
-    if folded is not None:
-        return folded, f"toward {_axis_name(folded)}, the way its IK limits fold it"
-    pole = rig.joint_point(chain.pole, chain.pole_subtarget)
-    if pole is not None and not chain.pole_bone_missing:
-        toward = offset_from_line(pole, root, tip)
-        if toward.length > STRAIGHT_RATIO * rig.chain_reach(chain):
-            return toward.normalized(), "toward its pole"
-    choices = [(Vector((0.0, -1.0, 0.0)), "to the front (-Y)")] if hangs_down(rig, chain) else []
-    choices += [(Vector((0.0, 1.0, 0.0)), "to the back (+Y)"), (Vector((0, 0, -1.0)), "down")]
-    for axis, side in choices:
-        toward = offset_from_line(root + axis, root, tip)
-        if toward.length > 0.1:
-            return toward.normalized(), side
-    raise AssertionError("a line is perpendicular to Y or to Z")
-
-
-def _axis_name(direction: Vector) -> str:
-    """The armature axis a direction runs nearest, signed: "-Y"."""
-    index = max(range(3), key=lambda i: abs(direction[i]))
-    return f"{'-' if direction[index] < 0.0 else '+'}{'XYZ'[index]}"
 
 
 def _leftover_pose(
@@ -525,33 +324,6 @@ def set_pose_position(obj: bpy.types.Object, finding: Finding) -> str:
     return f"Switched '{readable(armature)}' to Pose Position: poses and IK are evaluated again."
 
 
-def pre_bend(obj: bpy.types.Object, finding: Finding) -> str:
-    rig = RigView(obj)
-    chain = rig.chain_of(finding)
-    direction = Vector(finding.args["direction"])
-    joints = chain_joints(rig, chain)
-    typical = rig.chain_reach(chain) / len(chain.moving_bones)
-    moved = []
-    with edit_bones(obj) as bones:
-        for name in joints:
-            bone, parent = bones[name], bones[name].parent
-            assert parent is not None  # an inner joint: its bone hangs from the chain
-            shift = direction * (PRE_BEND * max(parent.length, typical))
-            head = bone.head + shift
-            if bone.use_connect or (bone.head - parent.tail).length < 1e-6:
-                parent.tail = head
-            bone.head = head
-            moved.append(f"{name} by {shift.length:.3g}")
-    if obj.mode == "EDIT":
-        obj.update_from_editmode()  # the bones the pole angle is computed from
-    pole = keep_pole_at_rest(obj, chain.key)
-    return (
-        f"Pre-bent IK '{chain.constraint}' on {chain.owner} {finding.args['side']}: moved the "
-        f"head of {', '.join(moved)} (rest pose changed; meshes bound to this rig keep their "
-        f"rest shape).{pole}"
-    )
-
-
 def _cleared(names: list[str], keyed: tuple[tuple[str, str], ...]) -> str:
     """What clearing the pose of ``names`` clears, keeping the channels an action keys: "rotation
     and scale of shin.L, thigh.L", "scale of upper_arm.L (its rotation is keyed)"."""
@@ -589,6 +361,7 @@ CHECK = Check(
         "pose_position": set_pose_position,
         "pre_bend": pre_bend,
         "clear_pose": clear_pose,
+        "clear_scale": clear_scale,
     },
     options={"pose_angle": 1.0},
     order=45,
