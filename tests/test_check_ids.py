@@ -49,6 +49,11 @@ def thigh_ik_on_the_foot_control(rig):
     thigh.target, thigh.subtarget, thigh.chain_count = rig, "foot_ik.L", 1
 
 
+def one_bone_ik_posed_longer(rig):
+    thigh_ik_on_the_foot_control(rig)
+    rig.pose.bones["thigh.L"].scale = (1.0, 1.5, 1.0)
+
+
 def rotated_target_empty(rig):
     empty_as_target(rig).rotation_euler = (0.3, 0.0, 0.0)
 
@@ -91,6 +96,7 @@ MORE_FAULTS = [
     leg_without_pole,
     foot_ik_overlaps_the_leg,
     thigh_ik_on_the_foot_control,
+    one_bone_ik_posed_longer,
     rotated_target_empty,
     rotated_pole_empty,
     pole_tied_to_the_thigh,
