@@ -139,6 +139,36 @@ def test_leftover_rotation_that_unbends_the_knee_makes_it_bend_away_from_the_pol
     assert not run_fix(finding).changed
 
 
+@pytest.mark.parametrize(
+    ("limb", "degrees", "flips"),
+    [
+        ("arm", 166, False),
+        ("arm", 168, True),
+        ("arm", 180, True),
+        ("leg", 172, False),
+        ("leg", 174, True),
+        ("leg", -180, True),
+    ],
+)
+def test_a_joint_posed_folded_past_its_parent_bends_away_from_the_pole(
+    limb, degrees, flips
+) -> None:
+    """Once silent: posed to fold on past lying back along its parent (the arm, bent 13.7° at
+    rest, 168° further; the leg, 7.6°, 174°), the joint's turn runs the other way round though
+    its offset from the root-tip line, which swings round behind the root, looks unchanged; the
+    solver unfolds it the other way and it ends 180° from its pole."""
+    rig = faulted_rig((Fault("pose_rotation", limb, degrees),))
+    owner = faulted_limbs.LIMBS[limb].owner
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails is flips, verdict.reason
+    found = [f for f in findings_of(rig, "rest_pose") if f.severity == Severity.ERROR]
+    assert [f.title for f in found] == (["Pose flips the joint"] if flips else [])
+    if flips:
+        apply_fix(found[0])
+        (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+        assert verdict.state == "pass", verdict.reason
+
+
 def test_leftover_rotation_steers_a_chain_without_a_pole(rig) -> None:
     rig.pose.bones["forearm.L"].constraints["IK"].pole_target = None
     rig.pose.bones["upper_arm.L"].rotation_quaternion = Quaternion((0, 0, 1), math.radians(30))

@@ -453,13 +453,35 @@ def _within_ik_limits(pose_bone: bpy.types.PoseBone, basis: Matrix) -> Matrix:
 
 def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
     """Whether the posed rotations (forward kinematics, before IK, within the IK limits) bend a
-    joint the other way."""
+    joint the other way: its offset from the root-tip line turns to the other side, or it folds
+    back past its parent (``_folded_past_its_parent``)."""
     posed = forward_pose(rig, chain, within_limits=True)
     tip = forward_tip(rig, chain, posed)
     root = posed[chain.root].translation
     rest_root, rest_tip = rig.bone(chain.root).head, rig.chain_tip(chain)
-    for joint in chain_joints(rig, chain):
+    joints = chain_joints(rig, chain)
+    points = [root, *(posed[joint].translation for joint in joints), tip]
+    rest_points = [rest_root, *(rig.bone(joint).head for joint in joints), rest_tip]
+    for index, joint in enumerate(joints, start=1):
         rest_side = offset_from_line(rig.bone(joint).head, rest_root, rest_tip)
         if offset_from_line(posed[joint].translation, root, tip).dot(rest_side) < 0.0:
             return True
+        if _folded_past_its_parent(points, rest_points, index):
+            return True
     return False
+
+
+def _folded_past_its_parent(points: list[Vector], rest_points: list[Vector], index: int) -> bool:
+    """Whether the joint at ``points[index]``, folded more than 90°, turns the other way round
+    from its rest bend: folded on past lying back along its parent. The root-tip line then
+    swings round behind the root, and the joint's offset from it no longer tells its side.
+    Measured: the arm (bent 13.7° at rest) posed 166° further at the elbow lands, 168° on fails
+    bent 180° from its pole; the leg (7.6°) lands at 172° and fails from 174°."""
+    before = points[index] - points[index - 1]
+    after = points[index + 1] - points[index]
+    if before.dot(after) >= 0.0:
+        return False  # folded less than 90°: the offset from the line says the side
+    rest_turn = (rest_points[index] - rest_points[index - 1]).cross(
+        rest_points[index + 1] - rest_points[index]
+    )
+    return before.cross(after).dot(rest_turn) < 0.0
