@@ -1194,3 +1194,21 @@ def test_a_cut_forearm_reaching_with_its_head_waits_for_the_hand_ik_it_carries(l
         assert judged.holds, "\n".join(judged.problems())
         cut = next(f for f in judged.findings if f.check_id == "parenting")
         assert (cut.fix_id is None, "rival_ik" in cut.stated) == (waits, waits)
+
+
+def test_the_oracle_reads_a_mirrored_rig_as_the_same_rig() -> None:
+    """Once a trade on a mirrored rig: the oracle read the posed bend in world space and the
+    rest bend in armature space, so with the object scaled -1 a leg resting 90° from its pole
+    (its thigh connected to the hips, the IK without Use Tail reaching into them) bent 180°
+    from its rest bend read as bent as built, and passed where unmirrored it failed."""
+    rig = faulted_limbs.faulted_rig((Fault("tail_off", "leg", 0),))
+    connect = next(f for f in diagnose(rig) if f.fix_id == "connect")
+    apply_fix(connect)
+    plain = {v.key: (v.state, v.bend_turn) for v in judge_chains(rig)}
+    rig.scale = (-1.0, 1.0, 1.0)
+    mirrored = {v.key: (v.state, v.bend_turn) for v in judge_chains(rig)}
+    assert plain[("shin.L", "IK")][0] == "fail"
+    assert {k: s for k, (s, _) in mirrored.items()} == {k: s for k, (s, _) in plain.items()}
+    for key, (_state, turn) in plain.items():
+        assert (mirrored[key][1] is None) == (turn is None)
+        assert turn is None or mirrored[key][1] == pytest.approx(turn, abs=1.0)

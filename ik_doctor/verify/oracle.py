@@ -462,18 +462,21 @@ def _bend(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> tuple[float | 
 
     The bend is the sum of the inner joints' offsets from the root-to-tip line, so a three-bone
     leg counts both its joints. None without a pole, or when the pose is too straight to say.
+    Posed and rest bends are both read in armature space, where Blender solves: in world space
+    a mirrored object (scale -1 on an axis) turns every angle the other way round, and a pose
+    the solver bends as it rested read 180° off (a leg resting 90° from its pole).
     """
     pole = posed_point(chain.pole, chain.pole_subtarget, chain.pole_bone_missing)
     rest_pole = rig.joint_point(chain.pole, chain.pole_subtarget)
     moving = chain.moving_bones
     if pole is None or rest_pole is None or len(moving) < 2:
         return None, None
-    world = obj.matrix_world
+    to_rig = obj.matrix_world.inverted_safe()
     posed = bend_angle(
-        [world @ rig.pose_bone(name).head for name in moving[:-1]],
-        world @ rig.pose_bone(chain.root).head,
-        posed_tip(obj, chain),
-        pole,
+        [rig.pose_bone(name).head for name in moving[:-1]],
+        rig.pose_bone(chain.root).head,
+        to_rig @ posed_tip(obj, chain),
+        to_rig @ pole,
     )
     rest = bend_angle(
         [rig.bone(name).head for name in moving[:-1]],
