@@ -99,14 +99,14 @@ class Misses:
             self.smallest[key] = (faults, problem)
 
 
-def run(rigs: int, seed: int, most: int, fixes: bool) -> dict:
+def run(rigs: int, seed: int, most: int, fixes: bool, off_grid: bool = False) -> dict:
     rng = random.Random(seed)
     by_kind: dict[str, Tally] = defaultdict(Tally)
     by_check: dict[str, Tally] = defaultdict(Tally)
     total = Tally()
     misses = Misses()
     for _ in range(rigs):
-        faults = faulted.random_faults(rng, most)
+        faults = faulted.random_faults(rng, most, off_grid)
         judged = faulted.judge(faults, fixes=fixes)
         kinds = {fault.kind for fault in faults}
         tallies = [total, *(by_kind[k] for k in kinds)]
@@ -188,14 +188,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--most", type=int, default=3, help="most faults on one rig")
     parser.add_argument("--no-fixes", action="store_true", help="judge findings only")
+    parser.add_argument(
+        "--off-grid",
+        action="store_true",
+        help="draw amounts between and beyond the kinds' own (table agreement-off-grid)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--misses", type=Path, help="write every miss here, a JSON line each")
     args = parser.parse_args(argv)
     started = time.monotonic()
-    result = run(args.rigs, args.seed, args.most, not args.no_fixes)
+    result = run(args.rigs, args.seed, args.most, not args.no_fixes, args.off_grid)
     print_report(result, args.rigs, args.seed, time.monotonic() - started)
     write_table(
-        "agreement",
+        "agreement-off-grid" if args.off_grid else "agreement",
         [
             "rigs",
             "seed",

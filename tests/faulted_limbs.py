@@ -25,6 +25,7 @@ from pathlib import Path
 import bpy
 from hypothesis import strategies as st
 from mathutils import Vector
+from off_grid import OFF_GRID
 from rig_generation import UNREADABLE, save_with_unreadable_names
 
 from ik_doctor import Finding, FixError, Severity, apply_all_fixes, apply_fix, diagnose
@@ -429,12 +430,14 @@ faults = st.builds(
 fault_lists = st.lists(faults, min_size=1, max_size=3)
 
 
-def random_faults(rng: random.Random, most: int = 3) -> tuple[Fault, ...]:
-    """The same distribution as ``fault_lists``, for the benchmark's thousands of rigs."""
+def random_faults(rng: random.Random, most: int = 3, off_grid: bool = False) -> tuple[Fault, ...]:
+    """The same distribution as ``fault_lists``, for the benchmark's thousands of rigs; with
+    ``off_grid``, the amounts of ``OFF_GRID`` where a kind has them."""
     picked = []
     for _ in range(rng.randint(1, most)):
         name = rng.choice(sorted(KINDS))
-        picked.append(Fault(name, rng.choice(sorted(LIMBS)), rng.choice(KINDS[name][0])))
+        amounts = OFF_GRID.get(name, KINDS[name][0]) if off_grid else KINDS[name][0]
+        picked.append(Fault(name, rng.choice(sorted(LIMBS)), rng.choice(amounts)))
     return tuple(picked)
 
 
