@@ -1212,3 +1212,17 @@ def test_the_oracle_reads_a_mirrored_rig_as_the_same_rig() -> None:
     for key, (_state, turn) in plain.items():
         assert (mirrored[key][1] is None) == (turn is None)
         assert turn is None or mirrored[key][1] == pytest.approx(turn, abs=1.0)
+
+
+@pytest.mark.parametrize("one_sided", [1, 3])
+@pytest.mark.parametrize("stretch", [0.005, 0.5])
+def test_a_straight_arm_bent_as_its_limits_fold_it_bends_as_built(one_sided, stretch) -> None:
+    """Once a warning only: a straight arm whose one-sided limits fold it away from its pole,
+    stretching, bends that way once the shoulder turns 40° about Z; the oracle read a straight
+    chain's rest bend as the pole's side and failed it 180° from its rest bend. Its bend is the
+    side its limits fold it to, for the oracle as for the checks: it bends as built."""
+    faults = (Fault("straight_one_sided", "arm", one_sided), Fault("stretch", "arm", stretch))
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    (verdict,) = [v for v in judged.verdicts if v.owner == "forearm.L"]
+    assert verdict.state == "pass", verdict.reason

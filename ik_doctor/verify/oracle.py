@@ -47,7 +47,7 @@ from mathutils import Matrix, Quaternion, Vector
 from ..core.armature import armature_data, pose_bone_of
 from ..core.finding import Finding, Severity
 from ..core.geometry import offset_from_line
-from ..core.limb import MAX_BEND_TURN, NOISE_LENGTH, parent_motion, switched_by
+from ..core.limb import MAX_BEND_TURN, NOISE_LENGTH, built_bend, parent_motion, switched_by
 from ..core.reach import BODY_TURNS, landing_tolerance, limb_bones, reachable_tips
 from ..core.rig import BoneChain, IKChain, RigView, posed_point, posed_tip
 from ..core.spline import spline_chains
@@ -462,6 +462,7 @@ def _bend(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> tuple[float | 
 
     The bend is the sum of the inner joints' offsets from the root-to-tip line, so a three-bone
     leg counts both its joints. None without a pole, or when the pose is too straight to say.
+    A chain straight at rest bends, as built, the way its one-sided IK limits fold it.
     Posed and rest bends are both read in armature space, where Blender solves: in world space
     a mirrored object (scale -1 on an axis) turns every angle the other way round, and a pose
     the solver bends as it rested read 180° off (a leg resting 90° from its pole).
@@ -478,12 +479,14 @@ def _bend(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> tuple[float | 
         to_rig @ posed_tip(obj, chain),
         to_rig @ pole,
     )
-    rest = bend_angle(
-        [rig.bone(name).head for name in moving[:-1]],
-        rig.bone(chain.root).head,
-        rig.chain_tip(chain),
-        rest_pole,
-    )
+    root, tip = rig.bone(chain.root).head, rig.chain_tip(chain)
+    rest = bend_angle([rig.bone(name).head for name in moving[:-1]], root, tip, rest_pole)
+    if rest is None:
+        # Straight at rest: the side its one-sided IK limits fold it to is its bend
+        # (``built_bend``), as for the goals and the checks; else none, and the pole's side.
+        built = built_bend(rig, chain)
+        if built is not None:
+            rest = bend_angle([root + built * (tip - root).length], root, tip, rest_pole)
     if posed is None:
         return None, None
     return degrees_apart(posed, rest or 0.0), degrees_apart(posed, 0.0)
