@@ -10,6 +10,7 @@ for as long as the test needs. Workers are found in ``/proc`` (Linux).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import select
@@ -196,6 +197,29 @@ def test_a_signal_lets_the_file_in_flight_finish_and_reports_the_others_not_chec
         assert first["status"] == "ok" and first["armatures"], first
         assert [(f["status"], f["problem"]) for f in others] == [("failed", NOT_CHECKED)] * 2
         assert f"ik-doctor: {stop.name}: finishing the files in flight" in errors
+    finally:
+        end(process, workers)
+
+
+def test_a_signal_a_feeding_thread_receives_is_answered(files) -> None:
+    """The kernel may hand a process's signal to any of its threads: one handed to the thread
+    feeding a worker went unanswered for good while that worker's file hung (CI, 4.2)."""
+    process = start("check", files["hangs"], files["b"], "--jobs", "1", "--format", "json")
+    workers: list[int] = []
+    try:
+        workers = workers_of(process.pid, 1)
+        others = [int(t.name) for t in Path(f"/proc/{process.pid}/task").iterdir()]
+        others.remove(process.pid)
+        assert others, "the command feeds its worker from a thread of its own"
+        libc = ctypes.CDLL(None, use_errno=True)
+        assert libc.tgkill(process.pid, others[0], signal.SIGINT) == 0, ctypes.get_errno()
+        answered = line_on_stderr(process, "finishing the files in flight")
+        with library_ending(files["hangs"].with_name("library.blend")):
+            output, errors = process.communicate(timeout=300)
+        assert process.returncode == 130, answered + errors
+        hangs, never = report(output)["files"]
+        assert hangs["status"] == "ok"
+        assert (never["status"], never["problem"]) == ("failed", NOT_CHECKED)
     finally:
         end(process, workers)
 

@@ -47,6 +47,8 @@ STARTUP_TIMEOUT = 120.0
 """Seconds a new worker may take to import ``bpy`` (many starting at once on a busy machine)."""
 EXIT_GRACE = 5.0
 """Seconds a worker whose input is closed has to leave before it is killed; its answers are in."""
+JOIN_STEP = 0.2
+"""Seconds the main thread waits on a feeding thread before it runs signal handlers again."""
 NOT_CHECKED = "not checked: the run was interrupted"
 
 
@@ -189,7 +191,11 @@ def run_jobs(
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
+        while thread.is_alive():
+            # In steps, not one join: a signal the kernel gives a feeding thread is handled only
+            # when the main thread runs Python again, and a join never ending on a hung file
+            # left Ctrl-C unanswered for good (seen once, in CI on 4.2).
+            thread.join(JOIN_STEP)
     return [
         answer if answer is not None else _failed(job, NOT_CHECKED)
         for job, answer in zip(jobs, answers, strict=True)
