@@ -154,6 +154,26 @@ def test_straight_limb_with_a_shortened_bone_has_its_error(limb, one_sided) -> N
     assert rest_pose == {(Severity.WARNING, None), (Severity.ERROR, "clear_pose")}
 
 
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(
+    ("one_sided", "pose", "lands"), [(2, 20, False), (2, 160, False), (0, 70, True)]
+)
+def test_straight_limb_posed_toward_its_pole_fails_where_its_root_is_limited_the_other_way(
+    limb, one_sided, pose, lands
+) -> None:
+    """Once a failure with only a warning ("Straight, bent at start"): straight, its lower bone
+    posed toward the pole, its upper bone limited to turn the other way from the fold, the limb
+    stops short (the leg 53% at 160°); with the upper bone free it lands. The pre-bend alone
+    leaves the pose that fails, so no fix is offered."""
+    faults = (Fault("straight_one_sided", limb, one_sided), Fault("pose_rotation", limb, pose))
+    judged = judge(faults, fixes=False)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    (straight,) = [f for f in judged.findings if f.check_id == "rest_pose"]
+    expected = (Severity.WARNING, "pre_bend") if lands else (Severity.ERROR, None)
+    assert (straight.severity, straight.fix_id) == expected
+    assert lands or LIMBS[limb].parent in (straight.no_fix_reason or "")
+
+
 def test_straight_leg_under_squashed_hips_is_not_pre_bent_into_a_shear() -> None:
     """Drawn at seed 71: the leg straight without a pole under hips scaled (0.8, 1, 1.25)
     lands; pre-bent, its bones would turn against that scale (inherit's error)."""

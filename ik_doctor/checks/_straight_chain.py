@@ -21,6 +21,7 @@ from ..core.limb import (
     hangs_down,
     keep_pole_at_rest,
     limits_fold,
+    root_folds_against,
 )
 from ..core.reach import stretching_bones
 from ..core.rig import IKChain, RigView
@@ -50,6 +51,14 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         effect = (
             "with its pole it does not bend at all, and reaches only by IK Stretch on "
             f"{', '.join(stretching)} (measured: it lands, stretched straight)."
+        )
+    elif start is not None and start[1] and start[3] and root_folds_against(rig, chain):
+        severity, title = Severity.ERROR, "Bent at start, root held"
+        effect = (
+            f"{start[0]} starts it bent toward its pole, but the IK limit of {chain.root} lets "
+            "it turn only the other way from the fold its limits give, and the solver leaves it "
+            "short (measured: the leg and the arm posed 20° to 160° toward the pole, with "
+            "their upper bone limited the other way, stop short; with that bone free they land)."
         )
     elif start is not None and start[1]:
         severity, title = Severity.WARNING, "Straight, bent at start"
@@ -82,6 +91,9 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         )
     bent_by = start[2] if start else ()
     fix = _pre_bend_fix(rig, chain, (joint, side), direction, bent_by, severity.name == "WARNING")
+    if title == "Bent at start, root held":
+        reason = f"clear the posed rotation of {', '.join(bent_by) or joint} and pre-bend it, or "
+        fix = dict(facts=fix["facts"], no_fix_reason=reason + f"free the IK limit of {chain.root}")
     if stretch:
         effect += (
             f" Its root inherits a pose scale {stretch:.3g} times larger across that fold than "
@@ -167,24 +179,25 @@ def _shear_once_bent(rig: RigView, chain: IKChain, direction: Vector) -> tuple[s
     return None
 
 
-def _start_bend(rig: RigView, chain: IKChain) -> tuple[str, bool, tuple[str, ...]] | None:
+def _start_bend(rig: RigView, chain: IKChain) -> tuple[str, bool, tuple[str, ...], bool] | None:
     """What bends a chain that is straight at rest where the solver starts, whether toward its
     pole, and the names of what bends it (the bone and its constraint, or the turned bones): a
     Damped Track on an inner joint aimed at the chain's own target (it points the
     bone at the target wherever the target goes: the leg and the arm then land, measured),
     another constraint the IK overrides, whose bend the pole angle turns
-    (``core.start.straight_start``), or the posed rotations (forward kinematics); None when the
-    start is straight too."""
+    (``core.start.straight_start``), or the posed rotations (forward kinematics), and whether
+    it is the posed rotations; None when the start is straight too."""
     overriding = straight_start(rig, chain)
     if overriding is not None:
         bone, name, lands = overriding
-        return f"'{name}' on {bone}, which the IK overrides,", lands, (bone, name)
+        return f"'{name}' on {bone}, which the IK overrides,", lands, (bone, name), False
     tracking = target_tracking_joint(rig, chain)
     if tracking is not None:
         return (
             f"Damped Track '{tracking[1]}' on {tracking[0]}, aimed at the target,",
             True,
             tracking,
+            False,
         )
     joints = chain_joints(rig, chain)
     posed = forward_pose(rig, chain, within_limits=True)
@@ -198,7 +211,7 @@ def _start_bend(rig: RigView, chain: IKChain) -> tuple[str, bool, tuple[str, ...
         name for name in joints if rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
     ]
     shown = f"the posed rotation of {', '.join(turned) or 'its bones'}"
-    return shown, bend.dot(side) > 0.0, tuple(turned)
+    return shown, bend.dot(side) > 0.0, tuple(turned), True
 
 
 def _bend_direction(rig: RigView, chain: IKChain) -> tuple[Vector, str]:
