@@ -174,6 +174,24 @@ def test_straight_limb_posed_toward_its_pole_fails_where_its_root_is_limited_the
     assert lands or LIMBS[limb].parent in (straight.no_fix_reason or "")
 
 
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(
+    ("limit", "scale", "fails"), [(20, 1.5, True), (20, 1.1, True), (90, 1.5, False)]
+)
+def test_a_limb_posed_longer_than_its_limits_fold_has_its_error(limb, limit, scale, fails) -> None:
+    """Once a failure with only a warning ("the limb still reaches"): the upper bone scaled up,
+    the lower not inheriting it, the lower joint limited ±20° (which lands unscaled): the arm
+    stopped 28.9% short. Cleared of its scale it lands."""
+    faults = (Fault("ik_limit", limb, limit), Fault("inherit_scale_none", limb, scale))
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    titles = {f.title for f in judged.findings if f.check_id == "rest_pose"}
+    assert ("Pose outgrows IK limits" in titles) == fails
+    (inherit,) = [f for f in judged.findings if f.check_id == "inherit"]
+    # Inheriting, the ±20° limb would outgrow them; at ±90° the judge's trade rule holds it.
+    assert limit == 90 or (inherit.fix_id is None and inherit.no_fix_reason)
+
+
 def test_straight_leg_under_squashed_hips_is_not_pre_bent_into_a_shear() -> None:
     """Drawn at seed 71: the leg straight without a pole under hips scaled (0.8, 1, 1.25)
     lands; pre-bent, its bones would turn against that scale (inherit's error)."""

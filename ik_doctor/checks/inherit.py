@@ -29,9 +29,12 @@ Measured in 4.2 and 5.3 on the reference leg and arm:
   scaled 1.5, or the hips 1.2, the targets move out of reach of the unscaled leg (0.06 to 0.31
   of its reach short); scaled down they stay within reach. An error only while a bone above
   the chain is scaled up: the chain's own upper bone scaled 1.2 or 1.5 only makes the limb
-  longer, and the leg and the arm still reach every goal (the rest_pose check names the
-  leftover scale). IK Stretch on a chain bone makes up the shortfall (measured: the leg and
-  the arm land with stretch 0.001 on one bone): a warning then. A live Copy Scale at full
+  longer, and the leg and the arm still reach every goal where no IK limit stops their fold
+  (the rest_pose check names the leftover scale, and where limits stop it, the error). Its
+  fix waits where inheriting that scale would grow the limb beyond what its IK limits fold
+  (the leg limited ±90° under a thigh at 1.5 lands, and would fall short). IK Stretch on a
+  chain bone makes up the shortfall (measured: the leg and the arm land with stretch 0.001 on
+  one bone): a warning then. A live Copy Scale at full
   influence that copies, pose space to pose space (or world to world), the scale of a bone
   that scales with the rig gives the scale back (BlenRig's limbs): with it the shin grows to
   1.5 with the root and the leg lands; muted, at influence 0.5 (the shin grows to 1.25, 6.4% of
@@ -101,7 +104,7 @@ from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import FULL_INFLUENCE, animated_bones
 from ..core.names import readable
-from ..core.reach import solved_by_itasc, stretching_bones
+from ..core.reach import limits_hold_off_when_posed, solved_by_itasc, stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ._shear import SCALE_TOLERANCE, copy_that_drops_the_shear, non_uniform_scales, shearing_bone
@@ -199,6 +202,8 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
         effect = f"{grown} is scaled up, so the targets are out of its reach now"
     else:
         effect = "scaling the rig up leaves this part of the limb at its old size"
+    # Inheriting a leftover scale-up, a limb whose IK limits stop its fold would fall short.
+    outgrows = mode == "FULL" and limits_hold_off_when_posed(rig, chain, inheriting=name)
     return _finding(
         rig,
         chain,
@@ -210,9 +215,13 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
             f"With Inherit Scale '{bone.inherit_scale.title()}' the limb keeps its length "
             "while the controls move with the scaled rig, so targets drift out of reach."
         ),
-        fix_id="inherit_scale",
-        fix_label=f"Set Inherit Scale of {name} to {mode.title()}",
-        fix_args=(("mode", mode),),
+        fix_id=None if outgrows else "inherit_scale",
+        fix_label=None if outgrows else f"Set Inherit Scale of {name} to {mode.title()}",
+        fix_args=() if outgrows else (("mode", mode),),
+        no_fix_reason=f"inheriting it, {name} would grow beyond what the IK limits fold: clear "
+        f"the scale of {readable(bone.parent)} first"
+        if outgrows
+        else None,
         facts=(("grown", grown), ("stretching", stretching)),
     )
 

@@ -46,7 +46,10 @@ What it reports:
 - A leftover rotation that steers a chain without a pole: a warning.
 - A leftover scale that shortens or shears a bone: an error, on a straight chain too (beside
   its straight finding: folding by its limits, the upper bone at (1, 0.5, 1), the leg and the
-  arm stop 49% of the reach short); one that lengthens it: a warning.
+  arm stop 49% of the reach short); one that lengthens it: a warning, but an error where the
+  IK limits stop the longer limb folding as near its root as the goals it was built for
+  (``core.reach.limits_hold_off_when_posed``: the leg and the arm folding ±20° land, and with the
+  upper bone scaled 1.1 or 1.5, the lower one not inheriting it, stop short, the arm 28.9%).
 - A straight chain, or an evenly shortened bone, is a warning when IK Stretch on a chain bone
   makes up the reach; so is a shortened bone under iTaSC (measured: they land), and bones scaled
   evenly that still span the oracle's farthest goal (``spans_the_goals``: a shin at 0.97 lands).
@@ -98,7 +101,13 @@ from ..core.limb import (
     switched_off,
 )
 from ..core.names import readable
-from ..core.reach import evenly_scaled, solved_by_itasc, spans_the_goals, stretching_bones
+from ..core.reach import (
+    evenly_scaled,
+    limits_hold_off_when_posed,
+    solved_by_itasc,
+    spans_the_goals,
+    stretching_bones,
+)
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import (
@@ -185,9 +194,12 @@ def _leftover_pose(
     behind = flipped and pole_behind_bend(rig, chain)
     turned_back = flipped and not behind and pole_turns_the_flip_back(rig, chain)
     bend_kind, bend_effect = _bend_effect(chain, rotated, flipped, replaced, behind, turned_back)
-    effects = [
-        effect for effect in (_scale_effect(shrunk, scaled, stretching), bend_effect) if effect
-    ]
+    # Posed longer, a limb whose IK limits stop its fold cannot bring its tip as near its root.
+    held_off = (
+        bool(scaled) and not stretching_bones(rig, chain) and limits_hold_off_when_posed(rig, chain)
+    )
+    scale_effect = _scale_effect(shrunk, scaled, stretching, held_off)
+    effects = [effect for effect in (scale_effect, bend_effect) if effect]
     facts = (
         ("scaled", tuple(scaled)),
         ("shrunk", tuple(shrunk)),
@@ -196,7 +208,7 @@ def _leftover_pose(
     )
     falls_short = shrunk and not (stretching or solved_by_itasc(rig) or spans_the_goals(rig, chain))
     wrong_way = flipped and not (behind or turned_back)
-    severity = Severity.ERROR if wrong_way or falls_short else Severity.WARNING
+    severity = Severity.ERROR if wrong_way or falls_short or held_off else Severity.WARNING
     posed = sorted(set(rotated) | set(scaled), key=bones.index)
     keyed = tuple((n, c) for n in posed for c in ("rotation", "scale") if (n, c) in animated)
     # Cleared alone, the pose would leave the pole angle turning the chain away from its pole
@@ -216,6 +228,8 @@ def _leftover_pose(
         if wrong_way
         else "Pose shortens the limb"
         if falls_short
+        else "Pose outgrows IK limits"
+        if held_off
         else "Leftover pose on chain",
         message=f"Chain bones of {where} keep a leftover pose: {'; '.join(effects)}.",
         why=(
@@ -259,7 +273,9 @@ def _posed(
     return rotated, scaled, shrunk
 
 
-def _scale_effect(shrunk: list[str], scaled: list[str], stretching: Sequence[str]) -> str | None:
+def _scale_effect(
+    shrunk: list[str], scaled: list[str], stretching: Sequence[str], held_off: bool
+) -> str | None:
     """What the leftover scale does to the limb; None when no bone is scaled."""
     if shrunk and stretching:
         return (
@@ -272,6 +288,13 @@ def _scale_effect(shrunk: list[str], scaled: list[str], stretching: Sequence[str
             f"{', '.join(shrunk)} {'is' if len(shrunk) == 1 else 'are'} scaled down along "
             f"{'its' if len(shrunk) == 1 else 'their'} length, so the tip falls short of targets "
             "the limb was built to reach"
+        )
+    if held_off:
+        return (
+            f"{', '.join(scaled)} {'is' if len(scaled) == 1 else 'are'} scaled up: folded as "
+            "far as its IK limits let it, the longer limb keeps its tip further from its root "
+            "than targets it was built to reach (measured: the leg and the arm folding ±20° to "
+            "±60° land, with the upper bone scaled 1.05 to 1.5 they stop short)"
         )
     if scaled:
         return (

@@ -14,12 +14,14 @@ import bpy
 from mathutils import Matrix, Vector
 
 from .armature import pose_of
-from .limb import limits_fold
+from .limb import limits_fold, parent_motion
 from .names import readable
 from .rig import IKChain, RigView
 
 FOLD_DEGREES = 30.0
 """How far each inner joint is folded for the first goal (half as far for the second)."""
+FOLDED_AS_FAR = 179.0
+"""Degrees each inner joint is folded to find how near its root a limb's limits let it come."""
 SWING_DEGREES = 20.0
 """How far the limb's root is swung sideways for the second goal."""
 BODY_TURN = 40.0
@@ -238,6 +240,19 @@ def _posed_tip(
     chain straight at rest, which has no nearer way, folds the way its limits choose
     (``limits_fold``). The limits that cut a fold short are added to ``clamps``.
     """
+    order, turns = _posed_turns(rig, chain, fold, swing, locks, clamps)
+    return _fk_tip(rig, chain, order, turns)
+
+
+def _posed_turns(
+    rig: RigView,
+    chain: IKChain,
+    fold: float,
+    swing: float,
+    locks: bool,
+    clamps: list[ClampedFold] | None = None,
+) -> tuple[list[str], dict[str, Matrix]]:
+    """The limb's bones, root first, and their turns, for ``_posed_tip``."""
     limb = limb_bones(rig, chain)
     order = list(reversed(limb))
     turns: dict[str, Matrix] = {}
@@ -253,7 +268,7 @@ def _posed_tip(
         turns[name], clamp = _limited(pose_bone, axis, angle, locks, fold=True)
         if clamp is not None and clamps is not None:
             clamps.append(clamp)
-    return _fk_tip(rig, chain, order, turns)
+    return order, turns
 
 
 def _built_fold(rig: RigView, chain: IKChain, limb: tuple[str, ...]) -> Vector | None:
@@ -324,14 +339,62 @@ def _limited(
     return _rotation(axis, limited), clamp
 
 
-def _fk_tip(rig: RigView, chain: IKChain, order: list[str], turns: dict[str, Matrix]) -> Vector:
-    """Forward kinematics in rest armature space, root first."""
+def _fk_tip(
+    rig: RigView,
+    chain: IKChain,
+    order: list[str],
+    turns: dict[str, Matrix],
+    lengths: dict[str, float] | None = None,
+) -> Vector:
+    """Forward kinematics in rest armature space, root first; with ``lengths``, each bone
+    that many times its rest length (the bones below start that much further along it)."""
     matrix = Matrix.Identity(4)
     previous_rest = Matrix.Identity(4)
+    previous = None
     for name in order:
         rest = rig.raw_bone(name).matrix_local
-        matrix = matrix @ previous_rest.inverted_safe() @ rest @ turns.get(name, Matrix.Identity(4))
-        previous_rest = rest
+        step = previous_rest.inverted_safe() @ rest
+        if lengths and previous is not None:
+            step.translation = step.translation * lengths.get(previous, 1.0)
+        matrix = matrix @ step @ turns.get(name, Matrix.Identity(4))
+        previous_rest, previous = rest, name
     if chain.use_tail:
-        return (matrix @ Vector((0.0, rig.bone(chain.owner).length, 0.0, 1.0))).xyz
+        length = rig.bone(chain.owner).length * (lengths or {}).get(chain.owner, 1.0)
+        return (matrix @ Vector((0.0, length, 0.0, 1.0))).xyz
     return matrix.translation.copy()
+
+
+def posed_longer(rig: RigView, chain: IKChain) -> dict[str, float]:
+    """The limb's bones that their posed scale, or one they inherit within the limb, makes
+    longer than at rest (by 0.1% or more), each with how many times its rest length it is. A
+    scale from above the limb scales the oracle's goals with it (``parent_motion``)."""
+    limb = limb_bones(rig, chain)
+    above = parent_motion(rig, limb[-1]).inverted_safe()
+    longer = {}
+    for name in limb:
+        times = (above @ rig.pose_bone(name).matrix).col[1].xyz.length
+        if times > 1.001:
+            longer[name] = times
+    return longer
+
+
+def limits_hold_off_when_posed(rig: RigView, chain: IKChain, inheriting: str | None = None) -> bool:
+    """Whether a limb its pose makes longer (``posed_longer``), folded as far as its IK limits
+    let it, keeps its tip further from its root than the nearest goal the oracle sets it at rest
+    lengths. Measured: the arm and the leg whose lower joint folds ±20° land, and with the upper
+    bone scaled 1.5 (the lower one not inheriting it) stop short; without limits they fold
+    further and land. With ``inheriting``, as if that bone inherited its parent's scale too."""
+    longer = posed_longer(rig, chain)
+    parent = rig.pose_bone(inheriting).parent if inheriting else None
+    if inheriting and parent is not None and readable(parent) in longer:
+        longer[inheriting] = longer.get(inheriting, 1.0) * longer[readable(parent)]
+    if not longer or len(chain.moving_part(limb_bones(rig, chain))) < 2:
+        return False
+    clamps: list[ClampedFold] = []
+    order, turns = _posed_turns(rig, chain, FOLDED_AS_FAR, 0.0, True, clamps)
+    if not clamps:
+        return False  # free to fold further than any goal asks
+    root = rig.bone(order[0]).head
+    nearest = min((tip - root).length for tip in reachable_tips(rig, chain))
+    folded = (_fk_tip(rig, chain, order, turns, longer) - root).length
+    return folded > nearest + REACH_TOLERANCE * rig.chain_reach(chain)
