@@ -192,6 +192,22 @@ def test_a_limb_posed_longer_than_its_limits_fold_has_its_error(limb, limit, sca
     assert limit == 90 or (inherit.fix_id is None and inherit.no_fix_reason)
 
 
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("pose", [-70, 20])
+@pytest.mark.parametrize("angle", [60, 180])
+def test_a_straight_limb_posed_bent_is_read_as_its_pole_angle_turns_it(limb, pose, angle) -> None:
+    """Once read the wrong way round: straight, its lower bone posed bent, its pole angle turned
+    more than a quarter turn from the rest pose, the limb posed toward the pole bent away from it
+    with only a warning, and the one posed away landed under an error. The solver turns the
+    started bend round with the angle."""
+    faults = (Fault("straight", limb, 0), Fault("pose_rotation", limb, pose))
+    judged = judge((*faults, Fault("pole_angle", limb, angle)), fixes=False)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    errors = {f.title for f in judged.findings if f.severity == Severity.ERROR}
+    lands = (pose < 0) == (angle > 90)
+    assert ("Start bent from the pole" not in errors) == lands
+
+
 def test_straight_leg_under_squashed_hips_is_not_pre_bent_into_a_shear() -> None:
     """Drawn at seed 71: the leg straight without a pole under hips scaled (0.8, 1, 1.25)
     lands; pre-bent, its bones would turn against that scale (inherit's error)."""

@@ -21,6 +21,7 @@ from ..core.limb import (
     hangs_down,
     keep_pole_at_rest,
     limits_fold,
+    pole_turn,
     root_folds_against,
 )
 from ..core.reach import stretching_bones
@@ -211,7 +212,14 @@ def _start_bend(rig: RigView, chain: IKChain) -> tuple[str, bool, tuple[str, ...
         name for name in joints if rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
     ]
     shown = f"the posed rotation of {', '.join(turned) or 'its bones'}"
-    return shown, bend.dot(side) > 0.0, tuple(turned), True
+    # A pole angle that turns the chain more than a quarter turn from its rest pose turns the
+    # started bend round with it: toward the pole becomes away, and away toward (measured: the
+    # straight leg and arm posed ±20° or ±70°, the angle turned 100° or 180°, land posed away).
+    turn = pole_turn(rig, chain)
+    turned_round = turn is not None and abs(turn) > math.pi / 2
+    if turn is not None and turned_round:
+        shown += f", turned {math.degrees(abs(turn)):.0f}° round by the pole angle,"
+    return shown, (bend.dot(side) > 0.0) != turned_round, tuple(turned), True
 
 
 def _bend_direction(rig: RigView, chain: IKChain) -> tuple[Vector, str]:

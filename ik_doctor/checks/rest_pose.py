@@ -30,7 +30,9 @@ What it reports:
   posed rotation or by a Damped Track at its own target on the lower bone, and the leg and the arm
   land, or bent by another constraint the IK overrides whose bend the pole angle turns to face the
   pole (``core.start.straight_start``: a Damped Track at the pole with the angle turned 150° or
-  180°); an error where a posed rotation or such a constraint bends it away, and where a
+  180°); an error where a posed rotation or such a constraint bends it away (a pole angle
+  that turns the chain more than 90° from its rest pose turns a posed bend round with it: the
+  leg and the arm posed ±20° or ±70°, the angle turned 100° to 180°, land posed away), and where a
   posed rotation bends it toward the pole but the root's one-sided IK limit turns it only the
   other way from the fold (measured: the leg and the arm posed 20° to 160° toward the pole
   stop short, the leg 53% at 160°; with the root free they land), with no fix: pre-bent, the
