@@ -192,6 +192,17 @@ def test_a_limb_posed_longer_than_its_limits_fold_has_its_error(limb, limit, sca
     assert limit == 90 or (inherit.fix_id is None and inherit.no_fix_reason)
 
 
+@pytest.mark.parametrize(("scale", "fails"), [(2.5, True), (1.5, False)])
+def test_an_arm_without_use_tail_posed_longer_than_it_folds_has_its_error(scale, fails) -> None:
+    """Once a failure with no error: the shoulder and the upper arm (Use Tail off), the upper
+    arm scaled 2.5, outreach the nearest goal folded all the way (14.9% of the reach short)."""
+    faults = (Fault("tail_off", "arm", 0), Fault("inherit_scale_none", "arm", scale))
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    titles = {f.title for f in judged.findings if f.check_id == "rest_pose"}
+    assert ("Pose lengthens the limb" in titles) == fails
+
+
 @pytest.mark.parametrize("limb", ["arm", "leg"])
 @pytest.mark.parametrize("pose", [-70, 20])
 @pytest.mark.parametrize("angle", [60, 180])

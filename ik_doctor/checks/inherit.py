@@ -104,7 +104,7 @@ from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import FULL_INFLUENCE, animated_bones
 from ..core.names import readable
-from ..core.reach import limits_hold_off_when_posed, solved_by_itasc, stretching_bones
+from ..core.reach import held_off_when_posed, solved_by_itasc, stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ._shear import SCALE_TOLERANCE, copy_that_drops_the_shear, non_uniform_scales, shearing_bone
@@ -203,7 +203,7 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
     else:
         effect = "scaling the rig up leaves this part of the limb at its old size"
     # Inheriting a leftover scale-up, a limb whose IK limits stop its fold would fall short.
-    outgrows = mode == "FULL" and limits_hold_off_when_posed(rig, chain, inheriting=name)
+    outgrows = mode == "FULL" and held_off_when_posed(rig, chain, inheriting=name) is not None
     return _finding(
         rig,
         chain,
@@ -218,8 +218,8 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
         fix_id=None if outgrows else "inherit_scale",
         fix_label=None if outgrows else f"Set Inherit Scale of {name} to {mode.title()}",
         fix_args=() if outgrows else (("mode", mode),),
-        no_fix_reason=f"inheriting it, {name} would grow beyond what the IK limits fold: clear "
-        f"the scale of {readable(bone.parent)} first"
+        no_fix_reason=f"inheriting it, {name} would grow past what the limb can fold to: "
+        f"clear the scale of {readable(bone.parent)} first"
         if outgrows
         else None,
         facts=(("grown", grown), ("stretching", stretching)),

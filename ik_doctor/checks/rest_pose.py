@@ -50,8 +50,10 @@ What it reports:
   its straight finding: folding by its limits, the upper bone at (1, 0.5, 1), the leg and the
   arm stop 49% of the reach short); one that lengthens it: a warning, but an error where the
   IK limits stop the longer limb folding as near its root as the goals it was built for
-  (``core.reach.limits_hold_off_when_posed``: the leg and the arm folding ±20° land, and with the
-  upper bone scaled 1.1 or 1.5, the lower one not inheriting it, stop short, the arm 28.9%).
+  (``core.reach.held_off_when_posed``: the leg and the arm folding ±20° land, and with the
+  upper bone scaled 1.1 or 1.5, the lower one not inheriting it, stop short, the arm 28.9%), or
+  where, free, one bone now outreaches the rest by more than the nearest goal lies from the
+  root (the arm without Use Tail, its upper arm at 2.5 over the shoulder, 14.9% short).
 - A straight chain, or an evenly shortened bone, is a warning when IK Stretch on a chain bone
   makes up the reach; so is a shortened bone under iTaSC (measured: they land), and bones scaled
   evenly that still span the oracle's farthest goal (``spans_the_goals``: a shin at 0.97 lands).
@@ -105,7 +107,7 @@ from ..core.limb import (
 from ..core.names import readable
 from ..core.reach import (
     evenly_scaled,
-    limits_hold_off_when_posed,
+    held_off_when_posed,
     solved_by_itasc,
     spans_the_goals,
     stretching_bones,
@@ -196,9 +198,9 @@ def _leftover_pose(
     behind = flipped and pole_behind_bend(rig, chain)
     turned_back = flipped and not behind and pole_turns_the_flip_back(rig, chain)
     bend_kind, bend_effect = _bend_effect(chain, rotated, flipped, replaced, behind, turned_back)
-    # Posed longer, a limb whose IK limits stop its fold cannot bring its tip as near its root.
+    # Posed longer, a limb may no longer fold its tip as near its root as it was built to.
     held_off = (
-        bool(scaled) and not stretching_bones(rig, chain) and limits_hold_off_when_posed(rig, chain)
+        held_off_when_posed(rig, chain) if scaled and not stretching_bones(rig, chain) else None
     )
     scale_effect = _scale_effect(shrunk, scaled, stretching, held_off)
     effects = [effect for effect in (scale_effect, bend_effect) if effect]
@@ -231,6 +233,8 @@ def _leftover_pose(
         else "Pose shortens the limb"
         if falls_short
         else "Pose outgrows IK limits"
+        if held_off == "limits"
+        else "Pose lengthens the limb"
         if held_off
         else "Leftover pose on chain",
         message=f"Chain bones of {where} keep a leftover pose: {'; '.join(effects)}.",
@@ -276,7 +280,7 @@ def _posed(
 
 
 def _scale_effect(
-    shrunk: list[str], scaled: list[str], stretching: Sequence[str], held_off: bool
+    shrunk: list[str], scaled: list[str], stretching: Sequence[str], held_off: str | None
 ) -> str | None:
     """What the leftover scale does to the limb; None when no bone is scaled."""
     if shrunk and stretching:
@@ -292,11 +296,13 @@ def _scale_effect(
             "the limb was built to reach"
         )
     if held_off:
+        how_far = "as far as its IK limits let it" if held_off == "limits" else "all the way"
         return (
-            f"{', '.join(scaled)} {'is' if len(scaled) == 1 else 'are'} scaled up: folded as "
-            "far as its IK limits let it, the longer limb keeps its tip further from its root "
-            "than targets it was built to reach (measured: the leg and the arm folding ±20° to "
-            "±60° land, with the upper bone scaled 1.05 to 1.5 they stop short)"
+            f"{', '.join(scaled)} {'is' if len(scaled) == 1 else 'are'} scaled up: folded "
+            f"{how_far}, the longer limb keeps its tip further from its root than targets it "
+            "was built to reach (measured: the leg and the arm folding ±20° land, and with the "
+            "upper bone scaled 1.1 or 1.5 stop short; the arm without Use Tail, its upper arm "
+            "at 2.5, 14.9% short)"
         )
     if scaled:
         return (

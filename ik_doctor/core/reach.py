@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 import bpy
 from mathutils import Matrix, Vector
@@ -378,23 +379,35 @@ def posed_longer(rig: RigView, chain: IKChain) -> dict[str, float]:
     return longer
 
 
-def limits_hold_off_when_posed(rig: RigView, chain: IKChain, inheriting: str | None = None) -> bool:
-    """Whether a limb its pose makes longer (``posed_longer``), folded as far as its IK limits
-    let it, keeps its tip further from its root than the nearest goal the oracle sets it at rest
-    lengths. Measured: the arm and the leg whose lower joint folds ±20° land, and with the upper
-    bone scaled 1.5 (the lower one not inheriting it) stop short; without limits they fold
-    further and land. With ``inheriting``, as if that bone inherited its parent's scale too."""
+def held_off_when_posed(
+    rig: RigView, chain: IKChain, inheriting: str | None = None
+) -> Literal["limits", "length"] | None:
+    """What keeps a limb its pose makes longer (``posed_longer``) from bringing its tip as near
+    its root as the nearest goal the oracle sets it at rest lengths: its IK limits ("limits"),
+    folded as far as they let it, or, free, its own proportions ("length": one bone longer than
+    the others together by more than that goal's distance); None when it still comes that near.
+    With ``inheriting``, as if that bone inherited its parent's scale too.
+
+    Measured: the arm and the leg whose lower joint folds ±20° land, and with the upper bone
+    scaled 1.1 or 1.5 (the lower one not inheriting it) stop short, ±90° lands; the arm without
+    Use Tail (the shoulder and the upper arm) with its upper arm at 2.5 stops 14.9% short, at
+    1.5 lands."""
     longer = posed_longer(rig, chain)
     parent = rig.pose_bone(inheriting).parent if inheriting else None
     if inheriting and parent is not None and readable(parent) in longer:
         longer[inheriting] = longer.get(inheriting, 1.0) * longer[readable(parent)]
-    if not longer or len(chain.moving_part(limb_bones(rig, chain))) < 2:
-        return False
+    moving = chain.moving_part(limb_bones(rig, chain))
+    if not longer or len(moving) < 2:
+        return None
     clamps: list[ClampedFold] = []
     order, turns = _posed_turns(rig, chain, FOLDED_AS_FAR, 0.0, True, clamps)
-    if not clamps:
-        return False  # free to fold further than any goal asks
     root = rig.bone(order[0]).head
     nearest = min((tip - root).length for tip in reachable_tips(rig, chain))
-    folded = (_fk_tip(rig, chain, order, turns, longer) - root).length
-    return folded > nearest + REACH_TOLERANCE * rig.chain_reach(chain)
+    if clamps:
+        folded = (_fk_tip(rig, chain, order, turns, longer) - root).length
+    else:  # free joints: a chain comes as near as its longest bone outreaches the rest
+        lengths = [rig.bone(name).length * longer.get(name, 1.0) for name in moving]
+        folded = 2.0 * max(lengths) - sum(lengths)
+    if folded <= nearest + REACH_TOLERANCE * rig.chain_reach(chain):
+        return None
+    return "limits" if clamps else "length"
