@@ -203,6 +203,19 @@ def test_an_arm_without_use_tail_posed_longer_than_it_folds_has_its_error(scale,
     assert ("Pose lengthens the limb" in titles) == fails
 
 
+@pytest.mark.parametrize(("keyed", "pose", "lands"), [(0.95, 130, True), (0.95, 170, False)])
+def test_a_joint_folded_under_a_keyed_turn_of_its_root_is_read_in_the_roots_frame(
+    keyed, pose, lands
+) -> None:
+    """Once a false alarm: the upper arm keyed 54° round, the elbow posed 130° further lands,
+    as it does unturned; fk_ik_mix and rest_pose read the fold against the unturned rest."""
+    faults = (Fault("fk_keys", "arm", keyed), Fault("pose_rotation", "arm", pose))
+    judged = judge(faults, fixes=False)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    flips = {f.check_id for f in judged.findings if "flip" in f.title}
+    assert (flips == set()) == lands
+
+
 @pytest.mark.parametrize("limb", ["arm", "leg"])
 @pytest.mark.parametrize("pose", [-70, 20])
 @pytest.mark.parametrize("angle", [60, 180])

@@ -456,15 +456,22 @@ def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
     joint the other way: its offset from the root-tip line turns to the other side, or it folds
     back past its parent (``_folded_past_its_parent``)."""
     posed = forward_pose(rig, chain, within_limits=True)
-    tip = forward_tip(rig, chain, posed)
-    root = posed[chain.root].translation
     rest_root, rest_tip = rig.bone(chain.root).head, rig.chain_tip(chain)
     joints = chain_joints(rig, chain)
-    points = [root, *(posed[joint].translation for joint in joints), tip]
+    # The root's own turn swings the whole chain, which the solver re-aims: read the shape in
+    # the root's rest frame (measured: the upper arm keyed 54° round, the elbow posed 130°
+    # further lands, as it does unturned).
+    root_matrix = posed[chain.root]
+    rest_frame = rig.raw_bone(chain.root).matrix_local.to_3x3()
+    unturn = (root_matrix.to_3x3() @ rest_frame.inverted_safe()).to_quaternion().inverted()
+    posed_points = [root_matrix.translation, *(posed[j].translation for j in joints)]
+    posed_points.append(forward_tip(rig, chain, posed))
+    points = [rest_root + unturn @ (point - root_matrix.translation) for point in posed_points]
+    root, tip = points[0], points[-1]
     rest_points = [rest_root, *(rig.bone(joint).head for joint in joints), rest_tip]
     for index, joint in enumerate(joints, start=1):
         rest_side = offset_from_line(rig.bone(joint).head, rest_root, rest_tip)
-        if offset_from_line(posed[joint].translation, root, tip).dot(rest_side) < 0.0:
+        if offset_from_line(points[index], root, tip).dot(rest_side) < 0.0:
             return True
         if _folded_past_its_parent(points, rest_points, index):
             return True
