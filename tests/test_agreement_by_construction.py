@@ -203,6 +203,15 @@ def test_an_arm_without_use_tail_posed_longer_than_it_folds_has_its_error(scale,
     assert ("Pose lengthens the limb" in titles) == fails
 
 
+def test_a_bone_posed_longer_is_not_connected_into_a_limb_that_outgrows_its_fold() -> None:
+    """Once a fix that traded: the arm without Use Tail, its upper arm at (1, 2, 1), lands 0.03
+    from the shoulder; connected, the upper arm grows twice the gap and the arm falls short."""
+    judged = judge((Fault("tail_off", "arm", 0), Fault("pose_scale", "arm", 2.0)))
+    assert judged.holds, "\n".join(judged.problems())
+    (joint,) = [f for f in judged.findings if f.check_id == "parenting"]
+    assert joint.fix_id is None and "clear that scale first" in (joint.no_fix_reason or "")
+
+
 @pytest.mark.parametrize(("keyed", "pose", "lands"), [(0.95, 130, True), (0.95, 170, False)])
 def test_a_joint_folded_under_a_keyed_turn_of_its_root_is_read_in_the_roots_frame(
     keyed, pose, lands

@@ -104,7 +104,7 @@ from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import FULL_INFLUENCE, animated_bones
 from ..core.names import readable
-from ..core.reach import held_off_when_posed, solved_by_itasc, stretching_bones
+from ..core.reach import held_off_when_posed, posed_longer, solved_by_itasc, stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ._shear import SCALE_TOLERANCE, copy_that_drops_the_shear, non_uniform_scales, shearing_bone
@@ -203,7 +203,8 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
     else:
         effect = "scaling the rig up leaves this part of the limb at its old size"
     # Inheriting a leftover scale-up, a limb whose IK limits stop its fold would fall short.
-    outgrows = mode == "FULL" and held_off_when_posed(rig, chain, inheriting=name) is not None
+    inherited = posed_longer(rig, chain).get(readable(bone.parent), 1.0) if mode == "FULL" else 1.0
+    outgrows = inherited > 1.0 and held_off_when_posed(rig, chain, {name: inherited}) is not None
     return _finding(
         rig,
         chain,

@@ -34,7 +34,7 @@ from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import MAX_BEND_TURN, switched_off
 from ..core.names import readable
-from ..core.reach import stretching_bones
+from ..core.reach import held_off_when_posed, stretching_bones
 from ..core.registry import Check, get_check
 from ..core.rig import GAP_RATIO, IKChain, RigView
 from ..core.start import start_set_by
@@ -106,13 +106,29 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                     f"{name} is not connected, so when {parent_name} rotates it swings {name} "
                     "on a lever: the bend happens away from the visible joint."
                 ),
-                **_connect_fix(rig, name, parent_name, gap),
+                **_connect_fix(rig, chain, name, parent_name, gap),
             )
 
 
-def _connect_fix(rig: RigView, name: str, parent: str | None, gap: float) -> dict[str, Any]:
+def _connect_fix(
+    rig: RigView, chain: IKChain, name: str, parent: str | None, gap: float
+) -> dict[str, Any]:
     """The connect fix, unless a live IK on ``name`` turns that bone alone: connected, the bone
-    joins its parent's limb and that IK stops short of it (the chain_length check's error)."""
+    joins its parent's limb and that IK stops short of it (the chain_length check's error); or
+    unless the bone, lengthened to reach its parent's tail under a pose that scales it up, would
+    leave the limb unable to fold as near its root as it was built to (measured: the arm without
+    Use Tail, its upper arm at (1, 2, 1), lands 0.03 from the shoulder, and connected stops
+    short; cleared of the scale it lands)."""
+    bone = rig.bone(name)
+    above = rig.bone(parent) if parent is not None else None
+    longer = 1.0 if above is None else (bone.tail - above.tail).length / max(bone.length, 1e-9)
+    if longer > 1.0 and held_off_when_posed(rig, chain, {name: longer}) is not None:
+        return dict(
+            no_fix_reason=f"connected, {name} would grow to reach {parent} under the pose that "
+            f"scales it up, and the limb could no longer fold as near its root: clear that "
+            "scale first (the rest_pose check's fix)",
+            facts=(("grown_by_connecting", longer),),
+        )
     one_bone = _one_bone_chain_on(rig, name)
     if one_bone is not None:
         return dict(

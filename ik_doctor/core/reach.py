@@ -8,6 +8,7 @@ One definition, so the two cannot drift apart.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -380,22 +381,23 @@ def posed_longer(rig: RigView, chain: IKChain) -> dict[str, float]:
 
 
 def held_off_when_posed(
-    rig: RigView, chain: IKChain, inheriting: str | None = None
+    rig: RigView, chain: IKChain, grown: Mapping[str, float] | None = None
 ) -> Literal["limits", "length"] | None:
     """What keeps a limb its pose makes longer (``posed_longer``) from bringing its tip as near
     its root as the nearest goal the oracle sets it at rest lengths: its IK limits ("limits"),
     folded as far as they let it, or, free, its own proportions ("length": one bone longer than
     the others together by more than that goal's distance); None when it still comes that near.
-    With ``inheriting``, as if that bone inherited its parent's scale too.
+    With ``grown``, as if those bones were that many times longer again (a fix that would
+    lengthen them).
 
     Measured: the arm and the leg whose lower joint folds ±20° land, and with the upper bone
     scaled 1.1 or 1.5 (the lower one not inheriting it) stop short, ±90° lands; the arm without
     Use Tail (the shoulder and the upper arm) with its upper arm at 2.5 stops 14.9% short, at
     1.5 lands."""
     longer = posed_longer(rig, chain)
-    parent = rig.pose_bone(inheriting).parent if inheriting else None
-    if inheriting and parent is not None and readable(parent) in longer:
-        longer[inheriting] = longer.get(inheriting, 1.0) * longer[readable(parent)]
+    for name, times in (grown or {}).items():
+        if longer:
+            longer[name] = longer.get(name, 1.0) * times
     moving = chain.moving_part(limb_bones(rig, chain))
     if not longer or len(moving) < 2:
         return None
