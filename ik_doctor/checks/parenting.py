@@ -20,7 +20,10 @@ What its fixes do:
   parented back, would fail by a fault the cut chain does not feel: a constraint the IK
   overrides setting the cut bone's start, the cut bone not inheriting rotation or inheriting an
   uneven scale, a pole angle turned past the bend (fix that first).
-- Connecting says how far the bone moves.
+- Connecting says how far the bone moves. It waits where the bone, lengthened to reach its
+  parent's tail under a pose that scales it up, would leave the limb unable to fold as near
+  its root as it was built to (the arm without Use Tail, its upper arm at (1, 2, 1), lands
+  0.03 from the shoulder and falls short connected): clear that scale first.
 """
 
 from __future__ import annotations
