@@ -20,10 +20,10 @@ What its fixes do:
   parented back, would fail by a fault the cut chain does not feel: a constraint the IK
   overrides setting the cut bone's start, the cut bone not inheriting rotation or inheriting an
   uneven scale, a pole angle turned past the bend (fix that first).
-- Connecting says how far the bone moves. It waits where the bone, lengthened to reach its
-  parent's tail under a pose that scales it up, would leave the limb unable to fold as near
-  its root as it was built to (the arm without Use Tail, its upper arm at (1, 2, 1), lands
-  0.03 from the shoulder and falls short connected): clear that scale first.
+- Connecting says how far the bone moves. It waits while a pose scales the bone up: connected,
+  it would grow by that much more than the gap, and the limb may no longer fold as near its
+  root (the arm without Use Tail, its upper arm at (1, 2, 1), lands 0.03 from the shoulder and
+  falls short connected): clear that scale first.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import MAX_BEND_TURN, switched_off
 from ..core.names import readable
-from ..core.reach import held_off_when_posed, stretching_bones
+from ..core.reach import posed_longer, stretching_bones
 from ..core.registry import Check, get_check
 from ..core.rig import GAP_RATIO, IKChain, RigView
 from ..core.start import start_set_by
@@ -118,19 +118,17 @@ def _connect_fix(
 ) -> dict[str, Any]:
     """The connect fix, unless a live IK on ``name`` turns that bone alone: connected, the bone
     joins its parent's limb and that IK stops short of it (the chain_length check's error); or
-    unless the bone, lengthened to reach its parent's tail under a pose that scales it up, would
-    leave the limb unable to fold as near its root as it was built to (measured: the arm without
-    Use Tail, its upper arm at (1, 2, 1), lands 0.03 from the shoulder, and connected stops
-    short; cleared of the scale it lands)."""
-    bone = rig.bone(name)
-    above = rig.bone(parent) if parent is not None else None
-    longer = 1.0 if above is None else (bone.tail - above.tail).length / max(bone.length, 1e-9)
-    if longer > 1.0 and held_off_when_posed(rig, chain, {name: longer}) is not None:
+    unless a pose scales the bone up, which would lengthen it by that much more than the gap
+    and change what the limb can fold to (measured: the arm without Use Tail, its upper arm at
+    (1, 2, 1), or straight at 1.9 with one-sided limits, lands 0.03 from the shoulder and
+    connected falls short; cleared of the scale it lands)."""
+    scaled = posed_longer(rig, chain).get(name)
+    if scaled is not None:
         return dict(
-            no_fix_reason=f"connected, {name} would grow to reach {parent} under the pose that "
-            f"scales it up, and the limb could no longer fold as near its root: clear that "
-            "scale first (the rest_pose check's fix)",
-            facts=(("grown_by_connecting", longer),),
+            no_fix_reason=f"a pose scales {name} up {scaled:.3g} times: connected, it would grow "
+            "by that much more than the gap, and the limb may no longer fold as near its root: "
+            "clear that scale first (the rest_pose check's fix)",
+            facts=(("scaled_up", scaled),),
         )
     one_bone = _one_bone_chain_on(rig, name)
     if one_bone is not None:
