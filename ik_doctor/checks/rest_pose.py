@@ -228,15 +228,7 @@ def _leftover_pose(
         rig,
         chain,
         severity=severity,
-        title="Pose flips the joint"
-        if wrong_way
-        else "Pose shortens the limb"
-        if falls_short
-        else "Pose outgrows IK limits"
-        if held_off == "limits"
-        else "Pose lengthens the limb"
-        if held_off
-        else "Leftover pose on chain",
+        title=_leftover_title(wrong_way, bool(falls_short), held_off),
         message=f"Chain bones of {where} keep a leftover pose: {'; '.join(effects)}.",
         why=(
             "Blender's solver starts from the chain's posed rotations and keeps its scale: a "
@@ -249,6 +241,16 @@ def _leftover_pose(
         no_fix_reason=no_fix,
         needs_confirmation=not no_fix,
     )
+
+
+def _leftover_title(wrong_way: bool, falls_short: bool, held_off: str | None) -> str:
+    if wrong_way:
+        return "Pose flips the joint"
+    if falls_short:
+        return "Pose shortens the limb"
+    if held_off:
+        return "Pose outgrows IK limits" if held_off == "limits" else "Pose lengthens the limb"
+    return "Leftover pose on chain"
 
 
 def _keyed(name: str, keyed: tuple[tuple[str, str], ...]) -> bool:
