@@ -355,10 +355,15 @@ def _fk_tip(
     previous = None
     for name in order:
         rest = rig.raw_bone(name).matrix_local
-        step = previous_rest.inverted_safe() @ rest
+        turn = turns.get(name, Matrix.Identity(4))
         if lengths and previous is not None:
+            step = previous_rest.inverted_safe() @ rest
             step.translation = step.translation * lengths.get(previous, 1.0)
-        matrix = matrix @ step @ turns.get(name, Matrix.Identity(4))
+            matrix = matrix @ step @ turn
+        else:
+            # Multiplied in this order: a straight limb's two folds tie, and the last bits of
+            # the product decide which the goals take (``_fold_way``).
+            matrix = matrix @ previous_rest.inverted_safe() @ rest @ turn
         previous_rest, previous = rest, name
     if chain.use_tail:
         length = rig.bone(chain.owner).length * (lengths or {}).get(chain.owner, 1.0)
