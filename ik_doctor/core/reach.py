@@ -114,8 +114,8 @@ def posed_tips(rig: RigView, chain: IKChain, locks: bool) -> list[Vector]:
     limits; without, freely.
     """
     return [
-        _posed_tip(rig, chain, FOLD_DEGREES, 0.0, locks),
-        _posed_tip(rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, locks),
+        _fk_tip(rig, chain, *_posed_turns(rig, chain, FOLD_DEGREES, 0.0, locks)),
+        _fk_tip(rig, chain, *_posed_turns(rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, locks)),
     ]
 
 
@@ -160,8 +160,10 @@ def clamped_folds(rig: RigView, chain: IKChain) -> list[ClampedFold]:
     names the limits that let a joint fold a few degrees, or only the wrong way.
     """
     clamps: list[ClampedFold] = []
-    held = [_posed_tip(rig, chain, FOLD_DEGREES, 0.0, True, clamps)]
-    held.append(_posed_tip(rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, True))
+    held = [_fk_tip(rig, chain, *_posed_turns(rig, chain, FOLD_DEGREES, 0.0, True, clamps))]
+    held.append(
+        _fk_tip(rig, chain, *_posed_turns(rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, True))
+    )
     if not _held_back(rig, chain, held) or _folded_further_up(rig, chain, clamps):
         return []
     return clamps
@@ -227,25 +229,6 @@ def _motion(rig: RigView, chain: IKChain, tips: list[Vector]) -> float:
     return (rest_tip - root).length - (tips[0] - root).length
 
 
-def _posed_tip(
-    rig: RigView,
-    chain: IKChain,
-    fold: float,
-    swing: float,
-    locks: bool,
-    clamps: list[ClampedFold] | None = None,
-) -> Vector:
-    """Rest-space tip of the limb with its inner joints folded and its root swung (degrees).
-
-    Each fold goes the way that brings the tip nearer the root, chosen before the IK limits cut
-    it: a knee whose limits let it fold only backwards is held back, not posed backwards. A
-    chain straight at rest, which has no nearer way, folds the way its limits choose
-    (``limits_fold``). The limits that cut a fold short are added to ``clamps``.
-    """
-    order, turns = _posed_turns(rig, chain, fold, swing, locks, clamps)
-    return _fk_tip(rig, chain, order, turns)
-
-
 def _posed_turns(
     rig: RigView,
     chain: IKChain,
@@ -254,7 +237,14 @@ def _posed_turns(
     locks: bool,
     clamps: list[ClampedFold] | None = None,
 ) -> tuple[list[str], dict[str, Matrix]]:
-    """The limb's bones, root first, and their turns, for ``_posed_tip``."""
+    """The limb's bones, root first, and their turns (for ``_fk_tip``) with its inner joints
+    folded and its root swung (degrees).
+
+    Each fold goes the way that brings the tip nearer the root, chosen before the IK limits cut
+    it: a knee whose limits let it fold only backwards is held back, not posed backwards. A
+    chain straight at rest, which has no nearer way, folds the way its limits choose
+    (``limits_fold``). The limits that cut a fold short are added to ``clamps``.
+    """
     limb = limb_bones(rig, chain)
     order = list(reversed(limb))
     turns: dict[str, Matrix] = {}
