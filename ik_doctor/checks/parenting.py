@@ -37,7 +37,7 @@ from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import MAX_BEND_TURN, switched_off
 from ..core.names import readable
-from ..core.reach import posed_longer, stretching_bones
+from ..core.reach import limb_bones, posed_longer, stretching_bones
 from ..core.registry import Check, get_check
 from ..core.rig import GAP_RATIO, IKChain, RigView
 from ..core.start import start_set_by
@@ -122,7 +122,7 @@ def _connect_fix(
     and change what the limb can fold to (measured: the arm without Use Tail, its upper arm at
     (1, 2, 1), or straight at 1.9 with one-sided limits, lands 0.03 from the shoulder and
     connected falls short; cleared of the scale it lands)."""
-    scaled = posed_longer(rig, chain).get(name)
+    scaled = _scaled_up_by_pose(rig, chain, name)
     if scaled is not None:
         return dict(
             no_fix_reason=f"a pose scales {name} up {scaled:.3g} times: connected, it would grow "
@@ -144,6 +144,19 @@ def _connect_fix(
         "rest pose)",
         changes_rest_pose=True,
     )
+
+
+def _scaled_up_by_pose(rig: RigView, chain: IKChain, name: str) -> float | None:
+    """How many times its rest length a leftover pose scale, on the bone or one above it in the
+    limb, makes ``name``; None without one, or on a chain that reaches by IK Stretch (whose
+    evaluated lengths are the solver's, as a constraint's are its own)."""
+    limb = limb_bones(rig, chain)
+    if name not in limb or stretching_bones(rig, chain):
+        return None
+    above = limb[limb.index(name) :]
+    if not any(rig.pose_bone(bone).matrix_basis.to_scale().y > 1.001 for bone in above):
+        return None
+    return posed_longer(rig, chain).get(name)
 
 
 def _one_bone_chain_on(rig: RigView, name: str) -> IKChain | None:
