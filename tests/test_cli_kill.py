@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import random
 import re
@@ -155,14 +156,16 @@ class Run:
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 
-    def watch(self, moment: str | None = None) -> bool:
-        """Look until ``moment`` is seen (None: until the run ends); False if it ended first.
+    def watch(self, moment: str | None = None, within: float = math.inf) -> bool:
+        """Look until ``moment`` is seen (None: until the run ends); False if the run ended or
+        ``within`` seconds passed first.
 
         Every millisecond, and every tenth of one once files are written: a backup of these
         rigs is copied in about a millisecond.
         """
+        deadline = time.monotonic() + within
         while moment not in self.seen:
-            if self.process.poll() is not None:
+            if self.process.poll() is not None or time.monotonic() >= deadline:
                 return False
             self._look()
             time.sleep(0.0001 if "writing" in self.seen else 0.001)
@@ -185,20 +188,6 @@ class Run:
         ):
             if happened:
                 self.seen.setdefault(moment, now)
-
-    def sleep_unless(self, seconds: float, moment: str) -> None:
-        """Sleep ``seconds``, or less if ``moment`` comes first (looked for as ``watch`` does).
-
-        A delay drawn from a timeline measured under one load can outlast a run under a lighter
-        one: a SIGTERM at 543 ms after "backing_up", from a timeline that took 540 ms to back the
-        first file up, came after the run had ended (exit 0; 4.2, three suites on two cores).
-        """
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline and moment not in self.seen:
-            if self.process.poll() is not None:
-                return
-            self._look()
-            time.sleep(0.0001)
 
     def wait_for_note(self, text: str) -> bool:
         """Poll its standard error until ``text`` is there; False if the run ended first."""
@@ -426,7 +415,10 @@ def test_sigterm_lets_the_files_in_flight_finish_a_second_stops_them_and_the_rep
     run = Run(directory, point.jobs)
     try:
         assert run.watch(point.after), run.stderr.read_text()
-        run.sleep_unless(point.delay(timeline), "backed_up")  # other files are still to come
+        # The delay, or less: drawn from a timeline measured under a heavier load (540 ms to back
+        # the first file up), it once outlasted the run (exit 0; 4.2, three suites on two cores).
+        # By the first backup other files are still to come.
+        run.watch("backed_up", within=point.delay(timeline))
         run.signal_group(signal.SIGTERM)
         if twice and run.wait_for_note("ik-doctor: SIGTERM: finishing the files in flight"):
             run.signal_group(signal.SIGTERM)  # once the first is taken: two at once are one
