@@ -4,7 +4,7 @@ the solver starts it bent, and the pre-bend that gives it a side."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import bpy
 from mathutils import Matrix, Vector
@@ -47,24 +47,28 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
     stretching = stretching_bones(rig, chain)
     start = _start_bend(rig, chain) if chain.pole is not None else None
     stretch = stretch_across_the_fold(rig, chain, direction) if chain.pole is None else None
+    # Posed toward its pole, not stretching, its root limited to turn the other way from the fold.
+    root_held = bool(
+        start and not stretching and start.toward and start.posed and root_folds_against(rig, chain)
+    )
     if chain.pole is not None and stretching:
         severity, title = Severity.WARNING, "Straight, lands by stretch"
         effect = (
             "with its pole it does not bend at all, and reaches only by IK Stretch on "
             f"{', '.join(stretching)} (measured: it lands, stretched straight)."
         )
-    elif start is not None and start[1] and start[3] and root_folds_against(rig, chain):
+    elif start is not None and root_held:
         severity, title = Severity.ERROR, "Bent at start, root held"
         effect = (
-            f"{start[0]} starts it bent toward its pole, but the IK limit of {chain.root} lets "
+            f"{start.shown} starts it bent toward its pole, but the IK limit of {chain.root} lets "
             "it turn only the other way from the fold its limits give, and the solver leaves it "
             "short (measured: the leg and the arm posed 20° to 160° toward the pole, with "
             "their upper bone limited the other way, stop short; with that bone free they land)."
         )
-    elif start is not None and start[1]:
+    elif start is not None and start.toward:
         severity, title = Severity.WARNING, "Straight, bent at start"
         effect = (
-            f"the solver starts from the bend {start[0]} gives it, and folds from there toward "
+            f"the solver starts from the bend {start.shown} gives it, and folds from there toward "
             "the pole (measured: the leg and the arm land with the lower bone posed 20° toward "
             "the pole, tracking the control, or tracking the pole with the pole angle turned "
             "150° or 180°); without it the limb would not bend."
@@ -72,7 +76,7 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
     elif start is not None:
         severity, title = Severity.ERROR, "Start bent from the pole"
         effect = (
-            f"{start[0]} bends it away from its pole where the solver starts, so the joint "
+            f"{start.shown} bends it away from its pole where the solver starts, so the joint "
             "bends away from the pole."
         )
     elif chain.pole is not None:
@@ -90,9 +94,9 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         effect = "it cannot fold when the target comes straight toward the root, and bends " + (
             f"{side}." if folded else "to whatever side the target leans."
         )
-    bent_by = start[2] if start else ()
+    bent_by = start.by if start else ()
     fix = _pre_bend_fix(rig, chain, (joint, side), direction, bent_by, severity.name == "WARNING")
-    if title == "Bent at start, root held":
+    if root_held:
         reason = f"clear the posed rotation of {', '.join(bent_by) or joint} and pre-bend it, or "
         fix = dict(facts=fix["facts"], no_fix_reason=reason + f"free the IK limit of {chain.root}")
     if stretch:
@@ -180,26 +184,33 @@ def _shear_once_bent(rig: RigView, chain: IKChain, direction: Vector) -> tuple[s
     return None
 
 
-def _start_bend(rig: RigView, chain: IKChain) -> tuple[str, bool, tuple[str, ...], bool] | None:
-    """What bends a chain that is straight at rest where the solver starts, whether toward its
-    pole, and the names of what bends it (the bone and its constraint, or the turned bones): a
-    Damped Track on an inner joint aimed at the chain's own target (it points the
-    bone at the target wherever the target goes: the leg and the arm then land, measured),
-    another constraint the IK overrides, whose bend the pole angle turns
-    (``core.start.straight_start``), or the posed rotations (forward kinematics), and whether
-    it is the posed rotations; None when the start is straight too."""
+class StartBend(NamedTuple):
+    """What bends a chain straight at rest where the solver starts (``_start_bend``)."""
+
+    shown: str
+    """It, in words for the message."""
+    toward: bool
+    """Whether it bends the chain toward its pole, as the solver ends."""
+    by: tuple[str, ...]
+    """The names of what bends it: the bone and its constraint, or the turned bones."""
+    posed: bool
+    """Whether it is the posed rotations."""
+
+
+def _start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
+    """What bends a chain that is straight at rest where the solver starts: a Damped Track on
+    an inner joint aimed at the chain's own target (it points the bone at the target wherever
+    the target goes: the leg and the arm then land, measured), another constraint the IK
+    overrides, whose bend the pole angle turns (``core.start.straight_start``), or the posed
+    rotations (forward kinematics); None when the start is straight too."""
     overriding = straight_start(rig, chain)
     if overriding is not None:
         bone, name, lands = overriding
-        return f"'{name}' on {bone}, which the IK overrides,", lands, (bone, name), False
+        return StartBend(f"'{name}' on {bone}, which the IK overrides,", lands, (bone, name), False)
     tracking = target_tracking_joint(rig, chain)
     if tracking is not None:
-        return (
-            f"Damped Track '{tracking[1]}' on {tracking[0]}, aimed at the target,",
-            True,
-            tracking,
-            False,
-        )
+        shown = f"Damped Track '{tracking[1]}' on {tracking[0]}, aimed at the target,"
+        return StartBend(shown, True, tracking, False)
     joints = chain_joints(rig, chain)
     posed = forward_pose(rig, chain, within_limits=True)
     root, tip = posed[chain.root].translation, forward_tip(rig, chain, posed)
@@ -215,11 +226,11 @@ def _start_bend(rig: RigView, chain: IKChain) -> tuple[str, bool, tuple[str, ...
     # A pole angle that turns the chain more than a quarter turn from its rest pose turns the
     # started bend round with it: toward the pole becomes away, and away toward (measured: the
     # straight leg and arm posed ±20° or ±70°, the angle turned 100° or 180°, land posed away).
-    turn = pole_turn(rig, chain)
-    turned_round = turn is not None and abs(turn) > math.pi / 2
-    if turn is not None and turned_round:
-        shown += f", turned {math.degrees(abs(turn)):.0f}° round by the pole angle,"
-    return shown, (bend.dot(side) > 0.0) != turned_round, tuple(turned), True
+    turn = abs(pole_turn(rig, chain) or 0.0)
+    turned_round = turn > math.pi / 2
+    if turned_round:
+        shown += f", turned {math.degrees(turn):.0f}° round by the pole angle,"
+    return StartBend(shown, (bend.dot(side) > 0.0) != turned_round, tuple(turned), True)
 
 
 def _bend_direction(rig: RigView, chain: IKChain) -> tuple[Vector, str]:
