@@ -390,12 +390,11 @@ def held_off_when_posed(
     Use Tail (the shoulder and the upper arm) with its upper arm at 2.5 stops 14.9% short, at
     1.5 lands."""
     longer = posed_longer(rig, chain)
-    for name, times in (grown or {}).items():
-        if longer:
-            longer[name] = longer.get(name, 1.0) * times
     moving = chain.moving_part(limb_bones(rig, chain))
     if not longer or len(moving) < 2:
         return None
+    for name, times in (grown or {}).items():
+        longer[name] = longer.get(name, 1.0) * times
     clamps: list[ClampedFold] = []
     order, turns = _posed_turns(rig, chain, FOLDED_AS_FAR, 0.0, True, clamps)
     root = rig.bone(order[0]).head
