@@ -63,6 +63,14 @@ fix that trades), with why: rigs with all of one are left out of the sample unti
 listed in docs/tested.md (with the failures only a warning names, which the rules allow)."""
 
 
+def _states_after_fix(faults: tuple[Fault, ...], check_id: str, fix_id: str, owner: str):
+    """The oracle's verdicts on ``owner``'s chains once that finding's fix is applied to the
+    rig freshly broken by ``faults``."""
+    rig = faulted_limbs.faulted_rig(faults)
+    apply_fix(next(f for f in diagnose(rig) if (f.check_id, f.fix_id) == (check_id, fix_id)))
+    return [v.state for v in judge_chains(rig) if v.owner == owner]
+
+
 def _known_miss(faults: list[Fault]) -> bool:
     drawn = {(f.kind, f.limb, f.amount) for f in faults}
     return any(pair <= drawn for pair in KNOWN_MISSES)
@@ -187,6 +195,8 @@ def test_a_limb_posed_longer_than_its_limits_fold_has_its_error(limb, limit, sca
     assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
     titles = {f.title for f in judged.findings if f.check_id == "rest_pose"}
     assert ("Pose outgrows IK limits" in titles) == fails
+    if fails:  # its fix, clearing the scale, lands it
+        assert _states_after_fix(faults, "rest_pose", "clear_pose", LIMBS[limb].owner) == ["pass"]
     (inherit,) = [f for f in judged.findings if f.check_id == "inherit"]
     # Inheriting, the ±20° limb would outgrow them; at ±90° the judge's trade rule holds it.
     assert limit == 90 or (inherit.fix_id is None and inherit.no_fix_reason)
@@ -201,6 +211,8 @@ def test_an_arm_without_use_tail_posed_longer_than_it_folds_has_its_error(scale,
     assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
     titles = {f.title for f in judged.findings if f.check_id == "rest_pose"}
     assert ("Pose lengthens the limb" in titles) == fails
+    if fails:  # its fix, clearing the scale, lands it
+        assert _states_after_fix(faults, "rest_pose", "clear_pose", "forearm.L") == ["pass"]
 
 
 def test_a_bone_posed_longer_is_not_connected_into_a_limb_that_outgrows_its_fold() -> None:
@@ -233,12 +245,18 @@ def test_a_straight_limb_posed_bent_is_read_as_its_pole_angle_turns_it(limb, pos
     more than a quarter turn from the rest pose, the limb posed toward the pole bent away from it
     with only a warning, and the one posed away landed under an error. The solver turns the
     started bend round with the angle."""
-    faults = (Fault("straight", limb, 0), Fault("pose_rotation", limb, pose))
-    judged = judge((*faults, Fault("pole_angle", limb, angle)), fixes=False)
+    faults = (
+        Fault("straight", limb, 0),
+        Fault("pose_rotation", limb, pose),
+        Fault("pole_angle", limb, angle),
+    )
+    judged = judge(faults, fixes=False)
     assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
     errors = {f.title for f in judged.findings if f.severity == Severity.ERROR}
     lands = (pose < 0) == (angle > 90)
     assert ("Start bent from the pole" not in errors) == lands
+    if angle > 90 and not lands:  # the error turned round: its pre-bend lands it
+        assert _states_after_fix(faults, "rest_pose", "pre_bend", LIMBS[limb].owner) == ["pass"]
 
 
 def test_straight_leg_under_squashed_hips_is_not_pre_bent_into_a_shear() -> None:
