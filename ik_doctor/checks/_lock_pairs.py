@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from ..core.finding import Finding, lowered
 from ..core.rig import IKChain, RigView
-from .duplicates import agreeing_twin, held_below
+from ._stacked_chains import agreeing_twin, held_below
 
 
 def weighed_against_other_iks(

@@ -81,23 +81,26 @@ from ..core.limb import (
     FULL_INFLUENCE,
     STRAIGHT_RATIO,
     bend_offset,
-    constraint_switches,
     root_folds_against,
 )
 from ..core.names import readable
 from ..core.reach import stretching_bones
 from ..core.registry import Check
-from ..core.rig import AXES, IKChain, RigView
+from ..core.rig import IKChain, RigView
 from ..core.start import overridden_constraints
-from ._tip_motion import blocked
-
-SAME_POINT = 1e-4
-"""Tips closer than this share of the chain's reach are one goal (float noise apart)."""
+from ._stacked_chains import (
+    SAME_POINT,
+    frozen,
+    lower_reaches,
+    one_above,
+    same_point,
+    solving_chains,
+)
 
 
 def find_duplicates(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     reported: set[tuple[str, str]] = set()
-    for first, later in _candidate_pairs(_solving_chains(rig)):
+    for first, later in _candidate_pairs(solving_chains(rig)):
         finding = _finding(rig, first, later)
         if finding is not None and (finding.bone, finding.constraint) not in reported:
             reported.add((finding.bone or "", finding.constraint or ""))
@@ -108,7 +111,7 @@ def clash_after(rig: RigView, changed: IKChain) -> IKChain | None:
     """The live IK that ``changed``, a chain as a fix elsewhere would leave it (unmuted, say),
     would fight as this check's error; None when both would hold."""
     order = {chain.key: index for index, chain in enumerate(rig.chains)}
-    for other in _solving_chains(rig):
+    for other in solving_chains(rig):
         if other.key == changed.key:
             continue
         first, later = sorted((other, changed), key=lambda chain: order[chain.key])
@@ -116,26 +119,6 @@ def clash_after(rig: RigView, changed: IKChain) -> IKChain | None:
         if finding is not None and finding.severity == Severity.ERROR:
             return other
     return None
-
-
-def _solving_chains(rig: RigView) -> list[IKChain]:
-    """The chains that pull: live, not half of a driven switch, with a target Blender resolves
-    (an IK without one, a missing bone or the armature itself, pulls nothing: measured, its
-    twin reaches). Read once a pass: ``clash_after`` asks for every muted IK."""
-
-    def read() -> list[IKChain]:
-        driven = {(b, c) for (b, c, _), how in constraint_switches(rig).items() if how == "driven"}
-        return [
-            c
-            for c in rig.chains
-            if c.live
-            and c.key not in driven
-            and c.target is not None
-            and not c.target_bone_missing
-            and rig.ik_constraint(c).is_valid
-        ]
-
-    return rig.remember("duplicates: solving chains", read)
 
 
 def _candidate_pairs(live: list[IKChain]) -> list[tuple[IKChain, IKChain]]:
@@ -156,9 +139,9 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
         later.subtarget,
     )
     shared = [bone for bone in later.moving_bones if bone in first.moving_bones]
-    agree = same_control and _same_point(rig, first, later)
-    stacked = None if shared or not same_control or agree else _one_above(rig, first, later)
-    if not shared and (stacked is None or _lower_reaches(rig, *stacked)):
+    agree = same_control and same_point(rig, first, later)
+    stacked = None if shared or not same_control or agree else one_above(rig, first, later)
+    if not shared and (stacked is None or lower_reaches(rig, *stacked)):
         return None  # apart, or solved one after the other, each reaching: both hold
     if not (same_owner or same_control):
         return None
@@ -183,7 +166,7 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
     aims_alike = False
     if shared and same_control:
         aims_alike, winner, loser = _along_one_line(rig, winner, loser)
-    held = not shared and _frozen(rig, winner)
+    held = not shared and frozen(rig, winner)
     severity, title, why, outcome = _outcome(aims_alike, agree, held, bool(shared), winner, loser)
     message += outcome
     # A muted twin on the same bone reads as an IK/FK switch, which is what it becomes; a lone
@@ -327,7 +310,7 @@ def _rides_its_straight_line(rig: RigView, winner: IKChain, loser: IKChain) -> b
     return (
         not set(loser.bones) <= set(winner.bones)
         and loser.influence >= FULL_INFLUENCE
-        and not _frozen(rig, loser)
+        and not frozen(rig, loser)
         and _never_folds(rig, winner, winner.moving_bones[:-1])
     )
 
@@ -351,143 +334,14 @@ def _count_keeping_the_top(chain: IKChain) -> int:
     return max(chain.chain_count - 1, 1) if chain.use_tail else chain.chain_count + 1
 
 
-def _same_point(rig: RigView, first: IKChain, later: IKChain) -> bool:
-    apart = (rig.chain_tip(first) - rig.chain_tip(later)).length
-    return apart <= SAME_POINT * max(rig.chain_reach(first), rig.chain_reach(later), 1e-6)
-
-
-def _one_above(rig: RigView, first: IKChain, later: IKChain) -> tuple[IKChain, IKChain] | None:
-    """(upper, lower) when one chain turns a bone the other's root hangs from: Blender solves
-    the upper one first and the lower one from where it left the limb. None for chains apart."""
-    for upper, lower in ((first, later), (later, first)):
-        carried = {lower.root, *rig.ancestors(lower.root)}
-        if carried.intersection(upper.moving_bones):
-            return upper, lower
-    return None
-
-
-def _frozen(rig: RigView, chain: IKChain) -> bool:
-    """Whether the solver can move none of the chain's bones: each blocked about every axis,
-    none stretched. The chain then leaves a lower one where the rest pose put it (measured: the
-    leg or arm so locked stops 36% of its reach short, and a foot's or hand's IK of length 1 on
-    its control, which misses by 58% or 8.6% below a limb that reaches, lands)."""
-    return not stretching_bones(rig, chain) and all(
-        blocked(rig.pose_bone(name), axis) for name in chain.moving_bones for axis in AXES
-    )
-
-
-def agreeing_twin(rig: RigView, chain: IKChain) -> IKChain | None:
-    """Another live IK, on another bone, that turns the same bones toward the same point of the
-    same control (a pair this check calls agreeing): it pulls the chain harder against its IK
-    stiffness (``locks``; measured: a hand's IK without Use Tail beside the forearm's, where a
-    second IK on the shin itself stops as short as the leg's alone). None when there is none."""
-    solving = _solving_chains(rig)
-    if chain.key not in {other.key for other in solving}:
-        return None
-    for other in solving:
-        if (
-            other.owner != chain.owner
-            and set(other.moving_bones) == set(chain.moving_bones)
-            and (other.target, other.subtarget) == (chain.target, chain.subtarget)
-            and _same_point(rig, chain, other)
-        ):
-            return other
-    return None
-
-
-def held_below(rig: RigView, chain: IKChain) -> IKChain | None:
-    """The IK below ``chain`` on its control that lands only because ``chain`` cannot turn:
-    freed (its locks cleared), ``chain`` would put its tip on the control and leave that one
-    short, this check's error. None when there is none."""
-    if not _frozen(rig, chain):
-        return None
-    for other in _solving_chains(rig):
-        same_control = other.key != chain.key and (other.target, other.subtarget) == (
-            chain.target,
-            chain.subtarget,
-        )
-        if not same_control or set(other.moving_bones) & set(chain.moving_bones):
-            continue
-        if _same_point(rig, chain, other):
-            continue
-        if _one_above(rig, chain, other) == (chain, other) and not _lower_reaches(
-            rig, chain, other
-        ):
-            return other
-    return None
-
-
-def _lower_reaches(
-    rig: RigView, upper: IKChain, lower: IKChain, ignoring: tuple[str, str] | None = None
-) -> bool:
-    """Whether the lower chain can still bring its tip onto the control once the upper one has
-    put its own tip there: its root keeps its rest distance from the upper chain's tip, and a
-    chain reaches between its longest bone less the others and all of them together (a foot's
-    IK cannot: its head is the ankle, already on the control, and it is one foot long).
-
-    An upper chain that reaches with its tail and cannot reach the control points straight at
-    it instead, its tip ``span`` from its root: the lower root then lies within its rest
-    distance of that point, and the lower chain must bridge what is left to the control. A
-    forearm IK of chain length 1 under an upper-arm IK on the hand control spans exactly the
-    rest, so it lands only with the arm straight (measured: 4.4% of the reach short, a shin
-    under a thigh IK 3.5%). An upper chain reaching with its head and out of reach at rest
-    only aims that head; the bones it carries to the lower root (a forearm) follow no IK, and
-    as their pose swings that root the lower chain must reach from anywhere in the band: a
-    hand IK of length 1 under a forearm IK without Use Tail misses (measured on 5.3: the elbow
-    on the control, the wrist a forearm from it, the hand 138% of its reach short with the
-    forearm turned; the foot under such a shin IK fails too). Left free when nothing hangs
-    between (the lower root at the upper head: a foot IK of length 2 under such a shin IK
-    lands where this model would not) or another IK turns those bones."""
-    control = rig.joint_point(upper.target, upper.subtarget)
-    root = rig.bone(upper.root).head
-    tip = rig.chain_tip(upper)
-    span = max(rig.chain_reach(upper), (tip - root).length)
-    lengths = [rig.bone(name).length for name in lower.moving_bones]
-    if control is None or not lengths:
-        return True  # nothing to turn: the chain_length check reports it
-    longest, total = max(lengths), sum(lengths)
-    slack = SAME_POINT * max(total, 1e-6)
-    shortest, furthest_reach = max(0.0, 2.0 * longest - total) - slack, total + slack
-    offset = (tip - rig.bone(lower.root).head).length
-    beyond = (control - root).length - span
-    out_of_reach = beyond > SAME_POINT * span
-    nearest, furthest = (
-        (max(0.0, beyond - offset), beyond + offset) if out_of_reach else (offset,) * 2
-    )
-    if out_of_reach and not upper.use_tail:
-        # Bones between its head and the lower root that follow no IK: wherever their pose
-        # swings that root within the band, the lower chain must still reach.
-        return (
-            offset <= slack
-            or _turned_between(rig, upper, lower, ignoring)
-            or (shortest <= nearest and furthest <= furthest_reach)
-        )
-    return shortest <= furthest and nearest <= furthest_reach
-
-
-def _turned_between(
-    rig: RigView, upper: IKChain, lower: IKChain, ignoring: tuple[str, str] | None
-) -> bool:
-    """Whether another IK turns a bone between the upper chain and the lower one's root (a
-    second IK on the forearm between the shoulder's chain and the hand's): not modelled, the
-    lower one is left free (measured: the hand and foot then land)."""
-    between: set[str] = set()
-    for name in rig.ancestors(lower.root):
-        if name in upper.moving_bones:
-            break
-        between.add(name)
-    chains = [chain for chain in _solving_chains(rig) if chain.key != ignoring]
-    return any(between.intersection(chain.moving_bones) for chain in chains)
-
-
 def _waiting_for_a_pair(rig: RigView, finding: Finding, changed: IKChain) -> Finding:
     """The finding without its fix when ``changed`` alone turns the bones between a lower chain
     and an upper one on their control (``_turned_between``): muted or deleted, it would leave
     the lower one short (measured on 5.3 and 4.5: a second IK on the shin muted, the foot IK
     below a shin IK without Use Tail misses)."""
-    others = [chain for chain in _solving_chains(rig) if chain.key != changed.key]
+    others = [chain for chain in solving_chains(rig) if chain.key != changed.key]
     # Only a chain hanging from a bone ``changed`` turns can lose it; ancestors are walked once
-    # per chain for _one_above's test (per pair, a crowd's chains made diagnose 50x slower).
+    # per chain for one_above's test (per pair, a crowd's chains made diagnose 50x slower).
     turned = set(changed.moving_bones)
     hanging = {chain.key: {chain.root, *rig.ancestors(chain.root)} for chain in others}
     lowers = [chain for chain in others if turned.intersection(hanging[chain.key])]
@@ -495,7 +349,7 @@ def _waiting_for_a_pair(rig: RigView, finding: Finding, changed: IKChain) -> Fin
         aimed = (upper.target, upper.subtarget) == (lower.target, lower.subtarget)
         if upper is lower or not aimed or not hanging[lower.key].intersection(upper.moving_bones):
             continue
-        if _lower_reaches(rig, upper, lower) and not _lower_reaches(rig, upper, lower, changed.key):
+        if lower_reaches(rig, upper, lower) and not lower_reaches(rig, upper, lower, changed.key):
             return replace(
                 finding,
                 fix_id=None,

@@ -113,8 +113,9 @@ from ..core.start import (
 )
 from ._mirror_twins import Twins, controls_across, named_twin, paired
 from ._shear import shear_that_stops
+from ._stacked_chains import held_below
 from ._twin_differences import Difference, twin_differences
-from .duplicates import clash_after, held_below
+from .duplicates import clash_after
 from .pole import pose_that_flips_a_pole
 
 CHECK_ID = "symmetry"
