@@ -90,7 +90,7 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         )
     else:
         severity = Severity.ERROR if stretch else Severity.WARNING
-        title = "Straight, sheared as it folds" if stretch else "Straight at rest"
+        title = "Straight, shears as it folds" if stretch else "Straight at rest"
         effect = "it cannot fold when the target comes straight toward the root, and bends " + (
             f"{side}." if folded else "to whatever side the target leans."
         )

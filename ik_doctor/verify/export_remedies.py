@@ -193,7 +193,7 @@ def _rig_remedies(
         found.append(
             Remedy(
                 "scale",
-                "Game misses: bone scale" if evenly_too else "Game misses: uneven scale",
+                "Game misses: bone scale" if evenly_too else "Game misses: bone shear",
                 f"{', '.join(scaled)} scaled 1",
                 {},
                 change=UNIFORM_SCALE,
@@ -250,7 +250,7 @@ def _scene_take_reason(obj: bpy.types.Object, targets: str) -> str:
 
 UNEXPLAINED = Remedy(
     "unknown",
-    "Game misses, cause unknown",
+    "Game misses: unexplained",
     "",
     {},
     no_fix_reason="no single export setting tried explains it (each was exported again)",
