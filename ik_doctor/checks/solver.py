@@ -53,6 +53,10 @@ What it reports:
   stops 2.1% short at 12, 0.19% at 14).
 - Below 14 for a straight limb without a pole, 16 with its hinges limited opposite ways: an
   error.
+- More than the tables give where a bone of the limb is posed longer than at rest (its pose
+  scale, or one it inherits): one more from 2% longer, two from 10%, three from 20%, four from
+  50% (measured on the leg and the arm: a thigh scaled 1.5 over a shin that does not inherit it
+  stops 13% of the reach short at 12 and needs 16). Fewer: an error.
 - Below 25: a warning (targets drawn near the root stay 1% short at 20).
 - A chain no table measured (one bone or three, a joint posed folded further than at rest, a
   bend or proportion past the tables): a warning below 25, for Verify by Solving to prove. An
@@ -90,7 +94,7 @@ from ..core.finding import ITERATIONS, Finding, Severity, chain_finding
 from ..core.geometry import offset_from_line
 from ..core.limb import forward_pose, forward_tip, hangs_down
 from ..core.names import readable
-from ..core.reach import stretching_bones
+from ..core.reach import posed_longer, stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 
@@ -156,6 +160,12 @@ WEAK_STRETCH = 0.4
 """A leg whose IK Stretch on two or more bones is all below this needs more iterations."""
 LEG_BEND = 7.63
 """The reference leg's knee bend (degrees), on which the weak stretch was measured."""
+GROWN_NEEDS = ((1.02, 1), (1.1, 2), (1.2, 3), (1.5, 4))
+"""Iterations more than its table a limb needs with a bone posed this many times its rest length
+(pose scale, its own or inherited): measured on the leg and the arm, a thigh or upper arm scaled
+with the lower bone not inheriting it, both scaled, or the lower bone alone, the fewest of the
+three. 2% longer, the leg needs 13 where the table gives 12 and the arm 10 for 9; at 1.01 the leg
+still lands at 12. Scaled 2, the leg needs 16 to 29 and the arm 14 to 24."""
 FOLDED_FURTHER = 1.0
 """Degrees a posed joint may fold beyond its rest bend before the start counts as nearer the
 goals than any chain measured (posed 20° further, the leg lands from 3 iterations)."""
@@ -220,7 +230,8 @@ class Need:
     measured: str
     kind: str = "bend"
     """Which measurement sets the count: "bend" (the tables by the joint's bend at rest),
-    "tail_off" (no Use Tail under a pole) or "weak_stretch"; the finding's ``needed_for``."""
+    "tail_off" (no Use Tail under a pole), "opposed_hinges", "weak_stretch" or "posed_longer" (a
+    bone posed longer than at rest); the finding's ``needed_for``."""
 
 
 def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
@@ -245,6 +256,20 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
             f"need at least {measured[1]}, measured",
         )
     ]
+    longer = posed_longer(rig, chain)
+    grown = max(longer, key=longer.__getitem__, default=None)
+    times = round(longer.get(grown, 1.0), 3)  # a scale of 1.5 reads 1.4999993
+    extra = next((more for at_least, more in reversed(GROWN_NEEDS) if times >= at_least), 0)
+    if grown is not None and extra:
+        needs.append(
+            Need(
+                measured[1] + extra,
+                f"{grown} is posed {times:g} times its rest length; {limb} bent up to "
+                f"{measured[0]:g}° need {measured[1]} at rest and, measured, one more posed 2% "
+                "longer, two at 10%, three at 20%, four at 50%",
+                "posed_longer",
+            )
+        )
     if not chain.use_tail and with_pole and bend <= TAIL_OFF_BEND:
         needs.append(
             Need(
