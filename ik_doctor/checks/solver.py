@@ -257,10 +257,10 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
         )
     ]
     longer = posed_longer(rig, chain)
-    grown = max(longer, key=longer.__getitem__, default=None)
+    grown = max(longer, key=longer.__getitem__, default="")
     times = round(longer.get(grown, 1.0), 3)  # a scale of 1.5 reads 1.4999993
     extra = next((more for at_least, more in reversed(GROWN_NEEDS) if times >= at_least), 0)
-    if grown is not None and extra:
+    if extra:
         needs.append(
             Need(
                 measured[1] + extra,
