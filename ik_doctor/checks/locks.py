@@ -35,7 +35,9 @@ What it reports:
   bone aims it at the chain's own target and that bone keeps X or Z free: the solver starts it
   pointing at the target and lands (measured on the arm and the leg with the lower, the upper
   or both bones locked on their bend axis, or the upper bone on every axis; with the lower bone
-  free about Y alone, or both bones locked on every axis, it still fails).
+  free about Y alone, or both bones locked on every axis, it still fails). Not where the tracked
+  bone's swing is held by a zero-width IK limit rather than a lock: the solver clamps the start
+  back to rest, and the leg stops 5.1% short, the arm 6.5%.
 - A chain without a pole locked to its bend plane: a warning.
 - A chain straight at rest whose free axes do not move its tip at all (every axis locked): an
   error on every lock (it stays put, 36.8% of the reach short, measured on the leg and the arm
@@ -180,12 +182,11 @@ def _weighed_against_aim(rig: RigView, chain: IKChain, findings: list[Finding]) 
     starts it pointing at the target and lands by turning it (measured on the arm and the leg,
     the lower bone's, the upper bone's or both bend axes locked, the upper bone locked on every
     axis: they land, and stop 6.4% to 36% short without the track; the lower bone free about Y
-    alone, or every axis of both locked, fails with it)."""
-    track = _tracking_target(rig, chain)
+    alone, or every axis of both locked, fails with it). Not where a zero-width IK limit, not a
+    lock, holds that bone's swing: the solver clamps the start the track sets back to rest
+    (measured: the leg 5.1%, the arm 6.5% short; a zero-width limit on the upper bone lands)."""
+    track = _aim_that_lands(rig, chain)
     if track is None:
-        return findings
-    first = rig.pose_bone(chain.moving_bones[0])
-    if blocked(first, "x") and blocked(first, "z"):
         return findings
     aimed = (
         f" A Damped Track ('{track}') aims {chain.moving_bones[0]} at the target, where the "
@@ -197,7 +198,7 @@ def _weighed_against_aim(rig: RigView, chain: IKChain, findings: list[Finding]) 
 def track_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:
     """The Damped Track (``_tracking_target``) that lands a chain whose IK locks block its bend
     (``_weighed_against_aim``): muted, the chain would stop short, this check's error."""
-    track = _tracking_target(rig, chain)
+    track = _aim_that_lands(rig, chain)
     if track is None:
         return None
     found = weighed_against_stretch(rig, chain, [*_blocked_chain(rig, chain, 1.0)])
@@ -214,6 +215,17 @@ def twist_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:
     if not errors or any(f.severity == Severity.ERROR for f in weighed):
         return None
     return next(t[0] for f in weighed if (t := dict(f.facts).get("twisted_start")))
+
+
+def _aim_that_lands(rig: RigView, chain: IKChain) -> str | None:
+    """The Damped Track (``_tracking_target``) whose start lands the chain past its locks: its
+    bone keeps a swing axis free, and no zero-width IK limit clamps the start back to rest."""
+    track = _tracking_target(rig, chain)
+    first = rig.pose_bone(chain.moving_bones[0]) if track is not None else None
+    if first is None or (blocked(first, "x") and blocked(first, "z")):
+        return None
+    limited = any(blocked(first, axis) and not getattr(first, f"lock_ik_{axis}") for axis in "xz")
+    return None if limited else track
 
 
 def _tracking_target(rig: RigView, chain: IKChain) -> str | None:
