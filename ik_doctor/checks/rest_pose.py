@@ -25,8 +25,10 @@ What it reports:
 - A chain straight in the rest pose: an error with a pole, it does not bend at all. A warning
   without one: it cannot fold when the target comes straight toward the root, and bends only the
   way its one-sided IK limits fold it, where they choose, as a robot arm's hinges do (the finding
-  names them); an error where its root inherits a pose scale larger across that fold than along it:
-  pre-bent, it lands no better. A warning too where the solver starts it bent toward its pole, by a
+  names them); an error where its root inherits a pose scale larger across that fold than along it,
+  or, its two hinges limited one-sided opposite ways, any uneven scale (the leg and the arm under
+  hips or a shoulder scaled 0.95 to 1.6 either way stop 0.4% to 11% short): pre-bent, it lands no
+  better. A warning too where the solver starts it bent toward its pole, by a
   posed rotation or by a Damped Track at its own target on the lower bone, and the leg and the arm
   land, or bent by another constraint the IK overrides whose bend the pole angle turns to face the
   pole (``core.start.straight_start``: a Damped Track at the pole with the angle turned 150° or
