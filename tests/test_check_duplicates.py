@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import bpy
 import pytest
 from solving import assert_ik_works, findings_of, pose_snapshot
@@ -208,3 +210,28 @@ def test_ik_along_a_straight_chain_on_its_control_lands_and_is_a_warning(
     assert next(v.state for v in judge_chains(rig) if v.owner == upper) == "fail"
     (finding,) = findings_of(rig, "duplicates")
     assert finding.severity == Severity.ERROR
+
+
+@pytest.mark.parametrize(("limit", "fails"), [(20, True), (32, True), (34, False), (None, False)])
+def test_an_upper_arm_ik_without_tail_pulls_the_arm_nearer_than_its_limits_fold(
+    rig, limit, fails
+) -> None:
+    """Agreement seed 80 (silent before): an upper-arm IK of chain length 1 without Use Tail on
+    the hand control turns the shoulder to point the upper arm's head at the control, so the
+    arm's root comes nearer each goal than at rest. Free, the forearm folds as far as it must
+    and lands; limited ±20° to ±32° about X it stops 0.2% to 0.7% of its reach short, and
+    deleting the shoulder's IK lands it; ±34° lands."""
+    forearm = rig.pose.bones["forearm.L"]
+    if limit is not None:
+        forearm.use_ik_limit_x = True
+        forearm.ik_min_x, forearm.ik_max_x = -math.radians(limit), math.radians(limit)
+    _add_ik(rig, "upper_arm.L", "hand_ik.L", 1).use_tail = False
+    states = {v.owner: v.state for v in judge_chains(rig)}
+    assert states["forearm.L"] == ("fail" if fails else "pass")
+    errors = [f for f in findings_of(rig, "duplicates") if f.severity == Severity.ERROR]
+    assert [(f.chain, f.bone, f.fix_id) for f in errors] == (
+        [(("forearm.L", "IK"), "upper_arm.L", "remove")] if fails else []
+    )
+    if fails:
+        apply_fix(errors[0])
+        assert {v.owner: v.state for v in judge_chains(rig)}["forearm.L"] == "pass"

@@ -51,7 +51,10 @@ What it reports:
   locks and symmetry fixes that would free it wait for this pair.
 - Or one chain too short to reach the control, which points straight at it and leaves the lower
   one the rest to bridge: an error (a forearm IK of chain length 1 under an upper-arm IK on the
-  hand control, 4.4% short; a shin under a thigh IK, 3.5%).
+  hand control, 4.4% short; a shin under a thigh IK, 3.5%). So too where the upper chain points
+  its head, the lower root, at the control and so pulls that root nearer the goal than the lower
+  chain's IK limits let it fold (the arm, its forearm limited ±20° to ±32°, under an upper-arm
+  IK of length 1 without Use Tail: 0.2% to 0.7% short; free, or at ±34°, it lands).
 - Muted twins, and IKs whose mute or influence is driven (Rigify switches), are left alone; so
   is an IK without a target Blender can resolve, which pulls nothing (its twin reaches).
 

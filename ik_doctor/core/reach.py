@@ -395,15 +395,25 @@ def held_off_when_posed(
         return None
     for name, times in (grown or {}).items():
         longer[name] = longer.get(name, 1.0) * times
-    clamps: list[ClampedFold] = []
-    order, turns = _posed_turns(rig, chain, FOLDED_AS_FAR, 0.0, True, clamps)
-    root = rig.bone(order[0]).head
+    folded, clamped = nearest_folded(rig, chain, longer)
+    root = rig.bone(limb_bones(rig, chain)[-1]).head
     nearest = min((tip - root).length for tip in reachable_tips(rig, chain))
-    if clamps:
-        folded = (_fk_tip(rig, chain, order, turns, longer) - root).length
-    else:  # free joints: a chain comes as near as its longest bone outreaches the rest
-        lengths = [rig.bone(name).length * longer.get(name, 1.0) for name in moving]
-        folded = 2.0 * max(lengths) - sum(lengths)
     if folded <= nearest + REACH_TOLERANCE * rig.chain_reach(chain):
         return None
-    return "limits" if clamps else "length"
+    return "limits" if clamped else "length"
+
+
+def nearest_folded(
+    rig: RigView, chain: IKChain, longer: Mapping[str, float] | None = None
+) -> tuple[float, bool]:
+    """How near its root the limb can bring its tip, each inner joint folded as far as its IK
+    limits let it, and whether a limit holds it (free, a limb comes as near as its longest bone
+    outreaches the rest). ``longer``: bones that many times their rest length."""
+    longer = dict(longer or {})
+    clamps: list[ClampedFold] = []
+    order, turns = _posed_turns(rig, chain, FOLDED_AS_FAR, 0.0, True, clamps)
+    if clamps:
+        return (_fk_tip(rig, chain, order, turns, longer) - rig.bone(order[0]).head).length, True
+    moving = chain.moving_part(limb_bones(rig, chain))
+    lengths = [rig.bone(name).length * longer.get(name, 1.0) for name in moving]
+    return 2.0 * max(lengths) - sum(lengths), False
