@@ -212,26 +212,37 @@ def test_ik_along_a_straight_chain_on_its_control_lands_and_is_a_warning(
     assert finding.severity == Severity.ERROR
 
 
-@pytest.mark.parametrize(("limit", "fails"), [(20, True), (32, True), (34, False), (None, False)])
-def test_an_upper_arm_ik_without_tail_pulls_the_arm_nearer_than_its_limits_fold(
-    rig, limit, fails
+@pytest.mark.parametrize(
+    ("limb", "limit", "fails"),
+    [
+        (("forearm.L", "upper_arm.L", "hand_ik.L"), 20, True),
+        (("forearm.L", "upper_arm.L", "hand_ik.L"), 32, True),
+        (("forearm.L", "upper_arm.L", "hand_ik.L"), None, False),
+        (("shin.L", "thigh.L", "foot_ik.L"), 24, True),
+        (("shin.L", "thigh.L", "foot_ik.L"), 60, False),
+    ],
+)
+def test_an_upper_ik_without_tail_pulls_the_limb_nearer_than_its_limits_fold(
+    rig, limb, limit, fails
 ) -> None:
-    """Agreement seed 80 (silent before): an upper-arm IK of chain length 1 without Use Tail on
-    the hand control turns the shoulder to point the upper arm's head at the control, so the
-    arm's root comes nearer each goal than at rest. Free, the forearm folds as far as it must
-    and lands; limited ±20° to ±32° about X it stops 0.2% to 0.7% of its reach short, and
-    deleting the shoulder's IK lands it; ±34° lands."""
-    forearm = rig.pose.bones["forearm.L"]
+    """Agreement seed 80 (silent before): an upper-arm or thigh IK of chain length 1 without
+    Use Tail on the limb's control turns the shoulder or hips to point its head at the control,
+    so the limb's root comes nearer each goal than at rest. Free, the lower joint folds as far
+    as it must; limited about X it may not (the arm at ±20° to ±32° stops 0.2% to 0.7% of its
+    reach short, the leg at ±24° 0.7%), but pulled much nearer the joint folds about its free Z
+    axis and lands: a warning, whose fix (deleting the upper IK) lands the limb."""
+    owner, upper, control = limb
+    joint = rig.pose.bones[owner]
     if limit is not None:
-        forearm.use_ik_limit_x = True
-        forearm.ik_min_x, forearm.ik_max_x = -math.radians(limit), math.radians(limit)
-    _add_ik(rig, "upper_arm.L", "hand_ik.L", 1).use_tail = False
+        joint.use_ik_limit_x = True
+        joint.ik_min_x, joint.ik_max_x = -math.radians(limit), math.radians(limit)
+    _add_ik(rig, upper, control, 1).use_tail = False
     states = {v.owner: v.state for v in judge_chains(rig)}
-    assert states["forearm.L"] == ("fail" if fails else "pass")
-    errors = [f for f in findings_of(rig, "duplicates") if f.severity == Severity.ERROR]
-    assert [(f.chain, f.bone, f.fix_id) for f in errors] == (
-        [(("forearm.L", "IK"), "upper_arm.L", "remove")] if fails else []
+    assert states[owner] == ("fail" if fails else "pass")
+    pair = [f for f in findings_of(rig, "duplicates") if f.chain == (owner, "IK")]
+    assert [(f.severity, f.bone, f.fix_id) for f in pair] == (
+        [(Severity.WARNING, upper, "remove")] if limit and fails else []
     )
-    if fails:
-        apply_fix(errors[0])
-        assert {v.owner: v.state for v in judge_chains(rig)}["forearm.L"] == "pass"
+    if pair:
+        apply_fix(pair[0])
+        assert {v.owner: v.state for v in judge_chains(rig)}[owner] == "pass"

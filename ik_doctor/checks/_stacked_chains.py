@@ -5,7 +5,6 @@ ask whether their fixes would free a chain another one only lands beside."""
 
 from __future__ import annotations
 
-from ..core.geometry import offset_from_line
 from ..core.limb import constraint_switches
 from ..core.reach import REACH_TOLERANCE, nearest_folded, reachable_tips, stretching_bones
 from ..core.rig import AXES, IKChain, RigView
@@ -100,34 +99,37 @@ def lower_reaches(
     if out_of_reach and not upper.use_tail:
         # Bones between its head and the lower root that follow no IK: wherever their pose
         # swings that root within the band, the lower chain must still reach.
-        if offset <= slack:
-            return not _pulled_nearer_than_it_folds(rig, upper, lower)
-        return _turned_between(rig, upper, lower, ignoring) or (
-            shortest <= nearest and furthest <= furthest_reach
+        return (
+            offset <= slack
+            or _turned_between(rig, upper, lower, ignoring)
+            or (shortest <= nearest and furthest <= furthest_reach)
         )
     return shortest <= furthest and nearest <= furthest_reach
 
 
-def _pulled_nearer_than_it_folds(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
+def pulled_nearer_than_it_folds(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
     """Whether the upper chain, pointing its head at each goal the oracle sets the lower one
     (which hangs from that head), pulls the lower root nearer a goal than the lower chain's IK
-    limits let it fold. Free, the lower chain folds as near as it must (measured: the hand and
-    the foot land under an upper-arm or thigh IK of chain length 1 without Use Tail); the
-    forearm limited ±20° to ±32°, the arm stops 0.2% to 0.7% of its reach short, ±34° lands.
-    Where the lower root lies off the line of the upper chain's last bone (a thigh beside the
-    hips), which the solver aims, the root moves less than this model says: the leg so limited
-    stops 0.2% to 1.5% short at ±20° to ±26° and lands at ±28°, where this would put it 10%
-    short. Not modelled there."""
+    limits let it fold about the axis they hold. Free, the lower chain folds as near as it must
+    (measured: the hand and the foot land under an upper-arm or thigh IK of chain length 1
+    without Use Tail). Limited, it may miss: the forearm limited ±20° to ±32° about X stops 0.2%
+    to 0.7% of the arm's reach short (±34° lands), the shin ±20° to ±26° 0.2% to 1.5% (±28°
+    lands); but pulled much nearer (the thigh connected to the hips' tail, 0.3 nearer) the knee
+    folds about its free Z axis and the leg lands. Which it does is the solver's, not modelled:
+    a warning."""
+    if upper.use_tail or len(lower.moving_bones) < 2:
+        return False  # a tail on the control stays there; one bone does not fold
     pivot = rig.bone(upper.root).head
     radius = (rig.chain_tip(upper) - pivot).length  # the head swings round the pivot
-    aimed = rig.bone(upper.moving_bones[0]).tail  # what the solver points at the control
-    if offset_from_line(rig.chain_tip(upper), pivot, aimed).length > SAME_POINT * radius:
-        return False
+    control = rig.joint_point(upper.target, upper.subtarget)
+    if control is None or (control - pivot).length <= radius:
+        return False  # the head reaches the control: it does not point at it
+    if (rig.chain_tip(upper) - rig.bone(lower.root).head).length > SAME_POINT * radius:
+        return False  # bones hang between (``lower_reaches``)
     nearest, clamped = nearest_folded(rig, lower)
-    if not clamped or len(lower.moving_bones) < 2:
-        return False  # free, it folds as near as it must; one bone does not fold
     short = nearest - REACH_TOLERANCE * rig.chain_reach(lower)
-    return any(0.0 < (goal - pivot).length - radius < short for goal in reachable_tips(rig, lower))
+    goals = reachable_tips(rig, lower)
+    return clamped and any(0.0 < (goal - pivot).length - radius < short for goal in goals)
 
 
 def _turned_between(

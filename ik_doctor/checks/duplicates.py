@@ -51,10 +51,12 @@ What it reports:
   locks and symmetry fixes that would free it wait for this pair.
 - Or one chain too short to reach the control, which points straight at it and leaves the lower
   one the rest to bridge: an error (a forearm IK of chain length 1 under an upper-arm IK on the
-  hand control, 4.4% short; a shin under a thigh IK, 3.5%). So too where the upper chain points
-  its head, the lower root, at the control and so pulls that root nearer the goal than the lower
-  chain's IK limits let it fold (the arm, its forearm limited ±20° to ±32°, under an upper-arm
-  IK of length 1 without Use Tail: 0.2% to 0.7% short; free, or at ±34°, it lands).
+  hand control, 4.4% short; a shin under a thigh IK, 3.5%).
+- A warning where the upper chain points its head, the lower root, at the control and so pulls
+  that root nearer the goals than the lower chain's IK limits let it fold: the arm, its forearm
+  limited ±20° to ±32°, under an upper-arm IK of length 1 without Use Tail stops 0.2% to 0.7%
+  short, the leg so limited ±20° to ±26° 0.2% to 1.5%; free, or at ±34° and ±28°, they land,
+  and pulled much nearer the joint folds about a free axis and lands: the solver decides.
 - Muted twins, and IKs whose mute or influence is driven (Rigify switches), are left alone; so
   is an IK without a target Blender can resolve, which pulls nothing (its twin reaches).
 
@@ -96,6 +98,7 @@ from ._stacked_chains import (
     frozen,
     lower_reaches,
     one_above,
+    pulled_nearer_than_it_folds,
     same_point,
     solving_chains,
 )
@@ -144,7 +147,10 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
     shared = [bone for bone in later.moving_bones if bone in first.moving_bones]
     agree = same_control and same_point(rig, first, later)
     stacked = None if shared or not same_control or agree else one_above(rig, first, later)
-    if not shared and (stacked is None or lower_reaches(rig, *stacked)):
+    reaches = not shared and (stacked is None or lower_reaches(rig, *stacked))
+    # Reaching by the model, but pulled nearer than its IK limits fold: the solver decides.
+    unsure = reaches and stacked is not None and pulled_nearer_than_it_folds(rig, *stacked)
+    if reaches and not unsure:
         return None  # apart, or solved one after the other, each reaching: both hold
     if not (same_owner or same_control):
         return None
@@ -170,7 +176,9 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
     if shared and same_control:
         aims_alike, winner, loser = _along_one_line(rig, winner, loser)
     held = not shared and frozen(rig, winner)
-    severity, title, why, outcome = _outcome(aims_alike, agree, held, bool(shared), winner, loser)
+    severity, title, why, outcome = _outcome(
+        aims_alike, agree, held, bool(shared), winner, loser, unsure
+    )
     message += outcome
     # A muted twin on the same bone reads as an IK/FK switch, which is what it becomes; a lone
     # muted IK on another bone would read as an IK that does nothing: that one is removed.
@@ -218,9 +226,31 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
 
 
 def _outcome(
-    aims_alike: bool, agree: bool, held: bool, shared: bool, winner: IKChain, loser: IKChain
+    aims_alike: bool,
+    agree: bool,
+    held: bool,
+    shared: bool,
+    winner: IKChain,
+    loser: IKChain,
+    unsure: bool = False,
 ) -> tuple[Severity, str, str, str]:
-    """Severity, title, why, and the end of the message: what the pair does to the loser."""
+    """Severity, title, why, and the end of the message: what the pair does to the loser
+    (``unsure``: pulled nearer than its IK limits fold, ``pulled_nearer_than_it_folds``)."""
+    if unsure:
+        return (
+            Severity.WARNING,
+            "Two IKs, one control",
+            (
+                f"IK '{winner.constraint}' on {winner.owner} turns {winner.root} to bring "
+                f"{_tip(winner)} toward the control, pulling the lower chain's root nearer its "
+                "goals than at rest; that chain's IK limits may not let it fold so near. "
+                "Measured with an upper-arm or thigh IK of length 1 without Use Tail: the "
+                "forearm limited ±20° to ±32° leaves the arm 0.2% to 0.7% of its reach short, "
+                "the shin ±20° to ±26° the leg 0.2% to 1.5%; pulled much nearer, the joint folds "
+                "about a free axis and lands."
+            ),
+            (f": IK '{loser.constraint}' on {loser.owner} may miss where the control comes near."),
+        )
     if held:
         return (
             Severity.WARNING,
