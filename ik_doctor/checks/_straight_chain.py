@@ -46,12 +46,7 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
     folded = limits_fold(rig, chain) is not None
     stretching = stretching_bones(rig, chain)
     start = _start_bend(rig, chain) if chain.pole is not None else None
-    opposed = chain.pole is None and root_folds_against(rig, chain)
-    stretch = (
-        stretch_across_the_fold(rig, chain, direction, either_way=opposed)
-        if chain.pole is None
-        else None
-    )
+    stretch, sheared = _inherited_shear(rig, chain, direction)
     # Posed toward its pole, not stretching, its root limited to turn the other way from the fold.
     root_held = bool(
         start and not stretching and start.toward and start.posed and root_folds_against(rig, chain)
@@ -104,20 +99,8 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
     if root_held:
         reason = f"clear the posed rotation of {', '.join(bent_by) or joint} and pre-bend it, or "
         fix = dict(facts=fix["facts"], no_fix_reason=reason + f"free the IK limit of {chain.root}")
-    if stretch and stretch < 1.0:
-        effect += (
-            f" Its root inherits a pose scale {1.0 / stretch:.3g} times larger along its line "
-            "than across that fold, and its IK limits turn its two hinges opposite ways: folding, "
-            "it shears and stops short (measured on the leg and the arm under hips or a shoulder "
-            "scaled 0.6 to 1.6 either way: 0.4% to 11% of the reach; pre-bent, still short)."
-        )
-    elif stretch:
-        effect += (
-            f" Its root inherits a pose scale {stretch:.3g} times larger across that fold than "
-            "along it: folding, it shears and stops short (measured on the leg and the arm: 2.0% "
-            "to 3.1% of the reach; pre-bent, still 1.7% to 3.2%, with the shear then at rest)."
-        )
     if stretch:
+        effect += sheared
         fix = dict(facts=fix["facts"], no_fix_reason="clear the scale it inherits first")
     return chain_finding(
         "rest_pose",
@@ -131,6 +114,30 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
             f"gives it no direction. A slight pre-bend of {joint} tells it which way to go."
         ),
         **fix,
+    )
+
+
+def _inherited_shear(rig: RigView, chain: IKChain, direction: Vector) -> tuple[float | None, str]:
+    """For a straight chain without a pole: how many times the uneven scale its root inherits
+    stretches its fold's axis more than its line (``stretch_across_the_fold``; either way where
+    its hinges are limited opposite ways), and the words the message adds for it."""
+    if chain.pole is not None:
+        return None, ""
+    opposed = root_folds_against(rig, chain)
+    stretch = stretch_across_the_fold(rig, chain, direction, either_way=opposed)
+    if stretch is None:
+        return None, ""
+    if stretch < 1.0:
+        return stretch, (
+            f" Its root inherits a pose scale {1.0 / stretch:.3g} times larger along its line "
+            "than across that fold, and its IK limits turn its two hinges opposite ways: folding, "
+            "it shears and stops short (measured on the leg and the arm under hips or a shoulder "
+            "scaled 0.6 to 1.6 either way: 0.4% to 11% of the reach; pre-bent, still short)."
+        )
+    return stretch, (
+        f" Its root inherits a pose scale {stretch:.3g} times larger across that fold than "
+        "along it: folding, it shears and stops short (measured on the leg and the arm: 2.0% "
+        "to 3.1% of the reach; pre-bent, still 1.7% to 3.2%, with the shear then at rest)."
     )
 
 

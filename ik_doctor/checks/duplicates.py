@@ -211,6 +211,12 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
     kept = first if changed is later else later
     if agree or not same_control or not _toggle_agrees(rig, changed, kept):
         return _waiting_for_a_pair(rig, finding, changed)
+    return _turning_use_tail_over(finding, changed, kept)
+
+
+def _turning_use_tail_over(finding: Finding, changed: IKChain, kept: IKChain) -> Finding:
+    """The finding with the fix that turns Use Tail over on ``changed``, its chain length moved
+    to keep its top bone, so its tip lands on ``kept``'s: both goals then agree."""
     count = _count_keeping_the_top(changed)
     return replace(
         finding,
