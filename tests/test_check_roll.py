@@ -313,20 +313,27 @@ def test_bone_limited_on_z_with_z_40_degrees_off_the_bend_normal_is_a_warning(ri
     assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
 
 
-@pytest.mark.parametrize(("owner", "lock"), [("forearm.L", "lock"), ("shin.L", "limit")])
-def test_no_roll_fix_that_would_put_an_x_lock_or_narrow_limit_on_the_bend(rig, owner, lock) -> None:
+@pytest.mark.parametrize(
+    ("owner", "lock", "roll"),
+    [("forearm.L", "lock", 20), ("shin.L", 6, 20), ("shin.L", 18, 160)],
+)
+def test_no_roll_fix_that_would_put_an_x_lock_or_narrow_limit_on_the_bend(
+    rig, owner, lock, roll
+) -> None:
     """Rolled 20° off the bend axis, a joint locked or limited to ±6° on X folds about Z and the
     limb lands (measured); rolled back, X is the bend axis and the joint cannot fold (4.6% to
-    6.5% of the reach short, the locks check's error): the roll fix is held back."""
+    6.5% of the reach short, the locks check's error): the roll fix is held back. So at ±18°
+    rolled 160° (agreement seed 2026, a trade before): 18° is 60% of the goal's 30° fold but
+    brings the tip 37% of the way, and rolled back the leg stops 2.9% short."""
     pose_bone = rig.pose.bones[owner]
     if lock == "lock":
         pose_bone.lock_ik_x = True
     else:
         pose_bone.use_ik_limit_x = True
-        pose_bone.ik_min_x, pose_bone.ik_max_x = -math.radians(6), math.radians(6)
-    _roll(rig, owner, 20)
+        pose_bone.ik_min_x, pose_bone.ik_max_x = -math.radians(lock), math.radians(lock)
+    _roll(rig, owner, roll)
     (finding,) = findings_of(rig, "roll")
     assert finding.fix_id is None and finding.stated["blocked_by"] == "holds_fold"
     assert [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR] == []
-    _roll(rig, owner, -20)
+    _roll(rig, owner, -roll)
     assert [f.severity for f in findings_of(rig, "locks")] == [Severity.ERROR]
