@@ -119,12 +119,12 @@ def pulled_nearer_than_it_folds(rig: RigView, upper: IKChain, lower: IKChain) ->
     a warning."""
     if upper.use_tail or len(lower.moving_bones) < 2:
         return False  # a tail on the control stays there; one bone does not fold
-    pivot = rig.bone(upper.root).head
-    radius = (rig.chain_tip(upper) - pivot).length  # the head swings round the pivot
+    pivot, head = rig.bone(upper.root).head, rig.chain_tip(upper)
+    radius = (head - pivot).length  # the head swings round the pivot
     control = rig.joint_point(upper.target, upper.subtarget)
     if control is None or (control - pivot).length <= radius:
         return False  # the head reaches the control: it does not point at it
-    if (rig.chain_tip(upper) - rig.bone(lower.root).head).length > SAME_POINT * radius:
+    if (head - rig.bone(lower.root).head).length > SAME_POINT * radius:
         return False  # bones hang between (``lower_reaches``)
     nearest, clamped = nearest_folded(rig, lower)
     short = nearest - REACH_TOLERANCE * rig.chain_reach(lower)

@@ -238,7 +238,7 @@ def _outcome(
     shared: bool,
     winner: IKChain,
     loser: IKChain,
-    unsure: bool = False,
+    unsure: bool,
 ) -> tuple[Severity, str, str, str]:
     """Severity, title, why, and the end of the message: what the pair does to the loser
     (``unsure``: pulled nearer than its IK limits fold, ``pulled_nearer_than_it_folds``)."""

@@ -221,11 +221,12 @@ def _aim_that_lands(rig: RigView, chain: IKChain) -> str | None:
     """The Damped Track (``_tracking_target``) whose start lands the chain past its locks: its
     bone keeps a swing axis free, and no zero-width IK limit clamps the start back to rest."""
     track = _tracking_target(rig, chain)
-    first = rig.pose_bone(chain.moving_bones[0]) if track is not None else None
-    if first is None or (blocked(first, "x") and blocked(first, "z")):
+    if track is None:
         return None
-    limited = any(blocked(first, axis) and not getattr(first, f"lock_ik_{axis}") for axis in "xz")
-    return None if limited else track
+    first = rig.pose_bone(chain.moving_bones[0])
+    held = [axis for axis in "xz" if blocked(first, axis)]
+    by_a_limit = any(not getattr(first, f"lock_ik_{axis}") for axis in held)
+    return None if len(held) == 2 or by_a_limit else track
 
 
 def _tracking_target(rig: RigView, chain: IKChain) -> str | None:

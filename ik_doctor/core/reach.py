@@ -210,10 +210,12 @@ def holds_the_fold(
     if allowed * angle <= 0.0:
         return True
     order = list(reversed(limb))
-    tips = [
-        _fk_tip(rig, chain, order, {name: _rotation(fold_axis, turn)}) for turn in (allowed, angle)
-    ]
-    return _motion(rig, chain, tips[:1] * 2) < HELD_SHARE * _motion(rig, chain, tips[1:] * 2)
+
+    def toward_root(turn: float) -> float:
+        tip = _fk_tip(rig, chain, order, {name: _rotation(fold_axis, turn)})
+        return _motion(rig, chain, [tip, tip])  # a limb of two bones or more: its fold's tip
+
+    return toward_root(allowed) < HELD_SHARE * toward_root(angle)
 
 
 def held_back(rig: RigView, chain: IKChain) -> bool:
