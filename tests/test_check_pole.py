@@ -372,6 +372,35 @@ def test_a_root_placed_on_its_own_pole_by_a_constraint_is_an_error_with_no_fix(r
     assert finding.fix_id is None
 
 
+@pytest.mark.parametrize("owner", ["shin.L", "forearm.R"])
+@pytest.mark.parametrize("control", ["bone", "empty"])
+def test_a_pole_that_is_the_target_is_an_error_and_a_new_pole_lands_it(
+    rig, owner: str, control: str
+) -> None:
+    """The pole on the target lies on the root-target line wherever it goes: no side to bend to.
+    An empty target keeps the stale pole bone name, which Blender ignores."""
+    ik = rig.pose.bones[owner].constraints["IK"]
+    target = rig.pose.bones[ik.subtarget]
+    if control == "bone":
+        ik.pole_subtarget = ik.subtarget
+    else:
+        empty = bpy.data.objects.new("Control", None)
+        bpy.context.scene.collection.objects.link(empty)
+        empty.location = rig.matrix_world @ target.head
+        ik.target, ik.subtarget, ik.pole_target = empty, "", empty
+    bpy.context.view_layer.update()
+    assert next(v for v in judge_chains(rig) if v.owner == owner).fails
+    (finding,) = [f for f in _pole_findings(rig) if f.bone == owner]
+    assert (finding.severity, finding.title) == (Severity.ERROR, "Pole is the target")
+    assert finding.fix_id == "create_pole", "moving the pole would move the target"
+    before = pose_snapshot(rig)
+    assert run_fix(finding).changed
+    assert [f for f in _pole_findings(rig) if f.bone == owner] == []
+    after = pose_snapshot(rig)
+    assert {name for name in after if before.get(name) != after[name]} == {f"POLE-{owner}"}
+    assert_ik_works(rig, [owner])
+
+
 def test_no_pole_is_offered_to_a_joint_that_does_not_inherit_rotation(rig) -> None:
     rig.data.bones["shin.L"].use_inherit_rotation = False
     _leg_ik(rig).pole_target = None

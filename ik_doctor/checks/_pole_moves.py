@@ -20,7 +20,8 @@ def pole_bone_is_movable(rig: RigView, chain: IKChain) -> bool:
     if bone.use_deform or bone.use_connect or rig.children(name):
         return False
     users = {id(other): other for other in rig.chains_with_bone(name) + rig.chains_aimed_at(name)}
-    return list(users.values()) == [chain] and name not in chain.bones
+    # The chain's own target as its pole: moving it would move where the chain reaches.
+    return list(users.values()) == [chain] and name not in chain.bones and name != chain.subtarget
 
 
 def kept_behind_the_bend(rig: RigView, chain: IKChain) -> dict[str, str]:
