@@ -48,9 +48,14 @@ class Check:
 
     def findings_on(self, rig: RigView, settings: Mapping[str, Any]) -> list[Finding]:
         """This check's findings on one pass's rig, found once per settings: ``diagnose`` and a
-        check that weighs the others' findings (``symmetry``) share one run."""
+        check that weighs the others' findings (``symmetry``) share one run. A fix that a
+        driver or keys would undo is withheld here, for every check (``core.driven``)."""
+        from .driven import withheld_where_driven  # reads bpy: not at ``import ik_doctor``
+
         key = ("findings", self.id, tuple(sorted(settings.items())))
-        return rig.remember(key, lambda: list(self.find(rig, settings)))
+        return rig.remember(
+            key, lambda: [withheld_where_driven(rig, f) for f in self.find(rig, settings)]
+        )
 
 
 Collector = Callable[[], Iterable[Check]]

@@ -1,0 +1,106 @@
+"""Settings a driver or keys set: a fix that writes one is taken back by Blender at once.
+
+Production rigs drive their own settings (BlenRig drives two IK pole angles and the scale of 96
+bones). A fix that writes such a setting reports a change that the driver undoes at the next
+update (or the keys at the next frame), and Fix All then goes on fixing a rig that never came
+to be. Measured on the reference arm: with its pole angle driven, "Set the pole angle" changed
+nothing that stayed; with Use Tail driven off, Fix All connected and rolled the shoulder and
+moved the pole. So a finding on a chain whose IK or bones have a driven (or keyed) setting that
+fixes write offers no fix, and says which setting to change at its source.
+
+Not the switches: a driven or keyed influence or mute is one half of an IK/FK or pole switch,
+which ``fk_ik_mix`` and ``constraint_order`` judge; nor a bone's keyed transforms, which are
+animation (``rest_pose`` keeps them when it clears a pose).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import bpy
+
+from .finding import Finding
+from .limb import animated_paths
+from .names import readable
+from .rig import RigView
+
+SWITCHES = frozenset({"influence", "mute"})
+"""An IK's settings that a rig switches on purpose (judged by the checks, not withheld here)."""
+BONE_SETTINGS = ("location", "rotation_", "scale", "lock_ik_", "ik_", "use_ik_")
+"""A pose bone's settings that IK reads and fixes write (a B-Bone's shape is neither)."""
+
+
+def withheld_where_driven(rig: RigView, finding: Finding) -> Finding:
+    """``finding`` without its fix when a driver or keys set what the fix would change."""
+    if finding.fix_id is None:
+        return finding
+    sources = _set_elsewhere(rig, finding)
+    if not sources:
+        return finding
+    reason = (
+        f"{'; '.join(sources)}: Blender would set it back as soon as it updates, so change it there"
+    )
+    return replace(
+        finding,
+        fix_id=None,
+        fix_label=None,
+        fix_args=(),
+        no_fix_reason=reason,
+        changes_rest_pose=False,
+        needs_confirmation=False,
+        facts=(*finding.facts, ("driven", True)),
+    )
+
+
+def _set_elsewhere(rig: RigView, finding: Finding) -> list[str]:
+    """What sets the settings of the finding's IK and chain bones: "a driver sets the pole
+    angle of IK 'IK' on forearm.L"."""
+    chain = rig.chain(*finding.chain) if finding.chain is not None else None
+    bones = set(chain.bones) if chain is not None else set()
+    bones |= {finding.bone} if finding.bone else set()
+    constraint = chain.key if chain is not None else None
+    found: list[str] = []
+    for path, how in _sources(rig).items():
+        bone, constraint_name, setting = _parse(path)
+        if bone is None or bone not in bones:
+            continue
+        if constraint_name is not None:
+            wanted = constraint == (bone, constraint_name) and setting not in SWITCHES
+            what = f"the {setting.replace('_', ' ')} of '{constraint_name}' on {bone}"
+        else:
+            wanted = setting.startswith(BONE_SETTINGS) and not (
+                how == "keys" and setting.startswith(("location", "rotation_", "scale"))
+            )
+            what = f"the {setting.replace('_', ' ')} of {bone}"
+        if wanted:
+            found.append(f"{'a driver sets' if how == 'driver' else 'keys set'} {what}")
+    return sorted(set(found))
+
+
+def _sources(rig: RigView) -> dict[str, str]:
+    """Every data path of the rig's object that a driver ("driver") or keys ("keys") set."""
+
+    def read() -> dict[str, str]:
+        animation = rig.object.animation_data
+        sources = {path: "keys" for path in animated_paths(rig)}
+        if animation is not None:
+            sources.update({readable(d, "data_path"): "driver" for d in animation.drivers})
+        return sources
+
+    return rig.remember("driven_sources", read)
+
+
+def _parse(path: str) -> tuple[str | None, str | None, str]:
+    """(bone, constraint or None, setting) of a pose bone's data path; bone None otherwise."""
+    prefix = 'pose.bones["'
+    if not path.startswith(prefix) or '"]' not in path:
+        return None, None, ""
+    bone, _, rest = path[len(prefix) :].partition('"]')
+    if rest.startswith('.constraints["') and '"].' in rest:
+        constraint, _, setting = rest[len('.constraints["') :].partition('"].')
+        return _unescape(bone), _unescape(constraint), setting
+    return _unescape(bone), None, rest.lstrip(".")
+
+
+def _unescape(name: str) -> str:
+    return bpy.utils.unescape_identifier(name)
