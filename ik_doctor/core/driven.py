@@ -37,9 +37,8 @@ def withheld_where_driven(rig: RigView, finding: Finding) -> Finding:
     sources = _set_elsewhere(rig, finding)
     if not sources:
         return finding
-    reason = (
-        f"{'; '.join(sources)}: Blender would set it back as soon as it updates, so change it there"
-    )
+    when = "at its next update" if any("driver" in s for s in sources) else "on the next frame"
+    reason = f"{'; '.join(sources)}: Blender would undo the fix {when}, so change it there"
     return replace(
         finding,
         fix_id=None,
