@@ -37,8 +37,11 @@ def withheld_where_driven(rig: RigView, finding: Finding) -> Finding:
     sources = _set_elsewhere(rig, finding)
     if not sources:
         return finding
-    when = "at its next update" if any("driver" in s for s in sources) else "on the next frame"
-    reason = f"{'; '.join(sources)}: Blender would undo the fix {when}, so change it there"
+    driven = any("driver" in source for source in sources)
+    when, where = (
+        ("at its next update", "the driver") if driven else ("on the next frame", "the keys")
+    )
+    reason = f"{'; '.join(sources)}: Blender would undo the fix {when}, so change {where}"
     return replace(
         finding,
         fix_id=None,
