@@ -1337,3 +1337,19 @@ def test_a_straight_arm_bent_as_its_limits_fold_it_bends_as_built(one_sided, str
     assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
     (verdict,) = [v for v in judged.verdicts if v.owner == "forearm.L"]
     assert verdict.state == "pass", verdict.reason
+
+
+@pytest.mark.parametrize("spline", [0, 1])
+def test_a_dead_spline_ik_overrides_no_track_that_starts_a_straight_arm_bent(spline) -> None:
+    """Once a trade (agreement seed 82, off the grid): a Spline IK with no curve beside a Damped
+    Track at the hand on a straight arm was said to override the track, and muting it took the
+    bend the track gives the solver's start: the arm stopped 3.4% of its reach short. Blender
+    skips a Spline IK with no curve, so it overrides nothing."""
+    faults = (
+        Fault("dead_spline_ik", "arm", spline),
+        Fault("straight", "arm", 0),
+        Fault("overriding_constraint", "arm", 1),
+    )
+    judged = judge(faults)
+    assert [f for f in judged.findings if f.check_id == "spline_influence"] == []
+    assert judged.holds, "\n".join(judged.problems())

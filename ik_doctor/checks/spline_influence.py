@@ -27,6 +27,10 @@ What it reports:
   Spline IK overrides whatever the stack order: a warning, it has no effect.
 - A Copy Rotation, Copy Transforms, Damped Track, Track To, Stretch To or Transform, whose aim
   Spline IK overrides while the twist it adds about the curve stays: a warning.
+- Neither beside a Spline IK with no target or one that is not a curve: Blender skips it, so
+  it overrides nothing (``spline_target`` reports it; a curve with no spline still runs).
+  Muting a Damped Track there took the bend it gives a straight arm's start, and the arm
+  stopped 3.4% of its reach short.
 
 What its fixes do:
 
@@ -69,6 +73,8 @@ def find_spline_influence_problems(rig: RigView, options: Mapping[str, Any]) -> 
             yield _weak(rig, chain)
         if chain.mute or chain.influence < 1.0:
             continue  # off or blended: the chain's other constraints still show
+        if chain.curve is None or chain.curve.type != "CURVE":
+            continue  # invalid, Blender skips it: it overrides nothing (spline_target says so)
         for bone in chain.bones:
             if bone == chain.root and chain.use_chain_offset:
                 continue  # the chain keeps the offset of its root's head, constraints included
