@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bpy
 import pytest
 from solving import assert_ik_works, findings_of, tip_error
 
@@ -208,3 +209,35 @@ def test_chain_length_one_that_stretches_still_lands_and_is_a_warning(rig, owner
     assert next(v for v in judge_chains(rig) if v.owner == owner).state == "fail"
     (finding,) = findings_of(rig, "chain_length")
     assert finding.severity == Severity.ERROR
+
+
+def test_use_tail_switched_by_a_driver_keeps_the_chain_built_at_load(rig, tmp_path) -> None:
+    """Blender builds the IK chain from Use Tail when the file loads: a driver that switches it
+    afterwards leaves the solver turning the old chain. Saved and loaded, the arm lands; its
+    driver switching Use Tail on (the working setting) then leaves it far short."""
+    rig["tail"] = 0.0
+    driver = rig.pose.bones["forearm.L"].constraints["IK"].driver_add("use_tail").driver
+    driver.type, driver.expression = "SCRIPTED", "tail"
+    variable = driver.variables.new()
+    variable.name = "tail"
+    variable.targets[0].id, variable.targets[0].data_path = rig, '["tail"]'
+    name, path = rig.name, str(tmp_path / "switched.blend")
+    bpy.ops.wm.save_as_mainfile(filepath=path)
+    bpy.ops.wm.open_mainfile(filepath=path)
+    rig = bpy.data.objects[name]
+
+    def verdict():
+        return next(v for v in judge_chains(rig) if v.owner == "forearm.L")
+
+    assert verdict().state == "pass", "as loaded, the chain is the one Blender built"
+    (finding,) = [f for f in findings_of(rig, "chain_length") if f.bone == "forearm.L"]
+    assert (finding.severity, finding.title, finding.fix_id) == (
+        Severity.WARNING,
+        "Use Tail switched",
+        None,
+    )
+    assert "a driver sets Use Tail" in finding.message
+    rig["tail"] = 1.0
+    rig.update_tag()
+    bpy.context.view_layer.update()
+    assert verdict().tip_error > 0.5 * verdict().reach, "switched, it solves the old chain"

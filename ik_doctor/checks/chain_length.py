@@ -27,6 +27,9 @@ What it reports:
   on the owner lands the tip by stretching it (measured on the leg and the arm at stretch 0.001;
   without it, 11% of the reach short).
 - Use Tail off on a bone with no parent: an error, the IK turns nothing.
+- Use Tail set by a driver or keys: a warning, no fix. Blender builds the chain from it when
+  the file loads and keeps that chain when it changes (the reference arm, switched on by a
+  driver after loading, stopped 89% of its reach short; saved and loaded again, it lands).
 - Each is a warning on an IK switched off beside a live twin.
 - Without Use Tail the count starts at the owner's parent, as Blender counts (measured).
 
@@ -44,6 +47,7 @@ from typing import Any
 
 import bpy
 
+from ..core.driven import setting_source
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import switched_off
@@ -54,6 +58,9 @@ from ..core.rig import IKChain, RigView
 
 def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     for chain in rig.chains:
+        switched = _tail_switched(rig, chain)
+        if switched is not None:
+            yield switched
         problem = _problem(rig, chain)
         if problem is None:
             continue
@@ -83,6 +90,33 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
             facts=(*facts, ("switched_off", off)),
             **fix,
         )
+
+
+def _tail_switched(rig: RigView, chain: IKChain) -> Finding | None:
+    """Use Tail set by a driver or keys: Blender builds each IK chain from it when it loads the
+    file (or the rig's relations change), and does not rebuild it when the setting changes."""
+    how = setting_source(rig, chain.owner, chain.constraint, "use_tail")
+    if how is None:
+        return None
+    source = "a driver sets" if how == "driver" else "keys set"
+    return chain_finding(
+        "chain_length",
+        rig,
+        chain,
+        severity=Severity.WARNING,
+        title="Use Tail switched",
+        message=f"On IK '{chain.constraint}' on {chain.owner}, {source} Use Tail.",
+        why=(
+            "Blender builds the IK chain from Use Tail when it loads the file, and keeps that "
+            "chain when the setting changes: switched afterwards, the solver turns the old one "
+            "(measured on the reference arm, switched on by a driver after loading: the tip "
+            "89% of the reach short; the file saved and loaded again, it lands)."
+        ),
+        no_fix_reason=(
+            f"{'the driver' if how == 'driver' else 'the keys'} would set it back: keep Use "
+            "Tail constant, and switch between two IKs by their influence instead"
+        ),
+    )
 
 
 _Problem = tuple[Severity, str, str, str, int, tuple[tuple[str, Any], ...]]

@@ -54,6 +54,14 @@ def withheld_where_driven(rig: RigView, finding: Finding) -> Finding:
     )
 
 
+def setting_source(rig: RigView, bone: str, constraint: str, setting: str) -> str | None:
+    """ "driver" or "keys" when one sets this setting of the constraint on ``bone``, else None."""
+    for path, how in _sources(rig).items():
+        if _parse(path) == (bone, constraint, setting):
+            return how
+    return None
+
+
 def _set_elsewhere(rig: RigView, finding: Finding) -> list[str]:
     """What sets the settings of the finding's IK and chain bones: "a driver sets the pole
     angle of IK 'IK' on forearm.L"."""
