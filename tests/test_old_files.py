@@ -203,3 +203,24 @@ def test_a_file_blender_reads_with_an_error_is_checked_with_its_message(
     (file,) = valid_report(in_place)["files"]
     assert (in_place.returncode, file["status"], file["backup"]) == (2, "failed", None)
     assert copy.read_bytes() == old_files["nodes"].read_bytes(), "saving would drop the tree"
+
+
+def test_constraints_aimed_at_a_control_python_cannot_name_are_read(scene) -> None:
+    """Found by agreement seed 83 on 5.3: the pole check read a chain constraint's subtarget
+    plainly, and a Damped Track at a control saved with 0xdf, beside a pole behind the knee,
+    raised UnicodeDecodeError from ``diagnose``. So did a root's constraint aimed at such a
+    pole, which the check weighs for a root placed on its pole."""
+    faults = (
+        Fault("unreadable_names", "leg", 1),
+        Fault("pole_behind", "leg", 0),
+        Fault("overriding_constraint", "leg", 1),
+    )
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    bpy.ops.wm.read_homefile(use_empty=True)
+    rig = build_character_rig()
+    rig.data.bones["knee_pole.L"].name = f"knee_pole{UNREADABLE}.L"
+    copy = rig.pose.bones["thigh.L"].constraints.new("COPY_LOCATION")
+    copy.target, copy.subtarget, copy.influence = rig, f"knee_pole{UNREADABLE}.L", 0.0
+    rig = reloaded_with_unreadable_names(rig)
+    assert [f.title for f in diagnose(rig) if f.check_id == "pole"] == []

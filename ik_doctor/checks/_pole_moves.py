@@ -38,7 +38,7 @@ def kept_behind_the_bend(rig: RigView, chain: IKChain) -> dict[str, str]:
         if c.type != "IK"
         and not c.mute
         and getattr(c, "target", None) == chain.pole
-        and getattr(c, "subtarget", "") == chain.pole_subtarget
+        and readable(c, "subtarget", "") == chain.pole_subtarget
     ]
     # Measured: a Track To at the control, or a start bent the other way (the shin copying the
     # hips' or the hand control's rotation), lands on the leg and the arm under a pole behind

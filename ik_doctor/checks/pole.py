@@ -256,7 +256,7 @@ def _root_placed_on_pole(rig: RigView, chain: IKChain, limb: Limb) -> str | None
         if (
             copies
             and not constraint.mute
-            and getattr(constraint, "subtarget", "") == chain.pole_subtarget
+            and readable(constraint, "subtarget", "") == chain.pole_subtarget
             and (rig.pose_bone(chain.root).head - rig.pose_bone(chain.pole_subtarget).head).length
             <= ON_ROOT * limb.reach
         ):

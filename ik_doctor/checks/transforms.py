@@ -287,8 +287,8 @@ def apply_empty_transforms(obj: bpy.types.Object, finding: Finding) -> str:
         empty.matrix_basis = Matrix.Translation(basis.translation)
         empty.empty_display_size *= size
     return (
-        f"Applied the rotation and scale of '{empty.name}': it stays where it was and is drawn "
-        "the same size."
+        f"Applied the rotation and scale of '{readable(empty)}': it stays where it was and is "
+        "drawn the same size."
     )
 
 

@@ -23,6 +23,7 @@ from typing import Any
 import bpy
 
 from ..core.armature import pose_of
+from ..core.names import readable
 
 NLA_MUTED = "nla_muted"
 UNIFORM_SCALE = "uniform_scale"
@@ -147,7 +148,7 @@ def _scaled(scale: Any) -> bool:
 
 def _scaled_bone(curve: bpy.types.FCurve) -> str | None:
     """The pose bone whose scale ``curve`` keys, if it keys one."""
-    path = curve.data_path
+    path = readable(curve, "data_path")
     if not path.startswith('pose.bones["') or not path.endswith('"].scale'):
         return None
     return path[len('pose.bones["') : -len('"].scale')]
