@@ -35,6 +35,7 @@ from ik_doctor import (
 from ik_doctor.core.names import named, readable
 from ik_doctor.sample_rig import build_character_rig
 from ik_doctor.ui import report
+from ik_doctor.verify.export_scan import NotExportable, scan_export
 
 RIG, THIGH, SHIN = "Rig\\xdf", "thigh\\xdf.L", "shin\\xdf.L"
 IK, COPY, WALK = "IK\\xdf", "Copy\\xdf", "Walk\\xdf"
@@ -162,6 +163,22 @@ def test_the_command_line_checks_and_fixes_a_rig_with_such_names(old_files, tmp_
     assert (fixed.returncode, file["status"]) == (1, "ok")
     assert {(THIGH, False), ("forearm.L", True)} <= applied
     assert {f["bone"] for f in fix["after"] if f["severity"] == "error"} == {THIGH, SHIN}
+
+
+def test_the_export_is_refused_by_name_and_the_checks_still_stand(old_rig, old_files, tmp_path):
+    """The exporters are Python and cannot read such names: ``scan_export`` raised
+    UnicodeDecodeError reading the armature's own name, and the command line lost every
+    finding on the rig with it. It refuses naming them; the report keeps the checks' findings
+    beside an 'Export not verified' warning."""
+    with pytest.raises(NotExportable, match=r"Rig\\xdf.*not text"):
+        scan_export(old_rig.obj)
+    checked = ik_doctor("check", old_files["names"], "--format", "json", "--export", "gltf",
+                        cwd=tmp_path)  # fmt: skip
+    (file,) = valid_report(checked)["files"]
+    (armature,) = file["armatures"]
+    assert (file["status"], armature.get("problem")) == ("ok", None)
+    found = {(f["check_id"], f["severity"], f["bone"]) for f in armature["findings"]}
+    assert {("export", "warning", None), ("locks", "error", THIGH)} <= found
 
 
 def test_the_generator_breaks_limbs_whose_names_python_cannot_read(scene) -> None:

@@ -264,9 +264,8 @@ def _parent_node(obj: bpy.types.Object, bone: str) -> Node | None:
     parent = obj.parent
     if parent is None:
         return None
-    if parent.type == "ARMATURE" and obj.parent_type == "BONE" and obj.parent_bone:
-        return parent, readable(obj, "parent_bone")
-    return parent, ""
+    hung_from = readable(obj, "parent_bone") if obj.parent_type == "BONE" else ""
+    return parent, hung_from if parent.type == "ARMATURE" else ""
 
 
 def _constraints(rig: RigView, obj: bpy.types.Object, bone: str) -> list[bpy.types.Constraint]:

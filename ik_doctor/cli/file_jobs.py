@@ -28,8 +28,9 @@ from ..core.scan_proofs import with_scan_proofs
 from ..core.waiver_store import accepted_on, waivers_of
 from ..core.waivers import Sorted, apply_waivers, with_reason
 from ..verify.animation import CHECK_ID, scan_animation, scan_with_curves
+from ..verify.export_roundtrip import ExportFailed
 from ..verify.export_scan import CHECK_ID as EXPORT_CHECK
-from ..verify.export_scan import scan_export
+from ..verify.export_scan import NotExportable, not_verified, scan_export
 from .diagram import rig_geometry
 from .in_place import refusal as in_place_refusal
 from .in_place import replace as replace_in_place
@@ -224,7 +225,10 @@ def _exported(obj: bpy.types.Object, job: dict[str, Any]) -> list[Finding]:
     """With ``export``: where the game's joints leave Blender's pose (check id 'export')."""
     if not job.get("export"):
         return []
-    return scan_export(obj, job["export"], job.get("export_settings"))
+    try:
+        return scan_export(obj, job["export"], job.get("export_settings"))
+    except (NotExportable, ExportFailed) as refusal:  # the rig's checks still stand
+        return [not_verified(obj, refusal)]
 
 
 def _waivers_applied(obj: bpy.types.Object, job: dict[str, Any], found: list[Finding]) -> Sorted:

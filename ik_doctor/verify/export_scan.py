@@ -25,9 +25,10 @@ from typing import Any
 
 import bpy
 
+from ..core.armature import armature_data
 from ..core.editing import FixError, require_armature
 from ..core.finding import Finding, Occurrence, Series, Severity, occurrences_text, worst_of
-from ..core.names import find, readable
+from ..core.names import find, has_unreadable, names_of, readable
 from ..core.registry import Check
 from .animation import frame_ranges
 from .export_compare import ActionDifference, ProgressCallback, compare
@@ -73,6 +74,7 @@ def scan_export(
     nothing in the file.
     """
     require_armature(obj)
+    _require_readable_names(obj)
     source = settings_source(obj, exporter)
     chosen = {**source.read(), **(settings or {})}
     with round_trip(obj, exporter, chosen) as trip:
@@ -86,6 +88,41 @@ def scan_export(
     causes = _causes(obj, exporter, chosen, failing, missing)
     said = source.text() + (" and the settings given" if settings else "")
     return _findings(obj, source, said, failing, missing, causes)
+
+
+class NotExportable(ValueError):
+    """This rig cannot be exported and read back here (not a usage error: another rig can)."""
+
+
+def not_verified(obj: bpy.types.Object, refusal: ValueError) -> Finding:
+    """The finding a report carries where this rig's export could not be verified
+    (``NotExportable``, or the exporter failed on it): the checks' findings still stand."""
+    return Finding(
+        check_id=CHECK_ID,
+        severity=Severity.WARNING,
+        armature=readable(obj),
+        title="Export not verified",
+        message=str(refusal),
+        why="Whether the game gets the pose Blender shows is known only once it is read back.",
+    )
+
+
+def _require_readable_names(obj: bpy.types.Object) -> None:
+    """Refuse (ValueError) an armature whose own, bones' or actions' names Python cannot read:
+    the exporters are Python and read every one, and the game would get no name to match."""
+    animation = obj.animation_data
+    actions = [] if animation is None else [animation.action]
+    actions += [s.action for t in (animation.nla_tracks if animation else ()) for s in t.strips]
+    names = [readable(obj), *names_of(armature_data(obj).bones)]
+    names += [readable(action) for action in actions if action is not None]
+    unreadable = sorted({name for name in names if has_unreadable(name)})
+    if unreadable:
+        raise NotExportable(
+            f"The export was not verified: {', '.join(unreadable[:4])} "
+            f"{'is' if len(unreadable) == 1 else 'are'} saved in bytes that are not text (as "
+            "Blender 2.4x saved names), which the exporters cannot read. Rename them in "
+            "Blender, then verify the export."
+        )
 
 
 def _expected_actions(obj: bpy.types.Object) -> set[str]:
