@@ -55,49 +55,53 @@ def withheld_where_driven(rig: RigView, finding: Finding) -> Finding:
 
 
 def setting_source(rig: RigView, bone: str, constraint: str, setting: str) -> str | None:
-    """ "driver" or "keys" when one sets this setting of the constraint on ``bone``, else None."""
-    for path, how in _sources(rig).items():
-        if _parse(path) == (bone, constraint, setting):
+    """What sets this setting of the constraint on ``bone``: "driver", "keys" or None."""
+    for named, each, how in _settings_by_bone(rig).get(bone, ()):
+        if (named, each) == (constraint, setting):
             return how
     return None
 
 
 def _set_elsewhere(rig: RigView, finding: Finding) -> list[str]:
     """What sets the settings of the finding's IK and chain bones: "a driver sets the pole
-    angle of IK 'IK' on forearm.L"."""
+    angle of 'IK' on forearm.L"."""
     chain = rig.chain(*finding.chain) if finding.chain is not None else None
     bones = set(chain.bones) if chain is not None else set()
     bones |= {finding.bone} if finding.bone else set()
-    constraint = chain.key if chain is not None else None
+    by_bone = _settings_by_bone(rig)
     found: list[str] = []
-    for path, how in _sources(rig).items():
-        bone, constraint_name, setting = _parse(path)
-        if bone is None or bone not in bones:
-            continue
-        if constraint_name is not None:
-            wanted = constraint == (bone, constraint_name) and setting not in SWITCHES
-            what = f"the {setting.replace('_', ' ')} of '{constraint_name}' on {bone}"
-        else:
-            wanted = setting.startswith(BONE_SETTINGS) and not (
-                how == "keys" and setting.startswith(("location", "rotation_", "scale"))
-            )
-            what = f"the {setting.replace('_', ' ')} of {bone}"
-        if wanted:
-            found.append(f"{'a driver sets' if how == 'driver' else 'keys set'} {what}")
+    for bone in sorted(bones & by_bone.keys()):
+        for constraint, setting, how in by_bone[bone]:
+            if constraint is not None:
+                wanted = chain is not None and chain.key == (bone, constraint)
+                wanted = wanted and setting not in SWITCHES
+                what = f"the {setting.replace('_', ' ')} of '{constraint}' on {bone}"
+            else:
+                animation = how == "keys" and setting.startswith(("location", "rotation_", "scale"))
+                wanted = setting.startswith(BONE_SETTINGS) and not animation
+                what = f"the {setting.replace('_', ' ')} of {bone}"
+            if wanted:
+                found.append(f"{'a driver sets' if how == 'driver' else 'keys set'} {what}")
     return sorted(set(found))
 
 
-def _sources(rig: RigView) -> dict[str, str]:
-    """Every data path of the rig's object that a driver ("driver") or keys ("keys") set."""
+def _settings_by_bone(rig: RigView) -> dict[str, list[tuple[str | None, str, str]]]:
+    """Per pose bone, every (constraint or None, setting, "driver" or "keys") of it that a
+    driver or the rig's keys set: read once per pass (a production rig drives thousands)."""
 
-    def read() -> dict[str, str]:
+    def read() -> dict[str, list[tuple[str | None, str, str]]]:
         animation = rig.object.animation_data
         sources = {path: "keys" for path in animated_paths(rig)}
         if animation is not None:
             sources.update({readable(d, "data_path"): "driver" for d in animation.drivers})
-        return sources
+        by_bone: dict[str, list[tuple[str | None, str, str]]] = {}
+        for path, how in sources.items():
+            bone, constraint, setting = _parse(path)
+            if bone is not None:
+                by_bone.setdefault(bone, []).append((constraint, setting, how))
+        return by_bone
 
-    return rig.remember("driven_sources", read)
+    return rig.remember("set_elsewhere", read)
 
 
 def _parse(path: str) -> tuple[str | None, str | None, str]:
