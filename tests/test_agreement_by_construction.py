@@ -1353,3 +1353,20 @@ def test_a_dead_spline_ik_overrides_no_track_that_starts_a_straight_arm_bent(spl
     judged = judge(faults)
     assert [f for f in judged.findings if f.check_id == "spline_influence"] == []
     assert judged.holds, "\n".join(judged.problems())
+
+
+@pytest.mark.parametrize("override", [2, 5])
+def test_a_start_that_folds_an_arm_aimed_along_its_line_is_not_muted(override) -> None:
+    """A straight arm without a pole whose line an upper-arm IK without Use Tail aims at the
+    hand control (``rest_pose``'s "Straight, aimed along it") lands when a Track To at the
+    control or a Copy Rotation of another control starts it bent; muted, it stopped 4.3% short
+    (a trade), so ``constraint_order`` calls it a pre-bend and offers no mute."""
+    faults = (
+        Fault("ik_above", "arm", 0),
+        Fault("straight_one_sided", "arm", 6),
+        Fault("overriding_constraint", "arm", override),
+    )
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    (order,) = [f for f in judged.findings if f.check_id == "constraint_order"]
+    assert (order.title.endswith("pre-bends"), order.fix_id) == (True, None)

@@ -491,3 +491,44 @@ def test_a_bone_scaled_down_evenly_shortens_the_leg_only_past_its_goals(
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == [state]
     (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == "shin.L"]
     assert (finding.severity, finding.title) == (severity, title)
+
+
+@pytest.mark.parametrize("one_sided", [4, 7])
+def test_a_straight_arm_whose_line_another_ik_aims_at_the_control_cannot_fold(one_sided) -> None:
+    """Once a warning only (agreement seeds 82 and 84, off the grid): an upper-arm IK without
+    Use Tail on the hand control turns the shoulder, whose head lies on the straight arm's line,
+    so the control always comes straight along the arm, and folding by its limits without a
+    pole it stops 4.3% of its reach short. With the shoulder's head 0.002 off the line it lands."""
+    faults = (Fault("ik_above", "arm", 0), Fault("straight_one_sided", "arm", one_sided))
+    rig = faulted_rig(faults)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
+    assert verdict.fails and verdict.tip_error > 0.04 * verdict.reach, verdict.reason
+    (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == "forearm.L"]
+    assert (finding.severity, finding.title) == (Severity.ERROR, "Straight, aimed along it")
+    assert "shoulder.L's head" in finding.message
+
+    with edit_bones(rig) as bones:
+        bones["shoulder.L"].head.z += 0.002
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
+    assert verdict.state == "pass", verdict.reason
+    (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == "forearm.L"]
+    assert (finding.severity, finding.title) == (Severity.WARNING, "Straight at rest")
+
+
+def test_keys_that_turn_an_arm_off_the_line_another_ik_aims_are_kept() -> None:
+    """The arm above, its upper arm limited one-sided too and keyed 0.3 rad: the keys take it
+    off the line and it lands; cleared, it would stop 4.3% short, so ``fk_ik_mix`` offers no
+    clear_keys (a trade before)."""
+    faults = (
+        Fault("ik_above", "arm", 0),
+        Fault("straight_one_sided", "arm", 7),
+        Fault("fk_keys", "arm", 0.3),
+    )
+    keyed = faulted_rig(faults)
+    (verdict,) = [v for v in judge_chains(keyed) if v.owner == "forearm.L"]
+    assert verdict.state == "pass", verdict.reason
+    (keys,) = [f for f in findings_of(keyed, "fk_ik_mix") if f.bone == "forearm.L"]
+    assert (keys.fix_id, keys.stated["blocked_by"]) == (None, "aimed_line")
+    rested = faulted_rig(faults[:2])
+    (verdict,) = [v for v in judge_chains(rested) if v.owner == "forearm.L"]
+    assert verdict.fails, "cleared, the keys' turn is gone and the arm fails"

@@ -1,8 +1,12 @@
-"""Two live IKs aimed at one control that share bones: which one a pre-bend of either would
-make miss, for the rest pose check's pre-bend fix (the duplicates check reports the pair)."""
+"""Two live IKs aimed at one control: which one a pre-bend of either would make miss, for the
+rest pose check's pre-bend fix (the duplicates check reports the pair), and one that keeps the
+control on the other's line."""
 
 from __future__ import annotations
 
+from mathutils import Vector
+
+from ..core.geometry import offset_from_line
 from ..core.limb import STRAIGHT_RATIO, bend_offset
 from ..core.rig import IKChain, RigView
 
@@ -49,3 +53,30 @@ def _upper_of(chain: IKChain, other: IKChain) -> IKChain | None:
     if chain_moved == other_moved:
         return None
     return chain if chain_moved else other
+
+
+def line_aimer(rig: RigView, chain: IKChain) -> str | None:
+    """What keeps the control on the chain's line, said as the start of a sentence, or None:
+    another live IK on it turns one bone the chain hangs from, whose head and that IK's tip
+    both lie on the chain's line, so solving it swings the line through the control. Straight,
+    the chain then has the target always coming straight along it (``rest_pose``)."""
+    root, tip = rig.bone(chain.root).head, rig.chain_tip(chain)
+    reach = max(rig.chain_reach(chain), 1e-12)
+
+    def on_the_line(point: Vector) -> bool:
+        return offset_from_line(point, root, tip).length < STRAIGHT_RATIO * reach
+
+    for other in rig.chains:
+        aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
+        if other is chain or not (other.live and other.target is not None and aimed):
+            continue
+        if len(other.moving_bones) != 1 or other.moving_bones[0] in chain.bones:
+            continue
+        pivot = other.moving_bones[0]
+        carries = pivot in rig.ancestors(chain.root)
+        if carries and on_the_line(rig.bone(pivot).head) and on_the_line(rig.chain_tip(other)):
+            return (
+                f"IK '{other.constraint}' on {other.owner} turns {pivot} to put its tip on the "
+                f"same control, and {pivot}'s head and that tip lie on this chain's line, so"
+            )
+    return None

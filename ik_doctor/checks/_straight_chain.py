@@ -24,14 +24,16 @@ from ..core.limb import (
     pole_turn,
     root_folds_against,
 )
-from ..core.reach import stretching_bones
+from ..core.reach import solved_by_itasc, stretching_bones
 from ..core.rig import IKChain, RigView
 from ..core.start import (
+    overridden_constraints,
+    start_set_by,
     start_turned_back,
     straight_start,
     target_tracking_joint,
 )
-from ._shared_control import rival_on_the_control
+from ._shared_control import line_aimer, rival_on_the_control
 from ._shear import shear_that_stops, stretch_across_the_fold
 
 PRE_BEND = 0.01
@@ -89,11 +91,7 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
             else "."
         )
     else:
-        severity = Severity.ERROR if stretch else Severity.WARNING
-        title = "Straight, shears as it folds" if stretch else "Straight at rest"
-        effect = "it cannot fold when the target comes straight toward the root, and bends " + (
-            f"{side}." if folded else "to whatever side the target leans."
-        )
+        severity, title, effect = _without_pole(rig, chain, bool(stretch), side if folded else None)
     bent_by = start.by if start else ()
     fix = _pre_bend_fix(rig, chain, (joint, side), direction, bent_by, severity.name == "WARNING")
     if root_held:
@@ -115,6 +113,46 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         ),
         **fix,
     )
+
+
+def _without_pole(
+    rig: RigView, chain: IKChain, stretch: bool, side: str | None
+) -> tuple[Severity, str, str]:
+    """Severity, title and effect for a straight chain without a pole that nothing starts bent:
+    it folds the way its limits choose (``side``) or the target leans, unless the control always
+    comes along its line, or an inherited scale shears it as it folds (``stretch``)."""
+    if not stretch and (aimed := _aimed_along_its_line(rig, chain)) is not None:
+        return (
+            Severity.ERROR,
+            "Straight, aimed along it",
+            f"{aimed} the control always comes straight along the chain, which then cannot fold "
+            "(measured on the straight arm folding by its one-sided limits, an upper-arm IK "
+            "without Use Tail turning the shoulder: 4.3% of the reach short; the shoulder's "
+            "head 0.4% of the reach off the line, it lands).",
+        )
+    effect = "it cannot fold when the target comes straight toward the root, and bends " + (
+        f"{side}." if side else "to whatever side the target leans."
+    )
+    if stretch:
+        return Severity.ERROR, "Straight, shears as it folds", effect
+    return Severity.WARNING, "Straight at rest", effect
+
+
+def _aimed_along_its_line(rig: RigView, chain: IKChain) -> str | None:
+    """``line_aimer``, where nothing else lets the straight chain fold: a start bent by a
+    constraint, or IK Stretch shortening it (measured: tracking the control, copying another's
+    rotation, stretch 0.1: the arm lands)."""
+    inner = chain.moving_bones[:-1]
+    starts = [
+        c for bone, c in overridden_constraints(rig, inner) if start_set_by(rig, chain, bone) == c
+    ]
+    if starts or target_tracking_joint(rig, chain) or stretching_bones(rig, chain):
+        return None
+    # Measured only at rest under the standard solver: posed, the arm's root turned about its X
+    # or Y still fails, about Z it lands, and 17° about X and 9° about Y lands; iTaSC lands.
+    if solved_by_itasc(rig) or not rig.turned_or_scaled.isdisjoint(chain.moving_bones):
+        return None
+    return line_aimer(rig, chain)
 
 
 def _inherited_shear(rig: RigView, chain: IKChain, direction: Vector) -> tuple[float | None, str]:
@@ -232,9 +270,7 @@ def _start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
         shown = f"Damped Track '{tracking[1]}' on {tracking[0]}, aimed at the target,"
         return StartBend(shown, True, tracking, False)
     joints = chain_joints(rig, chain)
-    posed = forward_pose(rig, chain, within_limits=True)
-    root, tip = posed[chain.root].translation, forward_tip(rig, chain, posed)
-    bend = sum((offset_from_line(posed[name].translation, root, tip) for name in joints), Vector())
+    bend = _posed_bend(rig, chain)
     pole = rig.joint_point(chain.pole, chain.pole_subtarget)
     if bend.length < STRAIGHT_RATIO * rig.chain_reach(chain) or pole is None:
         return None
@@ -251,6 +287,15 @@ def _start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
     if turned_round:
         shown += f", turned {math.degrees(turn):.0f}° round by the pole angle,"
     return StartBend(shown, (bend.dot(side) > 0.0) != turned_round, tuple(turned), True)
+
+
+def _posed_bend(rig: RigView, chain: IKChain) -> Vector:
+    """How far the chain's posed rotations (within its IK limits) bend its joints off the line
+    from root to tip, summed: the bend the solver starts from."""
+    posed = forward_pose(rig, chain, within_limits=True)
+    root, tip = posed[chain.root].translation, forward_tip(rig, chain, posed)
+    joints = chain_joints(rig, chain)
+    return sum((offset_from_line(posed[name].translation, root, tip) for name in joints), Vector())
 
 
 def _bend_direction(rig: RigView, chain: IKChain) -> tuple[Vector, str]:

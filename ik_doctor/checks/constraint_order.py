@@ -98,9 +98,15 @@ from ..core.names import readable
 from ..core.reach import holds_the_fold, solved_by_itasc
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
-from ..core.start import start_flips_the_bend, start_turned_back, target_tracking_joint
+from ..core.start import (
+    start_flips_the_bend,
+    start_set_by,
+    start_turned_back,
+    target_tracking_joint,
+)
 from ..core.start import straight_start as straight_start_of
 from ._mute_blocks import why_not_muted
+from ._shared_control import line_aimer
 from .duplicates import clash_after
 
 OVERRIDDEN = {
@@ -307,9 +313,17 @@ def _rotation_overridden(
     moves_head = constraint.type == "COPY_TRANSFORMS" and not rig.bone(bone).use_connect
     # A chain straight at rest folds the way this bends it where the solver starts: the track
     # at its target, or another constraint whose bend lands (``core.start.straight_start``).
+    # Without a pole, its start is all that folds a chain whose line another IK aims at the
+    # control (``line_aimer``; measured: the arm copying another's rotation or tracking the
+    # control lands, muted it stops 4.3% short).
     straight_start = bend_offset(rig, chain) < STRAIGHT_RATIO and (
         target_tracking_joint(rig, chain) == (bone, readable(constraint))
         or straight_start_of(rig, chain) == (bone, readable(constraint), True)
+        or (
+            chain.pole is None
+            and start_set_by(rig, chain, bone) == constraint
+            and line_aimer(rig, chain) is not None
+        )
     )
     # A limb built bending away from its pole lands bent either way: the flipped start either
     # turns it back to its built bend or leaves it facing the pole, and the oracle passes both
