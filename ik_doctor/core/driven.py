@@ -46,7 +46,6 @@ def withheld_where_driven(rig: RigView, finding: Finding) -> Finding:
         finding,
         fix_id=None,
         fix_label=None,
-        fix_args=(),
         no_fix_reason=reason,
         changes_rest_pose=False,
         needs_confirmation=False,
