@@ -211,16 +211,27 @@ def test_chain_length_one_that_stretches_still_lands_and_is_a_warning(rig, owner
     assert finding.severity == Severity.ERROR
 
 
-def test_use_tail_switched_by_a_driver_keeps_the_chain_built_at_load(rig, tmp_path) -> None:
-    """Blender builds the IK chain from Use Tail when the file loads: a driver that switches it
-    afterwards leaves the solver turning the old chain. Saved and loaded, the arm lands; its
-    driver switching Use Tail on (the working setting) then leaves it far short."""
-    rig["tail"] = 0.0
-    driver = rig.pose.bones["forearm.L"].constraints["IK"].driver_add("use_tail").driver
-    driver.type, driver.expression = "SCRIPTED", "tail"
-    variable = driver.variables.new()
-    variable.name = "tail"
-    variable.targets[0].id, variable.targets[0].data_path = rig, '["tail"]'
+@pytest.mark.parametrize("source", ["driver", "keys"])
+def test_use_tail_switched_after_loading_keeps_the_chain_built_at_load(
+    rig, tmp_path, source: str
+) -> None:
+    """Blender builds the IK chain from Use Tail when the file loads: a driver or keys that
+    switch it afterwards leave the solver turning the old chain. Saved and loaded with it off,
+    the arm lands; switched on (the working setting) it is left far short."""
+    ik = rig.pose.bones["forearm.L"].constraints["IK"]
+    if source == "driver":
+        rig["tail"] = 0.0
+        driver = ik.driver_add("use_tail").driver
+        driver.type, driver.expression = "SCRIPTED", "tail"
+        variable = driver.variables.new()
+        variable.name = "tail"
+        variable.targets[0].id, variable.targets[0].data_path = rig, '["tail"]'
+    else:
+        ik.use_tail = False
+        ik.keyframe_insert("use_tail", frame=1)
+        ik.use_tail = True
+        ik.keyframe_insert("use_tail", frame=10)
+        bpy.context.scene.frame_set(1)
     name, path = rig.name, str(tmp_path / "switched.blend")
     bpy.ops.wm.save_as_mainfile(filepath=path)
     bpy.ops.wm.open_mainfile(filepath=path)
@@ -236,8 +247,12 @@ def test_use_tail_switched_by_a_driver_keeps_the_chain_built_at_load(rig, tmp_pa
         "Use Tail switched",
         None,
     )
-    assert "a driver sets Use Tail" in finding.message
-    rig["tail"] = 1.0
-    rig.update_tag()
-    bpy.context.view_layer.update()
+    said = "a driver sets" if source == "driver" else "keys set"
+    assert f"{said} Use Tail" in finding.message
+    if source == "driver":
+        rig["tail"] = 1.0
+        rig.update_tag()
+        bpy.context.view_layer.update()
+    else:
+        bpy.context.scene.frame_set(10)
     assert verdict().tip_error > 0.5 * verdict().reach, "switched, it solves the old chain"

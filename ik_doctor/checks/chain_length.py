@@ -29,7 +29,8 @@ What it reports:
 - Use Tail off on a bone with no parent: an error, the IK turns nothing.
 - Use Tail set by a driver or keys: a warning, no fix. Blender builds the chain from it when
   the file loads and keeps that chain when it changes (the reference arm, switched on by a
-  driver after loading, stopped 89% of its reach short; saved and loaded again, it lands).
+  driver or by keys after loading, stopped 89% of its reach short; saved and loaded again, it
+  lands).
 - Each is a warning on an IK switched off beside a live twin.
 - Without Use Tail the count starts at the owner's parent, as Blender counts (measured).
 
@@ -109,8 +110,8 @@ def _tail_switched(rig: RigView, chain: IKChain) -> Finding | None:
         why=(
             "Blender builds the IK chain from Use Tail when it loads the file, and keeps that "
             "chain when the setting changes: switched afterwards, the solver turns the old one "
-            "(measured on the reference arm, switched on by a driver after loading: the tip "
-            "89% of the reach short; the file saved and loaded again, it lands)."
+            "(measured on the reference arm, switched on by a driver or by keys after loading: "
+            "the tip 89% of the reach short; the file saved and loaded again, it lands)."
         ),
         no_fix_reason=(
             f"{'the driver' if how == 'driver' else 'the keys'} would set it back: keep Use "
