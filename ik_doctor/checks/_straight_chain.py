@@ -148,9 +148,11 @@ def _aimed_along_its_line(rig: RigView, chain: IKChain) -> str | None:
     ]
     if starts or target_tracking_joint(rig, chain) or stretching_bones(rig, chain):
         return None
-    # Measured only at rest under the standard solver: posed, the arm's root turned about its X
-    # or Y still fails, about Z it lands, and 17° about X and 9° about Y lands; iTaSC lands.
-    if solved_by_itasc(rig) or not rig.turned_or_scaled.isdisjoint(chain.moving_bones):
+    # Measured unturned under the standard solver: turned, the arm's root about its X or Y
+    # still fails, about Z it lands, and 17° about X and 9° about Y lands; iTaSC lands. A scale
+    # keeps the line (the upper arm at (1, 2, 1) stops 104% short, at 0.5 47%).
+    turned = [n for n in rig.turned_or_scaled & set(chain.moving_bones) if _turned(rig, n)]
+    if solved_by_itasc(rig) or turned:
         return None
     return line_aimer(rig, chain)
 
@@ -287,6 +289,10 @@ def _start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
     if turned_round:
         shown += f", turned {math.degrees(turn):.0f}° round by the pole angle,"
     return StartBend(shown, (bend.dot(side) > 0.0) != turned_round, tuple(turned), True)
+
+
+def _turned(rig: RigView, name: str) -> bool:
+    return rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
 
 
 def _posed_bend(rig: RigView, chain: IKChain) -> Vector:

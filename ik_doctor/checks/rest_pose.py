@@ -43,8 +43,9 @@ What it reports:
   that IK turns one bone the chain hangs from, and that bone's head and the IK's tip lie on the
   chain's line, so the control always comes straight along it (an upper-arm IK without Use
   Tail turning a shoulder in line with the arm: 4.3% of the reach short; the shoulder's head
-  0.4% of the reach off the line, it lands). An error, unless a constraint starts it bent or IK
-  Stretch shortens it (``_shared_control.line_aimer``).
+  0.4% of the reach off the line, it lands). An error, unless a constraint starts it bent, IK
+  Stretch shortens it or a bone of it is turned (posed about Z it lands, about X or Y it does
+  not: not modelled), under the standard solver (``_shared_control.line_aimer``).
 - A leftover rotation under IK that bends a joint away from the pole, within its IK limits: an
   error (a pose beyond a one-sided limit is held back by it: the leg and the arm folding only
   toward their pole, posed -20° or -70° at the joint, land once pre-bent). A warning under
