@@ -227,12 +227,8 @@ def test_constraints_aimed_at_a_control_python_cannot_name_are_read(scene) -> No
     plainly, and a Damped Track at a control saved with 0xdf, beside a pole behind the knee,
     raised UnicodeDecodeError from ``diagnose``. So did a root's constraint aimed at such a
     pole, which the check weighs for a root placed on its pole."""
-    faults = (
-        Fault("unreadable_names", "leg", 1),
-        Fault("pole_behind", "leg", 0),
-        Fault("overriding_constraint", "leg", 1),
-    )
-    judged = judge(faults)
+    drawn = ("unreadable_names", 1), ("pole_behind", 0), ("overriding_constraint", 1)
+    judged = judge(tuple(Fault(kind, "leg", amount) for kind, amount in drawn))
     assert judged.holds, "\n".join(judged.problems())
     bpy.ops.wm.read_homefile(use_empty=True)
     rig = build_character_rig()
