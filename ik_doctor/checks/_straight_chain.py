@@ -277,9 +277,7 @@ def _start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
     if bend.length < STRAIGHT_RATIO * rig.chain_reach(chain) or pole is None:
         return None
     side = offset_from_line(pole, rig.bone(chain.root).head, rig.chain_tip(chain))
-    turned = [
-        name for name in joints if rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
-    ]
+    turned = [name for name in joints if _turned(rig, name)]
     shown = f"the posed rotation of {', '.join(turned) or 'its bones'}"
     # A pole angle that turns the chain more than a quarter turn from its rest pose turns the
     # started bend round with it: toward the pole becomes away, and away toward (measured: the
@@ -292,6 +290,7 @@ def _start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
 
 
 def _turned(rig: RigView, name: str) -> bool:
+    """Whether the bone's posed rotation turns it off rest (its scale aside)."""
     return rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
 
 

@@ -99,7 +99,7 @@ def _tail_switched(rig: RigView, chain: IKChain) -> Finding | None:
     how = setting_source(rig, chain.owner, chain.constraint, "use_tail")
     if how is None:
         return None
-    source = "a driver sets" if how == "driver" else "keys set"
+    source = "a driver sets" if how == "driven" else "keys set"
     return chain_finding(
         "chain_length",
         rig,
@@ -114,7 +114,7 @@ def _tail_switched(rig: RigView, chain: IKChain) -> Finding | None:
             "the tip 89% of the reach short; the file saved and loaded again, it lands)."
         ),
         no_fix_reason=(
-            f"{'the driver' if how == 'driver' else 'the keys'} would set it back: keep Use "
+            f"{'the driver' if how == 'driven' else 'the keys'} would set it back: keep Use "
             "Tail constant, and switch between two IKs by their influence instead"
         ),
     )

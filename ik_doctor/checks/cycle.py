@@ -264,8 +264,9 @@ def _parent_node(obj: bpy.types.Object, bone: str) -> Node | None:
     parent = obj.parent
     if parent is None:
         return None
-    hung_from = readable(obj, "parent_bone") if obj.parent_type == "BONE" else ""
-    return parent, hung_from if parent.type == "ARMATURE" else ""
+    if parent.type == "ARMATURE" and obj.parent_type == "BONE":
+        return parent, readable(obj, "parent_bone")  # "" when it names no bone
+    return parent, ""
 
 
 def _constraints(rig: RigView, obj: bpy.types.Object, bone: str) -> list[bpy.types.Constraint]:

@@ -17,11 +17,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import bpy
-
 from .finding import Finding
-from .limb import animated_paths
-from .names import readable
+from .limb import set_elsewhere
 from .rig import RigView
 
 SWITCHES = frozenset({"influence", "mute"})
@@ -34,10 +31,10 @@ def withheld_where_driven(rig: RigView, finding: Finding) -> Finding:
     """``finding`` without its fix when a driver or keys set what the fix would change."""
     if finding.fix_id is None:
         return finding
-    sources = _set_elsewhere(rig, finding)
+    sources = _sources_of(rig, finding)
     if not sources:
         return finding
-    driven = any("driver" in source for source in sources)
+    driven = any(source.startswith("a driver") for source in sources)
     when, where = (
         ("at its next update", "the driver") if driven else ("on the next frame", "the keys")
     )
@@ -54,20 +51,20 @@ def withheld_where_driven(rig: RigView, finding: Finding) -> Finding:
 
 
 def setting_source(rig: RigView, bone: str, constraint: str, setting: str) -> str | None:
-    """What sets this setting of the constraint on ``bone``: "driver", "keys" or None."""
-    for named, each, how in _settings_by_bone(rig).get(bone, ()):
+    """How this setting of the constraint on ``bone`` is set: "driven", "keyed" or None."""
+    for named, each, how in set_elsewhere(rig).get(bone, ()):
         if (named, each) == (constraint, setting):
             return how
     return None
 
 
-def _set_elsewhere(rig: RigView, finding: Finding) -> list[str]:
+def _sources_of(rig: RigView, finding: Finding) -> list[str]:
     """What sets the settings of the finding's IK and chain bones: "a driver sets the pole
     angle of 'IK' on forearm.L"."""
     chain = rig.chain(*finding.chain) if finding.chain is not None else None
     bones = set(chain.bones) if chain is not None else set()
     bones |= {finding.bone} if finding.bone else set()
-    by_bone = _settings_by_bone(rig)
+    by_bone = set_elsewhere(rig)
     found: list[str] = []
     for bone in sorted(bones & by_bone.keys()):
         for constraint, setting, how in by_bone[bone]:
@@ -76,44 +73,11 @@ def _set_elsewhere(rig: RigView, finding: Finding) -> list[str]:
                 wanted = wanted and setting not in SWITCHES
                 what = f"the {setting.replace('_', ' ')} of '{constraint}' on {bone}"
             else:
-                animation = how == "keys" and setting.startswith(("location", "rotation_", "scale"))
+                animation = how == "keyed" and setting.startswith(
+                    ("location", "rotation_", "scale")
+                )
                 wanted = setting.startswith(BONE_SETTINGS) and not animation
                 what = f"the {setting.replace('_', ' ')} of {bone}"
             if wanted:
-                found.append(f"{'a driver sets' if how == 'driver' else 'keys set'} {what}")
+                found.append(f"{'a driver sets' if how == 'driven' else 'keys set'} {what}")
     return sorted(set(found))
-
-
-def _settings_by_bone(rig: RigView) -> dict[str, list[tuple[str | None, str, str]]]:
-    """Per pose bone, every (constraint or None, setting, "driver" or "keys") of it that a
-    driver or the rig's keys set: read once per pass (a production rig drives thousands)."""
-
-    def read() -> dict[str, list[tuple[str | None, str, str]]]:
-        animation = rig.object.animation_data
-        sources = {path: "keys" for path in animated_paths(rig)}
-        if animation is not None:
-            sources.update({readable(d, "data_path"): "driver" for d in animation.drivers})
-        by_bone: dict[str, list[tuple[str | None, str, str]]] = {}
-        for path, how in sources.items():
-            bone, constraint, setting = _parse(path)
-            if bone is not None:
-                by_bone.setdefault(bone, []).append((constraint, setting, how))
-        return by_bone
-
-    return rig.remember("set_elsewhere", read)
-
-
-def _parse(path: str) -> tuple[str | None, str | None, str]:
-    """(bone, constraint or None, setting) of a pose bone's data path; bone None otherwise."""
-    prefix = 'pose.bones["'
-    if not path.startswith(prefix) or '"]' not in path:
-        return None, None, ""
-    bone, _, rest = path[len(prefix) :].partition('"]')
-    if rest.startswith('.constraints["') and '"].' in rest:
-        constraint, _, setting = rest[len('.constraints["') :].partition('"].')
-        return _unescape(bone), _unescape(constraint), setting
-    return _unescape(bone), None, rest.lstrip(".")
-
-
-def _unescape(name: str) -> str:
-    return bpy.utils.unescape_identifier(name)

@@ -36,7 +36,7 @@ from .export_remedies import UNEXPLAINED, Remedy, remedies
 from .export_rig_changes import rig_changed
 from .export_roundtrip import ExportFailed, exporter_default, round_trip
 from .export_settings import EXPORTER_NAMES, SettingsSource, settings_source
-from .playback import frames_to_play
+from .playback import chosen_actions, frames_to_play
 
 CHECK_ID = "export"
 MISS = 0.005
@@ -110,11 +110,8 @@ def not_verified(obj: bpy.types.Object, refusal: ValueError) -> Finding:
 def _require_readable_names(obj: bpy.types.Object) -> None:
     """Refuse (ValueError) an armature whose own, bones' or actions' names Python cannot read:
     the exporters are Python and read every one, and the game would get no name to match."""
-    animation = obj.animation_data
-    actions = [] if animation is None else [animation.action]
-    actions += [s.action for t in (animation.nla_tracks if animation else ()) for s in t.strips]
     names = [readable(obj), *names_of(armature_data(obj).bones)]
-    names += [readable(action) for action in actions if action is not None]
+    names += [readable(action) for action in chosen_actions(obj, None)]
     unreadable = sorted({name for name in names if has_unreadable(name)})
     if unreadable:
         raise NotExportable(
@@ -127,13 +124,7 @@ def _require_readable_names(obj: bpy.types.Object) -> None:
 
 def _expected_actions(obj: bpy.types.Object) -> set[str]:
     """The actions the animator plays on the armature: the active one and its NLA strips'."""
-    animation = obj.animation_data
-    if animation is None:
-        return set()
-    found = {animation.action.name} if animation.action is not None else set()
-    for track in animation.nla_tracks:
-        found |= {strip.action.name for strip in track.strips if strip.action is not None}
-    return found
+    return {readable(action) for action in chosen_actions(obj, None)}
 
 
 def _failing(difference: ActionDifference) -> dict[int, tuple[float, str]]:
