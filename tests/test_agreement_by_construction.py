@@ -24,6 +24,7 @@ from ik_doctor import Severity, apply_fix, diagnose, judge_chains
 from ik_doctor.core.limb import pole_turn
 from ik_doctor.core.reach import REACH_TOLERANCE
 from ik_doctor.core.rig import RigView
+from ik_doctor.verify import oracle
 
 pytestmark = pytest.mark.slow
 
@@ -48,6 +49,14 @@ KNOWN_MISSES = (
         for limb in ("arm", "leg")
         for stretch in (0.1, 0.5)
         for turn in (-20, -70)
+    }
+    | {
+        frozenset({("ik_above", "leg", 1), ("straight_one_sided", "leg", hinges)}): "a thigh IK "
+        "of length 1 along the straight leg without a pole, its hinges limited against each "
+        "other: duplicates' error is right by the animator's frames (the thigh's IK misses at 6 "
+        "to 8 of 160 turns of the hips, 1° to 40° either way about X and Z) and a false alarm "
+        "at the oracle's five, where it lands"
+        for hinges in (6, 7)
     }
     | {
         frozenset({("pose_scale", limb, 2.0), ("stretch", limb, 0.5)}): "the upper bone scaled "
@@ -909,6 +918,36 @@ def test_pole_of_a_leg_chain_rooted_in_the_hips_is_judged_as_blender_turns_it(fa
     (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
     poles = {f.severity for f in diagnose(rig) if f.check_id == "pole"}
     assert (verdict.state == "fail") == (Severity.ERROR in poles)
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("hinges", [6, 7])
+def test_a_straight_limb_folded_by_chance_leaves_the_ik_along_it_short(
+    limb, hinges, monkeypatch
+) -> None:
+    """Once seed 13's last failure with only a warning: a straight limb without a pole, its
+    hinges limited against each other, beside an upper-arm (thigh) IK of length 1 on its
+    control. Rounding decides whether the solver folds the limb, and where it folds the upper
+    IK misses: at the oracle's five turns the arm misses and the leg lands, turned 20° to 27°
+    either way about X and Z both miss somewhere. duplicates' error stands on the upper IK,
+    and deleting it (its fix) leaves every chain landing there."""
+    upper = LIMBS[limb].parent
+    faults = (Fault("ik_above", limb, 1), Fault("straight_one_sided", limb, hinges))
+    rig = faulted_limbs.faulted_rig(faults)
+    (pair,) = [f for f in diagnose(rig) if f.check_id == "duplicates"]
+    assert (pair.severity, pair.chain, pair.fix_id) == (Severity.ERROR, (upper, "IK"), "remove")
+    turns = [(s * d, axis) for axis in "XZ" for s in (1.0, -1.0) for d in range(20, 28)]
+
+    def misses() -> list[tuple[str, float, str]]:
+        found = []
+        for turn in turns:
+            monkeypatch.setattr(oracle, "BODY_TURNS", ((0.0, "X"), turn))
+            found += [(v.owner, *turn) for v in judge_chains(rig) if v.state != "pass"]
+        return found
+
+    assert upper in {owner for owner, *_turn in misses()}
+    apply_fix(pair)
+    assert misses() == []
 
 
 @pytest.mark.parametrize("limb", ["arm", "leg"])

@@ -36,9 +36,12 @@ What it reports:
   along one line, and the thigh's or upper arm's IK lands. Not when it has no pole (and its
   root's IK limit does not turn it against its fold): the solver folds it toward the control,
   the other IK holds its top bone on the line, and the straight limb misses (3.4% of its
-  reach), an error on its chain. Nor when the other has two bones or more: it folds to bring its
-  own tip on, and misses (a forearm IK beside a hand IK of length 3 on the straight arm's
-  control: 20% of its reach).
+  reach), an error on its chain. With no pole and its root's IK limit against its fold, its
+  hinges limited against each other, rounding decides whether the solver folds it: an error on
+  the other IK, which misses where it folds (the upper arm's IK at 17 of 160 turns of the
+  shoulder, 1° to 40° either way about X and Z; the thigh's at 6 to 8). Nor when the other has
+  two bones or more: it folds to bring its own tip on, and misses (a forearm IK beside a hand
+  IK of length 3 on the straight arm's control: 20% of its reach).
 - Of overlapping chains on one control (a hand IK of length 2 beside the forearm's), the lower
   misses when its own joint is straight at rest and nothing starts it bent: only the other
   folds, and carries it along its line (the hand in line with the forearm 3.2% to 5.5% short,
@@ -273,22 +276,8 @@ def _outcome(
             ),
         )
     if aims_alike:
-        severity, why = (
-            Severity.WARNING,
-            (
-                f"The chain of IK '{winner.constraint}' on {winner.owner} is straight and "
-                "nothing starts it bent, so the solver never folds it: it only aims that line at "
-                "the control, which the other chain, lying along it, aims at too (measured on "
-                "the straight leg and arm: the thigh's and the upper arm's IK land). Once the "
-                "chain bends (a pre-bend, a posed bend, IK Stretch) it wins and the other misses."
-            ),
-        )
-        title = "Two IKs, one straight"
-        outcome = (
-            f": IK '{loser.constraint}' on {loser.owner} lands while {winner.owner}'s "
-            "chain stays straight."
-        )
-    elif agree:
+        return _straight_pair(winner, loser)
+    if agree:
         severity, why = (
             Severity.WARNING,
             (
@@ -310,6 +299,41 @@ def _outcome(
         title = "Two IKs fight" if shared else "Two IKs, one control"
         outcome = f": IK '{loser.constraint}' on {loser.owner} misses its target."
     return severity, title, why, outcome
+
+
+def _straight_pair(winner: IKChain, loser: IKChain) -> tuple[Severity, str, str, str]:
+    """Severity, title, why and the message's end for a one-bone IK lying along a straight
+    chain on its control. With a pole the chain never folds and both aim one line. Without one,
+    its hinges limited against each other (``_folds_all_the_same`` is false), rounding decides
+    goal by goal whether the solver folds it, and where it folds the other misses: an error."""
+    title = "Two IKs, one straight"
+    if winner.pole is None:
+        why = (
+            f"The chain of IK '{winner.constraint}' on {winner.owner} is straight and has no "
+            "pole; its IK limits let it fold either way, so floating-point rounding decides, "
+            "target by target, whether the solver folds it. Where it folds, the other chain, "
+            "lying along its line, is pulled off the control. Measured with the shoulder or hips "
+            "turned 1° to 40° either way about X and Z (160 turns): the upper arm's IK misses at "
+            "17, by 0.1% to all of its reach, the thigh's at 6 to 8, by 0.2%; deleted, every "
+            "chain lands at all of them and at 85°."
+        )
+        outcome = (
+            f": IK '{loser.constraint}' on {loser.owner} misses wherever the solver folds "
+            f"{winner.owner}'s chain."
+        )
+        return Severity.ERROR, title, why, outcome
+    why = (
+        f"The chain of IK '{winner.constraint}' on {winner.owner} is straight and nothing starts "
+        "it bent, so the solver never folds it: it only aims that line at the control, which "
+        "the other chain, lying along it, aims at too (measured on the straight leg and arm: "
+        "the thigh's and the upper arm's IK land). Once the chain bends (a pre-bend, a posed "
+        "bend, IK Stretch) it wins and the other misses."
+    )
+    outcome = (
+        f": IK '{loser.constraint}' on {loser.owner} lands while {winner.owner}'s chain stays "
+        "straight."
+    )
+    return Severity.WARNING, title, why, outcome
 
 
 def _aims_its_straight_line(rig: RigView, winner: IKChain, loser: IKChain) -> bool:
