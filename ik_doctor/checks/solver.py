@@ -57,6 +57,10 @@ What it reports:
   scale, or one it inherits): one more from 2% longer, two from 10%, three from 20%, four from
   50% (measured on the leg and the arm: a thigh scaled 1.5 over a shin that does not inherit it
   stops 13% of the reach short at 12 and needs 16). Fewer: an error.
+- More where its bones are IK-stiff on X and Z, by tables measured at the leg's and the arm's
+  bends: the leg needs 20 with both bones at 0.95 (12 leave it 0.5% of its reach short), 15 at
+  0.9, 13 at 0.85; 14 with the shin alone at 0.8, 13 with the thigh alone at 0.6; the arm 15
+  at 0.9 on both. Fewer: an error. Two bones stiff unevenly were not measured.
 - Below 25: a warning (targets drawn near the root stay 1% short at 20).
 - A chain no table measured (one bone or three, a joint posed folded further than at rest, a
   bend or proportion past the tables): a warning below 25, for Verify by Solving to prove. An
@@ -166,6 +170,31 @@ GROWN_NEEDS = ((1.02, 1), (1.1, 2), (1.2, 3), (1.5, 4))
 with the lower bone not inheriting it, both scaled, or the lower bone alone, the fewest of the
 three. 2% longer, the leg needs 13 where the table gives 12 and the arm 10 for 9; at 1.01 the leg
 still lands at 12. Scaled 2, the leg needs 16 to 29 and the arm 14 to 24."""
+STIFF_NEEDS = {
+    "even": (
+        (7.63, ((0.85, 13), (0.9, 15), (0.925, 17), (0.95, 20))),
+        (13.7, ((0.7, 10), (0.8, 11), (0.85, 12), (0.9, 15), (0.925, 17), (0.95, 21))),
+    ),
+    "joint": (
+        (7.63, ((0.7, 13), (0.8, 14))),
+        (13.7, ((0.3, 10), (0.7, 11), (0.75, 12), (0.8, 13), (0.85, 15))),
+    ),
+    "root": (
+        (7.63, ((0.6, 13),)),
+        (13.7, ((0.3, 10), (0.6, 11), (0.75, 12))),
+    ),
+}
+"""Iterations a two-bone limb with a pole needs by its joint's bend at rest (degrees) with IK
+stiffness at least this on X and Z of both bones ("even", the lesser of the two), of the lower
+bone alone ("joint") or of the upper alone ("root"), the other not stiff at all; below the
+first stiffness the bend table holds. Measured on 5.3 on the leg (bent 7.63°, 12 unstiff) and
+the arm (13.7°, 9), and on the leg bent as the arm: the same counts as the arm, so the bend
+decides, not the limb (eleven of the counts held on 4.2 and 4.5 too). Stiffer than the last
+row the limb fails at 500 (``locks``). A straighter stiff limb need not need more: the leg at
+0.95 needs 20, the arm 21."""
+STIFF_BEND_SPAN = 1.0
+"""Degrees from a measured bend a limb may be for that row to hold; between the two, the
+fewer of both rows holds; outside, nothing was measured."""
 FOLDED_FURTHER = 1.0
 """Degrees a posed joint may fold beyond its rest bend before the start counts as nearer the
 goals than any chain measured (posed 20° further, the leg lands from 3 iterations)."""
@@ -230,8 +259,8 @@ class Need:
     measured: str
     kind: str = "bend"
     """Which measurement sets the count: "bend" (the tables by the joint's bend at rest),
-    "tail_off" (no Use Tail under a pole), "opposed_hinges", "weak_stretch" or "posed_longer" (a
-    bone posed longer than at rest); the finding's ``needed_for``."""
+    "tail_off" (no Use Tail under a pole), "opposed_hinges", "weak_stretch", "posed_longer" (a
+    bone posed longer than at rest) or "stiffness"; the finding's ``needed_for``."""
 
 
 def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
@@ -270,6 +299,9 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
                 "posed_longer",
             )
         )
+    stiff = _stiffness_need(rig, chain, bend, measured[1], limb) if with_pole else None
+    if stiff is not None:
+        needs.append(stiff)
     if not chain.use_tail and with_pole and bend <= TAIL_OFF_BEND:
         needs.append(
             Need(
@@ -299,6 +331,50 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
             )
         )
     return max(needs, key=lambda need: need.count)
+
+
+def _stiffness_need(
+    rig: RigView, chain: IKChain, bend: float, count: int, limb: str
+) -> Need | None:
+    """The count the two bones' IK stiffness raises the bend table's to (``STIFF_NEEDS``), None
+    when it does not. A bone is as stiff as its freer swing axis: one axis alone was not
+    measured, nor two bones stiff unevenly (evenly, they need less than one alone)."""
+    joint, root = (_swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones)
+    if not (joint or root):
+        return None
+    if joint and root:
+        kind, stiffness, where = "even", min(joint, root), "both bones"
+    else:
+        kind, stiffness = ("joint", joint) if joint else ("root", root)
+        where = chain.moving_bones[0 if joint else 1]
+    need = _stiff_count(STIFF_NEEDS[kind], bend, stiffness)
+    if need <= count:
+        return None
+    return Need(
+        need,
+        f"IK stiffness {stiffness:g} on {where}; {limb} bent {bend:g}° need {count}, and {need} "
+        "so stiff, measured",
+        "stiffness",
+    )
+
+
+def _stiff_count(
+    rows: tuple[tuple[float, tuple[tuple[float, int], ...]], ...], bend: float, stiffness: float
+) -> int:
+    """The count the rows give a limb so bent and stiff (0: none measured)."""
+    counts = [
+        (abs(bend - at), next((n for least, n in reversed(row) if stiffness >= least), 0))
+        for at, row in rows
+    ]
+    near = [n for off, n in counts if off <= STIFF_BEND_SPAN]
+    if near:
+        return near[0]
+    return min(n for _off, n in counts) if rows[0][0] < bend < rows[-1][0] else 0
+
+
+def _swing_stiffness(pose_bone: bpy.types.PoseBone) -> float:
+    """The bone's IK stiffness on its freer swing axis, as set (0.7 reads 0.699999988)."""
+    return round(min(pose_bone.ik_stiffness_x, pose_bone.ik_stiffness_z), 3)
 
 
 def _bend_table(rig: RigView, chain: IKChain, with_pole: bool) -> tuple[tuple[float, int], ...]:
