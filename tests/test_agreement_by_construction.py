@@ -920,6 +920,38 @@ def test_pole_of_a_leg_chain_rooted_in_the_hips_is_judged_as_blender_turns_it(fa
     assert (verdict.state == "fail") == (Severity.ERROR in poles)
 
 
+@pytest.mark.parametrize(
+    ("limb", "override", "one_sided", "title", "lands"),
+    [
+        ("arm", 1, 1, "Straight, bent at start", True),  # seed 86: "Start bent from the pole"
+        ("leg", 3, 1, "Straight, bent at start", True),
+        ("leg", 1, 3, "Straight, bent at start", True),
+        ("arm", 2, 0, "Straight, bent at start", True),
+        ("arm", 5, 1, "Start held straight", False),
+        ("leg", 3, 0, "Start held straight", False),
+        ("arm", 3, 3, "Bent at start, root held", False),
+    ],
+)
+def test_a_straight_limb_started_within_its_one_sided_limits_is_judged_by_them(
+    limb, override, one_sided, title, lands
+) -> None:
+    """Once 20 of the 48 pairs of an overriding constraint and a straight limb whose lower hinge
+    folds one way, with a pole, broke a rule (seed 86's was a Damped Track at the control on an
+    arm folding away from its pole, called bent from the pole). The limits decide the start:
+    bent against them they hold it straight (3.4% short); within them they take it as their
+    fold, which, opposite the pole, cannot flip; a root limited the other way holds it back."""
+    faults = (
+        Fault("overriding_constraint", limb, override),
+        Fault("straight_one_sided", limb, one_sided),
+    )
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
+    (straight,) = [f for f in judged.findings if f.check_id == "rest_pose"]
+    assert (straight.title, straight.fix_id) == (title, None)
+
+
 @pytest.mark.parametrize("limb", ["arm", "leg"])
 @pytest.mark.parametrize("hinges", [6, 7])
 def test_a_straight_limb_folded_by_chance_leaves_the_ik_along_it_short(

@@ -24,6 +24,7 @@ from ..core.limb import (
     pole_turn,
     root_folds_against,
 )
+from ..core.names import readable
 from ..core.reach import solved_by_itasc, stretching_bones
 from ..core.rig import IKChain, RigView
 from ..core.start import (
@@ -31,6 +32,7 @@ from ..core.start import (
     start_set_by,
     start_turned_back,
     straight_start,
+    straight_start_bends,
     target_tracking_joint,
 )
 from ._shared_control import line_aimer, rival_on_the_control
@@ -48,6 +50,8 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
     folded = limits_fold(rig, chain) is not None
     stretching = stretching_bones(rig, chain)
     start = _start_bend(rig, chain) if chain.pole is not None else None
+    opposite = _limits_decide(rig, chain, start) if start is not None else None
+    held_by = ""  # why the pre-bend is not offered, where the limits' fold decides
     stretch, sheared = _inherited_shear(rig, chain, direction)
     # Posed toward its pole, not stretching, its root limited to turn the other way from the fold.
     root_held = bool(
@@ -67,6 +71,8 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
             "short (measured: the leg and the arm posed 20° to 160° toward the pole, with "
             "their upper bone limited the other way, stop short; with that bone free they land)."
         )
+    elif opposite is not None:
+        severity, title, effect, held_by = opposite
     elif start is not None and start.toward:
         severity, title = Severity.WARNING, "Straight, bent at start"
         effect = (
@@ -97,6 +103,8 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
     if root_held:
         reason = f"clear the posed rotation of {', '.join(bent_by) or joint} and pre-bend it, or "
         fix = dict(facts=fix["facts"], no_fix_reason=reason + f"free the IK limit of {chain.root}")
+    if held_by:
+        fix = dict(facts=fix["facts"], no_fix_reason=held_by)
     if stretch:
         effect += sheared
         fix = dict(facts=fix["facts"], no_fix_reason="clear the scale it inherits first")
@@ -113,6 +121,128 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         ),
         **fix,
     )
+
+
+ALONG_POLE = 10.0
+"""Degrees within which the side a straight chain's IK limits fold it to counts as the pole's
+side, or (from 180°) as opposite it. Opposite, a bend turns within 90° of the pole or of that
+side wherever it ends (but for a sliver as wide as this), so it never flips, as the oracle
+judges a pole."""
+
+
+def built_side_from_pole(rig: RigView, chain: IKChain) -> float | None:
+    """The side a chain straight at rest is built to fold to by its IK limits, as an angle from
+    its pole's side: 0 along it, pi opposite it (``ALONG_POLE``); None for other chains."""
+    pole = rig.joint_point(chain.pole, chain.pole_subtarget)
+    if pole is None or limits_fold(rig, chain) is None:
+        return None
+    built = built_bend(rig, chain)
+    side = offset_from_line(pole, rig.bone(chain.root).head, rig.chain_tip(chain))
+    if built is None or side.length < STRAIGHT_RATIO * rig.chain_reach(chain):
+        return None
+    apart = math.degrees(built.angle(side))
+    return 0.0 if apart < ALONG_POLE else math.pi if apart > 180.0 - ALONG_POLE else None
+
+
+def built_against_pole(rig: RigView, chain: IKChain) -> bool:
+    """Whether the chain is straight at rest and its IK limits fold it to the side opposite its
+    pole: a started bend cannot then turn it away from both."""
+    return built_side_from_pole(rig, chain) == math.pi
+
+
+LIMITS_HOLD = 145.0
+"""Degrees a constraint's start may bend a chain straight at rest off the side its IK limits
+fold it to and still start it bent: further, the limits hold it straight. Measured on the leg
+and the arm folding only away from their poles: started 90° to 115° off (a Track To of the
+control, a Copy Rotation of the other limb's control) they land, 180° off they stop 3.4%
+short; between, not measured."""
+
+
+def _started_against_the_limits(rig: RigView, chain: IKChain) -> bool:
+    """Whether a constraint the IK overrides starts the chain, straight at rest with its IK
+    limits folding it along or opposite its pole, bent against those limits (``LIMITS_HOLD``),
+    with the body as modelled or turned either way."""
+    started = straight_start_bends(rig, chain)
+    built = built_side_from_pole(rig, chain)
+    if started is None or built is None:
+        return False
+    # The bends are read from the side facing the pole.
+    return any(
+        abs(math.degrees(math.remainder(bend - built, math.tau))) > LIMITS_HOLD
+        for bend in started[2]
+    )
+
+
+KEPT_POLE_ANGLE = 1.0
+"""Degrees a pole angle may be off the one that keeps the rest pose and still keep it."""
+
+
+def limits_start(rig: RigView, chain: IKChain) -> str | None:
+    """What a constraint the IK overrides does starting a chain straight at rest whose IK limits
+    fold it along or opposite its pole (``built_side_from_pole``): "held" when it bends it
+    against them (they hold it straight), "root held" when the root's limit turns it against
+    the fold and the start is not a Damped Track at the target (measured: a Damped Track at
+    the pole or a Track To of the control leaves the leg and the arm 0.2% to 35% short;
+    tracking the control they land), "lands" when the limits take the start as their fold:
+    opposite the pole at any pole angle (it bends as built or toward the pole), along it at the
+    angle that keeps the rest pose (``KEPT_POLE_ANGLE``; measured: the leg started 90° off its
+    fold lands there, turned 20° or 60° flips). None where the pole's side decides (the start
+    turned by the pole angle, ``core.start``), or no constraint starts it."""
+    built = built_side_from_pole(rig, chain)
+    if built is None or straight_start_bends(rig, chain) is None:
+        return None
+    if _started_against_the_limits(rig, chain):
+        return "held"
+    if root_folds_against(rig, chain) and target_tracking_joint(rig, chain) is None:
+        return "root held"
+    turn = math.degrees(abs(pole_turn(rig, chain) or 0.0))
+    return "lands" if built == math.pi or turn < KEPT_POLE_ANGLE else None
+
+
+def _limits_decide(
+    rig: RigView, chain: IKChain, start: StartBend
+) -> tuple[Severity, str, str, str] | None:
+    """Severity, title, effect and why no pre-bend is offered where the IK limits decide what a
+    constraint's start does (``limits_start``); None where the pole's side does."""
+    verdict = limits_start(rig, chain)
+    if verdict == "held":
+        effect = (
+            f"{start.shown} bends it against its IK limits where the solver starts; they hold "
+            "it straight, and with its pole it does not bend (measured: the leg and the arm "
+            "stop 3.4% of the reach short)."
+        )
+        started = straight_start_bends(rig, chain)
+        assert started is not None  # what limits_start read
+        mute = f"mute '{readable(started[1])}' on {started[0]} and pre-bend it"
+        return Severity.ERROR, "Start held straight", effect, mute
+    if verdict == "root held":
+        effect = (
+            f"{start.shown} starts it bent within its IK limits, but the IK limit of "
+            f"{chain.root} lets it turn only the other way from the fold, and the solver leaves "
+            "it short (measured: the leg and the arm started by a Damped Track at the pole or a "
+            "Track To of the control stop 0.2% to 35% of the reach short; tracking the control "
+            "they land)."
+        )
+        return (
+            Severity.ERROR,
+            "Bent at start, root held",
+            effect,
+            f"free the IK limit of {chain.root}",
+        )
+    if verdict == "lands":
+        effect = (
+            f"the solver starts from the bend {start.shown} gives it, within its IK limits, "
+            "which take it as their fold: it bends as its limits build it or toward the pole "
+            "(measured: the leg and the arm started 90° to 115° off that fold land)."
+        )
+        started = straight_start_bends(rig, chain)
+        assert started is not None  # what limits_start read
+        keep = (
+            f"'{readable(started[1])}' on {started[0]} starts it bent within its limits, and "
+            "pre-bent the other way that start would flip it"
+        )
+        return Severity.WARNING, "Straight, bent at start", effect, keep
+    return None
 
 
 def _without_pole(

@@ -107,6 +107,7 @@ from ..core.start import (
 from ..core.start import straight_start as straight_start_of
 from ._mute_blocks import why_not_muted
 from ._shared_control import line_aimer
+from ._straight_chain import limits_start
 from .duplicates import clash_after
 
 OVERRIDDEN = {
@@ -318,7 +319,11 @@ def _rotation_overridden(
     # control lands, muted it stops 4.3% short).
     straight_start = bend_offset(rig, chain) < STRAIGHT_RATIO and (
         target_tracking_joint(rig, chain) == (bone, readable(constraint))
-        or straight_start_of(rig, chain) == (bone, readable(constraint), True)
+        or (
+            (found := straight_start_of(rig, chain)) is not None
+            and found[:2] == (bone, readable(constraint))
+            and (found[2] or limits_start(rig, chain) == "lands")
+        )
         or (
             chain.pole is None
             and start_set_by(rig, chain, bone) == constraint

@@ -297,7 +297,7 @@ def start_turned_back(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     turn = pole_turn(rig, chain)
     if turn is None:
         return None
-    straight = _straight_start_bends(rig, chain)
+    straight = straight_start_bends(rig, chain)
     if straight is not None:
         bone, constraint, started = straight
         turned_back = _faces_the_pole(turn, started) and not _faces_the_pole(0.0, started)
@@ -336,14 +336,14 @@ def straight_start(rig: RigView, chain: IKChain) -> tuple[str, str, bool] | None
     oracle on 57 of 60, and the three it calls failing land. None without such a constraint,
     or where its start is not modelled."""
     turn = pole_turn(rig, chain)
-    straight = _straight_start_bends(rig, chain)
+    straight = straight_start_bends(rig, chain)
     if turn is None or straight is None:
         return None
     bone, constraint, bends = straight
     return bone, readable(constraint), _faces_the_pole(turn, bends)
 
 
-def _straight_start_bends(
+def straight_start_bends(
     rig: RigView, chain: IKChain
 ) -> tuple[str, bpy.types.Constraint, list[float]] | None:
     """(bone, constraint, ``_start_bends``) of the first constraint the IK overrides that sets
