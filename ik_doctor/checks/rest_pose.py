@@ -39,6 +39,13 @@ What it reports:
   other way from the fold (measured: the leg and the arm posed 20° to 160° toward the pole
   stop short, the leg 53% at 160°; with the root free they land), with no fix: pre-bent, the
   pose still fails, so the message says what to clear or free.
+- Where one-sided IK limits fold such a chain, they judge a constraint's start, not the pole
+  alone: bent against them (180° off their fold) they hold it straight, an error ("Start held
+  straight": the leg and the arm stop 3.4% short); within them (90° to 115° off) they take
+  it as their fold, a warning without the pre-bend, when the fold is opposite the pole (it
+  bends as built or toward the pole, so it never flips) or along it with the pole angle that
+  keeps the rest pose; and a root limited the other way holds it back (0.2% to 35% short)
+  unless the start is a Damped Track at the target.
 - A straight chain without a pole, at rest, whose line another IK on its control aims at it:
   that IK turns one bone the chain hangs from, and that bone's head and the IK's tip lie on the
   chain's line, so the control always comes straight along it (an upper-arm IK without Use
