@@ -205,16 +205,17 @@ def _limits_decide(
     """Severity, title, effect and why no pre-bend is offered where the IK limits decide what a
     constraint's start does (``limits_start``); None where the pole's side does."""
     verdict = limits_start(rig, chain)
+    started = straight_start_bends(rig, chain)
+    if verdict is None or started is None:
+        return None
+    constraint = f"'{readable(started[1])}' on {started[0]}"
     if verdict == "held":
         effect = (
             f"{start.shown} bends it against its IK limits where the solver starts; they hold "
             "it straight, and with its pole it does not bend (measured: the leg and the arm "
             "stop 3.4% of the reach short)."
         )
-        started = straight_start_bends(rig, chain)
-        assert started is not None  # what limits_start read
-        mute = f"mute '{readable(started[1])}' on {started[0]} and pre-bend it"
-        return Severity.ERROR, "Start held straight", effect, mute
+        return Severity.ERROR, "Start held straight", effect, f"mute {constraint} and pre-bend it"
     if verdict == "root held":
         effect = (
             f"{start.shown} starts it bent within its IK limits, but the IK limit of "
@@ -223,26 +224,18 @@ def _limits_decide(
             "Track To of the control stop 0.2% to 35% of the reach short; tracking the control "
             "they land)."
         )
-        return (
-            Severity.ERROR,
-            "Bent at start, root held",
-            effect,
-            f"free the IK limit of {chain.root}",
-        )
-    if verdict == "lands":
-        effect = (
-            f"the solver starts from the bend {start.shown} gives it, within its IK limits, "
-            "which take it as their fold: it bends as its limits build it or toward the pole "
-            "(measured: the leg and the arm started 90° to 115° off that fold land)."
-        )
-        started = straight_start_bends(rig, chain)
-        assert started is not None  # what limits_start read
-        keep = (
-            f"'{readable(started[1])}' on {started[0]} starts it bent within its limits, and "
-            "pre-bent the other way that start would flip it"
-        )
-        return Severity.WARNING, "Straight, bent at start", effect, keep
-    return None
+        free = f"free the IK limit of {chain.root}"
+        return Severity.ERROR, "Bent at start, root held", effect, free
+    effect = (
+        f"the solver starts from the bend {start.shown} gives it, within its IK limits, which "
+        "take it as their fold: it bends as its limits build it or toward the pole (measured: "
+        "the leg and the arm started 90° to 115° off that fold land)."
+    )
+    keep = (
+        f"{constraint} starts it bent within its limits, and pre-bent the other way that start "
+        "would flip it"
+    )
+    return Severity.WARNING, "Straight, bent at start", effect, keep
 
 
 def _without_pole(
