@@ -105,6 +105,13 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         fix = dict(facts=fix["facts"], no_fix_reason=reason + f"free the IK limit of {chain.root}")
     if held_by:
         fix = dict(facts=fix["facts"], no_fix_reason=held_by)
+    # A start no model reads, set by a constraint the IK overrides, is where the solver starts
+    # whatever the rest pose says (measured: the straight leg copying the hips' rotation, one-sided
+    # toward its pole, pre-bent, still misses, now said to flip by constraint_order).
+    setter = start_set_by(rig, chain, joint) if start is None and chain.pole is not None else None
+    if setter is not None and "fix_id" in fix:
+        reason = f"'{readable(setter)}' on {joint} sets where the solver starts it, whatever the "
+        fix = dict(facts=fix["facts"], no_fix_reason=reason + "rest pose: mute it, then pre-bend")
     if stretch:
         effect += sheared
         fix = dict(facts=fix["facts"], no_fix_reason="clear the scale it inherits first")
