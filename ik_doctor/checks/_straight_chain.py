@@ -105,13 +105,8 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         fix = dict(facts=fix["facts"], no_fix_reason=reason + f"free the IK limit of {chain.root}")
     if held_by:
         fix = dict(facts=fix["facts"], no_fix_reason=held_by)
-    # A start no model reads, set by a constraint the IK overrides, is where the solver starts
-    # whatever the rest pose says (measured: the straight leg copying the hips' rotation, one-sided
-    # toward its pole, pre-bent, still misses, now said to flip by constraint_order).
-    setter = start_set_by(rig, chain, joint) if start is None and chain.pole is not None else None
-    if setter is not None and "fix_id" in fix:
-        reason = f"'{readable(setter)}' on {joint} sets where the solver starts it, whatever the "
-        fix = dict(facts=fix["facts"], no_fix_reason=reason + "rest pose: mute it, then pre-bend")
+    if "fix_id" in fix and start is None and (setter := _unread_start(rig, chain, joint)):
+        fix = dict(facts=fix["facts"], no_fix_reason=setter)
     if stretch:
         effect += sheared
         fix = dict(facts=fix["facts"], no_fix_reason="clear the scale it inherits first")
@@ -243,6 +238,20 @@ def _limits_decide(
         "would flip it"
     )
     return Severity.WARNING, "Straight, bent at start", effect, keep
+
+
+def _unread_start(rig: RigView, chain: IKChain, joint: str) -> str:
+    """Why a pole chain's pre-bend would not help where a constraint the IK overrides sets the
+    joint's start and no model reads it: the solver starts there whatever the rest pose says
+    (measured: the straight leg copying the hips' rotation, one-sided toward its pole, pre-bent
+    still misses, and constraint_order says it flips); "" for other chains."""
+    setter = start_set_by(rig, chain, joint) if chain.pole is not None else None
+    if setter is None:
+        return ""
+    return (
+        f"'{readable(setter)}' on {joint} sets where the solver starts it, whatever the rest "
+        "pose: mute it, then pre-bend"
+    )
 
 
 def _without_pole(
