@@ -146,12 +146,6 @@ def built_side_from_pole(rig: RigView, chain: IKChain) -> float | None:
     return 0.0 if apart < ALONG_POLE else math.pi if apart > 180.0 - ALONG_POLE else None
 
 
-def built_against_pole(rig: RigView, chain: IKChain) -> bool:
-    """Whether the chain is straight at rest and its IK limits fold it to the side opposite its
-    pole: a started bend cannot then turn it away from both."""
-    return built_side_from_pole(rig, chain) == math.pi
-
-
 LIMITS_HOLD = 145.0
 """Degrees a constraint's start may bend a chain straight at rest off the side its IK limits
 fold it to and still start it bent: further, the limits hold it straight. Measured on the leg
@@ -160,18 +154,12 @@ control, a Copy Rotation of the other limb's control) they land, 180° off they 
 short; between, not measured."""
 
 
-def _started_against_the_limits(rig: RigView, chain: IKChain) -> bool:
-    """Whether a constraint the IK overrides starts the chain, straight at rest with its IK
-    limits folding it along or opposite its pole, bent against those limits (``LIMITS_HOLD``),
-    with the body as modelled or turned either way."""
-    started = straight_start_bends(rig, chain)
-    built = built_side_from_pole(rig, chain)
-    if started is None or built is None:
-        return False
-    # The bends are read from the side facing the pole.
+def _against_the_limits(built: float, bends: list[float]) -> bool:
+    """Whether a start bends a chain straight at rest against the IK limits that fold it to
+    ``built`` (``built_side_from_pole``; the bends read from the side facing the pole, with the
+    body as modelled or turned either way), further than ``LIMITS_HOLD``."""
     return any(
-        abs(math.degrees(math.remainder(bend - built, math.tau))) > LIMITS_HOLD
-        for bend in started[2]
+        abs(math.degrees(math.remainder(bend - built, math.tau))) > LIMITS_HOLD for bend in bends
     )
 
 
@@ -190,15 +178,24 @@ def limits_start(rig: RigView, chain: IKChain) -> str | None:
     angle that keeps the rest pose (``KEPT_POLE_ANGLE``; measured: the leg started 90° off its
     fold lands there, turned 20° or 60° flips). None where the pole's side decides (the start
     turned by the pole angle, ``core.start``), or no constraint starts it."""
+    verdict = _limits_verdict(rig, chain)
+    return None if verdict is None else verdict[0]
+
+
+def _limits_verdict(
+    rig: RigView, chain: IKChain
+) -> tuple[str, tuple[str, bpy.types.Constraint, list[float]]] | None:
+    """``limits_start``'s verdict, with the start it read (``straight_start_bends``)."""
     built = built_side_from_pole(rig, chain)
-    if built is None or straight_start_bends(rig, chain) is None:
+    started = straight_start_bends(rig, chain)
+    if built is None or started is None:
         return None
-    if _started_against_the_limits(rig, chain):
-        return "held"
+    if _against_the_limits(built, started[2]):
+        return "held", started
     if root_folds_against(rig, chain) and target_tracking_joint(rig, chain) is None:
-        return "root held"
+        return "root held", started
     turn = math.degrees(abs(pole_turn(rig, chain) or 0.0))
-    return "lands" if built == math.pi or turn < KEPT_POLE_ANGLE else None
+    return ("lands", started) if built == math.pi or turn < KEPT_POLE_ANGLE else None
 
 
 def _limits_decide(
@@ -206,10 +203,10 @@ def _limits_decide(
 ) -> tuple[Severity, str, str, str] | None:
     """Severity, title, effect and why no pre-bend is offered where the IK limits decide what a
     constraint's start does (``limits_start``); None where the pole's side does."""
-    verdict = limits_start(rig, chain)
-    started = straight_start_bends(rig, chain)
-    if verdict is None or started is None:
+    found = _limits_verdict(rig, chain)
+    if found is None:
         return None
+    verdict, started = found
     constraint = f"'{readable(started[1])}' on {started[0]}"
     if verdict == "held":
         effect = (
