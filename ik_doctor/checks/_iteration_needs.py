@@ -1,0 +1,305 @@
+"""How many Standard-solver iterations a limb needs, by tables measured on two-bone limbs.
+
+The solver check asks ``iterations_needed`` for a chain's count: each table was measured by
+solving the oracle's goals on the reference rig's leg and arm in 4.2 and 5.3, so a limb the
+tables do not describe gets no count, and the check leaves it a warning.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import bpy
+from mathutils import Vector
+
+from ..core.geometry import offset_from_line
+from ..core.limb import forward_pose, forward_tip, hangs_down
+from ..core.reach import posed_longer, stretching_bones
+from ..core.rig import IKChain, RigView
+
+BEND_NEEDS = (
+    (2.0, 20),
+    (4.0, 16),
+    (6.0, 13),
+    (7.63, 12),
+    (10.0, 11),
+    (12.0, 10),
+    (13.7, 9),
+    (15.0, 9),
+    (20.0, 8),
+    (25.0, 7),
+    (30.0, 6),
+    (40.0, 6),
+    (50.0, 5),
+    (60.0, 5),
+)
+"""Iterations a two-bone limb with a pole needs to land on the oracle's goals, by its joint's bend
+at rest (degrees), every count below failing: measured on legs and arms of equal bones, and the
+fewest a limb whose upper bone is shorter needs (half the lower: 17 at 7.6°)."""
+LONG_ROOT_BEND_NEEDS = (
+    (2.0, 16),
+    (4.0, 12),
+    (6.0, 11),
+    (7.6, 10),
+    (10.0, 8),
+    (13.7, 7),
+    (15.0, 7),
+    (20.0, 6),
+    (30.0, 5),
+    (40.0, 5),
+    (50.0, 4),
+    (60.0, 4),
+)
+"""The same for an upper bone up to twice the lower's length, measured at twice: it lands sooner."""
+LONG_ROOT = 2.0
+EQUAL = 1.01
+"""Upper to lower bone lengths: up to ``EQUAL`` the first table holds, up to ``LONG_ROOT`` the
+second; longer upper bones were not measured."""
+NO_POLE_BEND_NEEDS = ((0.0, 14), (3.8, 10), (7.6, 9), (15.2, 7), (29.9, 5))
+"""A limb of equal bones without a pole: the solver chooses the bend plane, and lands sooner;
+straight at rest, it needs 14 (12 leave the arm 0.31% of its reach short, with the body turned
+40° about X), its IK limits or none alike."""
+OPPOSED_HINGES_STRAIGHT_NEEDS = 16
+"""The same straight limb with both bones' X IK limits one-sided, opposite ways (the upper arm 0
+to 150°, the forearm -150° to 0, or the other way round): 14 leave it 0.11% of its reach short,
+16 land. Limited the same way, or the forearm alone, it lands at 14; the upper arm alone limited
+to -150° to 0 needs 16 too, and to 0 to 150° lands at 14: the side the solver folds an unlimited
+joint is its own choice, so that case is left to the warning."""
+TAIL_OFF_NEEDS = 15
+TAIL_OFF_BEND = 6.84
+"""A chain without Use Tail that a pole turns: measured on the arm, its shoulder and upper arm
+bent this much (see the module doc)."""
+WEAK_STRETCH_NEEDS = 16
+WEAK_STRETCH = 0.4
+"""A leg whose IK Stretch on two or more bones is all below this needs more iterations."""
+LEG_BEND = 7.63
+"""The reference leg's knee bend (degrees), on which the weak stretch was measured."""
+GROWN_NEEDS = ((1.02, 1), (1.1, 2), (1.2, 3), (1.5, 4))
+"""Iterations more than its table a limb needs with a bone posed this many times its rest length
+(pose scale, its own or inherited): measured on the leg and the arm, a thigh or upper arm scaled
+with the lower bone not inheriting it, both scaled, or the lower bone alone, the fewest of the
+three. 2% longer, the leg needs 13 where the table gives 12 and the arm 10 for 9; at 1.01 the leg
+still lands at 12. Scaled 2, the leg needs 16 to 29 and the arm 14 to 24."""
+STIFF_NEEDS = {
+    "even": (
+        (7.63, ((0.85, 13), (0.9, 15), (0.925, 17), (0.95, 20))),
+        (13.7, ((0.7, 10), (0.8, 11), (0.85, 12), (0.9, 15), (0.925, 17), (0.95, 21))),
+    ),
+    "joint": (
+        (7.63, ((0.7, 13), (0.8, 14))),
+        (13.7, ((0.3, 10), (0.7, 11), (0.75, 12), (0.8, 13), (0.85, 15))),
+    ),
+    "root": (
+        (7.63, ((0.6, 13),)),
+        (13.7, ((0.3, 10), (0.6, 11), (0.75, 12))),
+    ),
+}
+"""Iterations a two-bone limb with a pole needs by its joint's bend at rest (degrees) with IK
+stiffness at least this on X and Z of both bones ("even", the lesser of the two), of the lower
+bone alone ("joint") or of the upper alone ("root"), the other not stiff at all; below the
+first stiffness the bend table holds. Measured on 5.3 on the leg (bent 7.63°, 12 unstiff) and
+the arm (13.7°, 9), and on the leg bent as the arm: the same counts as the arm, so the bend
+decides, not the limb (eleven of the counts held on 4.2 and 4.5 too). Stiffer than the last
+row the limb fails at 500 (``locks``). A straighter stiff limb need not need more: the leg at
+0.95 needs 20, the arm 21."""
+STIFF_BEND_SPAN = 1.0
+"""Degrees from a measured bend a limb may be for that row to hold; between the two, the
+fewer of both rows holds; outside, nothing was measured."""
+FOLDED_FURTHER = 1.0
+"""Degrees a posed joint may fold beyond its rest bend before the start counts as nearer the
+goals than any chain measured (posed 20° further, the leg lands from 3 iterations)."""
+
+
+@dataclass(frozen=True)
+class Need:
+    """The iterations a measured chain at least as bent as this one needs, and what was measured,
+    in words for the message."""
+
+    count: int
+    measured: str
+    kind: str = "bend"
+    """Which measurement sets the count: "bend" (the tables by the joint's bend at rest),
+    "tail_off" (no Use Tail under a pole), "opposed_hinges", "weak_stretch", "posed_longer" (a
+    bone posed longer than at rest) or "stiffness"; the finding's ``needed_for``."""
+
+
+def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
+    """The fewest iterations the chain needs by the tables measured on two-bone limbs as straight
+    as it is, or straighter; None for a chain no table measured (one or three bones, a joint
+    posed folded further, a bend past the tables)."""
+    bend = _start_bend(rig, chain)
+    if bend is None:
+        return None
+    with_pole = chain.pole is not None and not chain.pole_bone_missing
+    table = _bend_table(rig, chain, with_pole)
+    measured = next(((b, n) for b, n in table if b >= bend), None)
+    if measured is None:
+        return None
+    limb = "two-bone limbs" + (" with a pole" if with_pole else " without a pole")
+    if table is LONG_ROOT_BEND_NEEDS:
+        limb = f"{limb}, the upper bone up to twice the lower,"
+    needs = [
+        Need(
+            measured[1],
+            f"its joint is bent {bend:.1f}° at rest, and {limb} bent up to {measured[0]:g}° "
+            f"need at least {measured[1]}, measured",
+        )
+    ]
+    longer = posed_longer(rig, chain)
+    grown = max(longer, key=longer.__getitem__, default="")
+    times = round(longer.get(grown, 1.0), 3)  # a scale of 1.5 reads 1.4999993
+    extra = next((more for at_least, more in reversed(GROWN_NEEDS) if times >= at_least), 0)
+    if extra:
+        needs.append(
+            Need(
+                measured[1] + extra,
+                f"{grown} is posed {times:g} times its rest length; {limb} bent up to "
+                f"{measured[0]:g}° need {measured[1]} at rest and, measured, one more posed 2% "
+                "longer, two at 10%, three at 20%, four at 50%",
+                "posed_longer",
+            )
+        )
+    stiff = _stiffness_need(rig, chain, bend, measured[1], limb) if with_pole else None
+    if stiff is not None:
+        needs.append(stiff)
+    if not chain.use_tail and with_pole and bend <= TAIL_OFF_BEND:
+        needs.append(
+            Need(
+                TAIL_OFF_NEEDS,
+                "without Use Tail under a pole (measured: 12 leave an arm 2.1% of its reach "
+                "short, 14 0.19%; it needs 15)",
+                "tail_off",
+            )
+        )
+    if not with_pole and bend == 0.0 and _opposed_hinges(rig, chain):
+        needs.append(
+            Need(
+                OPPOSED_HINGES_STRAIGHT_NEEDS,
+                "straight at rest without a pole, its two bones IK-limited on X to turn opposite "
+                "ways (measured: 14 leave an arm 0.11% of its reach short; it needs 16)",
+                "opposed_hinges",
+            )
+        )
+    stretching = _weakly_stretching_leg(rig, chain)
+    if stretching and bend <= LEG_BEND:
+        needs.append(
+            Need(
+                WEAK_STRETCH_NEEDS,
+                f"with weak IK Stretch on {' and '.join(stretching)} (measured: 12 leave a leg "
+                "0.22% of its reach short with stretch 0.1 and 0.01, 15 0.11%; it needs 16)",
+                "weak_stretch",
+            )
+        )
+    return max(needs, key=lambda need: need.count)
+
+
+def _stiffness_need(
+    rig: RigView, chain: IKChain, bend: float, count: int, limb: str
+) -> Need | None:
+    """The count the two bones' IK stiffness raises the bend table's to (``STIFF_NEEDS``), None
+    when it does not. A bone is as stiff as its freer swing axis: one axis alone was not
+    measured, nor two bones stiff unevenly (evenly, they need less than one alone)."""
+    joint, root = (_swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones)
+    if not (joint or root):
+        return None
+    if joint and root:
+        kind, stiffness, where = "even", min(joint, root), "both bones"
+    else:
+        kind, stiffness = ("joint", joint) if joint else ("root", root)
+        where = chain.moving_bones[0 if joint else 1]
+    need = _stiff_count(STIFF_NEEDS[kind], bend, stiffness)
+    if need <= count:
+        return None
+    return Need(
+        need,
+        f"IK stiffness {stiffness:g} on {where}; {limb} bent {bend:g}° need {count}, and {need} "
+        "so stiff, measured",
+        "stiffness",
+    )
+
+
+def _stiff_count(
+    rows: tuple[tuple[float, tuple[tuple[float, int], ...]], ...], bend: float, stiffness: float
+) -> int:
+    """The count the rows give a limb so bent and stiff (0: none measured)."""
+    counts = [
+        (abs(bend - at), next((n for least, n in reversed(row) if stiffness >= least), 0))
+        for at, row in rows
+    ]
+    near = [n for off, n in counts if off <= STIFF_BEND_SPAN]
+    if near:
+        return near[0]
+    return min(n for _off, n in counts) if rows[0][0] < bend < rows[-1][0] else 0
+
+
+def _swing_stiffness(pose_bone: bpy.types.PoseBone) -> float:
+    """The bone's IK stiffness on its freer swing axis, as set (0.7 reads 0.699999988)."""
+    return round(min(pose_bone.ik_stiffness_x, pose_bone.ik_stiffness_z), 3)
+
+
+def _bend_table(rig: RigView, chain: IKChain, with_pole: bool) -> tuple[tuple[float, int], ...]:
+    """The table measured on limbs proportioned like this one (none: ``()``)."""
+    lower, upper = (rig.bone(name).length for name in chain.moving_bones)
+    ratio = upper / lower if lower > 0.0 else math.inf
+    if not with_pole:
+        return NO_POLE_BEND_NEEDS if ratio <= EQUAL else ()
+    return BEND_NEEDS if ratio <= EQUAL else LONG_ROOT_BEND_NEEDS if ratio <= LONG_ROOT else ()
+
+
+def _start_bend(rig: RigView, chain: IKChain) -> float | None:
+    """The two-bone chain's bend at rest (degrees), where the solver starts it there, straighter
+    or bent the other way; None for other chains, or a joint posed folded further."""
+    moving = chain.moving_bones
+    if len(moving) != 2:
+        return None
+    root, joint, tip = rig.bone(moving[1]).head, rig.bone(moving[0]).head, rig.chain_tip(chain)
+    posed = forward_pose(rig, chain)
+    posed_root, posed_joint = posed[moving[1]].translation, posed[moving[0]].translation
+    posed_tip = forward_tip(rig, chain, posed)
+    rest, start = _joint_angle(root, joint, tip), _joint_angle(posed_root, posed_joint, posed_tip)
+    toward_rest_side = offset_from_line(posed_joint, posed_root, posed_tip).dot(
+        offset_from_line(joint, root, tip)
+    )
+    if toward_rest_side >= 0.0 and start > rest + FOLDED_FURTHER:
+        return None
+    return round(rest, 2)  # as the tables are written: the reference leg is bent 7.628°
+
+
+def _joint_angle(root: Vector, joint: Vector, tip: Vector) -> float:
+    upper, lower = joint - root, tip - joint
+    if upper.length == 0.0 or lower.length == 0.0:
+        return 0.0
+    return math.degrees(upper.angle(lower))
+
+
+def _opposed_hinges(rig: RigView, chain: IKChain) -> bool:
+    """Whether the two bones' X IK limits each let them turn one way only, opposite ways."""
+    joint, root = (_one_way_on_x(rig.pose_bone(name)) for name in chain.moving_bones)
+    return joint * root < 0
+
+
+def _one_way_on_x(pose_bone: bpy.types.PoseBone) -> int:
+    """+1 or -1 when the bone's X IK limit lets it turn only that way about X, else 0."""
+    if not pose_bone.use_ik_limit_x:
+        return 0
+    low, high = pose_bone.ik_min_x, pose_bone.ik_max_x
+    return 1 if low >= 0.0 < high else -1 if high <= 0.0 > low else 0
+
+
+def unmeasured(rig: RigView, chain: IKChain) -> str:
+    """Why no table speaks for the chain, in words."""
+    bones = len(chain.moving_bones)
+    if bones != 2:
+        return f"a chain of {bones} bone{'s' * (bones != 1)}"
+    if _start_bend(rig, chain) is None:
+        return "a limb whose joint is posed folded further than at rest (where it starts)"
+    return "a two-bone limb proportioned and bent like this one"
+
+
+def _weakly_stretching_leg(rig: RigView, chain: IKChain) -> tuple[str, ...]:
+    """The bones of a leg that stretch, when two or more do and all by less than
+    ``WEAK_STRETCH``: the solver then needs more iterations; else ()."""
+    bones = stretching_bones(rig, chain)
+    weak = all(rig.pose_bone(name).ik_stretch < WEAK_STRETCH for name in bones)
+    return bones if len(bones) > 1 and weak and hangs_down(rig, chain) else ()
