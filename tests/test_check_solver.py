@@ -240,6 +240,32 @@ def test_a_stiff_limb_needs_more_iterations_than_its_table(
     _an_error_exactly_where_it_fails(rig, owner, fails, ("stiffness", needs))
 
 
+@pytest.mark.parametrize(
+    ("owner", "folded", "iterations", "fails", "needs"),
+    [
+        ("forearm.L", 70, 6, True, 7),
+        ("forearm.L", 70, 7, False, 7),
+        ("shin.L", 70, 7, True, 8),
+        ("shin.L", 20, 2, True, 3),
+        ("shin.L", 20, 3, False, 3),
+        ("shin.L", 150, 11, True, 12),
+    ],
+)
+def test_a_limb_posed_folded_further_needs_what_its_start_needs(
+    rig, owner, folded, iterations, fails, needs
+) -> None:
+    """Issue 25 (fresh seed 89): the arm posed 70° further into its bend stopped 1.6% of its
+    reach short at 5 iterations under a warning, no table having measured such a start. Posed
+    20° further the leg lands from 3 (12 at rest); 70°, it needs 8 and the arm 7; 150°, 12."""
+    lower = rig.pose.bones[owner]
+    lower.rotation_mode = "XYZ"
+    lower.rotation_euler = (math.radians(folded), 0.0, 0.0)
+    lower.constraints["IK"].iterations = iterations
+    (finding,) = findings_of(rig, "solver")
+    assert finding.stated["needs"] == needs
+    _an_error_exactly_where_it_fails(rig, owner, fails, ("folded_further", needs))
+
+
 def _an_error_exactly_where_it_fails(rig, owner: str, fails: bool, cause: tuple[str, int]) -> None:
     """The solver finding is an error whose need is ``cause`` (what sets the count, and the
     count) where the oracle fails the chain (and its fix lands it), a warning where it lands."""

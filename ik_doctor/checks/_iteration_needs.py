@@ -8,7 +8,9 @@ tables do not describe gets no count, and the check leaves it a warning.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import bpy
 from mathutils import Vector
@@ -17,6 +19,8 @@ from ..core.geometry import offset_from_line
 from ..core.limb import forward_pose, forward_tip, hangs_down
 from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
+
+T = TypeVar("T")
 
 BEND_NEEDS = (
     (2.0, 20),
@@ -107,8 +111,29 @@ STIFF_BEND_SPAN = 1.0
 """Degrees from a measured bend a limb may be for that row to hold; between the two, the
 fewer of both rows holds; outside, nothing was measured."""
 FOLDED_FURTHER = 1.0
-"""Degrees a posed joint may fold beyond its rest bend before the start counts as nearer the
-goals than any chain measured (posed 20° further, the leg lands from 3 iterations)."""
+"""Degrees a posed joint may fold beyond its rest bend before the solver's start counts as posed
+folded further (``FOLDED_FURTHER_NEEDS``)."""
+# fmt: off
+FOLDED_FURTHER_NEEDS = (
+    (7.63, (
+        (2, 10), (5, 9), (10, 6), (15, 5), (20, 3), (25, 3), (30, 4), (35, 5), (40, 5), (45, 6),
+        (50, 6), (55, 7), (60, 7), (65, 8), (75, 8), (80, 9), (90, 9), (95, 10), (110, 10),
+        (120, 11), (140, 11), (150, 12), (160, 12), (170, 13),
+    )),
+    (13.7, (
+        (2, 8), (5, 7), (10, 5), (15, 4), (20, 3), (25, 3), (30, 4), (35, 4), (40, 5), (45, 5),
+        (50, 6), (55, 6), (60, 7), (70, 7), (75, 8), (85, 8), (90, 9), (110, 9), (120, 10),
+        (130, 10), (140, 11), (160, 11),
+    )),
+)
+# fmt: on
+"""Iterations a two-bone limb with a pole needs by its joint's bend at rest (degrees) and how
+many degrees further than that it is posed folded, where the solver starts: measured on the leg
+(7.63°) and the arm (13.7°), the same in 4.2, 4.5 and 5.3; between two measured folds, the
+fewer of both. A little further the start is nearer the goals (posed 20°, 3 land where the leg
+at rest needs 12); further still, the solver must unfold it (posed 70°: the arm needs 7, the
+leg 8). The rest bends hold as ``STIFF_NEEDS``'s do. Measured on limbs of equal bones, neither
+stiff nor stretching nor posed longer; the arm folded 170° further starts past the line."""
 
 
 @dataclass(frozen=True)
@@ -121,17 +146,21 @@ class Need:
     kind: str = "bend"
     """Which measurement sets the count: "bend" (the tables by the joint's bend at rest),
     "tail_off" (no Use Tail under a pole), "opposed_hinges", "weak_stretch", "posed_longer" (a
-    bone posed longer than at rest) or "stiffness"; the finding's ``needed_for``."""
+    bone posed longer than at rest), "stiffness" or "folded_further" (the joint posed folded
+    further than at rest); the finding's ``needed_for``."""
 
 
 def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
     """The fewest iterations the chain needs by the tables measured on two-bone limbs as straight
-    as it is, or straighter; None for a chain no table measured (one or three bones, a joint
-    posed folded further, a bend past the tables)."""
-    bend = _start_bend(rig, chain)
-    if bend is None:
+    as it is, or straighter, or posed folded as far; None for a chain no table measured (one or
+    three bones, a bend past the tables)."""
+    bends = _joint_bends(rig, chain)
+    if bends is None:
         return None
+    bend, further = bends
     with_pole = chain.pole is not None and not chain.pole_bone_missing
+    if further:
+        return _folded_further_need(rig, chain, bend, further) if with_pole else None
     table = _bend_table(rig, chain, with_pole)
     measured = next(((b, n) for b, n in table if b >= bend), None)
     if measured is None:
@@ -223,10 +252,15 @@ def _stiff_count(
     rows: tuple[tuple[float, tuple[tuple[float, int], ...]], ...], bend: float, stiffness: float
 ) -> int:
     """The count the rows give a limb so bent and stiff (0: none measured)."""
-    counts = [
-        (abs(bend - at), next((n for least, n in reversed(row) if stiffness >= least), 0))
-        for at, row in rows
-    ]
+    return _by_bend(
+        rows, bend, lambda row: next((n for least, n in reversed(row) if stiffness >= least), 0)
+    )
+
+
+def _by_bend(rows: tuple[tuple[float, T], ...], bend: float, count: Callable[[T], int]) -> int:
+    """The count read from the row measured at this rest bend (within ``STIFF_BEND_SPAN``), or
+    the fewer of both rows' between them; 0 outside them."""
+    counts = [(abs(bend - at), count(row)) for at, row in rows]
     near = [n for off, n in counts if off <= STIFF_BEND_SPAN]
     if near:
         return near[0]
@@ -247,9 +281,10 @@ def _bend_table(rig: RigView, chain: IKChain, with_pole: bool) -> tuple[tuple[fl
     return BEND_NEEDS if ratio <= EQUAL else LONG_ROOT_BEND_NEEDS if ratio <= LONG_ROOT else ()
 
 
-def _start_bend(rig: RigView, chain: IKChain) -> float | None:
-    """The two-bone chain's bend at rest (degrees), where the solver starts it there, straighter
-    or bent the other way; None for other chains, or a joint posed folded further."""
+def _joint_bends(rig: RigView, chain: IKChain) -> tuple[float, float] | None:
+    """The two-bone chain's bend at rest and how much further its joint is posed folded, where
+    the solver starts (degrees; 0 when it starts no further folded, straighter or bent the other
+    way); None for other chains."""
     moving = chain.moving_bones
     if len(moving) != 2:
         return None
@@ -261,9 +296,41 @@ def _start_bend(rig: RigView, chain: IKChain) -> float | None:
     toward_rest_side = offset_from_line(posed_joint, posed_root, posed_tip).dot(
         offset_from_line(joint, root, tip)
     )
-    if toward_rest_side >= 0.0 and start > rest + FOLDED_FURTHER:
+    further = start - rest if toward_rest_side >= 0.0 and start > rest + FOLDED_FURTHER else 0.0
+    # Rounded as the tables are written: the reference leg is bent 7.628°, posed 10° it reads
+    # 10.000004° further.
+    return round(rest, 2), round(further, 1)
+
+
+def _folded_further_need(rig: RigView, chain: IKChain, bend: float, further: float) -> Need | None:
+    """What a limb posed folded further needs (``FOLDED_FURTHER_NEEDS``), None where the table
+    was not measured: another rest bend or proportion, or a bone stiff, stretching or grown."""
+    if _bend_table(rig, chain, True) is not BEND_NEEDS or not chain.use_tail:
         return None
-    return round(rest, 2)  # as the tables are written: the reference leg is bent 7.628°
+    if stretching_bones(rig, chain) or posed_longer(rig, chain):
+        return None
+    if any(_swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones):
+        return None
+    count = _by_bend(FOLDED_FURTHER_NEEDS, bend, lambda folds: _fewer_either_side(folds, further))
+    if not count:
+        return None
+    return Need(
+        count,
+        f"its joint is posed folded {further:.0f}° further than its {bend:g}° at rest, where the "
+        f"solver starts, and two-bone limbs with a pole so posed need at least {count}, measured",
+        "folded_further",
+    )
+
+
+def _fewer_either_side(rows: tuple[tuple[int, int], ...], at: float) -> int:
+    """The count of the row at ``at``, or the fewer of the two around it (the first row's below
+    it; 0 past the last)."""
+    above = next((i for i, (row_at, _n) in enumerate(rows) if row_at >= at), None)
+    if above is None:
+        return 0
+    if rows[above][0] == at:
+        return rows[above][1]
+    return min(rows[above][1], rows[max(above - 1, 0)][1])
 
 
 def _joint_angle(root: Vector, joint: Vector, tip: Vector) -> float:
@@ -292,7 +359,8 @@ def unmeasured(rig: RigView, chain: IKChain) -> str:
     bones = len(chain.moving_bones)
     if bones != 2:
         return f"a chain of {bones} bone{'s' * (bones != 1)}"
-    if _start_bend(rig, chain) is None:
+    bends = _joint_bends(rig, chain)
+    if bends is not None and bends[1]:
         return "a limb whose joint is posed folded further than at rest (where it starts)"
     return "a two-bone limb proportioned and bent like this one"
 

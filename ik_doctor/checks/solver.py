@@ -11,10 +11,11 @@ and targets drawn to 30% of the reach, which need the most steps):
   12 (11 leave it 0.2% of its reach short, 10 1.2%, 8 3.1%), its arm, bent 13.7°, 9; a leg bent
   2° needs 20. Below what the table gives for the chain's bend the chain fails (error); above
   it, up to 24, targets drawn near the root stay up to 1% short (warning). A joint posed folded
-  further than at rest starts nearer the goals (posed 20° more, the leg lands from 3), and a
-  chain of one bone or of three was not measured so: an insect leg (a short coxa under two
-  long bones, bent 27° and 107°) lands from 5 iterations, but one whose femur and tibia lie in
-  line needs 16. Those are warnings; Verify by Solving solves them. An arm IK without Use Tail
+  further than at rest starts nearer the goals, then must unfold (``FOLDED_FURTHER_NEEDS``):
+  posed 20° further, the leg and the arm land from 3; 70°, the leg needs 8 and the arm 7; 150°,
+  12 and 11. A chain of one bone or of three was not measured so: an insect leg (a short coxa
+  under two long bones, bent 27° and 107°) lands from 5 iterations, but one whose femur and
+  tibia lie in line needs 16. Those are warnings; Verify by Solving solves them. An arm IK without Use Tail
   under a pole (its tip the elbow, its chain the shoulder and upper arm, bent 6.8°) needs 15:
   12 leave it 2.1% of its reach short with the body turned, 14 0.19% (without the pole, or at
   chain length 1, 12 reach). IK Stretch on two or more of a leg's bones, all under 0.4 (0.001
@@ -62,8 +63,12 @@ What it reports:
   0.9, 13 at 0.85; 14 with the shin alone at 0.8, 13 with the thigh alone at 0.6; the arm 15
   at 0.9 on both. Fewer: an error. Two bones stiff unevenly were not measured.
 - Below 25: a warning (targets drawn near the root stay 1% short at 20).
-- A chain no table measured (one bone or three, a joint posed folded further than at rest, a
-  bend or proportion past the tables): a warning below 25, for Verify by Solving to prove. An
+- Fewer than a limb posed folded further than at rest needs, by the leg's and the arm's table
+  of folds from 2° to 170° further: an error (the arm posed 70° further stops 1.6% of its reach
+  short at 5, and lands from 7).
+- A chain no table measured (one bone or three, a limb posed folded further that is stiff,
+  stretching or grown, a bend or proportion past the tables): a warning below 25, for Verify
+  by Solving to prove. An
   insect leg of three bones (a short coxa under a femur and a tibia) lands from 5 iterations;
   one whose femur and tibia lie in line needs 16.
 - iTaSC with fewer than 20 iterations: an error; 20 to 24: a warning.
