@@ -3,28 +3,27 @@
 Measured in 4.2 and 5.3 on the reference rig, with two sets of reachable goals (the oracle's,
 and targets drawn to 30% of the reach, which need the most steps):
 
-- The Standard solver iterates up to each IK constraint's ``iterations`` (default 500). How many
-  a chain needs to land on the oracle's goals depends on its shape: a two-bone limb with a pole
-  needs the more the straighter its joint is where the solver starts (``BEND_NEEDS``, alike on
-  legs and arms of equal bones, in 4.2 and 5.3; a thigh half the shin's length needs more at
-  every bend, so the table is the fewest such limbs need). The reference leg, bent 7.6°, needs
-  12 (11 leave it 0.2% of its reach short, 10 1.2%, 8 3.1%), its arm, bent 13.7°, 9; a leg bent
-  2° needs 20. Below what the table gives for the chain's bend the chain fails (error); above
-  it, up to 24, targets drawn near the root stay up to 1% short (warning). A joint posed folded
-  further than at rest starts nearer the goals, then must unfold (``FOLDED_FURTHER_NEEDS``):
-  posed 20° further, the leg and the arm land from 3; 70°, the leg needs 8 and the arm 7; 150°,
-  12 and 11. A chain of one bone or of three was not measured so: an insect leg (a short coxa
-  under two long bones, bent 27° and 107°) lands from 5 iterations, but one whose femur and
-  tibia lie in line needs 16. Those are warnings; Verify by Solving solves them. An arm IK without Use Tail
-  under a pole (its tip the elbow, its chain the shoulder and upper arm, bent 6.8°) needs 15:
-  12 leave it 2.1% of its reach short with the body turned, 14 0.19% (without the pole, or at
-  chain length 1, 12 reach). IK Stretch on two or more of a leg's bones, all under 0.4 (0.001
-  to 0.3 alike), slows it: 12 leave the leg 0.22% of its reach short, 15 0.11%, and from 16 the
-  stretch 0.1 measured reaches (0.2 needs 20); from 0.4 the stretch reaches at 12, and so does a
-  leg with one stretching bone, or an arm with 0.1 on both (0.05%). Without a pole, a limb
-  straight at rest needs 14 (12 leave the arm 0.31% of its reach short), 16 with its two hinges
-  IK-limited to turn opposite ways on X (14: 0.11%). Each holds on a chain as straight as the
-  one measured, or straighter.
+- The Standard solver iterates up to each IK constraint's ``iterations`` (default 500). How many a
+  chain needs to land on the oracle's goals depends on its shape: a two-bone limb with a pole needs
+  the more the straighter its joint is where the solver starts (``BEND_NEEDS``, alike on legs and
+  arms of equal bones, in 4.2 and 5.3; a thigh half the shin's length needs more at every bend, so
+  the table is the fewest such limbs need). The reference leg, bent 7.6°, needs 12 (11 leave it 0.2%
+  of its reach short, 10 1.2%, 8 3.1%), its arm, bent 13.7°, 9; a leg bent 2° needs 20. Below what
+  the table gives for the chain's bend the chain fails (error); above it, up to 24, targets drawn
+  near the root stay up to 1% short (warning). A joint posed folded further than at rest starts
+  nearer the goals, then must unfold (``FOLDED_FURTHER_NEEDS``): posed 20° further, the leg and the
+  arm land from 3; 70°, the leg needs 8 and the arm 7; 150°, 12 and 11. A chain of one bone or of
+  three was not measured so: an insect leg (a short coxa under two long bones, bent 27° and 107°)
+  lands from 5 iterations, but one whose femur and tibia lie in line needs 16. Those are warnings;
+  Verify by Solving solves them. An arm IK without Use Tail under a pole (its tip the elbow, its
+  chain the shoulder and upper arm, bent 6.8°) needs 15: 12 leave it 2.1% of its reach short with
+  the body turned, 14 0.19% (without the pole, or at chain length 1, 12 reach). IK Stretch on two or
+  more of a leg's bones, all under 0.4 (0.001 to 0.3 alike), slows it: 12 leave the leg 0.22% of its
+  reach short, 15 0.11%, and from 16 the stretch 0.1 measured reaches (0.2 needs 20); from 0.4 the
+  stretch reaches at 12, and so does a leg with one stretching bone, or an arm with 0.1 on both
+  (0.05%). Without a pole, a limb straight at rest needs 14 (12 leave the arm 0.31% of its reach
+  short), 16 with its two hinges IK-limited to turn opposite ways on X (14: 0.11%). Each holds on a
+  chain as straight as the one measured, or straighter.
 - iTaSC ignores the constraint's count and reads the armature's ``pose.ik_param``: 15
   iterations miss the oracle's goals, 20 reach them but not the near ones, 25 reach all
   (default 100). Any precision above its default of 0.005 stops it early: at 0.006 the arms
