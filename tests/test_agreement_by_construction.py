@@ -531,6 +531,35 @@ def test_an_evenly_stiff_straight_limb_is_weighed_as_it_bends_once_pre_bent(
 
 
 @pytest.mark.parametrize(
+    ("faults", "severity", "pre_bend"),
+    [
+        ((Fault("straight_one_sided", "arm", 6), Fault("stiff_parent", "arm", 0.9)), "W", False),
+        ((Fault("straight_one_sided", "arm", 7), Fault("stiff_both", "arm", 0.7)), "E", True),
+        ((Fault("straight_one_sided", "leg", 6), Fault("stiff_owner", "leg", 0.9)), "E", False),
+        ((Fault("straight_one_sided", "leg", 7), Fault("stiff_parent", "leg", 0.95)), "E", False),
+    ],
+    ids=["upper_arm_09_lands", "arm_both_07", "shin_09", "thigh_095"],
+)
+def test_a_straight_limb_without_a_pole_its_hinges_opposed_is_weighed_by_its_own_table(
+    faults, severity, pre_bend
+) -> None:
+    """Fresh seeds 89 and 90: a straight limb without a pole, its hinges limited to turn opposite
+    ways, stopped short with both bones at 0.7, the lower at 0.9 or the upper at 0.95 under a
+    warning only (locks said nothing of a straight limb whose root is limited), and pre-bending
+    one that landed with the upper bone at 0.9 left it short (a trade). Its own table now weighs
+    it, and the pre-bend is withheld where the stiffness would then stop it short."""
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    assert not judged.unexplained, [d.problem for d in judged.unexplained]
+    owner = LIMBS[faults[0].limb].owner
+    (stiff,) = [f for f in judged.findings if f.check_id == "locks" and f.chain[0] == owner]
+    assert stiff.title == "Stiff, no pole"
+    assert stiff.severity == {"W": Severity.WARNING, "E": Severity.ERROR}[severity]
+    (straight,) = [f for f in judged.findings if f.check_id == "rest_pose" and f.bone == owner]
+    assert (straight.fix_id == "pre_bend") == pre_bend
+
+
+@pytest.mark.parametrize(
     ("limb", "override", "fails"),
     [("arm", 0, True), ("arm", 5, True), ("leg", 0, True), ("leg", 5, False)],
 )

@@ -37,6 +37,7 @@ from ._stiffness_tables import (
     SHORT_ROOT,
     SHORT_ROOT_SHORTFALL,
     SINGLE_BONE_SHORTFALL,
+    STRAIGHT_OPPOSED_SHORTFALL,
     shortfall,
 )
 from ._tip_motion import TipMotion, blocked
@@ -167,25 +168,37 @@ def aimed_by_a_pole(rig: RigView, chain: IKChain) -> bool:
     )
 
 
-def _stiff_without_pole(
-    rig: RigView, chain: IKChain, mobility: dict[str, float], threshold: float
+def straight_opposed_findings(
+    rig: RigView,
+    chain: IKChain,
+    free: set[tuple[str, str]],
+    bones: dict[str, bpy.types.PoseBone],
+    threshold: float,
 ) -> Iterator[Finding]:
-    """A two-bone limb without a pole, judged by ``NO_POLE_SHORTFALL``: the worse of its root's
-    and its joint's stiffness, or the even table when both are as stiff."""
-    limb = _limb_kind(rig, chain)
-    stiffness = {name: 1.0 - value for name, value in mobility.items()}
-    shares = {
-        name: shortfall(NO_POLE_SHORTFALL["root" if name == chain.root else "joint"][limb], value)
-        for name, value in stiffness.items()
-    }
-    if max(stiffness.values()) - min(stiffness.values()) < 1e-3:
-        shares[chain.root] = shortfall(NO_POLE_SHORTFALL["even"][limb], stiffness[chain.root])
-    worst = max(shares, key=lambda name: shares[name])
-    share = shares[worst]
+    """A two-bone limb without a pole, straight at rest, its hinges limited to turn opposite
+    ways, judged by its own table (``STRAIGHT_OPPOSED_SHORTFALL``): fresh seeds 89 and 90 drew
+    such limbs stiff that stopped short under a warning only."""
+    turning = {name for name, _axis in free if name in chain.moving_bones}
+    mobility = {name: _bone_mobility(bones[name], free) for name in turning}
+    if len(mobility) == 2:
+        yield from _stiff_without_pole(rig, chain, mobility, threshold, straight_opposed=True)
+
+
+def _stiff_without_pole(
+    rig: RigView,
+    chain: IKChain,
+    mobility: dict[str, float],
+    threshold: float,
+    straight_opposed: bool = False,
+) -> Iterator[Finding]:
+    """A two-bone limb without a pole, judged by ``NO_POLE_SHORTFALL`` (or, ``straight_opposed``,
+    by ``STRAIGHT_OPPOSED_SHORTFALL``): the worse of its root's and its joint's stiffness, or the
+    even table when both are as stiff."""
+    stiffness, worst, share = _no_pole_shortfall(rig, chain, mobility, straight_opposed)
     if stiffness[worst] < threshold - 1e-6 and share < REACH_TOLERANCE:
         return
     stiff = tuple(name for name in reversed(chain.bones) if stiffness.get(name, 0.0) > 0.0)
-    said = " and ".join(f"{name} {stiffness[name]:.3g}" for name in stiff)
+    said = _said(stiffness, stiff)
     yield chain_finding(
         "locks",
         rig,
@@ -200,15 +213,69 @@ def _stiff_without_pole(
         ),
         why=(
             "Without a pole the solver swings the limb toward the target as well as folding it, "
-            "and stiffness holds back both (measured on a two-bone leg and arm: the thigh or "
-            "upper arm at 0.75, or both bones, leave it 0.1% to 0.13% of the reach short; with "
-            "a pole, evenly stiff chains reach up to 0.975)."
+            "and stiffness holds back both ("
+            + (
+                "measured on a two-bone leg and arm straight at rest, their hinges limited to "
+                "turn opposite ways: unstiff they stop 0.05% of the reach short, and fail from "
+                "0.61 on both bones, 0.91 on the upper, 0.875 on the lower"
+                if straight_opposed
+                else "measured on a two-bone leg and arm: the thigh or upper arm at 0.75, or both "
+                "bones, leave it 0.1% to 0.13% of the reach short"
+            )
+            + "; with a pole, evenly stiff chains reach up to 0.975)."
         ),
         fix_id="clear_stiffness",
         fix_label=f"Set the IK stiffness of {', '.join(stiff)} to 0",
         fix_args=(("cause", STIFFNESS), ("bones", stiff)),
         facts=(("shortfall", share),),
     )
+
+
+def _no_pole_shortfall(
+    rig: RigView, chain: IKChain, mobility: dict[str, float], straight_opposed: bool = False
+) -> tuple[dict[str, float], str, float]:
+    """Each turning bone's stiffness, the bone that leaves the limb shortest and the share of
+    the reach it does (``NO_POLE_SHORTFALL``, or ``STRAIGHT_OPPOSED_SHORTFALL``)."""
+    limb = _limb_kind(rig, chain)
+
+    def table(role: str) -> tuple[tuple[float, float], ...]:
+        if straight_opposed:
+            return STRAIGHT_OPPOSED_SHORTFALL[role]
+        return NO_POLE_SHORTFALL[role][limb]
+
+    stiffness = {name: 1.0 - value for name, value in mobility.items()}
+    shares = {
+        name: shortfall(table("root" if name == chain.root else "joint"), value)
+        for name, value in stiffness.items()
+    }
+    if max(stiffness.values()) - min(stiffness.values()) < 1e-3:
+        shares[chain.root] = shortfall(table("even"), stiffness[chain.root])
+    worst = max(shares, key=lambda name: shares[name])
+    return stiffness, worst, shares[worst]
+
+
+def _said(stiffness: dict[str, float], stiff: tuple[str, ...]) -> str:
+    return " and ".join(f"{name} {stiffness[name]:.3g}" for name in stiff)
+
+
+def short_once_bent_without_pole(rig: RigView, chain: IKChain) -> tuple[str, float] | None:
+    """For a straight two-bone limb without a pole whose stiffness ``locks`` cannot weigh
+    straight (its root's swing limited): the stiff bones and the share of the reach the tables
+    say it stops short once bent, where that fails the chain. Fresh seeds 89 and 90: the
+    straight arm, both hinges one-sided and the upper arm at 0.9, lands; pre-bent by
+    ``rest_pose``'s fix it stops 0.11% of its reach short (the table: 0.36%)."""
+    if len(chain.moving_bones) != 2 or aimed_by_a_pole(rig, chain) or solved_by_itasc(rig):
+        return None
+    bones = {name: rig.pose_bone(name) for name in chain.moving_bones}
+    free = {(name, axis) for name in bones for axis in AXES if not blocked(bones[name], axis)}
+    mobility = {name: _bone_mobility(bones[name], free) for name, _axis in free}
+    if len(mobility) != 2 or max(mobility.values()) <= 0.0:
+        return None
+    stiffness, _worst, share = _no_pole_shortfall(rig, chain, mobility)
+    if share < REACH_TOLERANCE:
+        return None
+    stiff = tuple(name for name in reversed(chain.bones) if stiffness.get(name, 0.0) > 0.0)
+    return _said(stiffness, stiff), share
 
 
 def single_bone_findings(rig: RigView, chain: IKChain, threshold: float) -> Iterator[Finding]:

@@ -23,10 +23,15 @@ PRE_BENT_EVEN_SHORTFALL = (
     (0.95, 5.8e-4),
     (0.97, 7.4e-4),
     (0.975, 9.0e-4),
+    (0.98, 9.23e-4),
+    (0.982, 9.82e-4),
+    (0.985, 1.16e-3),
     (0.99, 1.47e-3),
 )
 """``EVEN_SHORTFALL`` for a limb bent no further than ``PRE_BENT``, or straight: the leg and the
-arm straightened and pre-bent by ``rest_pose``'s fix, the same to the digit in 4.5 and 5.3. A
+arm straightened and pre-bent by ``rest_pose``'s fix, the same to the digit in 4.2, 4.5 and 5.3
+(from 0.98 to 0.985 measured every 0.002 to 0.003, its hinges limited or not: at 0.98 it lands,
+where the rows either side put it 0.109% short, a false error once pre-bent). A
 limb this nearly straight lags less than one bent as built: at 0.975 it lands (0.078% to 0.093%
 with the joint at 0.4 to 0.6 of the limb, or posed 20° or 70° toward its bend), at 0.99 it fails
 (0.134% to 0.158%). A straight limb with a pole, whose stiffness shows once it is pre-bent, or
@@ -347,6 +352,70 @@ and 5.3 alike: without a pole the solver swings the limb toward the target as we
 it, and stiffness holds both back, the root's most (a leg fails from 0.75 on the thigh, or both
 bones, where with a pole it passes to 0.975). Two bones stiff unevenly stop as short as the
 worse of them alone (measured over 0 to 0.99 on each: thigh 0.8 and shin 0.9, 0.12% short)."""
+
+
+STRAIGHT_OPPOSED_SHORTFALL: dict[str, tuple[tuple[float, float], ...]] = {
+    "root": (
+        (0.3, 5.37e-4),
+        (0.5, 6.11e-4),
+        (0.7, 7.14e-4),
+        (0.8, 8.02e-4),
+        (0.85, 8.7e-4),
+        (0.875, 9.16e-4),
+        (0.9, 9.9e-4),
+        (0.905, 9.95e-4),
+        (0.91, 1.003e-3),
+        (0.925, 1.065e-3),
+        (0.95, 1.22e-3),
+        (0.975, 1.51e-3),
+        (0.99, 2.06e-3),
+    ),
+    "joint": (
+        (0.3, 5.41e-4),
+        (0.6, 7.69e-4),
+        (0.75, 6.11e-4),
+        (0.8, 7.34e-4),
+        (0.815, 9.48e-4),
+        (0.83, 8.17e-4),
+        (0.84, 9.92e-4),
+        (0.845, 7.47e-4),
+        (0.85, 8.33e-4),
+        (0.855, 1.002e-3),
+        (0.86, 1.115e-3),
+        (0.865, 8.71e-4),
+        (0.87, 9.78e-4),
+        (0.875, 1.10e-3),
+        (0.9, 1.297e-3),
+        (0.925, 1.62e-3),
+        (0.95, 2.07e-3),
+        (0.975, 3.16e-3),
+        (0.99, 5.78e-3),
+    ),
+    "even": (
+        (0.3, 6.3e-4),
+        (0.5, 8.38e-4),
+        (0.6, 9.79e-4),
+        (0.605, 9.93e-4),
+        (0.61, 1.007e-3),
+        (0.65, 1.096e-3),
+        (0.7, 1.21e-3),
+        (0.8, 1.52e-3),
+        (0.825, 2.07e-3),
+        (0.85, 2.21e-3),
+        (0.875, 2.6e-3),
+        (0.9, 3.41e-3),
+        (0.925, 4.02e-3),
+        (0.95, 5.2e-3),
+        (0.975, 6.86e-3),
+        (0.99, 1.099e-2),
+    ),
+}
+"""The same for a two-bone limb without a pole, straight at rest, its two hinges IK-limited to
+turn opposite ways (a robot arm's; ``root_folds_against``): measured on the leg and the arm
+straightened, the joint limited 0 to 150° and the root 0 to -150° or the other way round, the
+same to three figures on both limbs and in 4.2, 4.5 and 5.3. Unstiff, it already stops 0.05%
+short; the root fails from 0.91, both bones from 0.61, the joint from 0.875, and between 0.815
+and 0.87 rounding decides (0.855 and 0.86 fail, 0.865 and 0.87 land)."""
 
 
 def shortfall(table: tuple[tuple[float, float], ...], stiffness: float) -> float:

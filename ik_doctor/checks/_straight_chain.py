@@ -35,6 +35,7 @@ from ..core.start import (
     straight_start_bends,
     target_tracking_joint,
 )
+from ._lock_stiffness import short_once_bent_without_pole
 from ._shared_control import line_aimer, rival_on_the_control
 from ._shear import shear_that_stops, stretch_across_the_fold
 
@@ -327,7 +328,8 @@ def _pre_bend_fix(
 ) -> dict[str, Any]:
     """The pre-bend of the joint ``where`` names toward its side, unless another live IK aimed
     at the same control would then miss (``rival_on_the_control``), or, where the straight
-    chain ``lands`` (a warning), it would shear a bone (``_shear_once_bent``). The facts: what
+    chain ``lands`` (a warning), it would shear a bone (``_shear_once_bent``) or its stiffness
+    would stop it short (``short_once_bent_without_pole``). The facts: what
     bends the start ('start_bent_by'), that IK ('rival_ik': owner, name), and that shear
     ('shear': the bone, the bone whose scale shears it)."""
     joint, side = where
@@ -353,6 +355,14 @@ def _pre_bend_fix(
             no_fix_reason=f"pre-bent, {sheared[0]} would turn against the uneven scale of "
             f"{sheared[1]}, which it inherits in full, and the shear would leave the limb short: "
             f"clear that scale or set the Inherit Scale of {sheared[0]} to Aligned first",
+            facts=(*facts, ("rival_ik", None)),
+        )
+    stiff = short_once_bent_without_pole(rig, chain) if lands else None
+    if stiff is not None:
+        return dict(
+            no_fix_reason=f"pre-bent, its IK stiffness ({stiff[0]}) would leave it about "
+            f"{stiff[1]:.2%} of the reach short, where straight it lands: clear the stiffness "
+            "first",
             facts=(*facts, ("rival_ik", None)),
         )
     return dict(

@@ -132,7 +132,7 @@ import numpy as np
 
 from ..core.armature import pose_of
 from ..core.finding import IK_LIMIT, IK_LOCK, Finding, Severity, chain_finding, lowered
-from ..core.limb import has_degenerate_bone
+from ..core.limb import has_degenerate_bone, root_folds_against
 from ..core.names import readable
 from ..core.reach import ClampedFold, clamped_folds
 from ..core.registry import Check
@@ -142,6 +142,7 @@ from ._lock_stiffness import (
     aimed_by_a_pole,
     single_bone_findings,
     stiff_findings,
+    straight_opposed_findings,
     straight_stiff_findings,
 )
 from ._lock_stretch import BEND_LOCKED_TITLE, weighed_against_stretch
@@ -301,14 +302,18 @@ def _blocked_chain(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[F
         # A straight chain: no rank to compare against. Without a pole a two-bone limb's
         # stiffness is weighed by tables that need none (measured on the straight leg and arm,
         # the lower bone limited to fold one way or not: 0.1% to 1.3% of the reach short where
-        # the tables say 0.1% to 1.4%); not with its root's swing limited, which changes it
-        # (measured: the root at 0.9 passes, both bones at 0.7 fail). With a pole, as it
-        # bends once pre-bent.
+        # the tables say 0.1% to 1.4%); with its root's swing limited the other way, by a
+        # table of its own (the root at 0.9 passes, both bones at 0.7 fail); with the root
+        # limited otherwise, not at all (not measured). With a pole, as it bends once pre-bent.
         root_limited = any(getattr(bones[chain.root], f"use_ik_limit_{axis}") for axis in "xz")
         if max((motion.columns[key].length for key in free), default=0.0) <= 1e-6 * reach:
             yield from _every_lock(rig, chain, free, bones)  # nothing free moves the tip
             return
-        if len(chain.moving_bones) != 2 or root_limited:
+        if len(chain.moving_bones) != 2:
+            return
+        if root_limited:
+            if not aimed_by_a_pole(rig, chain) and root_folds_against(rig, chain):
+                yield from straight_opposed_findings(rig, chain, free, bones, stiffness)
             return
         if aimed_by_a_pole(rig, chain):
             yield from straight_stiff_findings(rig, chain, free, bones)
