@@ -981,6 +981,32 @@ def test_a_straight_limb_started_within_its_one_sided_limits_is_judged_by_them(
     assert (straight.title, straight.fix_id) == (title, None)
 
 
+@pytest.mark.parametrize(
+    ("limb", "pose", "one_sided", "title", "lands"),
+    [
+        ("arm", -20, 1, "Straight, bent at start", True),  # was "Start bent from the pole"
+        ("leg", -70, 1, "Straight, bent at start", True),
+        ("arm", -70, 3, "Start bent from the pole", False),
+        ("leg", 20, 1, "Straight limb won't bend", False),
+    ],
+)
+def test_a_straight_limb_posed_the_way_its_limits_fold_it_bends_as_built(
+    limb, pose, one_sided, title, lands
+) -> None:
+    """Once a false alarm on the leg and the arm folding only away from their poles: posed 20°
+    or 70° that way, the start was "bent from the pole", yet the limb bends as built and lands.
+    With its root limited the other way it stops short; posed against the limits, they hold it
+    straight."""
+    faults = (Fault("straight_one_sided", limb, one_sided), Fault("pose_rotation", limb, pose))
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
+    (straight,) = [f for f in judged.findings if f.check_id == "rest_pose"]
+    assert straight.title == title
+    assert straight.severity == (Severity.WARNING if lands else Severity.ERROR)
+
+
 @pytest.mark.parametrize("limb", ["arm", "leg"])
 @pytest.mark.parametrize("hinges", [6, 7])
 def test_a_straight_limb_folded_by_chance_leaves_the_ik_along_it_short(

@@ -74,6 +74,13 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         )
     elif opposite is not None:
         severity, title, effect, held_by = opposite
+    elif start is not None and start.as_built:
+        severity, title = Severity.WARNING, "Straight, bent at start"
+        effect = (
+            f"the solver starts from the bend {start.shown} gives it, away from its pole, the "
+            "way its IK limits fold it, and it bends as built (measured: the leg and the arm "
+            "posed 20° or 70° that way land)."
+        )
     elif start is not None and start.toward:
         severity, title = Severity.WARNING, "Straight, bent at start"
         effect = (
@@ -401,6 +408,9 @@ class StartBend(NamedTuple):
     """The names of what bends it: the bone and its constraint, or the turned bones."""
     posed: bool
     """Whether it is the posed rotations."""
+    as_built: bool = False
+    """Whether it bends the chain the way its IK limits fold it, away from its pole
+    (``_posed_as_built``): the joint then bends as built."""
 
 
 def _start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
@@ -432,7 +442,24 @@ def _start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
     turned_round = turn > math.pi / 2
     if turned_round:
         shown += f", turned {math.degrees(turn):.0f}° round by the pole angle,"
-    return StartBend(shown, (bend.dot(side) > 0.0) != turned_round, tuple(turned), True)
+    toward = (bend.dot(side) > 0.0) != turned_round
+    as_built = not toward and _posed_as_built(rig, chain, bend)
+    return StartBend(shown, toward, tuple(turned), True, as_built)
+
+
+def _posed_as_built(rig: RigView, chain: IKChain, bend: Vector) -> bool:
+    """Whether a posed start bends a chain whose IK limits fold it away from its pole
+    (``built_side_from_pole``) the way they fold it, its root free to follow: measured on the
+    leg and the arm, posed 20° or 70° that way, they land. With the root limited to turn the
+    other way, only the root's own turn starts them so (posed at the joint, they stop short).
+    Not where a bone below the root ignores its parent's turn: the body's turn then moves the
+    start (posed at the lower bone, the leg and the arm stop short)."""
+    if any(not rig.raw_bone(name).use_inherit_rotation for name in chain.moving_bones[:-1]):
+        return False
+    built = built_bend(rig, chain)
+    if built is None or built_side_from_pole(rig, chain) != math.pi or bend.dot(built) <= 0.0:
+        return False
+    return not root_folds_against(rig, chain) or _turned(rig, chain.root)
 
 
 def _turned(rig: RigView, name: str) -> bool:
@@ -443,7 +470,7 @@ def _turned(rig: RigView, name: str) -> bool:
 def _posed_bend(rig: RigView, chain: IKChain) -> Vector:
     """How far the chain's posed rotations (within its IK limits) bend its joints off the line
     from root to tip, summed: the bend the solver starts from."""
-    posed = forward_pose(rig, chain, within_limits=True)
+    posed = forward_pose(rig, chain, within_limits=True, hinged=True)
     root, tip = posed[chain.root].translation, forward_tip(rig, chain, posed)
     joints = chain_joints(rig, chain)
     return sum((offset_from_line(posed[name].translation, root, tip) for name in joints), Vector())

@@ -404,12 +404,15 @@ def forward_pose(
     within_limits: bool = False,
     rested: Collection[str] = (),
     cleared: Collection[str] = (),
+    hinged: bool = False,
 ) -> dict[str, Matrix]:
     """Armature-space matrices of the chain's bones from their posed channels alone (forward
     kinematics, no constraints), root first; the root keeps its rest place. ``within_limits``:
     each moving bone's rotation held within its IK limits (``_within_ik_limits``); ``rested``:
     bones whose rotation is read at rest, as once their rotation keys are cleared; ``cleared``:
-    bones whose rotation and scale are, as once their pose is cleared."""
+    bones whose rotation and scale are, as once their pose is cleared; ``hinged``: a bone with
+    Inherit Rotation off keeps its rest orientation as its parent turns, as Blender poses it
+    (its head still follows)."""
     posed: dict[str, Matrix] = {}
     # All the chain's bones: without use_tail the owner does not turn, but its head is the tip.
     for name in reversed(chain.bones):
@@ -426,7 +429,12 @@ def forward_pose(
         parent = bone.parent
         if parent is not None and readable(parent) in posed:
             relative = parent.matrix_local.inverted() @ bone.matrix_local
-            posed[name] = posed[readable(parent)] @ relative @ basis
+            placed = posed[readable(parent)] @ relative
+            if hinged and not bone.use_inherit_rotation:
+                placed = (
+                    Matrix.Translation(placed.translation) @ bone.matrix_local.to_3x3().to_4x4()
+                )
+            posed[name] = placed @ basis
         else:
             posed[name] = bone.matrix_local @ basis
     return posed
