@@ -87,7 +87,10 @@ three. 2% longer, the leg needs 13 where the table gives 12 and the arm 10 for 9
 still lands at 12. Scaled 2, the leg needs 16 to 29 and the arm 14 to 24."""
 STIFF_NEEDS = {
     "even": (
-        (7.63, ((0.85, 13), (0.9, 15), (0.925, 17), (0.95, 20))),
+        (
+            7.63,
+            ((0.2, 11), (0.785, 12), (0.845, 13), (0.875, 14), (0.9, 15), (0.925, 17), (0.95, 20)),
+        ),
         (13.7, ((0.7, 10), (0.8, 11), (0.85, 12), (0.9, 15), (0.925, 17), (0.95, 21))),
     ),
     "joint": (
@@ -106,7 +109,9 @@ first stiffness the bend table holds. Measured on 5.3 on the leg (bent 7.63°, 1
 the arm (13.7°, 9), and on the leg bent as the arm: the same counts as the arm, so the bend
 decides, not the limb (eleven of the counts held on 4.2 and 4.5 too). Stiffer than the last
 row the limb fails at 500 (``locks``). A straighter stiff limb need not need more: the leg at
-0.95 needs 20, the arm 21."""
+0.95 needs 20, the arm 21. Both leg bones mildly stiff (0.2 to 0.77) land at 11, one fewer than
+unstiff, the same on 4.2, 4.5 and 5.3 (a row below the bend table's count lowers it); the leg's
+rows from 0.785 were read every 0.015 (off the grid)."""
 STIFF_BEND_SPAN = 1.0
 """Degrees from a measured bend a limb may be for that row to hold; between the two, the
 fewer of both rows holds; outside, nothing was measured."""
@@ -190,7 +195,9 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
             )
         )
     stiff = _stiffness_need(rig, chain, bend, measured[1], limb) if with_pole else None
-    if stiff is not None:
+    if stiff is not None and stiff.count < measured[1]:
+        needs[0] = stiff  # mild stiffness on both bones steadies the leg: it lands sooner
+    elif stiff is not None:
         needs.append(stiff)
     if not chain.use_tail and with_pole and bend <= TAIL_OFF_BEND:
         needs.append(
@@ -226,9 +233,10 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
 def _stiffness_need(
     rig: RigView, chain: IKChain, bend: float, count: int, limb: str
 ) -> Need | None:
-    """The count the two bones' IK stiffness raises the bend table's to (``STIFF_NEEDS``), None
-    when it does not. A bone is as stiff as its freer swing axis: one axis alone was not
-    measured, nor two bones stiff unevenly (evenly, they need less than one alone)."""
+    """The count the two bones' IK stiffness raises (or, mild on both, lowers) the bend table's
+    to (``STIFF_NEEDS``), None when it does not change it. A bone is as stiff as its freer swing
+    axis: one axis alone was not measured, nor two bones stiff unevenly (evenly, they need less
+    than one alone)."""
     joint, root = (_swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones)
     if not (joint or root):
         return None
@@ -238,7 +246,7 @@ def _stiffness_need(
         kind, stiffness = ("joint", joint) if joint else ("root", root)
         where = chain.moving_bones[0 if joint else 1]
     need = _stiff_count(STIFF_NEEDS[kind], bend, stiffness)
-    if need <= count:
+    if not need or need == count:
         return None
     return Need(
         need,
