@@ -74,27 +74,8 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         )
     elif opposite is not None:
         severity, title, effect, held_by = opposite
-    elif start is not None and start.as_built:
-        severity, title = Severity.WARNING, "Straight, bent at start"
-        effect = (
-            f"the solver starts from the bend {start.shown} gives it, away from its pole, the "
-            "way its IK limits fold it, and it bends as built (measured: the leg and the arm "
-            "posed 20° or 70° that way land)."
-        )
-    elif start is not None and start.toward:
-        severity, title = Severity.WARNING, "Straight, bent at start"
-        effect = (
-            f"the solver starts from the bend {start.shown} gives it, and folds from there toward "
-            "the pole (measured: the leg and the arm land with the lower bone posed 20° toward "
-            "the pole, tracking the control, or tracking the pole with the pole angle turned "
-            "150° or 180°); without it the limb would not bend."
-        )
     elif start is not None:
-        severity, title = Severity.ERROR, "Start bent from the pole"
-        effect = (
-            f"{start.shown} bends it away from its pole where the solver starts, so the joint "
-            "bends away from the pole."
-        )
+        severity, title, effect = _started(start)
     elif chain.pole is not None:
         severity, title = Severity.ERROR, "Straight limb won't bend"
         effect = "with its pole it does not bend at all and the tip stops short of the target" + (
@@ -131,6 +112,31 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         ),
         **fix,
     )
+
+
+def _started(start: StartBend) -> tuple[Severity, str, str]:
+    """Severity, title and effect of a start that bends the straight chain: toward its pole, or
+    the way its limits fold it (``StartBend.as_built``), it lands; else it bends from the pole."""
+    if start.as_built:
+        effect = (
+            f"the solver starts from the bend {start.shown} gives it, away from its pole, the "
+            "way its IK limits fold it, and it bends as built (measured: the leg and the arm "
+            "posed 20° or 70° that way land)."
+        )
+        return Severity.WARNING, "Straight, bent at start", effect
+    if start.toward:
+        effect = (
+            f"the solver starts from the bend {start.shown} gives it, and folds from there toward "
+            "the pole (measured: the leg and the arm land with the lower bone posed 20° toward "
+            "the pole, tracking the control, or tracking the pole with the pole angle turned "
+            "150° or 180°); without it the limb would not bend."
+        )
+        return Severity.WARNING, "Straight, bent at start", effect
+    effect = (
+        f"{start.shown} bends it away from its pole where the solver starts, so the joint bends "
+        "away from the pole."
+    )
+    return Severity.ERROR, "Start bent from the pole", effect
 
 
 ALONG_POLE = 10.0
