@@ -85,23 +85,28 @@ GROWN_NEEDS = ((1.02, 1), (1.1, 2), (1.2, 3), (1.5, 4))
 with the lower bone not inheriting it, both scaled, or the lower bone alone, the fewest of the
 three. 2% longer, the leg needs 13 where the table gives 12 and the arm 10 for 9; at 1.01 the leg
 still lands at 12. Scaled 2, the leg needs 16 to 29 and the arm 14 to 24."""
+# fmt: off
 STIFF_NEEDS = {
     "even": (
-        (
-            7.63,
-            ((0.2, 11), (0.785, 12), (0.845, 13), (0.875, 14), (0.9, 15), (0.925, 17), (0.95, 20)),
-        ),
-        (13.7, ((0.7, 10), (0.8, 11), (0.85, 12), (0.9, 15), (0.925, 17), (0.95, 21))),
+        (7.63, (
+            (0.2, 11), (0.785, 12), (0.845, 13), (0.875, 14), (0.9, 15), (0.92, 16), (0.925, 17),
+            (0.935, 18), (0.95, 20),
+        )),
+        (13.7, (
+            (0.695, 10), (0.77, 11), (0.83, 12), (0.86, 13), (0.89, 14), (0.9, 15), (0.92, 17),
+            (0.935, 19), (0.95, 21),
+        )),
     ),
     "joint": (
-        (7.63, ((0.7, 13), (0.8, 14))),
-        (13.7, ((0.3, 10), (0.7, 11), (0.75, 12), (0.8, 13), (0.85, 15))),
+        (7.63, ((0.65, 13), (0.77, 14), (0.815, 15))),
+        (13.7, ((0.3, 10), (0.605, 11), (0.725, 12), (0.785, 13), (0.83, 14), (0.85, 15))),
     ),
     "root": (
-        (7.63, ((0.6, 13),)),
-        (13.7, ((0.3, 10), (0.6, 11), (0.75, 12))),
+        (7.63, ((0.515, 13),)),
+        (13.7, ((0.3, 10), (0.59, 11), (0.74, 12))),
     ),
 }
+# fmt: on
 """Iterations a two-bone limb with a pole needs by its joint's bend at rest (degrees) with IK
 stiffness at least this on X and Z of both bones ("even", the lesser of the two), of the lower
 bone alone ("joint") or of the upper alone ("root"), the other not stiff at all; below the
@@ -110,8 +115,9 @@ the arm (13.7°, 9), and on the leg bent as the arm: the same counts as the arm,
 decides, not the limb (eleven of the counts held on 4.2 and 4.5 too). Stiffer than the last
 row the limb fails at 500 (``locks``). A straighter stiff limb need not need more: the leg at
 0.95 needs 20, the arm 21. Both leg bones mildly stiff (0.2 to 0.77) land at 11, one fewer than
-unstiff, the same on 4.2, 4.5 and 5.3 (a row below the bend table's count lowers it); the leg's
-rows from 0.785 were read every 0.015 (off the grid)."""
+unstiff, the same on 4.2, 4.5 and 5.3 (a row below the bend table's count lowers it). The rows
+from 0.5 were read every 0.015 on 4.5 (the benchmark's amounts off the grid), where a row
+between the measured ones left a failing limb a warning."""
 STIFF_BEND_SPAN = 1.0
 """Degrees from a measured bend a limb may be for that row to hold; between the two, the
 fewer of both rows holds; outside, nothing was measured."""
