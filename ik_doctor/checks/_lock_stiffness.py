@@ -31,6 +31,8 @@ from ._stiffness_tables import (
     NO_POLE_SHORTFALL,
     PRE_BENT,
     PRE_BENT_EVEN_SHORTFALL,
+    PRE_BENT_JOINT_SHORTFALL,
+    PRE_BENT_ROOT_SHORTFALL,
     ROLLED,
     ROLLED_EVEN_SHORTFALL,
     ROOT_SHORTFALL,
@@ -111,17 +113,31 @@ def stiff_findings(
 
 
 def straight_stiff_findings(
-    rig: RigView, chain: IKChain, free: set[tuple[str, str]], bones: dict[str, bpy.types.PoseBone]
+    rig: RigView,
+    chain: IKChain,
+    free: set[tuple[str, str]],
+    bones: dict[str, bpy.types.PoseBone],
+    threshold: float,
 ) -> Iterator[Finding]:
-    """An evenly stiff two-bone limb straight at rest with a pole, judged as it bends once
-    pre-bent (``rest_pose``'s fix) or from the start its pose bends: straight it misses anyway,
-    and its stiffness, which no Jacobian measures there, would show only after the pre-bend
-    (measured: at 0.99 it then stops 0.147% of the reach short, as short as posed 20°, 0.140%).
-    One bone stiffer than the other was not measured straight: nothing is said of it."""
+    """A stiff two-bone limb straight at rest with a pole, judged as it bends once pre-bent
+    (``rest_pose``'s fix) or from the start its pose bends: straight it misses anyway, and its
+    stiffness, which no Jacobian measures there, would show only after the pre-bend (measured:
+    evenly stiff at 0.99 it then stops 0.147% of the reach short, as short as posed 20°, 0.140%;
+    one bone stiff, the other free, by ``PRE_BENT_ROOT_SHORTFALL`` and its joint twin). Two
+    bones stiff unevenly were not measured straight: nothing is said of them."""
     turning = {name for name, _axis in free if name in chain.moving_bones}
-    mobility = [_bone_mobility(bones[name], free) for name in turning]
-    if len(mobility) == 2 and min(mobility) > max(mobility) / 2.0 + 1e-6:
-        yield from _evenly_stiff(rig, chain, 1.0 - min(mobility))
+    mobility = {name: _bone_mobility(bones[name], free) for name in turning}
+    if len(mobility) != 2:
+        return
+    least, most = min(mobility.values()), max(mobility.values())
+    if least > most / 2.0 + 1e-6:
+        yield from _evenly_stiff(rig, chain, 1.0 - least)
+    elif most >= 1.0 - 1e-6:
+        name = min(mobility, key=mobility.__getitem__)
+        stiffness = 1.0 - least
+        share = shortfall(_one_bone_table(rig, chain, name, False), stiffness)
+        if stiffness >= threshold - 1e-6 or share >= REACH_TOLERANCE:
+            yield _stiff_bone_finding(rig, chain, bones[name], stiffness, share, (name,))
 
 
 def _evenly_stiff(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[Finding]:
@@ -136,11 +152,14 @@ def _one_bone_table(
 ) -> tuple[tuple[float, float], ...]:
     """The shortfalls measured on a two-bone chain with ``name`` stiff: its root or its joint,
     the other bone free or, with ``half``, half as stiff (``HALF_SHORTFALL``); a chain whose
-    root is short (``SHORT_ROOT``) by its own table, measured with the other bone free."""
+    root is short (``SHORT_ROOT``) by its own table, measured with the other bone free; a limb
+    nearly straight (``PRE_BENT``) by the tables of the pre-bent leg and arm."""
     role = "root" if name == chain.root else "joint"
     joint, root = (rig.bone(bone).length for bone in chain.moving_bones)
     if root <= SHORT_ROOT * joint:
         return SHORT_ROOT_SHORTFALL[role]
+    if not half and bend_offset(rig, chain) <= PRE_BENT + 1e-6:
+        return PRE_BENT_ROOT_SHORTFALL if role == "root" else PRE_BENT_JOINT_SHORTFALL
     if half:
         return HALF_SHORTFALL[role][_limb_kind(rig, chain)]
     tables = ROOT_SHORTFALL if role == "root" else JOINT_SHORTFALL

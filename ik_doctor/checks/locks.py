@@ -316,7 +316,7 @@ def _blocked_chain(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[F
                 yield from straight_opposed_findings(rig, chain, free, bones, stiffness)
             return
         if aimed_by_a_pole(rig, chain):
-            yield from straight_stiff_findings(rig, chain, free, bones)
+            yield from straight_stiff_findings(rig, chain, free, bones, stiffness)
         else:
             yield from stiff_findings(rig, chain, motion, free, bones, stiffness)
         return
