@@ -57,6 +57,14 @@ def _bone_mobility(pose_bone: bpy.types.PoseBone, free: set[tuple[str, str]]) ->
     return max(1.0 - float(getattr(pose_bone, f"ik_stiffness_{axis}")) for axis in swings)
 
 
+def _mobilities(
+    chain: IKChain, free: set[tuple[str, str]], bones: dict[str, bpy.types.PoseBone]
+) -> dict[str, float]:
+    """``_bone_mobility`` of each of the chain's turning bones that has a free axis."""
+    turning = {name for name, _axis in free if name in chain.moving_bones}
+    return {name: _bone_mobility(bones[name], free) for name in turning}
+
+
 def _needed_mobility(
     motion: TipMotion, free: set[tuple[str, str]], mobility: dict[str, float]
 ) -> float:
@@ -83,8 +91,7 @@ def stiff_findings(
     the chain needs it only slows the solve (0.9 on a leg still reaches); one bone much stiffer
     than the rest, which the rest cannot reach without, leaves the tip short sooner.
     """
-    turning = {name for name, _axis in free if name in chain.moving_bones}
-    mobility = {name: _bone_mobility(bones[name], free) for name in turning}
+    mobility = _mobilities(chain, free, bones)
     if not mobility:
         return
     if len(chain.moving_bones) != 2:
@@ -125,8 +132,7 @@ def straight_stiff_findings(
     evenly stiff at 0.99 it then stops 0.147% of the reach short, as short as posed 20°, 0.140%;
     one bone stiff, the other free, by ``PRE_BENT_ROOT_SHORTFALL`` and its joint twin). Two
     bones stiff unevenly were not measured straight: nothing is said of them."""
-    turning = {name for name, _axis in free if name in chain.moving_bones}
-    mobility = {name: _bone_mobility(bones[name], free) for name in turning}
+    mobility = _mobilities(chain, free, bones)
     if len(mobility) != 2:
         return
     least, most = min(mobility.values()), max(mobility.values())
@@ -197,8 +203,7 @@ def straight_opposed_findings(
     """A two-bone limb without a pole, straight at rest, its hinges limited to turn opposite
     ways, judged by its own table (``STRAIGHT_OPPOSED_SHORTFALL``): fresh seeds 89 and 90 drew
     such limbs stiff that stopped short under a warning only."""
-    turning = {name for name, _axis in free if name in chain.moving_bones}
-    mobility = {name: _bone_mobility(bones[name], free) for name in turning}
+    mobility = _mobilities(chain, free, bones)
     if len(mobility) == 2:
         yield from _stiff_without_pole(rig, chain, mobility, threshold, straight_opposed=True)
 
@@ -287,7 +292,7 @@ def short_once_bent_without_pole(rig: RigView, chain: IKChain) -> tuple[str, flo
         return None
     bones = {name: rig.pose_bone(name) for name in chain.moving_bones}
     free = {(name, axis) for name in bones for axis in AXES if not blocked(bones[name], axis)}
-    mobility = {name: _bone_mobility(bones[name], free) for name, _axis in free}
+    mobility = _mobilities(chain, free, bones)
     if len(mobility) != 2 or max(mobility.values()) <= 0.0:
         return None
     stiffness, _worst, share = _no_pole_shortfall(rig, chain, mobility)

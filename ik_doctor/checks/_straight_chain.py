@@ -355,29 +355,9 @@ def _pre_bend_fix(
             no_fix_reason=f"pre-bent, {reason}: remove one of the two IKs first",
             facts=(*facts, ("rival_ik", (other.owner, other.constraint))),
         )
-    turned_back = start_turned_back(rig, chain) if lands else None
-    if turned_back is not None:
-        return dict(
-            no_fix_reason=f"pre-bent, the pole angle would be set to keep the rest pose, and "
-            f"'{turned_back[1]}' on {turned_back[0]}, which its turn now brings round to the "
-            "pole, would bend the joint away from it: mute that constraint first",
-            facts=(*facts, ("rival_ik", None)),
-        )
-    if sheared is not None:
-        return dict(
-            no_fix_reason=f"pre-bent, {sheared[0]} would turn against the uneven scale of "
-            f"{sheared[1]}, which it inherits in full, and the shear would leave the limb short: "
-            f"clear that scale or set the Inherit Scale of {sheared[0]} to Aligned first",
-            facts=(*facts, ("rival_ik", None)),
-        )
-    stiff = short_once_bent_without_pole(rig, chain) if lands else None
-    if stiff is not None:
-        return dict(
-            no_fix_reason=f"pre-bent, its IK stiffness ({stiff[0]}) would leave it about "
-            f"{stiff[1]:.2%} of the reach short, where straight it lands: clear the stiffness "
-            "first",
-            facts=(*facts, ("rival_ik", None)),
-        )
+    withheld = _spoilt_once_bent(rig, chain, sheared) if lands else None
+    if withheld is not None:
+        return dict(no_fix_reason=withheld, facts=(*facts, ("rival_ik", None)))
     return dict(
         fix_id="pre_bend",
         fix_label=f"Pre-bend {joint} slightly {side} (changes the rest pose)",
@@ -385,6 +365,31 @@ def _pre_bend_fix(
         changes_rest_pose=True,
         facts=(*facts, ("rival_ik", None)),
     )
+
+
+def _spoilt_once_bent(rig: RigView, chain: IKChain, sheared: tuple[str, str] | None) -> str | None:
+    """Why a straight chain that lands would miss once pre-bent, as the reason the pre-bend is
+    not offered: a constraint its pole angle turns round, a shear, or its stiffness."""
+    turned_back = start_turned_back(rig, chain)
+    if turned_back is not None:
+        return (
+            "pre-bent, the pole angle would be set to keep the rest pose, and "
+            f"'{turned_back[1]}' on {turned_back[0]}, which its turn now brings round to the "
+            "pole, would bend the joint away from it: mute that constraint first"
+        )
+    if sheared is not None:
+        return (
+            f"pre-bent, {sheared[0]} would turn against the uneven scale of {sheared[1]}, which "
+            "it inherits in full, and the shear would leave the limb short: clear that scale or "
+            f"set the Inherit Scale of {sheared[0]} to Aligned first"
+        )
+    stiff = short_once_bent_without_pole(rig, chain)
+    if stiff is not None:
+        return (
+            f"pre-bent, its IK stiffness ({stiff[0]}) would leave it about {stiff[1]:.2%} of the "
+            "reach short, where straight it lands: clear the stiffness first"
+        )
+    return None
 
 
 def _shear_once_bent(rig: RigView, chain: IKChain, direction: Vector) -> tuple[str, str] | None:
