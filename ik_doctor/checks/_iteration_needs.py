@@ -168,12 +168,15 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
     bends = _joint_bends(rig, chain)
     if bends is None:
         return None
-    bend, further = bends
+    bend, further, straighter = bends
     with_pole = chain.pole is not None and not chain.pole_bone_missing
     if further:
         return _folded_further_need(rig, chain, bend, further) if with_pole else None
     table = _bend_table(rig, chain, with_pole)
-    measured = next(((b, n) for b, n in table if b >= bend), None)
+    # Posed straighter, it needs what a limb that straight at rest needs, or more (measured: the
+    # arm posed 4° to 12° straighter needs 12 to 23 where its start's row gives 11 to 20).
+    starts = bend if straighter is None else straighter
+    measured = next(((b, n) for b, n in table if b >= starts), None)
     if measured is None:
         return None
     limb = "two-bone limbs" + (" with a pole" if with_pole else " without a pole")
@@ -182,7 +185,12 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
     needs = [
         Need(
             measured[1],
-            f"its joint is bent {bend:.1f}° at rest, and {limb} bent up to {measured[0]:g}° "
+            (
+                f"its joint is bent {bend:.1f}° at rest"
+                if straighter is None
+                else f"its joint is posed straighter than at rest, starting bent {straighter:.1f}°"
+            )
+            + f", and {limb} bent up to {measured[0]:g}° "
             f"need at least {measured[1]}, measured",
         )
     ]
@@ -295,10 +303,11 @@ def _bend_table(rig: RigView, chain: IKChain, with_pole: bool) -> tuple[tuple[fl
     return BEND_NEEDS if ratio <= EQUAL else LONG_ROOT_BEND_NEEDS if ratio <= LONG_ROOT else ()
 
 
-def _joint_bends(rig: RigView, chain: IKChain) -> tuple[float, float] | None:
-    """The two-bone chain's bend at rest and how much further its joint is posed folded, where
-    the solver starts (degrees; 0 when it starts no further folded, straighter or bent the other
-    way); None for other chains."""
+def _joint_bends(rig: RigView, chain: IKChain) -> tuple[float, float, float | None] | None:
+    """The two-bone chain's bend at rest, how much further its joint is posed folded where the
+    solver starts (degrees; 0 when it starts no further folded, straighter or bent the other
+    way), and its bend there when it is posed straighter on the same side (else None); None for
+    other chains."""
     moving = chain.moving_bones
     if len(moving) != 2:
         return None
@@ -311,9 +320,10 @@ def _joint_bends(rig: RigView, chain: IKChain) -> tuple[float, float] | None:
         offset_from_line(joint, root, tip)
     )
     further = start - rest if toward_rest_side >= 0.0 and start > rest + FOLDED_FURTHER else 0.0
+    straighter = toward_rest_side >= 0.0 and start < rest - FOLDED_FURTHER
     # Rounded as the tables are written: the reference leg is bent 7.628°, posed 10° it reads
     # 10.000004° further.
-    return round(rest, 2), round(further, 1)
+    return round(rest, 2), round(further, 1), round(start, 2) if straighter else None
 
 
 def _folded_further_need(rig: RigView, chain: IKChain, bend: float, further: float) -> Need | None:
