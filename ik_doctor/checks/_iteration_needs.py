@@ -182,32 +182,21 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
     limb = "two-bone limbs" + (" with a pole" if with_pole else " without a pole")
     if table is LONG_ROOT_BEND_NEEDS:
         limb = f"{limb}, the upper bone up to twice the lower,"
+    joint = (
+        f"its joint is bent {bend:.1f}° at rest"
+        if straighter is None
+        else f"its joint is posed straighter than at rest, starting bent {straighter:.1f}°"
+    )
     needs = [
         Need(
             measured[1],
-            (
-                f"its joint is bent {bend:.1f}° at rest"
-                if straighter is None
-                else f"its joint is posed straighter than at rest, starting bent {straighter:.1f}°"
-            )
-            + f", and {limb} bent up to {measured[0]:g}° "
-            f"need at least {measured[1]}, measured",
+            f"{joint}, and {limb} bent up to {measured[0]:g}° need at least "
+            f"{measured[1]}, measured",
         )
     ]
-    longer = posed_longer(rig, chain)
-    grown = max(longer, key=longer.__getitem__, default="")
-    times = round(longer.get(grown, 1.0), 3)  # a scale of 1.5 reads 1.4999993
-    extra = next((more for at_least, more in reversed(GROWN_NEEDS) if times >= at_least), 0)
-    if extra:
-        needs.append(
-            Need(
-                measured[1] + extra,
-                f"{grown} is posed {times:g} times its rest length; {limb} bent up to "
-                f"{measured[0]:g}° need {measured[1]} at rest and, measured, one more posed 2% "
-                "longer, two at 10%, three at 20%, four at 50%",
-                "posed_longer",
-            )
-        )
+    grown = _grown_need(rig, chain, measured, limb)
+    if grown is not None:
+        needs.append(grown)
     stiff = _stiffness_need(rig, chain, bend, measured[1], limb) if with_pole else None
     if stiff is not None and stiff.count < measured[1]:
         needs[0] = stiff  # mild stiffness on both bones steadies the leg: it lands sooner
@@ -242,6 +231,26 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
             )
         )
     return max(needs, key=lambda need: need.count)
+
+
+def _grown_need(
+    rig: RigView, chain: IKChain, measured: tuple[float, int], limb: str
+) -> Need | None:
+    """What a bone posed longer than at rest adds to the bend table's ``measured`` row
+    (``GROWN_NEEDS``), None when none is."""
+    longer = posed_longer(rig, chain)
+    grown = max(longer, key=longer.__getitem__, default="")
+    times = round(longer.get(grown, 1.0), 3)  # a scale of 1.5 reads 1.4999993
+    extra = next((more for at_least, more in reversed(GROWN_NEEDS) if times >= at_least), 0)
+    if not extra:
+        return None
+    return Need(
+        measured[1] + extra,
+        f"{grown} is posed {times:g} times its rest length; {limb} bent up to "
+        f"{measured[0]:g}° need {measured[1]} at rest and, measured, one more posed 2% "
+        "longer, two at 10%, three at 20%, four at 50%",
+        "posed_longer",
+    )
 
 
 def _stiffness_need(
