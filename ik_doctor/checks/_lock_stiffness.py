@@ -164,12 +164,18 @@ def _one_bone_table(
     joint, root = (rig.bone(bone).length for bone in chain.moving_bones)
     if root <= SHORT_ROOT * joint:
         return SHORT_ROOT_SHORTFALL[role]
-    if not half and bend_offset(rig, chain) <= PRE_BENT + 1e-6:
-        return PRE_BENT_ROOT_SHORTFALL if role == "root" else PRE_BENT_JOINT_SHORTFALL
     if half:
         return HALF_SHORTFALL[role][_limb_kind(rig, chain)]
+    if _nearly_straight(rig, chain):
+        return PRE_BENT_ROOT_SHORTFALL if role == "root" else PRE_BENT_JOINT_SHORTFALL
     tables = ROOT_SHORTFALL if role == "root" else JOINT_SHORTFALL
     return tables[_limb_kind(rig, chain)]
+
+
+def _nearly_straight(rig: RigView, chain: IKChain) -> bool:
+    """Whether the limb is bent no further than ``rest_pose``'s pre-bend leaves it (``PRE_BENT``),
+    or straight: it lags as the pre-bent leg and arm were measured to."""
+    return bend_offset(rig, chain) <= PRE_BENT + 1e-6
 
 
 def aimed_by_a_pole(rig: RigView, chain: IKChain) -> bool:
@@ -221,8 +227,7 @@ def _stiff_without_pole(
     stiffness, worst, share = _no_pole_shortfall(rig, chain, mobility, straight_opposed)
     if stiffness[worst] < threshold - 1e-6 and share < REACH_TOLERANCE:
         return
-    stiff = tuple(name for name in reversed(chain.bones) if stiffness.get(name, 0.0) > 0.0)
-    said = _said(stiffness, stiff)
+    stiff, said = _stiff_said(chain, stiffness)
     yield chain_finding(
         "locks",
         rig,
@@ -278,8 +283,10 @@ def _no_pole_shortfall(
     return stiffness, worst, shares[worst]
 
 
-def _said(stiffness: dict[str, float], stiff: tuple[str, ...]) -> str:
-    return " and ".join(f"{name} {stiffness[name]:.3g}" for name in stiff)
+def _stiff_said(chain: IKChain, stiffness: dict[str, float]) -> tuple[tuple[str, ...], str]:
+    """The chain's stiff bones, root first, and their stiffness in words ("thigh.L 0.9")."""
+    stiff = tuple(name for name in reversed(chain.bones) if stiffness.get(name, 0.0) > 0.0)
+    return stiff, " and ".join(f"{name} {stiffness[name]:.3g}" for name in stiff)
 
 
 def short_once_bent_without_pole(rig: RigView, chain: IKChain) -> tuple[str, float] | None:
@@ -298,8 +305,7 @@ def short_once_bent_without_pole(rig: RigView, chain: IKChain) -> tuple[str, flo
     stiffness, _worst, share = _no_pole_shortfall(rig, chain, mobility)
     if share < REACH_TOLERANCE:
         return None
-    stiff = tuple(name for name in reversed(chain.bones) if stiffness.get(name, 0.0) > 0.0)
-    return _said(stiffness, stiff), share
+    return _stiff_said(chain, stiffness)[1], share
 
 
 def single_bone_findings(rig: RigView, chain: IKChain, threshold: float) -> Iterator[Finding]:
@@ -438,7 +444,7 @@ def _even_table(rig: RigView, chain: IKChain) -> tuple[_Grown, tuple[tuple[float
     if len(chain.moving_bones) != 2:
         return None, EVEN_SHORTFALL
     scale, name = max((_posed_scale(rig, name), name) for name in chain.moving_bones)
-    straight = bend_offset(rig, chain) <= PRE_BENT + 1e-6
+    straight = _nearly_straight(rig, chain)
     table: tuple[tuple[float, float], ...] = (
         ROLLED_EVEN_SHORTFALL if _folds_about_z(rig, chain) else EVEN_SHORTFALL
     )
