@@ -880,3 +880,21 @@ def test_a_damped_track_at_the_target_lands_past_a_lock_not_a_zero_width_limit(
     if state == "fail":
         apply_fix(finding)
         assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
+def test_a_lock_on_an_ik_switched_off_beside_a_live_twin_is_a_warning(rig) -> None:
+    """The muted half of a switch moves nothing: the oracle judges it through its live partner,
+    and the lock that stops it shows only once it is switched on (issue 25, seed 94)."""
+    rig.pose.bones["shin.L"].lock_ik_x = True
+    ik = rig.pose.bones["shin.L"].constraints["IK"]
+    ik.mute = True
+    twin = rig.pose.bones["shin.L"].constraints.new("IK")
+    twin.target, twin.subtarget, twin.chain_count = rig, "hand_ik.L", 2
+    states = {v.constraint: v.state for v in judge_chains(rig) if v.owner == "shin.L"}
+    assert states == {"IK": "off", twin.name: "pass"}
+    muted = next(f for f in findings_of(rig, "locks") if f.constraint == "IK")
+    assert muted.severity == Severity.WARNING and muted.stated["switched_off"]
+    assert f"IK '{twin.name}' on the same bone is active" in muted.message
+    ik.mute, twin.mute = False, True
+    live = next(f for f in findings_of(rig, "locks") if f.constraint == "IK")
+    assert live.severity == Severity.ERROR and "switched_off" not in live.stated

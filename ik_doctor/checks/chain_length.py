@@ -51,7 +51,6 @@ import bpy
 from ..core.driven import setting_source
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import switched_off
 from ..core.reach import stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
@@ -66,11 +65,6 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
         if problem is None:
             continue
         severity, title, message, why, bones, facts = problem
-        off = severity == Severity.ERROR and switched_off(rig, chain)
-        if off:
-            # It moves nothing now; the oracle judges its live twin.
-            severity = Severity.WARNING
-            message += " It is switched off now: that shows once it is switched on."
         length = chain.count_for(bones)
         fix: dict[str, Any] = dict(
             fix_id="set_length",
@@ -88,7 +82,7 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
             title=title,
             message=message,
             why=why,
-            facts=(*facts, ("switched_off", off)),
+            facts=facts,
             **fix,
         )
 

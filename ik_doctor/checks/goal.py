@@ -33,7 +33,7 @@ import bpy
 
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import switched_off_note
+from ..core.limb import switched_off
 from ..core.registry import Check
 from ..core.rig import RigView
 
@@ -56,8 +56,7 @@ def find_goal_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         position_off = not ik.use_location
         if not (position_off or (ik.use_rotation and ik.orient_weight > 0.0)):
             continue
-        switch = switched_off_note(rig, chain)
-        if not chain.live and switch is None:
+        if not chain.live and not switched_off(rig, chain):
             continue  # muted by hand: it acts on nothing until the animator switches it on
         where = f"IK '{chain.constraint}' on {chain.owner}"
         if position_off:
@@ -73,9 +72,9 @@ def find_goal_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             "goal",
             rig,
             chain,
-            severity=Severity.ERROR if switch is None else Severity.WARNING,
+            severity=Severity.ERROR,
             title=title,
-            message=message + (switch or ""),
+            message=message,
             why=why,
             fix_id="position_only",
             fix_label="Reach for the target's position only (Position on, Rotation off)",
@@ -83,7 +82,6 @@ def find_goal_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
                 ("use_location", ik.use_location),
                 ("use_rotation", ik.use_rotation),
                 ("orient_weight", round(ik.orient_weight, 4)),
-                ("switched_off", switch is not None),
             ),
         )
 

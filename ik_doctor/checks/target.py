@@ -29,7 +29,7 @@ import bpy
 from ..core.controls import add_control_bone
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import switched_off_note
+from ..core.limb import switched_off
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
@@ -43,22 +43,18 @@ def find_target_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
         if problem is None:
             continue
         title, message, why = problem
-        switch = switched_off_note(rig, chain)
-        rival = _rival(rig, chain) if switch is None else None
+        rival = None if switched_off(rig, chain) else _rival(rig, chain)
         yield chain_finding(
             "target",
             rig,
             chain,
-            severity=Severity.ERROR if switch is None else Severity.WARNING,
+            severity=Severity.ERROR,
             title=title,
-            message=message + (switch or ""),
+            message=message,
             why=why,
             fix_id=None if rival else "create_control",
             fix_label=None if rival else FIX_LABEL,
-            facts=(
-                ("switched_off", switch is not None),
-                ("rival_ik", (rival.owner, rival.constraint) if rival else None),
-            ),
+            facts=(("rival_ik", (rival.owner, rival.constraint) if rival else None),),
             no_fix_reason=(
                 f"IK '{rival.constraint}' on {rival.owner} already pulls bones of this chain "
                 f"toward its target: a control of this IK's own would pull them two ways (the "

@@ -16,7 +16,7 @@ import bpy
 from mathutils import Matrix, Vector
 
 from .editing import constraint_on
-from .finding import Finding
+from .finding import Finding, Severity, lowered
 from .geometry import bend_normal, offset_from_line, rest_pole_angle
 from .names import readable
 from .rig import BoneChain, IKChain, RigView
@@ -320,6 +320,17 @@ def switched_off_note(rig: RigView, chain: IKChain) -> str | None:
     an error). None for a live IK, or one off by hand."""
     switch = switched_by(rig, chain) if not chain.live else None
     return None if switch is None else f" It is switched off ({switch}): it fails once switched on."
+
+
+def lowered_where_switched_off(rig: RigView, finding: Finding) -> Finding:
+    """An error on an IK off as one half of a switch, as a warning that names the switch, for
+    every check: the IK moves nothing, the oracle judges the switch through its live partner,
+    and the fault shows only once it is switched on (issue 25: an IK lock on a muted twin)."""
+    chain = rig.chain(*finding.chain) if finding.chain is not None else None
+    note = switched_off_note(rig, chain) if isinstance(chain, IKChain) else None
+    if note is None or finding.severity != Severity.ERROR:
+        return finding
+    return lowered([finding], note, ("switched_off", True), lambda _finding: True)[0]
 
 
 def switched_off(rig: RigView, chain: IKChain) -> bool:

@@ -48,14 +48,19 @@ class Check:
 
     def findings_on(self, rig: RigView, settings: Mapping[str, Any]) -> list[Finding]:
         """This check's findings on one pass's rig, found once per settings: ``diagnose`` and a
-        check that weighs the others' findings (``symmetry``) share one run. A fix that a
-        driver or keys would undo is withheld here, for every check (``core.driven``)."""
+        check that weighs the others' findings (``symmetry``) share one run. Here, for every
+        check, a fix that a driver or keys would undo is withheld (``core.driven``), and an
+        error on an IK switched off as one half of a switch made a warning (``core.limb``)."""
         from .driven import withheld_where_driven  # reads bpy: not at ``import ik_doctor``
+        from .limb import lowered_where_switched_off
 
-        key = ("findings", self.id, tuple(sorted(settings.items())))
-        return rig.remember(
-            key, lambda: [withheld_where_driven(rig, f) for f in self.find(rig, settings)]
-        )
+        def found() -> list[Finding]:
+            return [
+                lowered_where_switched_off(rig, withheld_where_driven(rig, finding))
+                for finding in self.find(rig, settings)
+            ]
+
+        return rig.remember(("findings", self.id, tuple(sorted(settings.items()))), found)
 
 
 Collector = Callable[[], Iterable[Check]]
