@@ -17,6 +17,7 @@ from ik_doctor import (
     FixResult,
     Severity,
     apply_fix,
+    diagnose,
     judge_chains,
     run_fix,
     scan_animation,
@@ -898,3 +899,20 @@ def test_a_lock_on_an_ik_switched_off_beside_a_live_twin_is_a_warning(rig) -> No
     ik.mute, twin.mute = False, True
     live = next(f for f in findings_of(rig, "locks") if f.constraint == "IK")
     assert live.severity == Severity.ERROR and "switched_off" not in live.stated
+
+
+@pytest.mark.parametrize(("stiffness", "state"), [(0.8, "pass"), (0.9, "fail")])
+def test_stiffness_of_a_chain_solved_with_another_ik_is_a_warning(rig, stiffness, state) -> None:
+    """A hand IK of chain length 2 beside the forearm's IK, both on the hand control, is solved
+    with it as one tree: with the forearm at 0.8 it lands where the table of a chain solved alone
+    says 0.23% short (seed 94). The stiffness is a warning; where the pair fails, the
+    duplicates check's error stands on it."""
+    hand = rig.pose.bones["hand.L"].constraints.new("IK")
+    hand.target, hand.subtarget, hand.chain_count = rig, "hand_ik.L", 2
+    _set(rig, ["upper_arm.L", "forearm.L"], **{f"ik_stiffness_{a}": stiffness for a in "xyz"})
+    verdicts = judge_chains(rig)
+    assert [v.state for v in verdicts if v.owner == "hand.L"] == [state]
+    stiff = [f for f in findings_of(rig, "locks") if f.chain == ("hand.L", hand.name)]
+    assert [f.severity for f in stiff] == [Severity.WARNING]
+    assert "solved together with IK 'IK' on forearm.L" in stiff[0].message
+    assert disagreements(verdicts, diagnose(rig)) == []
