@@ -1521,3 +1521,16 @@ def test_a_start_that_folds_an_arm_aimed_along_its_line_is_not_muted(override) -
     assert judged.holds, "\n".join(judged.problems())
     (order,) = [f for f in judged.findings if f.check_id == "constraint_order"]
     assert (order.title.endswith("pre-bends"), order.fix_id) == (True, None)
+
+
+@pytest.mark.parametrize("one_sided", [2, 3, 6, 7])
+def test_a_straight_joint_inside_a_longer_chain_folds_the_way_its_limit_lets_it(one_sided) -> None:
+    """Seed 94's false error: the arm straight, its hinges limited one way each, with chain
+    length 3 (the shoulder bent at rest). The elbow gives the solver no side, so its limit
+    chooses: without a pole (6, 7) the arm lands and ``locks`` says nothing; with one (2, 3) it
+    fails, and ``rest_pose``'s error names it."""
+    faults = (Fault("straight_one_sided", "arm", one_sided), Fault("chain_length", "arm", 3))
+    judged = judge(faults, fixes=False)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    errors = {f.check_id for f in judged.findings if f.severity == Severity.ERROR}
+    assert "locks" not in errors

@@ -138,6 +138,19 @@ def root_folds_against(rig: RigView, chain: IKChain) -> bool:
     return fold is not None and lean is not None and lean.dot(fold) < 0.0
 
 
+def straight_joint_lean(rig: RigView, name: str) -> Vector | None:
+    """For a bone in line with its parent at rest (their joint straight), the axis its IK limits
+    let it fold further about (``_limit_lean``); None for a joint bent at rest, or limited alike
+    both ways. A straight joint gives the solver no side to fold to, even inside a chain bent
+    elsewhere: its one-sided limit chooses (seed 94: an arm of chain length 3, the shoulder bent,
+    upper arm and forearm in line and limited one way each, lands without a pole)."""
+    parent = rig.bone(name).parent
+    if parent is None:
+        return None
+    sine = rig.bone(name).y_axis.cross(rig.bone(parent).y_axis).length
+    return _limit_lean(rig, name) if sine < 1e-3 else None  # in line within 0.06°
+
+
 def _limit_lean(rig: RigView, name: str) -> Vector | None:
     """The axis a joint's IK limits let it fold further about (armature space, signed by the
     way, as long as that way is the further), or None: its swing axes free, locked, or limited

@@ -16,7 +16,7 @@ import bpy
 from mathutils import Matrix, Vector
 
 from .armature import pose_of
-from .limb import limits_fold, parent_motion
+from .limb import limits_fold, parent_motion, straight_joint_lean
 from .names import readable
 from .rig import IKChain, RigView
 
@@ -267,7 +267,8 @@ def _posed_turns(
     for name in reversed(moving[:-1]):
         pose_bone = rig.pose_bone(name)
         folds = [_free_turn(pose_bone, sign * fold, "XZY", locks) for sign in (1, -1)]
-        axis, angle = _fold_way(rig, chain, limb, turns, name, folds, built)
+        chosen = built if built is not None else straight_joint_lean(rig, name) if locks else None
+        axis, angle = _fold_way(rig, chain, limb, turns, name, folds, chosen)
         turns[name], clamp = _limited(pose_bone, axis, angle, locks, fold=True)
         if clamp is not None and clamps is not None:
             clamps.append(clamp)
