@@ -560,9 +560,13 @@ def _trades(
     """Errors a fix leaves that the rig did not have, on a chain that worked before the fix or
     works after it: the fix broke it, or the error is wrong. An error on a chain that failed
     before and still fails is a fault the fixed one hid (a muted IK hides every other fault of
-    its chain): not a trade."""
+    its chain): not a trade. Nor is one on a chain that fails once the fixed chain, which carried
+    its root, is fixed: it worked only as the fault moved it (seed 93: a leg IK without Use Tail
+    turns the hips, and the arm, its forearm's Damped Track aimed at the pole, lands turned so;
+    with the leg's chain length set, the hips stay and the arm fails as it does alone)."""
     before = {f.key for f in findings if f.severity == Severity.ERROR}
     failing = {v.key for v in verdicts if v.state in ("fail", "untested")}
+    upstream = {v.key: set(v.upstream) for v in verdicts}
     for finding in findings:
         if finding.fix_id is None:
             continue
@@ -576,7 +580,8 @@ def _trades(
             continue
         failing_now = {v.key for v in judge_chains(rig) if v.state in ("fail", "untested")}
         for after in new:
-            if after.chain in failing and after.chain in failing_now:
+            carried = finding.chain in upstream.get(after.chain, ())
+            if after.chain in failing_now and (after.chain in failing or carried):
                 continue  # revealed, not traded
             yield (
                 f"{finding.check_id}.{finding.fix_id} on {finding.bone} left a new error from "

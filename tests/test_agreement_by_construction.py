@@ -1534,3 +1534,17 @@ def test_a_straight_joint_inside_a_longer_chain_folds_the_way_its_limit_lets_it(
     assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
     errors = {f.check_id for f in judged.findings if f.severity == Severity.ERROR}
     assert "locks" not in errors
+
+
+def test_an_arm_carried_by_a_leg_ik_turning_the_hips_is_revealed_by_the_legs_fix() -> None:
+    """Seed 93: the leg's IK without Use Tail turns the hips, and the arm, its forearm's Damped
+    Track aimed at the elbow pole, lands so turned (the Damped Track a warning). Each fix of the
+    leg keeps the hips still, and the arm fails as it does alone, with its error: revealed, not
+    a trade."""
+    faults = (Fault("tail_off", "leg", 0), Fault("overriding_constraint", "arm", 3))
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    arm = judge((faults[1],), fixes=False)
+    assert [v.state for v in arm.verdicts if v.owner == "forearm.L"] == ["fail"]
+    order = [f for f in arm.findings if f.check_id == "constraint_order"]
+    assert [f.severity for f in order] == [Severity.ERROR]
