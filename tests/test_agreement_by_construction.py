@@ -1548,3 +1548,15 @@ def test_an_arm_carried_by_a_leg_ik_turning_the_hips_is_revealed_by_the_legs_fix
     assert [v.state for v in arm.verdicts if v.owner == "forearm.L"] == ["fail"]
     order = [f for f in arm.findings if f.check_id == "constraint_order"]
     assert [f.severity for f in order] == [Severity.ERROR]
+
+
+def test_an_ik_inside_a_chain_whose_ik_blender_marks_invalid_is_not_held_by_it() -> None:
+    """Seed 93: the leg's IK aimed at the armature itself, without a bone, is invalid in Blender
+    and moves nothing; the thigh IK inside its chain lands, and ``constraint_order`` called it
+    missing its target. The leg's own error (``target``) stands."""
+    faults = (Fault("ik_above", "leg", 1), Fault("target", "leg", 2))
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    assert [v.state for v in judged.verdicts if v.owner == "thigh.L"] == ["pass"]
+    errors = {(f.check_id, f.bone) for f in judged.findings if f.severity == Severity.ERROR}
+    assert ("target", "shin.L") in errors and ("constraint_order", "thigh.L") not in errors

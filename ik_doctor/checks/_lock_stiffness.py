@@ -393,9 +393,8 @@ def _solved_with(rig: RigView, chain: IKChain) -> IKChain | None:
     to 0.85, lands where the table says 0.23% short)."""
     turned = set(chain.moving_bones)
     for other in rig.chains:
-        aimed = other.target is not None and not other.target_bone_missing
         shared = other is not chain and turned & set(other.moving_bones)
-        if shared and other.live and aimed and not _one_solve(rig, chain, other):
+        if shared and rig.pulls(other) and not _one_solve(rig, chain, other):
             return other
     return None
 

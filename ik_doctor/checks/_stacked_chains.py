@@ -21,15 +21,7 @@ def solving_chains(rig: RigView) -> list[IKChain]:
 
     def read() -> list[IKChain]:
         driven = {(b, c) for (b, c, _), how in constraint_switches(rig).items() if how == "driven"}
-        return [
-            c
-            for c in rig.chains
-            if c.live
-            and c.key not in driven
-            and c.target is not None
-            and not c.target_bone_missing
-            and rig.ik_constraint(c).is_valid
-        ]
+        return [c for c in rig.chains if c.key not in driven and rig.pulls(c)]
 
     return rig.remember("duplicates: solving chains", read)
 

@@ -71,9 +71,7 @@ def _rival(rig: RigView, chain: IKChain) -> IKChain | None:
     twin aimed at the other hand then misses by 87% of the leg's reach)."""
     turned = set(chain.moving_bones)
     for other in rig.chains:
-        live = other.live
-        aimed = other.target is not None and not other.target_bone_missing
-        if other is not chain and live and aimed and turned.intersection(other.moving_bones):
+        if other is not chain and rig.pulls(other) and turned.intersection(other.moving_bones):
             return other
     return None
 

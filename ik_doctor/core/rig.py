@@ -209,6 +209,13 @@ class RigView:
         """The Blender constraint behind a chain, for the settings the view does not copy."""
         return self._ik_constraints[chain.key]
 
+    def pulls(self, chain: IKChain) -> bool:
+        """Whether Blender solves the IK toward a target: live, with a target it can resolve.
+        Blender marks the rest invalid and they move nothing: no target, a missing bone, or
+        the armature itself without a bone (measured: ``is_valid`` False, the chain unmoved)."""
+        aimed = chain.target is not None and not chain.target_bone_missing
+        return chain.live and aimed and self.ik_constraint(chain).is_valid
+
     @cached_property
     def _constraint_stacks(self) -> dict[str, tuple[bpy.types.Constraint, ...]]:
         """The one walk over the pose: the constraint stack of every bone that has one."""
@@ -370,14 +377,11 @@ class RigView:
         Chains that only share their upper bones (two legs reaching the hips) both reach.
         """
         for outer in self.chains_with_bone(inner.owner):
-            live = outer.live
-            # An outer IK with no target Blender can resolve is invalid: it moves nothing.
-            valid = outer.target is not None and not outer.target_bone_missing
             # Without Use Tail the inner IK turns only the bones above its owner: when those lie
             # above the outer chain, the two move no bone in common.
             shared = not set(inner.moving_bones).isdisjoint(outer.bones)
             same_goal = (inner.target, inner.subtarget) == (outer.target, outer.subtarget)
-            if live and valid and inner.owner in outer.bones[1:] and shared and not same_goal:
+            if self.pulls(outer) and inner.owner in outer.bones[1:] and shared and not same_goal:
                 return outer
         return None
 
