@@ -916,3 +916,23 @@ def test_stiffness_of_a_chain_solved_with_another_ik_is_a_warning(rig, stiffness
     assert [f.severity for f in stiff] == [Severity.WARNING]
     assert "solved together with IK 'IK' on forearm.L" in stiff[0].message
     assert disagreements(verdicts, diagnose(rig)) == []
+
+
+@pytest.mark.parametrize(("stiffness", "blocked"), [(0.86, True), (0.7, False)])
+def test_a_stiff_limb_landing_without_a_pole_is_not_given_one_that_leaves_it_short(
+    rig, stiffness, blocked
+) -> None:
+    """Seed 94's trade: the forearm at 0.86 without a pole stops 0.09% of the reach short (it
+    lands); the pole fix gave it one, and with it the forearm stops 0.12% short. The pole's fix
+    is withheld, naming the stiffness; at 0.7 a pole costs nothing and is offered."""
+    rig.pose.bones["forearm.L"].constraints["IK"].pole_target = None
+    _set(rig, ["forearm.L"], **{f"ik_stiffness_{axis}": stiffness for axis in "xyz"})
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    (pole,) = [f for f in findings_of(rig, "pole") if f.bone == "forearm.L"]
+    assert (pole.fix_id is None) == blocked
+    if blocked:
+        assert pole.stated["blocked_by"] == "stiffness"
+        assert "stiffness of forearm.L would leave it about 0.12%" in pole.no_fix_reason
+        return
+    apply_fix(pole)
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]

@@ -393,7 +393,7 @@ def _solved_with(rig: RigView, chain: IKChain) -> IKChain | None:
     to 0.85, lands where the table says 0.23% short)."""
     turned = set(chain.moving_bones)
     for other in rig.chains:
-        shared = other is not chain and turned & set(other.moving_bones)
+        shared = other.key != chain.key and turned & set(other.moving_bones)
         if shared and rig.pulls(other) and not _one_solve(rig, chain, other):
             return other
     return None

@@ -78,7 +78,7 @@ from ._pole_limb import POLE_DISTANCE, Limb, control_point, limb_at_rest, pole_p
 from ._pole_moves import kept_behind_the_bend, pole_bone_is_movable
 from ._pole_turn import PoleTurn, pole_turn
 from ._tip_motion import blocked
-from .locks import lock_that_holds_a_pole
+from .locks import lock_that_holds_a_pole, stiffness_that_fails_with_a_pole
 
 WHY_TWIST = (
     "Blender turns the chain until the root's X axis sits at the pole angle from the plane "
@@ -277,16 +277,7 @@ def _missing_pole(
         return None
     if _root_hinged(rig, chain):
         return None
-    loose = not rig.raw_bone(chain.owner).use_inherit_rotation
-    flipping = None if loose else start_that_flips_a_pole(rig, chain)
-    posed = None if loose or flipping else pose_that_flips_a_pole(rig, chain)
-    locked = None if loose or flipping or posed else lock_that_holds_a_pole(rig, chain)
-    kinds = {
-        "inherit_rotation": loose,
-        "overridden_start": flipping,
-        "posed": posed,
-        "bend_axis_lock": locked,
-    }
+    blocked_by, no_fix = _what_a_pole_would_break(rig, chain)
     return _Problem(
         Severity.WARNING,
         "No pole",
@@ -296,14 +287,32 @@ def _missing_pole(
         "with the foot moved out and forward the knee turns about 60° inward of where a pole "
         "keeps it).",
         "create_pole",
+        no_fix=no_fix,
+        blocked_by=blocked_by,
+    )
+
+
+def _what_a_pole_would_break(rig: RigView, chain: IKChain) -> tuple[str | None, str | None]:
+    """The first reason (kind, words) a limb that lands without a pole would fail with one, in
+    the order they are cheap to read; (None, None) when a pole is safe to give."""
+    if not rig.raw_bone(chain.owner).use_inherit_rotation:
         # Measured: with a pole, a joint that does not inherit rotation flips away from it once
         # the body turns (the inherit check's error); without one the limb still reaches.
-        no_fix=f"{chain.owner} does not inherit rotation: with a pole its joint would flip away "
-        "from it once the body turns; turn Inherit Rotation on first"
-        if loose
-        else flipping or posed or locked,
-        blocked_by=next((kind for kind, holds in kinds.items() if holds), None),
+        return "inherit_rotation", (
+            f"{chain.owner} does not inherit rotation: with a pole its joint would flip away "
+            "from it once the body turns; turn Inherit Rotation on first"
+        )
+    reasons = (
+        ("overridden_start", start_that_flips_a_pole),
+        ("posed", pose_that_flips_a_pole),
+        ("bend_axis_lock", lock_that_holds_a_pole),
+        ("stiffness", stiffness_that_fails_with_a_pole),
     )
+    for kind, reason_of in reasons:
+        reason = reason_of(rig, chain)
+        if reason is not None:
+            return kind, reason
+    return None, None
 
 
 def _root_hinged(rig: RigView, chain: IKChain) -> bool:
