@@ -143,7 +143,10 @@ def straight_joint_lean(rig: RigView, name: str) -> Vector | None:
     let it fold further about (``_limit_lean``); None for a joint bent at rest, or limited alike
     both ways. A straight joint gives the solver no side to fold to, even inside a chain bent
     elsewhere: its one-sided limit chooses (seed 94: an arm of chain length 3, the shoulder bent,
-    upper arm and forearm in line and limited one way each, lands without a pole)."""
+    upper arm and forearm in line and limited one way each, lands without a pole). The oracle
+    poses its goals so too, as it does a straight chain (``limits_fold``). A joint bent off the
+    line by ``rest_pose``'s pre-bend (0.66°) keeps the nearer-root rule: widened to 2°, the
+    rule moved the oracle's goals for a robot arm that fails into ones it reaches."""
     parent = rig.bone(name).parent
     if parent is None:
         return None
