@@ -109,9 +109,11 @@ def checks_page(checks: list[Check] | None = None) -> str:
         "Each section is made at build time from the check itself: its registry entry "
         "(`ik_doctor.core.registry.Check`), its module's docstring, and what its source says "
         "its findings carry. A finding's own severity is decided on the rig; the severities "
-        "below are those the check can give. Its options are set in the add-on's preferences "
-        "or under `[options.ID]` in a project's settings file; its findings are switched off "
-        "with `ignore` there, or with `--checks` on the command line.",
+        "below are those the check can give, and for every check an error on an IK switched "
+        "off as one half of a switch (off beside a live twin, or off by a driven or keyed "
+        "switch) is a warning that names the switch. Its options are set in the add-on's "
+        "preferences or under `[options.ID]` in a project's settings file; its findings are "
+        "switched off with `ignore` there, or with `--checks` on the command line.",
         "",
         "| id | title | severities | fixes |",
         "| --- | --- | --- | --- |",
