@@ -62,8 +62,8 @@ from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import start_held_by
+from ._locks_what_if import twist_that_holds_locks
 from ._shared_control import line_aimer
-from .locks import twist_that_holds_locks
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
 

@@ -160,7 +160,7 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
     for chain in sorted(rig.chains, key=lambda chain: not chain.live):
         if restricted.isdisjoint(chain.bones):
             continue  # every axis free and flexible: the tip moves every way, no lock to note
-        findings = [*_blocked_chain(rig, chain, options["stiffness"])]
+        findings = [*chain_lock_findings(rig, chain, options["stiffness"])]
         if _has_ik_limits(rig, chain) and not any(f.severity == Severity.ERROR for f in findings):
             findings += [_narrow_finding(rig, chain, clamp) for clamp in clamped_folds(rig, chain)]
         findings = weighed_against_stretch(rig, chain, findings)
@@ -202,20 +202,9 @@ def track_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:
     track = _aim_that_lands(rig, chain)
     if track is None:
         return None
-    found = weighed_against_stretch(rig, chain, [*_blocked_chain(rig, chain, 1.0)])
+    found = weighed_against_stretch(rig, chain, [*chain_lock_findings(rig, chain, 1.0)])
     held = any(f.severity == Severity.ERROR and f.fix_id == "free_axes" for f in found)
     return track if held else None
-
-
-def twist_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:
-    """The bone whose posed twist lands a chain its IK locks would stop
-    (``weighed_against_twist``): untwisted, the chain would stop short, this check's error."""
-    found = weighed_against_stretch(rig, chain, [*_blocked_chain(rig, chain, 1.0)])
-    errors = [f for f in found if f.severity == Severity.ERROR]
-    weighed = weighed_against_twist(rig, chain, found)
-    if not errors or any(f.severity == Severity.ERROR for f in weighed):
-        return None
-    return next(t[0] for f in weighed if (t := dict(f.facts).get("twisted_start")))
 
 
 def _aim_that_lands(rig: RigView, chain: IKChain) -> str | None:
@@ -273,42 +262,10 @@ def _has_ik_limits(rig: RigView, chain: IKChain) -> bool:
     )
 
 
-def lock_that_holds_a_pole(rig: RigView, chain: IKChain) -> str | None:
-    """Why giving this chain a pole would stop it folding: a bone locked on the axis it bends
-    on, which it now folds around out of its plane (a warning without a pole, measured: it
-    lands; an error with one: 3.3% to 6.5% of the reach short)."""
-    locked = _error_with_a_pole(rig, chain, "free_axes")
-    if locked is None:
-        return None
-    return (
-        f"{locked.bone} is locked on the axis the chain bends on, which it folds around only "
-        "while it has no pole: with a pole it would stop short; free that axis first"
-    )
-
-
-def stiffness_that_fails_with_a_pole(rig: RigView, chain: IKChain) -> str | None:
-    """Why giving this chain a pole would leave it short: IK stiffness the tables of limbs with
-    a pole fail (seed 94: the forearm at 0.86 lands without a pole, 0.09% of the reach short;
-    given one by the pole fix, it stops 0.12% short, the tables' 0.12%)."""
-    stiff = _error_with_a_pole(rig, chain, "clear_stiffness")
-    if stiff is None:
-        return None
-    return (
-        f"with a pole the IK stiffness of {stiff.bone} would leave it about "
-        f"{stiff.stated['shortfall']:.2%} of the reach short (measured on limbs with a pole); "
-        "lower that stiffness first"
-    )
-
-
-def _error_with_a_pole(rig: RigView, chain: IKChain, fix_id: str) -> Finding | None:
-    """The error with this fix that the chain would have if it had a pole."""
-    for finding in _blocked_chain(rig, replace(chain, pole=rig.object), 0.0):
-        if finding.severity == Severity.ERROR and finding.fix_id == fix_id:
-            return finding
-    return None
-
-
-def _blocked_chain(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[Finding]:
+def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[Finding]:
+    """The chain's lock, limit and stiffness findings before what else the rig does (stretch,
+    an aim, a twist, other IKs) is weighed: also what ``_locks_what_if`` asks of a changed
+    chain."""
     if has_degenerate_bone(rig, chain):
         # A bone with next to no length (the degenerate check reports it) has no direction:
         # the Jacobian of bones 2e-6 long is float noise, and unlocking one axis may leave the

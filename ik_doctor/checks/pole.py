@@ -74,11 +74,11 @@ from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
 from ..core.start import pose_flips_the_start, start_that_flips_a_pole, start_turned_back
+from ._locks_what_if import lock_that_holds_a_pole, stiffness_that_fails_with_a_pole
 from ._pole_limb import POLE_DISTANCE, Limb, control_point, limb_at_rest, pole_point
 from ._pole_moves import kept_behind_the_bend, pole_bone_is_movable
 from ._pole_turn import PoleTurn, pole_turn
 from ._tip_motion import blocked
-from .locks import lock_that_holds_a_pole, stiffness_that_fails_with_a_pole
 
 WHY_TWIST = (
     "Blender turns the chain until the root's X axis sits at the pole angle from the plane "
