@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+
+import pytest
 from mathutils import Vector
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
@@ -50,6 +53,30 @@ def test_unparented_shin_that_stretches_still_lands_and_is_a_warning(rig) -> Non
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
     (finding,) = findings_of(rig, "parenting")
     assert finding.severity == Severity.WARNING and finding.stated["stretching"] == ("shin.L",)
+
+
+@pytest.mark.parametrize(
+    ("owner", "pole"), [("shin.L", False), ("forearm.L", False), ("forearm.L", True)]
+)
+def test_unparented_bone_that_stretches_without_a_pole_is_held_by_its_ik_limit(
+    rig, owner, pole
+) -> None:
+    """Seed 93: cut off its parent, a limb that stretches lands, but without a pole an IK limit
+    on the cut bone's swing holds it from turning to the target, and stretching does not make
+    that up (the forearm limited ±60° stops 89% of the reach short). With a pole it lands."""
+    with edit_bones(rig) as bones:
+        bones[owner].use_connect = False
+        bones[owner].parent = None
+    bone = rig.pose.bones[owner]
+    bone.ik_stretch = 0.5
+    bone.use_ik_limit_x, bone.ik_min_x, bone.ik_max_x = True, -math.radians(60), math.radians(60)
+    if not pole:
+        bone.constraints["IK"].pole_target = None
+    state = [v.state for v in judge_chains(rig) if v.owner == owner]
+    assert state == (["pass"] if pole else ["fail"])
+    (finding,) = findings_of(rig, "parenting")
+    assert finding.severity == (Severity.WARNING if pole else Severity.ERROR)
+    assert finding.stated["swing_held_by"] == (None if pole else owner)
 
 
 def test_unparented_shin_is_an_error_on_every_active_ik_of_the_bone(rig) -> None:

@@ -9,7 +9,8 @@ leg and the arm, stretch 0.001 on the owner): a warning then.
 What it reports:
 
 - A chain bone with no parent that cuts the chain short: an error, on every live IK of the bone;
-  a warning when IK Stretch on the bones left lands the tip anyway.
+  a warning when IK Stretch on the bones left lands the tip anyway, unless, without a pole, an
+  IK limit holds the cut bone's swing (stretching does not make that up).
 - A joint that is not connected and starts away from its parent's tail: a warning.
 
 What its fixes do:
@@ -60,13 +61,15 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
             cut.add((top, chain.constraint))
             reported.add(top)
             stretching = stretching_bones(rig, chain)
-            fix = _parent_fix(rig, chain, top, parent, bool(stretching))
+            held = _swing_held(rig, chain) if stretching else None
+            lands = bool(stretching) and held is None
+            fix = _parent_fix(rig, chain, top, parent, lands)
             yield chain_finding(
                 "parenting",
                 rig,
                 chain,
                 bone=top,
-                severity=Severity.WARNING if stretching else Severity.ERROR,
+                severity=Severity.WARNING if lands else Severity.ERROR,
                 title="Chain cut: no parent",
                 message=(
                     f"{top} has no parent, so IK '{chain.constraint}' on {chain.owner} stops "
@@ -75,7 +78,11 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                     + (
                         f" IK Stretch on {', '.join(stretching)} still lands the tip, by "
                         "stretching (measured)."
-                        if stretching
+                        if lands
+                        else f" IK Stretch on {', '.join(stretching)} does not make up for "
+                        f"it: without a pole, the IK limit of {held} holds the swing to the "
+                        "target (measured: 89% to 202% of the reach short)."
+                        if held
                         else ""
                     )
                 ),
@@ -83,7 +90,11 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
                     "The solver only rotates the owner and its parents: with the link missing, "
                     f"{parent} and the bones above it never bend."
                 ),
-                facts=(("stretching", tuple(stretching)), *fix.pop("facts", ())),
+                facts=(
+                    ("stretching", tuple(stretching)),
+                    ("swing_held_by", held),
+                    *fix.pop("facts", ()),
+                ),
                 **fix,
             )
         # Chain length 0 climbs into the body; the chain_length check reports that instead.
@@ -166,6 +177,20 @@ def _one_bone_chain_on(rig: RigView, name: str) -> IKChain | None:
     for chain in rig.chains:
         if chain.owner == name and chain.live and chain.moving_bones == (name,):
             return chain
+    return None
+
+
+def _swing_held(rig: RigView, chain: IKChain) -> str | None:
+    """The bone of a cut chain without a pole whose IK limit on a swing axis (X or Z) holds it
+    from turning to the target: stretching does not make that up (measured on the arm, its
+    forearm cut off with stretch 0.5: limited ±60° it stops 89% of the reach short, one-sided
+    0° to 150° 125% to 202%; unlimited, or with a pole, it lands). None where none does."""
+    if chain.pole is not None and not chain.pole_bone_missing:
+        return None
+    for name in chain.moving_bones:
+        pose_bone = rig.pose_bone(name)
+        if any(getattr(pose_bone, f"use_ik_limit_{axis}") for axis in "xz"):
+            return readable(pose_bone)
     return None
 
 
