@@ -141,12 +141,12 @@ def root_folds_against(rig: RigView, chain: IKChain) -> bool:
 def straight_joint_lean(rig: RigView, name: str) -> Vector | None:
     """For a bone in line with its parent at rest (their joint straight), the axis its IK limits
     let it fold further about (``_limit_lean``); None for a joint bent at rest, or limited alike
-    both ways. A straight joint gives the solver no side to fold to, even inside a chain bent
-    elsewhere: its one-sided limit chooses (seed 94: an arm of chain length 3, the shoulder bent,
-    upper arm and forearm in line and limited one way each, lands without a pole). The oracle
-    poses its goals so too, as it does a straight chain (``limits_fold``). A joint bent off the
-    line by ``rest_pose``'s pre-bend (0.66°) keeps the nearer-root rule: widened to 2°, the
-    rule moved the oracle's goals for a robot arm that fails into ones it reaches."""
+    both ways. A straight joint gives the solver no side to fold to, even where the chain as a
+    whole has no fold (``limits_fold``): its one-sided limit chooses (seed 94: an arm of chain
+    length 3, shoulder, upper arm and forearm in line, the two hinges limited opposite ways,
+    lands without a pole). The oracle poses its goals so too. A joint bent off the line by
+    ``rest_pose``'s pre-bend (0.66°) keeps the nearer-root rule: widened to 2°, the rule moved
+    the oracle's goals for a robot arm that fails into ones it reaches."""
     parent = rig.bone(name).parent
     if parent is None:
         return None

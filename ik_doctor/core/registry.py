@@ -50,7 +50,7 @@ class Check:
         """This check's findings on one pass's rig, found once per settings: ``diagnose`` and a
         check that weighs the others' findings (``symmetry``) share one run. Here, for every
         check, a fix that a driver or keys would undo is withheld (``core.driven``), and an
-        error on an IK switched off as one half of a switch made a warning (``core.limb``)."""
+        error on an IK switched off as one half of a switch is made a warning (``core.limb``)."""
         from .driven import withheld_where_driven  # reads bpy: not at ``import ik_doctor``
         from .limb import lowered_where_switched_off
 
