@@ -1528,9 +1528,11 @@ def test_a_straight_joint_inside_a_longer_chain_folds_the_way_its_limit_lets_it(
     """Seed 94's false error: the arm straight, its hinges limited one way each, with chain
     length 3 (the shoulder bent at rest). The elbow gives the solver no side, so its limit
     chooses: without a pole (6, 7) the arm lands and ``locks`` says nothing; with one (2, 3) it
-    fails, and ``rest_pose``'s error names it."""
+    fails, and ``rest_pose``'s error names it. The hinges lean opposite ways, so no pre-bend
+    suits both: where it would bend the forearm against its limit it is not offered (pre-bent
+    to the back, the arm still landed and ``locks`` called the limit too narrow, a trade)."""
     faults = (Fault("straight_one_sided", "arm", one_sided), Fault("chain_length", "arm", 3))
-    judged = judge(faults, fixes=False)
+    judged = judge(faults)
     assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
     errors = {f.check_id for f in judged.findings if f.severity == Severity.ERROR}
     assert "locks" not in errors

@@ -23,6 +23,7 @@ from ..core.limb import (
     limits_fold,
     pole_turn,
     root_folds_against,
+    straight_joint_lean,
 )
 from ..core.names import readable
 from ..core.reach import solved_by_itasc, stretching_bones
@@ -96,6 +97,8 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         fix = dict(facts=fix["facts"], no_fix_reason=held_by)
     if "fix_id" in fix and start is None and (setter := _unread_start(rig, chain, joint)):
         fix = dict(facts=fix["facts"], no_fix_reason=setter)
+    if "fix_id" in fix and (against := _against_a_joints_limit(rig, chain, direction, side)):
+        fix = dict(facts=fix["facts"], no_fix_reason=against)
     if stretch:
         effect += sheared
         fix = dict(facts=fix["facts"], no_fix_reason="clear the scale it inherits first")
@@ -249,6 +252,23 @@ def _limits_decide(
         "would flip it"
     )
     return Severity.WARNING, "Straight, bent at start", effect, keep
+
+
+def _against_a_joints_limit(rig: RigView, chain: IKChain, direction: Vector, side: str) -> str:
+    """Why a pre-bend along ``direction`` is not offered where it would bend an inner joint
+    against the one-sided IK limit that folds it (``straight_joint_lean``), as where a longer
+    chain's hinges are limited opposite ways and no one side suits them all (seed 94: the
+    straight arm with chain length 3 lands; pre-bent to the back, its forearm 0.66° against its
+    limit, ``locks`` called the limit too narrow, a trade); "" otherwise."""
+    for name in chain_joints(rig, chain):
+        lean = straight_joint_lean(rig, name)
+        if lean is not None and lean.dot(direction.cross(rig.bone(name).y_axis)) < 0.0:
+            return (
+                f"pre-bent {side}, {name} would bend against its IK limit, which folds it the "
+                "other way: its joints' limits fold them opposite ways, so bend each by hand "
+                "the way its limit lets it"
+            )
+    return ""
 
 
 def _unread_start(rig: RigView, chain: IKChain, joint: str) -> str:
