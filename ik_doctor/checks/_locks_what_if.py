@@ -10,7 +10,7 @@ from ..core.finding import Finding, Severity
 from ..core.rig import IKChain, RigView
 from ._lock_stretch import weighed_against_stretch
 from ._twisted_start import weighed_against_twist
-from .locks import chain_lock_findings
+from .locks import chain_lock_findings, restricted_bones
 
 
 def twist_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:
@@ -52,8 +52,15 @@ def stiffness_that_fails_with_a_pole(rig: RigView, chain: IKChain) -> str | None
 
 
 def _error_with_a_pole(rig: RigView, chain: IKChain, fix_id: str) -> Finding | None:
-    """The error with this fix that the chain would have if it had a pole."""
-    for finding in chain_lock_findings(rig, replace(chain, pole=rig.object), 0.0):
-        if finding.severity == Severity.ERROR and finding.fix_id == fix_id:
-            return finding
-    return None
+    """The error with this fix that the chain would have if it had a pole: read once per chain
+    and pass, and only where a bone of the chain is locked, limited or stiff (a rig of 2,000
+    free limbs asks for each)."""
+
+    def errors() -> list[Finding]:
+        if restricted_bones(rig).isdisjoint(chain.bones):
+            return []
+        found = chain_lock_findings(rig, replace(chain, pole=rig.object), 0.0)
+        return [finding for finding in found if finding.severity == Severity.ERROR]
+
+    found = rig.remember(("locks with a pole", chain), errors)
+    return next((finding for finding in found if finding.fix_id == fix_id), None)

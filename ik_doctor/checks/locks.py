@@ -154,7 +154,7 @@ from ._twisted_start import weighed_against_twist
 
 def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     reported: set[tuple[str | None, str | None, Severity]] = set()
-    restricted = _restricted_bones(rig)
+    restricted = restricted_bones(rig)
     # Live chains first: of two that share a bone, the one Blender solves keeps the finding (a
     # thigh's own IK beside the leg's muted one fails by its own stiffness).
     for chain in sorted(rig.chains, key=lambda chain: not chain.live):
@@ -238,19 +238,23 @@ def _tracking_target(rig: RigView, chain: IKChain) -> str | None:
     return None
 
 
-def _restricted_bones(rig: RigView) -> set[str]:
+def restricted_bones(rig: RigView) -> set[str]:
     """Bones with an IK lock, IK limit, IK stiffness or transform lock: all this check reports.
 
-    Read in bulk, so a rig whose chains are all free costs a few array reads, not a Jacobian
-    per chain.
+    Read in bulk, once per pass, so a rig whose chains are all free costs a few array reads,
+    not a Jacobian per chain.
     """
-    settings = [
-        rig.pose_values(f"{setting}_{axis}")
-        for setting in ("lock_ik", "use_ik_limit", "ik_stiffness")
-        for axis in AXES
-    ]
-    flagged = np.any(np.stack(settings) != 0, axis=0)
-    return rig.pose_bones_where(flagged | rig.pose_values("lock_rotation", 3).any(axis=1))
+
+    def read() -> set[str]:
+        settings = [
+            rig.pose_values(f"{setting}_{axis}")
+            for setting in ("lock_ik", "use_ik_limit", "ik_stiffness")
+            for axis in AXES
+        ]
+        flagged = np.any(np.stack(settings) != 0, axis=0)
+        return rig.pose_bones_where(flagged | rig.pose_values("lock_rotation", 3).any(axis=1))
+
+    return rig.remember("locks: restricted bones", read)
 
 
 def _has_ik_limits(rig: RigView, chain: IKChain) -> bool:
