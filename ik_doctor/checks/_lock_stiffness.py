@@ -391,13 +391,9 @@ def _solved_with(rig: RigView, chain: IKChain) -> IKChain | None:
     (not ``_one_solve``): Blender solves the two as one tree, and the stiffness tables were
     measured on chains solved alone (seed 94: a hand IK over the forearm's, the forearm at 0.8
     to 0.85, lands where the table says 0.23% short)."""
-    turned = set(chain.moving_bones)
-    sharing = {other.key: other for name in turned for other in rig.chains_with_bone(name)}
-    for other in sharing.values():
-        shared = other.key != chain.key and turned & set(other.moving_bones)
-        if shared and rig.pulls(other) and not _one_solve(rig, chain, other):
-            return other
-    return None
+    return next(
+        (other for other in rig.solved_with(chain) if not _one_solve(rig, chain, other)), None
+    )
 
 
 def _stiff_unmeasured(

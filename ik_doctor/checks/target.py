@@ -69,11 +69,7 @@ def _rival(rig: RigView, chain: IKChain) -> IKChain | None:
     """Another live IK with a target that turns a bone this chain turns: it pulls the chain
     already, and a new control for this one would pull it toward a second goal (measured: a
     twin aimed at the other hand then misses by 87% of the leg's reach)."""
-    turned = set(chain.moving_bones)
-    for other in rig.chains:
-        if other is not chain and rig.pulls(other) and turned.intersection(other.moving_bones):
-            return other
-    return None
+    return next(iter(rig.solved_with(chain)), None)
 
 
 def _problem(rig: RigView, chain: IKChain) -> tuple[str, str, str] | None:

@@ -342,9 +342,11 @@ def lowered_where_switched_off(rig: RigView, finding: Finding) -> Finding:
     """An error on an IK off as one half of a switch, as a warning that names the switch, for
     every check: the IK moves nothing, the oracle judges the switch through its live partner,
     and the fault shows only once it is switched on (issue 25: an IK lock on a muted twin)."""
-    chain = rig.chain(*finding.chain) if finding.chain is not None else None
-    note = switched_off_note(rig, chain) if isinstance(chain, IKChain) else None
-    if note is None or finding.severity != Severity.ERROR:
+    if finding.severity != Severity.ERROR or finding.chain is None:
+        return finding
+    chain = rig.chain(*finding.chain)
+    note = None if chain is None else switched_off_note(rig, chain)
+    if note is None:
         return finding
     return lowered([finding], note, ("switched_off", True), lambda _finding: True)[0]
 
