@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import bpy
 
 from ..core.finding import STIFFNESS, Finding, Severity, chain_finding
-from ..core.limb import bend_offset, bend_plane, hangs_down
+from ..core.limb import bend_offset, bend_plane, hangs_down, solved_with
 from ..core.names import readable
 from ..core.reach import REACH_TOLERANCE, limb_bones, solved_by_itasc
 from ..core.rig import AXES, IKChain, RigView
@@ -392,7 +392,7 @@ def _solved_with(rig: RigView, chain: IKChain) -> IKChain | None:
     measured on chains solved alone (seed 94: a hand IK over the forearm's, the forearm at 0.8
     to 0.85, lands where the table says 0.23% short)."""
     return next(
-        (other for other in rig.solved_with(chain) if not _one_solve(rig, chain, other)), None
+        (other for other in solved_with(rig, chain) if not _one_solve(rig, chain, other)), None
     )
 
 

@@ -29,7 +29,7 @@ import bpy
 from ..core.controls import add_control_bone
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import switched_off
+from ..core.limb import solved_with, switched_off
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
@@ -69,7 +69,7 @@ def _rival(rig: RigView, chain: IKChain) -> IKChain | None:
     """Another live IK with a target that turns a bone this chain turns: it pulls the chain
     already, and a new control for this one would pull it toward a second goal (measured: a
     twin aimed at the other hand then misses by 87% of the leg's reach)."""
-    return next(iter(rig.solved_with(chain)), None)
+    return next(iter(solved_with(rig, chain)), None)
 
 
 def _problem(rig: RigView, chain: IKChain) -> tuple[str, str, str] | None:

@@ -321,6 +321,20 @@ def constraint_switches(rig: RigView) -> dict[tuple[str, str, str], str]:
     )
 
 
+def solved_with(rig: RigView, chain: IKChain) -> list[IKChain]:
+    """The other IKs Blender solves (``RigView.pulls``) that turn a bone this chain turns, in rig
+    order: Blender solves them with it as one tree, each pulling toward its own target."""
+    order = rig.remember("chain order", lambda: {c.key: i for i, c in enumerate(rig.chains)})
+    turned = set(chain.moving_bones)
+    sharing = {o.key: o for name in chain.moving_bones for o in rig.chains_with_bone(name)}
+    found = [
+        other
+        for other in sharing.values()
+        if other.key != chain.key and turned & set(other.moving_bones) and rig.pulls(other)
+    ]
+    return sorted(found, key=lambda other: order[other.key])
+
+
 def switched_by(rig: RigView, chain: IKChain) -> str | None:
     """Why this IK's mute or influence is the rig's own business (one half of a switch), or
     None when nothing but the animator switches it."""

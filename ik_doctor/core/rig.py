@@ -347,10 +347,6 @@ class RigView:
         return index
 
     @cached_property
-    def _chain_order(self) -> dict[tuple[str, str], int]:
-        return {key: index for index, key in enumerate(self._chains_by_key)}
-
-    @cached_property
     def _chains_by_control(self) -> dict[str, list[IKChain]]:
         index: dict[str, list[IKChain]] = {}
         for chain in self.chains:
@@ -367,18 +363,6 @@ class RigView:
 
     def chains_with_bone(self, name: str) -> list[IKChain]:
         return list(self._chains_by_bone.get(name, ()))
-
-    def solved_with(self, chain: IKChain) -> list[IKChain]:
-        """The other IKs Blender solves (``pulls``) that turn a bone this chain turns, in rig
-        order: Blender solves them with it as one tree, each pulling toward its own target."""
-        turned = set(chain.moving_bones)
-        sharing = {o.key: o for name in chain.moving_bones for o in self.chains_with_bone(name)}
-        found = [
-            other
-            for other in sharing.values()
-            if other.key != chain.key and turned & set(other.moving_bones) and self.pulls(other)
-        ]
-        return sorted(found, key=lambda other: self._chain_order[other.key])
 
     def chains_on_bone(self, owner: str) -> list[IKChain]:
         """The chains whose IK constraint sits on ``owner``, in stack order."""
