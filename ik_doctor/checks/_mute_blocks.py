@@ -8,7 +8,8 @@ import bpy
 from ..core.limb import pose_flips_bend
 from ..core.names import readable
 from ..core.rig import IKChain, RigView
-from ..core.start import COPIES, start_left_to, start_set_by
+from ..core.start import start_left_to
+from ..core.started import COPIES, start_set_by
 from ._shear import shear_source
 from .locks import track_that_holds_locks
 

@@ -14,7 +14,7 @@ from ..core.armature import pose_of
 from ..core.names import readable
 from ..core.reach import solved_by_itasc, stretching_bones
 from ..core.rig import IKChain, RigView
-from ..core.start import COPIES, start_set_by
+from ..core.started import COPIES, start_set_by
 
 SCALE_TOLERANCE = 1e-3
 """A pose scale whose axes differ by more than this share of the largest is uneven."""

@@ -22,7 +22,7 @@ from ..core.limb import (
 from ..core.names import readable
 from ..core.reach import BODY_TURN
 from ..core.rig import IKChain, RigView
-from ..core.start import start_set_by
+from ..core.started import start_set_by
 
 OPPOSED_PRE_BEND = 67.5
 """Degrees a straight limb without a pole, its hinges limited opposite ways, must start bent

@@ -41,7 +41,7 @@ from ..core.names import readable
 from ..core.reach import limb_bones, posed_longer, stretching_bones
 from ..core.registry import Check, get_check
 from ..core.rig import GAP_RATIO, IKChain, RigView
-from ..core.start import start_set_by
+from ..core.started import start_set_by
 from ._shear import SCALE_TOLERANCE, non_uniform_scales
 
 

@@ -24,21 +24,23 @@ from .limb import (
     chain_joints,
     forward_pose,
     forward_tip,
-    parent_motion,
     pole_rest_angle,
     pole_turn,
     pose_flips_bend,
 )
 from .limit_rotation import limited_later
 from .names import readable
-from .reach import BODY_TURN, BODY_TURNS, limb_bones, reachable_tips
+from .reach import BODY_TURN, BODY_TURNS, limb_bones
 from .rig import AXES, IKChain, RigView
-from .track_to import tracked_to
+from .started import (
+    COPIES,
+    sets_the_start,
+    start_set_by,
+    started_rotation,
+    swung_to,
+    turns_with_the_body,
+)
 
-COPIES = (bpy.types.CopyRotationConstraint, bpy.types.CopyTransformsConstraint)
-"""Constraints whose rotation the solver starts from as copied from their target."""
-TRACKS = (bpy.types.DampedTrackConstraint, bpy.types.LockedTrackConstraint)
-"""Constraints that swing the bone toward their target, where the solver starts."""
 FLAT_FOLD = 165.0
 """Degrees of bend past which a joint is folded nearly flat, and the side its bone lies on says
 little (measured on the shin: Damped Track starts at 167° and 170° on the far side unfolded the
@@ -84,7 +86,7 @@ def start_flips_the_bend(
     if constraint.type == "TRACK_TO":
         # Its up axis is the world's, which the body does not carry: read under every turn.
         starts = [
-            _started_rotation(rig, chain, constraint, posed[bone], turn)
+            started_rotation(rig, chain, constraint, posed[bone], turn)
             for turn in _body_turns(rig, chain)
         ]
         starts = [limited_later(rig, bone, constraint, posed, start) for start in starts]
@@ -95,7 +97,7 @@ def start_flips_the_bend(
             _bent_the_other_way(rig, chain, bone, parent, constraint, posed, start, hinged)
             for start in modelled
         )
-    start = _started_rotation(rig, chain, constraint, posed[bone])
+    start = started_rotation(rig, chain, constraint, posed[bone])
     start = limited_later(rig, bone, constraint, posed, start)
     if start is None:
         return False  # blended, in local spaces, other axes: not modelled, left a warning
@@ -151,7 +153,7 @@ def _bent_the_other_way(
         return True
     if not isinstance(constraint, COPIES):
         return False
-    return bend < BODY_TURN and not _turns_with_the_body(rig, chain, constraint)
+    return bend < BODY_TURN and not turns_with_the_body(rig, chain, constraint)
 
 
 HINGE_UNDECIDED = 1e-3
@@ -384,16 +386,13 @@ def _start_bends(
         if rest is None:
             return None
         before = -rest
-    below = chain.bones[: chain.bones.index(bone) + 1]  # the bone and those it carries
     parent = posed[readable(rig.raw_bone(bone).parent)].to_3x3().col[1]
     bends = []
     for turn in _body_turns(rig, chain):
-        start = _started_rotation(rig, chain, constraint, posed[bone], turn)
+        start = started_rotation(rig, chain, constraint, posed[bone], turn)
         if start is None or math.degrees(parent.angle(start.col[1])) > FLAT_FOLD:
             return None
-        swing = Matrix.Translation(posed[bone].translation) @ start.to_4x4()
-        swing = swing @ posed[bone].normalized().inverted_safe()
-        started = {name: swing @ m if name in below else m for name, m in posed.items()}
+        started = swung_to(posed, chain, bone, start)
         tip = forward_tip(rig, chain, started)
         after = bend_from_x(started[chain.root], tip, [started[j].translation for j in joints])
         if after is None:
@@ -414,26 +413,6 @@ def _body_turns(rig: RigView, chain: IKChain) -> list[Matrix | None]:
     return turns
 
 
-def start_set_by(rig: RigView, chain: IKChain, bone: str) -> bpy.types.Constraint | None:
-    """The constraint that sets the rotation the solver starts ``bone`` from, whatever the bones
-    above it do (a Copy Rotation or Copy Transforms of a target the chain does not move, a
-    Damped Track at one), the last of them in the stack, which runs in order; None when the
-    bone's own channels and what it inherits set it."""
-    posed = forward_pose(rig, chain)[bone]
-    setting = [c for c in rig.constraints(bone) if _sets_the_start(rig, chain, c, posed)]
-    return setting[-1] if setting else None
-
-
-def _sets_the_start(
-    rig: RigView, chain: IKChain, constraint: bpy.types.Constraint, posed: Matrix
-) -> bool:
-    """Whether this constraint sets the whole rotation of its bone where the solver starts
-    (``_started_rotation``: not a Locked Track, which turns it about one axis)."""
-    sets_all = not isinstance(constraint, bpy.types.LockedTrackConstraint)
-    active = not constraint.mute and constraint.is_valid
-    return sets_all and active and _started_rotation(rig, chain, constraint, posed) is not None
-
-
 def _replaced_later(
     rig: RigView,
     chain: IKChain,
@@ -443,14 +422,14 @@ def _replaced_later(
     without: bpy.types.Constraint | None = None,
 ) -> bool:
     """Whether a constraint below this one in the bone's stack sets the bone's whole start
-    rotation (``_sets_the_start``) or, a Track To, its aim and roll: the stack runs in order,
+    rotation (``sets_the_start``) or, a Track To, its aim and roll: the stack runs in order,
     so the solver starts from that one's rotation, not this one's. Measured on the leg: the shin
     copying the hand control's rotation bends 91° from its pole; with a Damped Track at the foot
     control below the copy it starts 38° the rest way, as the track alone does, and lands."""
     stack = rig.constraints(bone)
     later = stack[stack.index(constraint) + 1 :] if constraint in stack else ()
     return any(
-        _sets_the_start(rig, chain, other, posed)
+        sets_the_start(rig, chain, other, posed)
         or (other.type == "TRACK_TO" and not other.mute and other.is_valid)
         for other in later
         if other.influence >= FULL_INFLUENCE and other != without
@@ -488,101 +467,3 @@ def target_tracking_joint(rig: RigView, chain: IKChain) -> tuple[str, str] | Non
             ):
                 return name, readable(constraint)
     return None
-
-
-def _turns_with_the_body(rig: RigView, chain: IKChain, constraint: bpy.types.Constraint) -> bool:
-    """Whether the bone a rotation is copied from (or a track aims at) turns with the bone the
-    limb hangs from (a bone of another IK chain does not: its IK holds it on its own target)."""
-    body = rig.raw_bone(limb_bones(rig, chain)[-1]).parent
-    subtarget = readable(constraint, "subtarget")
-    target = getattr(constraint, "target", None)
-    if target != rig.object or body is None or not rig.has_bone(subtarget):
-        return False
-    carried = {subtarget, *rig.ancestors(subtarget)}
-    in_ik = any(subtarget in other.bones for other in rig.chains if not other.mute)
-    return readable(body) in carried and not in_ik
-
-
-def _aim_within_reach(
-    rig: RigView, chain: IKChain, constraint: bpy.types.Constraint, aim: Vector
-) -> Vector:
-    """Where a track aims, in the frame of ``forward_pose``; a track at the chain's own target
-    aims where the limb folds (the first of ``reachable_tips``, the limb folded by hand). The
-    track follows the target wherever it is put, and the side it starts the joint on shows
-    where the limb bends; at the rest tip, or out of reach, the chain ends all but straight
-    whatever its start. Measured on the leg, the thigh keyed 17° forward with a Damped Track on
-    the shin at the foot control: aimed at the rest tip the shin starts 26° the other way, at
-    the oracle's goals 3° the rest way, and it lands (keyed 46°: 54° the other way there, and
-    it bends 163° from its pole); the leg's IK without Use Tail turns the hips 181°, leaving the
-    hand control 2.9 reaches from the shoulder, and the forearm's Damped Track at it starts the
-    elbow 174° the other way, at the goals 44° and 32° the rest way, and the arm lands."""
-    aimed_at = getattr(constraint, "target", None), readable(constraint, "subtarget", "")
-    if aimed_at == (chain.target, chain.subtarget):
-        return reachable_tips(rig, chain)[0]
-    return aim
-
-
-def _started_rotation(
-    rig: RigView,
-    chain: IKChain,
-    constraint: bpy.types.Constraint,
-    posed: Matrix,
-    body_turn: Matrix | None = None,
-) -> Matrix | None:
-    """The armature-space rotation a Copy Rotation, Copy Transforms, Damped Track or Locked
-    Track gives its bone (posed by its own channels at ``posed``) before the IK runs, when it
-    plainly sets it from a target the chain does not move; None for anything else (mixed,
-    partial, local spaces, other axes, other kinds), which is not modelled. ``body_turn``: the
-    armature-space turn of the bone the limb hangs from, which moves the chain and not a target
-    that bone does not carry."""
-    modelled = (*COPIES, *TRACKS, bpy.types.TrackToConstraint)
-    if not isinstance(constraint, modelled) or constraint.influence < FULL_INFLUENCE:
-        return None
-    target, subtarget = constraint.target, readable(constraint, "subtarget")
-    if target == rig.object and rig.has_bone(subtarget):
-        if {subtarget, *rig.ancestors(subtarget)}.intersection(chain.bones):
-            return None  # the IK moves the target too: where it starts is not where it was
-        matrix = rig.pose_bone(subtarget).matrix
-    elif target is not None and target != rig.object and not subtarget:
-        matrix = rig.object.matrix_world.inverted_safe() @ target.matrix_world
-    else:
-        return None
-    if body_turn is not None and not _turns_with_the_body(rig, chain, constraint):
-        # A bone another IK holds on its own target stays as the body turns. Measured: the shin
-        # copying the other shin's rotation bends 180° from its pole with the body turned +40°
-        # about X, as read so; read turned with the hips, it seemed to land.
-        matrix = body_turn.inverted_safe() @ matrix
-    # ``posed`` keeps the chain's root where it rests: read the target in that frame, without
-    # what has moved the bone the chain hangs from (measured: a thigh IK without Use Tail turns
-    # the hips 174°, and with them the shoulder a forearm's Copy Rotation copies and the upper
-    # arm alike; the arm lands).
-    matrix = parent_motion(rig, chain.root).inverted_safe() @ matrix
-    own = posed.to_3x3().normalized()
-    if isinstance(constraint, bpy.types.TrackToConstraint):
-        aim = _aim_within_reach(rig, chain, constraint, matrix.translation) - posed.translation
-        world_up = rig.object.matrix_world.to_3x3().inverted_safe() @ Vector((0.0, 0.0, 1.0))
-        if body_turn is not None:
-            world_up = body_turn.to_3x3().inverted_safe() @ world_up
-        world_up = parent_motion(rig, chain.root).to_3x3().inverted_safe() @ world_up
-        return tracked_to(constraint, aim, matrix.to_3x3().col[2], world_up)
-    if isinstance(constraint, TRACKS):
-        if constraint.track_axis != "TRACK_Y" or constraint.head_tail != 0.0:
-            return None
-        aim = _aim_within_reach(rig, chain, constraint, matrix.translation) - posed.translation
-        if isinstance(constraint, bpy.types.LockedTrackConstraint):
-            # It turns the bone about its locked axis only: the aim, flattened across that axis.
-            if constraint.lock_axis == "LOCK_Y":
-                return None
-            locked = own.col["XYZ".index(constraint.lock_axis[-1])]
-            aim = aim - locked * aim.dot(locked)
-        if aim.length < 1e-6:
-            return None
-        return own.col[1].rotation_difference(aim).to_matrix() @ own  # the shortest swing
-    plain = constraint.mix_mode == "REPLACE" and (
-        constraint.owner_space,
-        constraint.target_space,
-    ) == ("WORLD", "WORLD")
-    if isinstance(constraint, bpy.types.CopyRotationConstraint):
-        plain = plain and all(getattr(constraint, f"use_{axis}") for axis in AXES)
-        plain = plain and not any(getattr(constraint, f"invert_{axis}") for axis in AXES)
-    return matrix.to_3x3().normalized() if plain else None
