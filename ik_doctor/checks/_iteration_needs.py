@@ -16,9 +16,10 @@ import bpy
 from mathutils import Vector
 
 from ..core.geometry import offset_from_line
-from ..core.limb import forward_pose, forward_tip, hangs_down
+from ..core.limb import forward_tip, hangs_down
 from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
+from ..core.started import started_pose
 
 T = TypeVar("T")
 
@@ -78,6 +79,27 @@ WEAK_STRETCH_NEEDS = 16
 WEAK_STRETCH = 0.4
 """A leg whose IK Stretch on two or more bones is all below this needs more iterations."""
 LEG_BEND = 7.63
+# fmt: off
+STRETCH_NEEDS = (
+    (7.63, (
+        (0.35, 12), (0.4, 11), (0.45, 9), (0.5, 8), (0.55, 7), (0.6, 7), (0.65, 6), (0.7, 5),
+        (0.75, 5), (0.8, 4), (0.85, 4), (0.9, 4), (0.95, 3),
+    )),
+    (13.7, (
+        (0.35, 12), (0.4, 11), (0.45, 10), (0.5, 9), (0.55, 8), (0.6, 7), (0.65, 6), (0.7, 6),
+        (0.75, 5), (0.8, 5), (0.85, 4), (0.9, 4), (0.95, 3),
+    )),
+)
+# fmt: on
+"""Iterations a two-bone limb with a pole needs by its joint's bend at rest (degrees) and the
+greatest IK Stretch of its two bones, from ``STRONG_STRETCH``: measured on the leg and the arm
+(4.2 and 5.3 alike) with that stretch on the lower bone, on the upper, on both, and with a
+tenth of it on the other, the fewest of those. The stretch decides, not which bone: the arm at
+0.5 needs 9 (its bend table's count), at 0.6 7, at 0.95 3; at 0.4 it needs 11, more than
+unstretched. Weaker, the count swings (the arm at 0.1 on the lower bone alone needs 7, on both
+11, at 0.3 14 and 15): below ``STRONG_STRETCH`` the bend table and ``WEAK_STRETCH_NEEDS``
+hold."""
+STRONG_STRETCH = 0.35
 """The reference leg's knee bend (degrees), on which the weak stretch was measured."""
 GROWN_NEEDS = ((1.02, 1), (1.1, 2), (1.2, 3), (1.5, 4))
 """Iterations more than its table a limb needs with a bone posed this many times its rest length
@@ -156,9 +178,10 @@ class Need:
     measured: str
     kind: str = "bend"
     """Which measurement sets the count: "bend" (the tables by the joint's bend at rest),
-    "tail_off" (no Use Tail under a pole), "opposed_hinges", "weak_stretch", "posed_longer" (a
-    bone posed longer than at rest), "stiffness" or "folded_further" (the joint posed folded
-    further than at rest); the finding's ``needed_for``."""
+    "tail_off" (no Use Tail under a pole), "opposed_hinges", "weak_stretch", "stretch" (strong
+    IK Stretch), "posed_longer" (a bone posed longer than at rest), "stiffness" or
+    "folded_further" (the joint folded further than at rest where the solver starts); the
+    finding's ``needed_for``."""
 
 
 def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
@@ -220,6 +243,9 @@ def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
                 "opposed_hinges",
             )
         )
+    stretched = _stretch_need(rig, chain, bend, measured[1])
+    if stretched is not None:
+        needs[0] = stretched  # measured in place of the bend table's count: the stretch decides
     stretching = _weakly_stretching_leg(rig, chain)
     if stretching and bend <= LEG_BEND:
         needs.append(
@@ -250,6 +276,29 @@ def _grown_need(
         f"{measured[0]:g}° need {measured[1]} at rest and, measured, one more posed 2% "
         "longer, two at 10%, three at 20%, four at 50%",
         "posed_longer",
+    )
+
+
+def _stretch_need(rig: RigView, chain: IKChain, bend: float, count: int) -> Need | None:
+    """What strong IK Stretch makes of the bend table's ``count`` (``STRETCH_NEEDS``), for a
+    limb of equal bones with a pole and Use Tail; at a bend no row measured, only fewer. None
+    where no bone stretches so much, or for another limb."""
+    stretching = stretching_bones(rig, chain)
+    table = _bend_table(rig, chain, chain.pole is not None and not chain.pole_bone_missing)
+    if not stretching or table is not BEND_NEEDS or not chain.use_tail:
+        return None
+    stretch, bone = max((round(rig.pose_bone(name).ik_stretch, 3), name) for name in stretching)
+    if stretch < STRONG_STRETCH:
+        return None
+    at = min(stretch, STRETCH_NEEDS[0][1][-1][0])  # stretchier than measured needs no more
+    need = _by_bend(STRETCH_NEEDS, bend, lambda rows: _fewer_either_side(rows, at))
+    if not need:
+        need = min(count, *(_fewer_either_side(rows, at) for _bend, rows in STRETCH_NEEDS))
+    return Need(
+        need,
+        f"{bone} has IK Stretch {stretch:g}, and two-bone limbs with a pole bent {bend:g}° "
+        f"so stretching need at least {need}, measured",
+        "stretch",
     )
 
 
@@ -313,15 +362,15 @@ def _bend_table(rig: RigView, chain: IKChain, with_pole: bool) -> tuple[tuple[fl
 
 
 def _joint_bends(rig: RigView, chain: IKChain) -> tuple[float, float, float | None] | None:
-    """The two-bone chain's bend at rest, how much further its joint is posed folded where the
-    solver starts (degrees; 0 when it starts no further folded, straighter or bent the other
-    way), and its bend there when it is posed straighter on the same side (else None); None for
-    other chains."""
+    """The two-bone chain's bend at rest, how much further its joint is folded where the solver
+    starts (``started_pose``: as posed, or as a constraint the IK overrides turns it; degrees;
+    0 when it starts no further folded, straighter or bent the other way), and its bend there
+    when it starts straighter on the same side (else None); None for other chains."""
     moving = chain.moving_bones
     if len(moving) != 2:
         return None
     root, joint, tip = rig.bone(moving[1]).head, rig.bone(moving[0]).head, rig.chain_tip(chain)
-    posed = forward_pose(rig, chain)
+    posed = started_pose(rig, chain)
     posed_root, posed_joint = posed[moving[1]].translation, posed[moving[0]].translation
     posed_tip = forward_tip(rig, chain, posed)
     rest, start = _joint_angle(root, joint, tip), _joint_angle(posed_root, posed_joint, posed_tip)
@@ -355,7 +404,7 @@ def _folded_further_need(rig: RigView, chain: IKChain, bend: float, further: flo
     )
 
 
-def _fewer_either_side(rows: tuple[tuple[int, int], ...], at: float) -> int:
+def _fewer_either_side(rows: tuple[tuple[float, int], ...], at: float) -> int:
     """The count of the row at ``at``, or the fewer of the two around it (the first row's below
     it; 0 past the last)."""
     above = next((i for i, (row_at, _n) in enumerate(rows) if row_at >= at), None)

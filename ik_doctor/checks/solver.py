@@ -21,7 +21,9 @@ and targets drawn to 30% of the reach, which need the most steps):
   more of a leg's bones, all under 0.4 (0.001 to 0.3 alike), slows it: 12 leave the leg 0.22% of its
   reach short, 15 0.11%, and from 16 the stretch 0.1 measured reaches (0.2 needs 20); from 0.4 the
   stretch reaches at 12, and so does a leg with one stretching bone, or an arm with 0.1 on both
-  (0.05%). Without a pole, a limb straight at rest needs 14 (12 leave the arm 0.31% of its reach
+  (0.05%). Stronger stretch sets the count itself, by the greater of the two bones' (either
+  bone alike): at 0.4 the arm needs 11 and the leg 11, at 0.5 9 and 8, at 0.6 7, at 0.95 3.
+  Without a pole, a limb straight at rest needs 14 (12 leave the arm 0.31% of its reach
   short), 16 with its two hinges IK-limited to turn opposite ways on X (14: 0.11%). Each holds on a
   chain as straight as the one measured, or straighter.
 - iTaSC ignores the constraint's count and reads the armature's ``pose.ik_param``: 15
@@ -66,7 +68,12 @@ What it reports:
   straighter starts bent 3.7° and needs 18; its start's row says 16, its rest bend's 9).
 - Fewer than a limb posed folded further than at rest needs, by the leg's and the arm's table
   of folds from 2° to 170° further: an error (the arm posed 70° further stops 1.6% of its reach
-  short at 5, and lands from 7).
+  short at 5, and lands from 7). A constraint the IK overrides that sets a bone's rotation (a
+  Copy Rotation, a Damped Track) sets where the solver starts, and the fold is read there: a
+  Damped Track on the forearm at the hand control starts the arm folded 30° further, and it
+  lands from 4.
+- Fewer than a limb with IK Stretch of 0.35 or more on either bone needs, by the stretch: an
+  error (the arm at 0.6 stops short at 6 and lands from 7).
 - A chain no table measured (one bone or three, a limb posed folded further that is stiff,
   stretching or grown, a bend or proportion past the tables): a warning below 25, for Verify
   by Solving to prove. An
