@@ -318,7 +318,6 @@ def test_a_damped_track_at_the_control_starts_the_limb_folded_further(
     lower = rig.pose.bones[owner]
     track = lower.constraints.new("DAMPED_TRACK")
     track.target, track.subtarget = rig, lower.constraints["IK"].subtarget
-    lower.constraints.move(len(lower.constraints) - 1, 0)  # before the IK, which overrides it
     lower.constraints["IK"].iterations = iterations
     (finding,) = findings_of(rig, "solver")
     assert finding.stated["needs"] == needs

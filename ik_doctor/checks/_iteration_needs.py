@@ -184,11 +184,13 @@ class Need:
     finding's ``needed_for``."""
 
 
-def iterations_needed(rig: RigView, chain: IKChain) -> Need | None:
+def iterations_needed(
+    rig: RigView, chain: IKChain, without: bpy.types.Constraint | None = None
+) -> Need | None:
     """The fewest iterations the chain needs by the tables measured on two-bone limbs as straight
     as it is, or straighter, or posed folded as far; None for a chain no table measured (one or
-    three bones, a bend past the tables)."""
-    bends = _joint_bends(rig, chain)
+    three bones, a bend past the tables). ``without``: as if that constraint were muted."""
+    bends = _joint_bends(rig, chain, without)
     if bends is None:
         return None
     bend, further, straighter = bends
@@ -361,7 +363,9 @@ def _bend_table(rig: RigView, chain: IKChain, with_pole: bool) -> tuple[tuple[fl
     return BEND_NEEDS if ratio <= EQUAL else LONG_ROOT_BEND_NEEDS if ratio <= LONG_ROOT else ()
 
 
-def _joint_bends(rig: RigView, chain: IKChain) -> tuple[float, float, float | None] | None:
+def _joint_bends(
+    rig: RigView, chain: IKChain, without: bpy.types.Constraint | None = None
+) -> tuple[float, float, float | None] | None:
     """The two-bone chain's bend at rest, how much further its joint is folded where the solver
     starts (``started_pose``: as posed, or as a constraint the IK overrides turns it; degrees;
     0 when it starts no further folded, straighter or bent the other way), and its bend there
@@ -370,7 +374,7 @@ def _joint_bends(rig: RigView, chain: IKChain) -> tuple[float, float, float | No
     if len(moving) != 2:
         return None
     root, joint, tip = rig.bone(moving[1]).head, rig.bone(moving[0]).head, rig.chain_tip(chain)
-    posed = started_pose(rig, chain)
+    posed = started_pose(rig, chain, without)
     posed_root, posed_joint = posed[moving[1]].translation, posed[moving[0]].translation
     posed_tip = forward_tip(rig, chain, posed)
     rest, start = _joint_angle(root, joint, tip), _joint_angle(posed_root, posed_joint, posed_tip)

@@ -10,6 +10,7 @@ from ..core.names import readable
 from ..core.rig import IKChain, RigView
 from ..core.start import start_left_to
 from ..core.started import COPIES, start_set_by
+from ._iteration_needs import iterations_needed
 from ._shear import shear_source
 from .locks import track_that_holds_locks
 
@@ -24,8 +25,8 @@ def why_not_muted(
     turned_back: bool,
 ) -> tuple[str, str] | None:
     """Why muting the constraint would break the chain (None: it may be muted): what it holds
-    (uncovers, copies_location, straight_start, pole_angle, locks, inherit_rotation, shear or
-    posed) and the sentence."""
+    (uncovers, copies_location, straight_start, pole_angle, locks, iterations,
+    inherit_rotation, shear or posed) and the sentence."""
     # Measured: a joint that does not inherit rotation lands while this sets where it starts,
     # and flips away from its pole once the body turns when it is muted.
     holds_loose_joint = (
@@ -87,9 +88,29 @@ def why_not_muted(
             f"muted, it would leave {bone} sheared by the uneven scale of {sheared}: set its "
             "Inherit Scale to Aligned first (the inherit check's fix)"
         )
+    fewer = _iterations_it_spares(rig, chain, bone, constraint)
+    if fewer is not None:
+        return "iterations", (
+            f"muted, it would leave IK '{chain.constraint}' starting where its "
+            f"{fewer[0]} iterations are too few (it would need {fewer[1]}, the solver check's "
+            "error): set more iterations first"
+        )
     if holds_flipping_pose:
         return "posed", (
             "muted, it would leave the posed rotation of the chain bending the joint the other "
             "way, away from the pole: clear that pose first (the rest_pose check's fix)"
         )
     return None
+
+
+def _iterations_it_spares(
+    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
+) -> tuple[int, int] | None:
+    """(iterations, needed) where this constraint sets where the solver starts and, muted, the
+    chain would need more iterations than its IK has. Measured: the arm with a Damped Track on
+    the forearm at the hand control lands at 5, and stops 4.1% short once it is muted."""
+    if start_set_by(rig, chain, bone) != constraint:
+        return None
+    iterations = rig.ik_constraint(chain).iterations
+    need = iterations_needed(rig, chain, without=constraint)
+    return (iterations, need.count) if need is not None and iterations < need.count else None

@@ -348,12 +348,8 @@ def _rotation_overridden(
     blocked_by, no_mute = why_not_muted(
         rig, chain, bone, constraint, moves_head, straight_start, turned_back
     ) or (None, None)
-    if blocked_by == "locks":
-        title = "Constraint aims the start"
-        effect = (
-            "it shows only where the solver starts, and there it points the bone at the "
-            "target, which lands the chain that its IK locks would leave short (measured)."
-        )
+    if blocked_by in _HOLDS_THE_START:
+        title, effect = "Constraint aims the start", _HOLDS_THE_START[blocked_by]
     return _finding(
         rig,
         chain,
@@ -372,6 +368,20 @@ def _rotation_overridden(
         no_fix_reason=no_mute,
         needs_confirmation=no_mute is None,
     )
+
+
+_HOLDS_THE_START = {
+    "locks": (
+        "it shows only where the solver starts, and there it points the bone at the target, "
+        "which lands the chain that its IK locks would leave short (measured)."
+    ),
+    "iterations": (
+        "it shows only where the solver starts, and there it folds the chain nearer its "
+        "target, which its few iterations then reach (measured)."
+    ),
+}
+"""What a constraint the IK overrides does where it sets the start that lands the chain, by
+why it must not be muted (``why_not_muted``)."""
 
 
 def _what_it_does(

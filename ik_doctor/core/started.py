@@ -22,13 +22,17 @@ TRACKS = (bpy.types.DampedTrackConstraint, bpy.types.LockedTrackConstraint)
 """Constraints that swing the bone toward their target, where the solver starts."""
 
 
-def start_set_by(rig: RigView, chain: IKChain, bone: str) -> bpy.types.Constraint | None:
+def start_set_by(
+    rig: RigView, chain: IKChain, bone: str, without: bpy.types.Constraint | None = None
+) -> bpy.types.Constraint | None:
     """The constraint that sets the rotation the solver starts ``bone`` from, whatever the bones
     above it do (a Copy Rotation or Copy Transforms of a target the chain does not move, a
     Damped Track at one), the last of them in the stack, which runs in order; None when the
-    bone's own channels and what it inherits set it."""
+    bone's own channels and what it inherits set it. ``without``: as if that one were muted."""
     posed = forward_pose(rig, chain)[bone]
-    setting = [c for c in rig.constraints(bone) if sets_the_start(rig, chain, c, posed)]
+    setting = [
+        c for c in rig.constraints(bone) if c != without and sets_the_start(rig, chain, c, posed)
+    ]
     return setting[-1] if setting else None
 
 
@@ -151,14 +155,17 @@ def swung_to(
     return {name: swing @ m if name in below else m for name, m in posed.items()}
 
 
-def started_pose(rig: RigView, chain: IKChain) -> dict[str, Matrix]:
+def started_pose(
+    rig: RigView, chain: IKChain, without: bpy.types.Constraint | None = None
+) -> dict[str, Matrix]:
     """The chain's ``forward_pose`` with each turning bone whose start another constraint sets
-    (``start_set_by``) turned as it sets it, root first: where the solver starts. Measured on
-    the arm with a Damped Track on the forearm at the hand control: it starts folded 30° further
-    than at rest, and lands from 4 iterations, as the arm posed so folded does."""
+    (``start_set_by``) turned as it sets it, root first: where the solver starts (``without``:
+    as if that constraint were muted). Measured on the arm with a Damped Track on the forearm
+    at the hand control: it starts folded 30° further than at rest, and lands from 4
+    iterations, as the arm posed so folded does."""
     posed = forward_pose(rig, chain)
     for bone in reversed(chain.moving_bones):
-        constraint = start_set_by(rig, chain, bone)
+        constraint = start_set_by(rig, chain, bone, without)
         if constraint is None:
             continue
         start = started_rotation(rig, chain, constraint, posed[bone])
