@@ -16,7 +16,7 @@ import bpy
 from mathutils import Vector
 
 from ..core.geometry import offset_from_line
-from ..core.limb import forward_tip, hangs_down
+from ..core.limb import forward_tip
 from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
 from ..core.started import started_pose
@@ -75,32 +75,38 @@ TAIL_OFF_NEEDS = 15
 TAIL_OFF_BEND = 6.84
 """A chain without Use Tail that a pole turns: measured on the arm, its shoulder and upper arm
 bent this much (see the module doc)."""
-WEAK_STRETCH_NEEDS = 16
-WEAK_STRETCH = 0.4
-"""A leg whose IK Stretch on two or more bones is all below this needs more iterations."""
-LEG_BEND = 7.63
 # fmt: off
-STRETCH_NEEDS = (
-    (7.63, (
-        (0.35, 12), (0.4, 11), (0.45, 9), (0.5, 8), (0.55, 7), (0.6, 7), (0.65, 6), (0.7, 5),
-        (0.75, 5), (0.8, 4), (0.85, 4), (0.9, 4), (0.95, 3),
-    )),
-    (13.7, (
-        (0.35, 12), (0.4, 11), (0.45, 10), (0.5, 9), (0.55, 8), (0.6, 7), (0.65, 6), (0.7, 6),
-        (0.75, 5), (0.8, 5), (0.85, 4), (0.9, 4), (0.95, 3),
-    )),
+_STRONG_LEG = (
+    (0.35, 12), (0.4, 11), (0.45, 9), (0.5, 8), (0.55, 7), (0.6, 7), (0.65, 6), (0.7, 5),
+    (0.75, 5), (0.8, 4), (0.85, 4), (0.9, 4), (0.95, 3),
 )
+_STRONG_ARM = (
+    (0.35, 12), (0.4, 11), (0.45, 10), (0.5, 9), (0.55, 8), (0.6, 7), (0.65, 6), (0.7, 6),
+    (0.75, 5), (0.8, 5), (0.85, 4), (0.9, 4), (0.95, 3),
+)
+STRETCH_NEEDS = {
+    1: (
+        (7.63, ((0.001, 10), (0.05, 10), (0.1, 10), (0.15, 15), (0.2, 17), (0.25, 16), (0.3, 14),
+                *_STRONG_LEG)),
+        (13.7, ((0.001, 7), (0.05, 7), (0.1, 7), (0.15, 11), (0.2, 13), (0.25, 14), (0.3, 14),
+                *_STRONG_ARM)),
+    ),
+    2: (
+        (7.63, ((0.001, 16), (0.05, 16), (0.1, 16), (0.15, 18), (0.2, 20), (0.25, 18), (0.3, 15),
+                *_STRONG_LEG)),
+        (13.7, ((0.001, 11), (0.05, 11), (0.1, 11), (0.15, 14), (0.2, 15), (0.25, 16), (0.3, 15),
+                *_STRONG_ARM)),
+    ),
+}
 # fmt: on
-"""Iterations a two-bone limb with a pole needs by its joint's bend at rest (degrees) and the
-greatest IK Stretch of its two bones, from ``STRONG_STRETCH``: measured on the leg and the arm
-(4.2 and 5.3 alike) with that stretch on the lower bone, on the upper, on both, and with a
-tenth of it on the other, the fewest of those. The stretch decides, not which bone: the arm at
-0.5 needs 9 (its bend table's count), at 0.6 7, at 0.95 3; at 0.4 it needs 11, more than
-unstretched. Weaker, the count swings (the arm at 0.1 on the lower bone alone needs 7, on both
-11, at 0.3 14 and 15): below ``STRONG_STRETCH`` the bend table and ``WEAK_STRETCH_NEEDS``
-hold."""
-STRONG_STRETCH = 0.35
-"""The reference leg's knee bend (degrees), on which the weak stretch was measured."""
+"""Iterations a two-bone limb with a pole and Use Tail needs with IK Stretch on one bone or on
+both, by its joint's bend at rest (degrees; the leg's and the arm's) and the greater stretch:
+measured on 5.3 and 4.2 alike, on the lower bone, the upper, both, and with a tenth of it on
+the other, the fewest of those. The stretch swings the count: on one bone, 0.001 to 0.1, the limb
+lands sooner than unstretched (the arm from 7, the leg from 10), on both later (11 and 16);
+from 0.15 to 0.3 later still (the leg at 0.2 on both needs 20); from 0.35 the stronger the
+stretch the sooner, either bone alike (at 0.5 the arm 9, the leg 8; at 0.95 both 3). A
+stretching limb unlike these was not measured: no count."""
 GROWN_NEEDS = ((1.02, 1), (1.1, 2), (1.2, 3), (1.5, 4))
 """Iterations more than its table a limb needs with a bone posed this many times its rest length
 (pose scale, its own or inherited): measured on the leg and the arm, a thigh or upper arm scaled
@@ -178,8 +184,8 @@ class Need:
     measured: str
     kind: str = "bend"
     """Which measurement sets the count: "bend" (the tables by the joint's bend at rest),
-    "tail_off" (no Use Tail under a pole), "opposed_hinges", "weak_stretch", "stretch" (strong
-    IK Stretch), "posed_longer" (a bone posed longer than at rest), "stiffness" or
+    "tail_off" (no Use Tail under a pole), "opposed_hinges", "stretch" (IK Stretch),
+    "posed_longer" (a bone posed longer than at rest), "stiffness" or
     "folded_further" (the joint folded further than at rest where the solver starts); the
     finding's ``needed_for``."""
 
@@ -219,6 +225,11 @@ def iterations_needed(
             f"{measured[1]}, measured",
         )
     ]
+    if stretching_bones(rig, chain):
+        stretched = _stretch_need(rig, chain, table, starts)
+        if stretched is None:
+            return None  # a stretching limb no table measured
+        needs[0] = stretched  # in place of the bend table's count: the stretch decides
     grown = _grown_need(rig, chain, measured, limb)
     if grown is not None:
         needs.append(grown)
@@ -245,19 +256,6 @@ def iterations_needed(
                 "opposed_hinges",
             )
         )
-    stretched = _stretch_need(rig, chain, bend, measured[1])
-    if stretched is not None:
-        needs[0] = stretched  # measured in place of the bend table's count: the stretch decides
-    stretching = _weakly_stretching_leg(rig, chain)
-    if stretching and bend <= LEG_BEND:
-        needs.append(
-            Need(
-                WEAK_STRETCH_NEEDS,
-                f"with weak IK Stretch on {' and '.join(stretching)} (measured: 12 leave a leg "
-                "0.22% of its reach short with stretch 0.1 and 0.01, 15 0.11%; it needs 16)",
-                "weak_stretch",
-            )
-        )
     return max(needs, key=lambda need: need.count)
 
 
@@ -281,25 +279,26 @@ def _grown_need(
     )
 
 
-def _stretch_need(rig: RigView, chain: IKChain, bend: float, count: int) -> Need | None:
-    """What strong IK Stretch makes of the bend table's ``count`` (``STRETCH_NEEDS``), for a
-    limb of equal bones with a pole and Use Tail; at a bend no row measured, only fewer. None
-    where no bone stretches so much, or for another limb."""
+def _stretch_need(
+    rig: RigView, chain: IKChain, table: tuple[tuple[float, int], ...], starts: float
+) -> Need | None:
+    """The count IK Stretch sets for a limb of equal bones with a pole and Use Tail whose joint
+    starts bent ``starts`` degrees (``STRETCH_NEEDS``); None for another limb, or a bend or a
+    stretch no row measured."""
+    if table is not BEND_NEEDS or not chain.use_tail:
+        return None
     stretching = stretching_bones(rig, chain)
-    table = _bend_table(rig, chain, chain.pole is not None and not chain.pole_bone_missing)
-    if not stretching or table is not BEND_NEEDS or not chain.use_tail:
+    stretch = max(round(rig.pose_bone(name).ik_stretch, 4) for name in stretching)
+    rows = STRETCH_NEEDS[min(len(stretching), 2)]
+    # Stretchier than the last row lands no later (measured: 1.0 needs 3, as 0.95 does).
+    at = min(stretch, rows[0][1][-1][0])
+    need = _by_bend(rows, starts, lambda row: _fewer_either_side(row, at))
+    if not need or at < rows[0][1][0][0]:
         return None
-    stretch, bone = max((round(rig.pose_bone(name).ik_stretch, 3), name) for name in stretching)
-    if stretch < STRONG_STRETCH:
-        return None
-    at = min(stretch, STRETCH_NEEDS[0][1][-1][0])  # stretchier than measured needs no more
-    need = _by_bend(STRETCH_NEEDS, bend, lambda rows: _fewer_either_side(rows, at))
-    if not need:
-        need = min(count, *(_fewer_either_side(rows, at) for _bend, rows in STRETCH_NEEDS))
     return Need(
         need,
-        f"{bone} has IK Stretch {stretch:g}, and two-bone limbs with a pole bent {bend:g}° "
-        f"so stretching need at least {need}, measured",
+        f"IK Stretch {stretch:g} on {' and '.join(stretching)}, and two-bone limbs with a "
+        f"pole bent {starts:g}° so stretching need at least {need}, measured",
         "stretch",
     )
 
@@ -448,12 +447,6 @@ def unmeasured(rig: RigView, chain: IKChain) -> str:
     bends = _joint_bends(rig, chain)
     if bends is not None and bends[1]:
         return "a limb whose joint is posed folded further than at rest (where it starts)"
+    if stretching_bones(rig, chain):
+        return "a two-bone limb stretching, proportioned and bent like this one"
     return "a two-bone limb proportioned and bent like this one"
-
-
-def _weakly_stretching_leg(rig: RigView, chain: IKChain) -> tuple[str, ...]:
-    """The bones of a leg that stretch, when two or more do and all by less than
-    ``WEAK_STRETCH``: the solver then needs more iterations; else ()."""
-    bones = stretching_bones(rig, chain)
-    weak = all(rig.pose_bone(name).ik_stretch < WEAK_STRETCH for name in bones)
-    return bones if len(bones) > 1 and weak and hangs_down(rig, chain) else ()

@@ -17,12 +17,12 @@ and targets drawn to 30% of the reach, which need the most steps):
   lands from 5 iterations, but one whose femur and tibia lie in line needs 16. Those are warnings;
   Verify by Solving solves them. An arm IK without Use Tail under a pole (its tip the elbow, its
   chain the shoulder and upper arm, bent 6.8°) needs 15: 12 leave it 2.1% of its reach short with
-  the body turned, 14 0.19% (without the pole, or at chain length 1, 12 reach). IK Stretch on two or
-  more of a leg's bones, all under 0.4 (0.001 to 0.3 alike), slows it: 12 leave the leg 0.22% of its
-  reach short, 15 0.11%, and from 16 the stretch 0.1 measured reaches (0.2 needs 20); from 0.4 the
-  stretch reaches at 12, and so does a leg with one stretching bone, or an arm with 0.1 on both
-  (0.05%). Stronger stretch sets the count itself, by the greater of the two bones' (either
-  bone alike): at 0.4 the arm needs 11 and the leg 11, at 0.5 9 and 8, at 0.6 7, at 0.95 3.
+  the body turned, 14 0.19% (without the pole, or at chain length 1, 12 reach). IK Stretch
+  sets the count of a limb of equal bones with a pole (``STRETCH_NEEDS``, by the greater
+  stretch of its bones): on one bone, 0.001 to 0.1, it lands sooner (the arm from 7, the leg
+  from 10), on both later (11 and 16: 12 leave the leg 0.22% of its reach short, 15 0.11%);
+  at 0.2 on both the leg needs 20; from 0.35 the stronger the sooner, either bone alike (at
+  0.5 the arm 9 and the leg 8, at 0.95 both 3). A stretching limb unlike these gets no count.
   Without a pole, a limb straight at rest needs 14 (12 leave the arm 0.31% of its reach
   short), 16 with its two hinges IK-limited to turn opposite ways on X (14: 0.11%). Each holds on a
   chain as straight as the one measured, or straighter.
@@ -72,8 +72,9 @@ What it reports:
   Copy Rotation, a Damped Track) sets where the solver starts, and the fold is read there: a
   Damped Track on the forearm at the hand control starts the arm folded 30° further, and it
   lands from 4.
-- Fewer than a limb with IK Stretch of 0.35 or more on either bone needs, by the stretch: an
-  error (the arm at 0.6 stops short at 6 and lands from 7).
+- Fewer than a stretching limb needs, by its stretch and how many of its bones stretch: an
+  error (the arm at 0.6 stops short at 6 and lands from 7; the leg at 0.1 on both bones, short
+  at 15, lands from 16).
 - A chain no table measured (one bone or three, a limb posed folded further that is stiff,
   stretching or grown, a bend or proportion past the tables): a warning below 25, for Verify
   by Solving to prove. An
