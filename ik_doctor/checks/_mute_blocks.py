@@ -27,26 +27,6 @@ def why_not_muted(
     """Why muting the constraint would break the chain (None: it may be muted): what it holds
     (uncovers, copies_location, straight_start, pole_angle, locks, iterations,
     inherit_rotation, shear or posed) and the sentence."""
-    # Measured: a joint that does not inherit rotation lands while this sets where it starts,
-    # and flips away from its pole once the body turns when it is muted.
-    holds_loose_joint = (
-        chain.pole is not None
-        and not rig.raw_bone(bone).use_inherit_rotation
-        and bone in chain.moving_bones[:-1]
-        and start_set_by(rig, chain, bone) == constraint
-    )
-    # Measured: the arm and the leg posed -20° or -70° at the joint land while this sets where
-    # it starts, and bend away from the pole once it is muted (the rest_pose check's error).
-    holds_flipping_pose = (
-        chain.pole is not None
-        and start_set_by(rig, chain, bone) == constraint
-        and pose_flips_bend(rig, chain)
-    )
-    # Measured: a forearm sheared by its upper arm scaled (1, 2, 1) lands while a world-space
-    # Copy Rotation rebuilds its matrix, and stops 34% short once it is muted (the inherit
-    # check's error).
-    sheared = shear_source(rig, chain, bone) if isinstance(constraint, COPIES) else None
-    holds_shear = sheared is not None and start_set_by(rig, chain, bone) == constraint
     uncovered = start_left_to(rig, chain, bone, constraint)
     if uncovered is not None:
         return "uncovers", (
@@ -77,40 +57,52 @@ def why_not_muted(
             "muted, it would leave the IK locks of the chain blocking its bend, and the limb "
             "short of the target (the locks check's error): free those axes first"
         )
-    if holds_loose_joint:
+    if start_set_by(rig, chain, bone) == constraint:
+        return _start_it_holds(rig, chain, bone, constraint)
+    return None
+
+
+def _start_it_holds(
+    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
+) -> tuple[str, str] | None:
+    """``why_not_muted`` for a constraint that sets where the solver starts ``bone``: what else
+    in the chain that start makes up for."""
+    # Measured: a joint that does not inherit rotation lands while this sets where it starts,
+    # and flips away from its pole once the body turns when it is muted.
+    if (
+        chain.pole is not None
+        and not rig.raw_bone(bone).use_inherit_rotation
+        and bone in chain.moving_bones[:-1]
+    ):
         return "inherit_rotation", (
             f"muted, it would leave {bone}, which does not inherit rotation, to flip away from "
             "the pole once the body turns: turn Inherit Rotation on first (the inherit check's "
             "fix)"
         )
-    if holds_shear:
+    # Measured: a forearm sheared by its upper arm scaled (1, 2, 1) lands while a world-space
+    # Copy Rotation rebuilds its matrix, and stops 34% short once it is muted (the inherit
+    # check's error).
+    sheared = shear_source(rig, chain, bone) if isinstance(constraint, COPIES) else None
+    if sheared is not None:
         return "shear", (
             f"muted, it would leave {bone} sheared by the uneven scale of {sheared}: set its "
             "Inherit Scale to Aligned first (the inherit check's fix)"
         )
-    fewer = _iterations_it_spares(rig, chain, bone, constraint)
-    if fewer is not None:
+    # Measured: the arm with a Damped Track on the forearm at the hand control lands at 5
+    # iterations, and stops 4.1% short once it is muted (the solver check's error).
+    iterations = rig.ik_constraint(chain).iterations
+    need = iterations_needed(rig, chain, without=constraint)
+    if need is not None and iterations < need.count:
         return "iterations", (
-            f"muted, it would leave IK '{chain.constraint}' starting where its "
-            f"{fewer[0]} iterations are too few (it would need {fewer[1]}, the solver check's "
-            "error): set more iterations first"
+            f"muted, it would leave IK '{chain.constraint}' starting where its {iterations} "
+            f"iterations are too few (it would need {need.count}, the solver check's error): "
+            "set more iterations first"
         )
-    if holds_flipping_pose:
+    # Measured: the arm and the leg posed -20° or -70° at the joint land while this sets where
+    # it starts, and bend away from the pole once it is muted (the rest_pose check's error).
+    if chain.pole is not None and pose_flips_bend(rig, chain):
         return "posed", (
             "muted, it would leave the posed rotation of the chain bending the joint the other "
             "way, away from the pole: clear that pose first (the rest_pose check's fix)"
         )
     return None
-
-
-def _iterations_it_spares(
-    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
-) -> tuple[int, int] | None:
-    """(iterations, needed) where this constraint sets where the solver starts and, muted, the
-    chain would need more iterations than its IK has. Measured: the arm with a Damped Track on
-    the forearm at the hand control lands at 5, and stops 4.1% short once it is muted."""
-    if start_set_by(rig, chain, bone) != constraint:
-        return None
-    iterations = rig.ik_constraint(chain).iterations
-    need = iterations_needed(rig, chain, without=constraint)
-    return (iterations, need.count) if need is not None and iterations < need.count else None
