@@ -158,6 +158,32 @@ def test_a_joint_posed_folded_past_its_parent_bends_away_from_the_pole(
     its offset from the root-tip line, which swings round behind the root, looks unchanged; the
     solver unfolds it the other way and it ends 180° from its pole."""
     rig = faulted_rig((Fault("pose_rotation", limb, degrees),))
+    _flips_where_it_fails_and_the_fix_lands_it(rig, limb, flips)
+
+
+@pytest.mark.parametrize(
+    ("limb", "degrees", "limit", "flips"),
+    [
+        ("leg", -180, 24, True),  # fresh seed 100: 2.8% of the reach short, and nothing said
+        ("leg", 180, 24, True),
+        ("leg", -180, 60, True),
+        ("arm", -180, 24, True),
+        ("leg", 170, 24, False),
+    ],
+)
+def test_a_joint_posed_a_half_turn_within_ik_limits_has_no_side(
+    limb, degrees, limit, flips
+) -> None:
+    """Issue 25 (fresh seed 100, a silent failure): the knee posed -180° with an X IK limit of
+    ±24° stops 2.8% of the reach short. Held within the limits, a half turn keyed -180° read as
+    +180° and folded the rest way; +180° read the other way. Blender fails it either way."""
+    rig = faulted_rig((Fault("pose_rotation", limb, degrees), Fault("ik_limit", limb, limit)))
+    _flips_where_it_fails_and_the_fix_lands_it(rig, limb, flips)
+
+
+def _flips_where_it_fails_and_the_fix_lands_it(rig, limb: str, flips: bool) -> None:
+    """The limb fails exactly where rest_pose says its pose flips the joint, and clearing that
+    pose (the fix) lands it."""
     owner = faulted_limbs.LIMBS[limb].owner
     (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
     assert verdict.fails is flips, verdict.reason

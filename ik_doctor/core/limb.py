@@ -513,6 +513,10 @@ def bend_from_x(root: Matrix, tip: Vector, joints: list[Vector]) -> float | None
     return math.atan2(x.cross(bend).dot(axis), x.dot(bend))
 
 
+HALF_TURN_W = math.sin(math.radians(0.01) / 2.0)
+"""The quaternion ``w`` below which a rotation is a half turn to within 0.01°."""
+
+
 def _within_ik_limits(pose_bone: bpy.types.PoseBone, basis: Matrix) -> Matrix:
     """``basis`` with its rotation held within the bone's IK limits, axis by axis: the solver
     turns a joint only within them, so a pose beyond a one-sided limit does not start it bent
@@ -530,7 +534,13 @@ def _within_ik_limits(pose_bone: bpy.types.PoseBone, basis: Matrix) -> Matrix:
 def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
     """Whether the posed rotations (forward kinematics, before IK, within the IK limits) bend a
     joint the other way: its offset from the root-tip line turns to the other side, or it folds
-    back past its parent (``_folded_past_its_parent``)."""
+    back past its parent (``_folded_past_its_parent``), or a bone IK-limited on a swing axis
+    is posed a half turn, which has no side to hold within the limits (measured: the leg posed
+    180° at the knee with an X IK limit of ±24° stops 2.8% short, ±60° bends 180° from its
+    pole, keyed +180° or -180° alike; at 170° it lands, at -170° it fails).
+    """
+    if any(_limited_half_turn(rig.pose_bone(name)) for name in chain.moving_bones):
+        return True
     posed = forward_pose(rig, chain, within_limits=True)
     rest_root, rest_tip = rig.bone(chain.root).head, rig.chain_tip(chain)
     joints = chain_joints(rig, chain)
@@ -552,6 +562,12 @@ def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
         if _folded_past_its_parent(points, rest_points, index):
             return True
     return False
+
+
+def _limited_half_turn(pose_bone: bpy.types.PoseBone) -> bool:
+    """Whether the bone is posed a half turn (within 0.01°) and IK-limited on X or Z."""
+    limited = any(getattr(pose_bone, f"use_ik_limit_{axis}") for axis in "xz")
+    return limited and abs(pose_bone.matrix_basis.to_quaternion().w) < HALF_TURN_W
 
 
 def _folded_past_its_parent(points: list[Vector], rest_points: list[Vector], index: int) -> bool:
