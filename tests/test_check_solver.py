@@ -179,6 +179,28 @@ def test_weak_ik_stretch_sets_the_iterations_a_limb_needs(
     shin and thigh, 12 iterations leave the leg 0.22% of its reach short, 15 0.11%, 16 reach.
     Issue 25: one rule for every leg (16) erred on the leg at 0.3, which lands at 15, and on
     one stretching bone, which lands sooner than unstretched; the arm on both needs 11."""
+    _stretching(rig, owner, stretch, iterations, fails, needs)
+
+
+@pytest.mark.parametrize(
+    ("stretch", "iterations", "fails", "needs"),
+    [((0.005, 0.0005), 20, True, 25), ((0.3, 0.03), 13, True, 14), ((0.3, 0.03), 14, False, 14)],
+)
+def test_a_straight_stretching_leg_needs_its_own_count(
+    rig, stretch, iterations, fails, needs
+) -> None:
+    """Issue 25 (off-grid seed 1): a straight leg with IK Stretch 0.005 and 0.0005 stopped 2.4%
+    of its reach short at 4 iterations under a warning once the stretch tables, measured on
+    bent limbs, gave no count; straight, it lands at no count up to 24, and from 14 at 0.3."""
+    with edit_bones(rig) as bones:
+        thigh, shin = bones["thigh.L"], bones["shin.L"]
+        thigh.tail = shin.head = (thigh.head + shin.tail) / 2
+    _stretching(rig, "shin.L", stretch, iterations, fails, needs)
+
+
+def _stretching(rig, owner, stretch, iterations, fails, needs) -> None:
+    """The solver finding needs ``needs`` iterations, an error exactly where the limb, its
+    bones stretching so, fails at ``iterations``."""
     ik = rig.pose.bones[owner].constraints["IK"]
     ik.iterations = iterations
     rig.pose.bones[owner].ik_stretch = stretch[0]

@@ -92,6 +92,7 @@ STRETCH_NEEDS = {
                 *_STRONG_ARM)),
     ),
     2: (
+        (0.0, ((0.001, 25), (0.1, 25), (0.2, 23), (0.3, 14), (0.4, 10), (0.5, 8), (0.8, 4))),
         (7.63, ((0.001, 16), (0.05, 16), (0.1, 16), (0.15, 18), (0.2, 20), (0.25, 18), (0.3, 15),
                 *_STRONG_LEG)),
         (13.7, ((0.001, 11), (0.05, 11), (0.1, 11), (0.15, 14), (0.2, 15), (0.25, 16), (0.3, 15),
@@ -105,8 +106,11 @@ measured on 5.3 and 4.2 alike, on the lower bone, the upper, both, and with a te
 the other, the fewest of those. The stretch swings the count: on one bone, 0.001 to 0.1, the limb
 lands sooner than unstretched (the arm from 7, the leg from 10), on both later (11 and 16);
 from 0.15 to 0.3 later still (the leg at 0.2 on both needs 20); from 0.35 the stronger the
-stretch the sooner, either bone alike (at 0.5 the arm 9, the leg 8; at 0.95 both 3). A
-stretching limb unlike these was not measured: no count."""
+stretch the sooner, either bone alike (at 0.5 the arm 9, the leg 8; at 0.95 both 3). Straight
+at rest with both bones stretching: none of 1 to 24 iterations land at 0.1 or less (the leg
+limited to fold one way needs over 40), 23 at 0.2, 14 at 0.3, 10 at 0.4, 8 at 0.5, 4 at 0.8
+(the leg; the arm alike at 0.3 to 0.8). A stretching limb unlike these was not measured: no
+count."""
 GROWN_NEEDS = ((1.02, 1), (1.1, 2), (1.2, 3), (1.5, 4))
 """Iterations more than its table a limb needs with a bone posed this many times its rest length
 (pose scale, its own or inherited): measured on the leg and the arm, a thigh or upper arm scaled
@@ -291,9 +295,9 @@ def _stretch_need(
     stretch = max(round(rig.pose_bone(name).ik_stretch, 4) for name in stretching)
     rows = STRETCH_NEEDS[min(len(stretching), 2)]
     # Stretchier than the last row lands no later (measured: 1.0 needs 3, as 0.95 does).
-    at = min(stretch, rows[0][1][-1][0])
+    at = min(stretch, rows[-1][1][-1][0])
     need = _by_bend(rows, starts, lambda row: _fewer_either_side(row, at))
-    if not need or at < rows[0][1][0][0]:
+    if not need or at < rows[-1][1][0][0]:
         return None
     return Need(
         need,
