@@ -111,6 +111,8 @@ at rest with both bones stretching: none of 1 to 24 iterations land at 0.1 or le
 limited to fold one way needs over 40), 23 at 0.2, 14 at 0.3, 10 at 0.4, 8 at 0.5, 4 at 0.8
 (the leg; the arm alike at 0.3 to 0.8). A stretching limb unlike these was not measured: no
 count."""
+STRETCH_MEASURED = (0.001, 0.95)
+"""The least and the most IK Stretch ``STRETCH_NEEDS`` was measured at."""
 GROWN_NEEDS = ((1.02, 1), (1.1, 2), (1.2, 3), (1.5, 4))
 """Iterations more than its table a limb needs with a bone posed this many times its rest length
 (pose scale, its own or inherited): measured on the leg and the arm, a thigh or upper arm scaled
@@ -229,8 +231,9 @@ def iterations_needed(
             f"{measured[1]}, measured",
         )
     ]
-    if stretching_bones(rig, chain):
-        stretched = _stretch_need(rig, chain, table, starts)
+    stretching = stretching_bones(rig, chain)
+    if stretching:
+        stretched = _stretch_need(rig, chain, stretching, table, starts)
         if stretched is None:
             return None  # a stretching limb no table measured
         needs[0] = stretched  # in place of the bend table's count: the stretch decides
@@ -284,20 +287,26 @@ def _grown_need(
 
 
 def _stretch_need(
-    rig: RigView, chain: IKChain, table: tuple[tuple[float, int], ...], starts: float
+    rig: RigView,
+    chain: IKChain,
+    stretching: tuple[str, ...],
+    table: tuple[tuple[float, int], ...],
+    starts: float,
 ) -> Need | None:
-    """The count IK Stretch sets for a limb of equal bones with a pole and Use Tail whose joint
-    starts bent ``starts`` degrees (``STRETCH_NEEDS``); None for another limb, or a bend or a
-    stretch no row measured."""
+    """The count IK Stretch on ``stretching`` sets for a limb of equal bones with a pole and Use
+    Tail whose joint starts bent ``starts`` degrees (``STRETCH_NEEDS``); None for another limb,
+    or a bend or a stretch no row measured."""
     if table is not BEND_NEEDS or not chain.use_tail:
         return None
-    stretching = stretching_bones(rig, chain)
     stretch = max(round(rig.pose_bone(name).ik_stretch, 4) for name in stretching)
+    least, most = STRETCH_MEASURED
+    if stretch < least:
+        return None
+    # Stretchier than measured lands no later (measured: 1.0 needs 3, as 0.95 does).
+    at = min(stretch, most)
     rows = STRETCH_NEEDS[min(len(stretching), 2)]
-    # Stretchier than the last row lands no later (measured: 1.0 needs 3, as 0.95 does).
-    at = min(stretch, rows[-1][1][-1][0])
     need = _by_bend(rows, starts, lambda row: _fewer_either_side(row, at))
-    if not need or at < rows[-1][1][0][0]:
+    if not need:
         return None
     return Need(
         need,
@@ -344,7 +353,7 @@ def _stiff_count(
 
 def _by_bend(rows: tuple[tuple[float, T], ...], bend: float, count: Callable[[T], int]) -> int:
     """The count read from the row measured at this rest bend (within ``STIFF_BEND_SPAN``), or
-    the fewer of both rows' between them; 0 outside them."""
+    the fewest of the rows' between the first and the last; 0 outside them."""
     counts = [(abs(bend - at), count(row)) for at, row in rows]
     near = [n for off, n in counts if off <= STIFF_BEND_SPAN]
     if near:
