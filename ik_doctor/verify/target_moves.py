@@ -58,11 +58,17 @@ def lands_without(
 
     Then the chain itself carries its target away (a control parented or constrained inside
     it): the animator cannot place the target. Otherwise something else holds it.
+
+    The muted pose is evaluated once before the target moves: when the target hangs from the
+    chain, the two form a dependency cycle, and Blender may then evaluate the target before the
+    chain's bones, from the pose last evaluated (the one the IK bent), and the target misses.
+    CI once judged a target tied to the thigh untested that way, where every other run fails it.
     """
     constraint = constraint_on(obj, *chain.key, bpy.types.KinematicConstraint)
     muted = constraint.mute
     constraint.mute = True
     try:
+        evaluate(obj)
         with target_moved(obj, rig, chain, goal, reach) as miss:
             return miss is not None and miss <= landing_tolerance(reach, goal)
     finally:
