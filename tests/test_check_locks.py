@@ -8,7 +8,7 @@ import math
 import bpy
 import pytest
 from faulted_limbs import LIMBS, add_insect_leg, straight
-from mathutils import Vector
+from mathutils import Quaternion, Vector
 from rig_generation import BoneSpec, ConstraintSpec, PoseSpec, Reference, RigSpec, build_rig
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
@@ -879,6 +879,44 @@ def test_a_damped_track_at_the_target_lands_past_a_lock_not_a_zero_width_limit(
     (finding,) = [f for f in findings_of(rig, "locks") if f.bone == owner]
     assert finding.severity == (Severity.WARNING if state == "pass" else Severity.ERROR)
     if state == "fail":
+        apply_fix(finding)
+        assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+@pytest.mark.parametrize(
+    ("about_z", "pole_turn", "state"),
+    [
+        (0.003, 0, "fail"),
+        (0.004, 0, "pass"),
+        (-0.3, 0, "pass"),
+        (3.0, 0, "pass"),
+        (-1.6, 100, "fail"),
+    ],
+)
+def test_a_joint_held_by_a_zero_width_x_limit_folds_once_posed_turned_about_z(
+    rig, limb, about_z, pole_turn, state
+) -> None:
+    """Held on X by a zero-width IK limit alone, the forearm or shin is a ball joint with X
+    clamped: posed straight about Z it stops short (0.003 rad: an error), posed turned about Z
+    it folds about Z and lands (a warning, and no check calls the posed fold a flip), unless
+    the pole angle turns the limb 100° and more, where it bends away from its pole."""
+    owner = LIMBS[limb].owner
+    bone = rig.pose.bones[owner]
+    bone.use_ik_limit_x, bone.ik_min_x, bone.ik_max_x = True, 0.0, 0.0
+    bone.rotation_mode = "QUATERNION"
+    bone.rotation_quaternion = Quaternion((0.0, 0.0, 1.0), about_z)
+    rig.pose.bones[owner].constraints["IK"].pole_angle += math.radians(pole_turn)
+    bpy.context.view_layer.update()
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == [state]
+    (finding,) = [f for f in findings_of(rig, "locks") if f.bone == owner]
+    assert finding.severity == (Severity.WARNING if state == "pass" else Severity.ERROR)
+    if state == "pass":
+        assert finding.stated["swung_start"] == (owner,)
+        assert [f.message for f in diagnose(rig) if f.severity == Severity.ERROR] == []
+        if abs(about_z) > 1.5:  # freed, the pose bends the joint 92° to 103° from its pole
+            assert finding.fix_id is None and "clear the pose together" in finding.no_fix_reason
+            return
         apply_fix(finding)
         assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
 

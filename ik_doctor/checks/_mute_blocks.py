@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import bpy
 
-from ..core.limb import pose_flips_bend
 from ..core.names import readable
+from ..core.posed_bend import pose_flips_bend
 from ..core.rig import IKChain, RigView
 from ..core.start import start_left_to
 from ..core.started import COPIES, start_set_by
 from ._iteration_needs import iterations_needed
 from ._shear import shear_source
+from ._swung_start import swung_past_zero_limits
 from .locks import track_that_holds_locks
 
 
@@ -26,7 +27,7 @@ def why_not_muted(
 ) -> tuple[str, str] | None:
     """Why muting the constraint would break the chain (None: it may be muted): what it holds
     (uncovers, copies_location, straight_start, pole_angle, locks, iterations,
-    inherit_rotation, shear or posed) and the sentence."""
+    inherit_rotation, shear, zero_limit or posed) and the sentence."""
     uncovered = start_left_to(rig, chain, bone, constraint)
     if uncovered is not None:
         return "uncovers", (
@@ -97,6 +98,17 @@ def _start_it_holds(
             f"muted, it would leave IK '{chain.constraint}' starting where its {iterations} "
             f"iterations are too few (it would need {need.count}, the solver check's error): "
             "set more iterations first"
+        )
+    # Measured: the arm whose forearm, held on X by a zero-width IK limit, a Track To at the
+    # hand control starts 90° about Z lands, and stops 6.5% short once it is muted (the locks
+    # check's error).
+    if bone in swung_past_zero_limits(rig, chain) and bone not in swung_past_zero_limits(
+        rig, chain, without=constraint
+    ):
+        return "zero_limit", (
+            f"muted, it would leave {bone}, held on X by a zero-width IK limit, starting "
+            "unturned about Z, and the limb short of the target (the locks check's error): "
+            "mute it and free that limit together"
         )
     # Measured: the arm and the leg posed -20° or -70° at the joint land while this sets where
     # it starts, and bend away from the pole once it is muted (the rest_pose check's error).

@@ -5,8 +5,8 @@ starting the joint bent the other way, a pose that bends the joint toward the po
 
 from __future__ import annotations
 
-from ..core.limb import pose_flips_bend
 from ..core.names import readable
+from ..core.posed_bend import pose_flips_bend
 from ..core.rig import IKChain, RigView
 from ..core.start import overridden_constraints, start_flips_the_bend
 

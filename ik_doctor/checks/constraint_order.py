@@ -379,6 +379,10 @@ _HOLDS_THE_START = {
         "it shows only where the solver starts, and there it folds the chain nearer its "
         "target, which its few iterations then reach (measured)."
     ),
+    "zero_limit": (
+        "it shows only where the solver starts, and there it turns the bone about Z, which "
+        "folds the joint that a zero-width X limit holds, and the chain lands (measured)."
+    ),
 }
 """What a constraint the IK overrides does where it sets the start that lands the chain, by
 why it must not be muted (``why_not_muted``)."""

@@ -56,9 +56,9 @@ from ..core.limb import (
     constraint_switches,
     fcurves,
     pole_behind_bend,
-    pose_flips_bend,
 )
 from ..core.names import readable
+from ..core.posed_bend import pose_flips_bend
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import start_held_by

@@ -147,6 +147,7 @@ from ._lock_stiffness import (
 )
 from ._lock_stretch import BEND_LOCKED_TITLE, weighed_against_stretch
 from ._other_joints import folds_by_hand, weighed_against_other_joints
+from ._swung_start import weighed_against_swing
 from ._tip_motion import TipMotion, blocked
 from ._transform_locks import axis_list, transform_lock_findings
 from ._twisted_start import weighed_against_twist
@@ -166,6 +167,7 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         findings = weighed_against_stretch(rig, chain, findings)
         findings = _weighed_against_aim(rig, chain, findings)
         findings = weighed_against_twist(rig, chain, findings)
+        findings = weighed_against_swing(rig, chain, findings)
         findings = weighed_against_other_iks(rig, chain, findings)
         findings = weighed_against_other_joints(rig, chain, findings)
         findings += transform_lock_findings(rig, chain)

@@ -117,10 +117,10 @@ from ..core.limb import (
     bend_offset,
     has_degenerate_bone,
     pole_behind_bend,
-    pose_flips_bend,
     switched_off,
 )
 from ..core.names import readable
+from ..core.posed_bend import pose_flips_bend
 from ..core.reach import (
     evenly_scaled,
     held_off_when_posed,

@@ -114,6 +114,7 @@ from ..core.start import (
 from ._mirror_twins import Twins, controls_across, named_twin, paired
 from ._shear import shear_that_stops
 from ._stacked_chains import held_below
+from ._swung_start import freeing_breaks, swung_past_zero_limits
 from ._twin_differences import Difference, twin_differences
 from .duplicates import clash_after
 from .pole import pose_that_flips_a_pole
@@ -250,6 +251,9 @@ def _copy_refused(
             return "overridden_start", flips
     if unlocks and (held := start_held_by_a_hinge(rig, dest)) is not None:
         return "overridden_start", held
+    frees_x = any(d.what.startswith("IK limit X") for d in differences)
+    if frees_x and (breaks := _freeing_breaks(rig, dest)) is not None:
+        return "overridden_start", breaks
     # Measured: the arm posed -20° or -70° at the elbow lands without Use Tail (the forearm
     # only carries the tip) and bends away from its pole with it (rest_pose's error); the leg
     # and the arm so posed land without a pole and bend 180° from the twin's.
@@ -344,6 +348,16 @@ def _pair_set_off(rig: RigView, dest: IKChain, gains_tail: bool, unlocks: bool) 
             f"'{below.constraint}' on {below.owner}, aimed at the same control, short: fix "
             "that pair first (the duplicates check)"
         )
+    return None
+
+
+def _freeing_breaks(rig: RigView, chain: IKChain) -> str | None:
+    """Why copying the twin's X IK limit (none) onto ``chain`` would break it: a joint held on
+    X by a zero-width limit that lands by a start turned about Z (``_swung_start``)."""
+    for bone in swung_past_zero_limits(rig, chain):
+        breaks = freeing_breaks(rig, chain, bone)
+        if breaks is not None:
+            return breaks
     return None
 
 

@@ -513,10 +513,6 @@ def bend_from_x(root: Matrix, tip: Vector, joints: list[Vector]) -> float | None
     return math.atan2(x.cross(bend).dot(axis), x.dot(bend))
 
 
-HALF_TURN_W = math.sin(math.radians(0.01) / 2.0)
-"""The quaternion ``w`` below which a rotation is a half turn to within 0.01°."""
-
-
 def _within_ik_limits(pose_bone: bpy.types.PoseBone, basis: Matrix) -> Matrix:
     """``basis`` with its rotation held within the bone's IK limits, axis by axis: the solver
     turns a joint only within them, so a pose beyond a one-sided limit does not start it bent
@@ -529,58 +525,3 @@ def _within_ik_limits(pose_bone: bpy.types.PoseBone, basis: Matrix) -> Matrix:
             low, high = getattr(pose_bone, f"ik_min_{axis}"), getattr(pose_bone, f"ik_max_{axis}")
             euler[index] = min(max(euler[index], low), high)
     return Matrix.LocRotScale(location, euler, scale)
-
-
-def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
-    """Whether the posed rotations (forward kinematics, before IK, within the IK limits) bend a
-    joint the other way: its offset from the root-tip line turns to the other side, or it folds
-    back past its parent (``_folded_past_its_parent``), or a bone IK-limited on a swing axis
-    is posed a half turn, which has no side to hold within the limits (measured: the leg posed
-    180° at the knee with an X IK limit of ±24° stops 2.8% short, ±60° bends 180° from its
-    pole, keyed +180° or -180° alike; at 170° it lands, at -170° it fails).
-    """
-    if any(_limited_half_turn(rig.pose_bone(name)) for name in chain.moving_bones):
-        return True
-    posed = forward_pose(rig, chain, within_limits=True)
-    rest_root, rest_tip = rig.bone(chain.root).head, rig.chain_tip(chain)
-    joints = chain_joints(rig, chain)
-    # The root's own turn swings the whole chain, which the solver re-aims: read the shape in
-    # the root's rest frame (measured: the upper arm keyed 54° round, the elbow posed 130°
-    # further lands, as it does unturned).
-    root_matrix = posed[chain.root]
-    rest_frame = rig.raw_bone(chain.root).matrix_local.to_3x3()
-    unturn = (root_matrix.to_3x3() @ rest_frame.inverted_safe()).to_quaternion().inverted()
-    posed_points = [root_matrix.translation, *(posed[j].translation for j in joints)]
-    posed_points.append(forward_tip(rig, chain, posed))
-    points = [rest_root + unturn @ (point - root_matrix.translation) for point in posed_points]
-    root, tip = points[0], points[-1]
-    rest_points = [rest_root, *(rig.bone(joint).head for joint in joints), rest_tip]
-    for index, joint in enumerate(joints, start=1):
-        rest_side = offset_from_line(rig.bone(joint).head, rest_root, rest_tip)
-        if offset_from_line(points[index], root, tip).dot(rest_side) < 0.0:
-            return True
-        if _folded_past_its_parent(points, rest_points, index):
-            return True
-    return False
-
-
-def _limited_half_turn(pose_bone: bpy.types.PoseBone) -> bool:
-    """Whether the bone is posed a half turn (within 0.01°) and IK-limited on X or Z."""
-    limited = any(getattr(pose_bone, f"use_ik_limit_{axis}") for axis in "xz")
-    return limited and abs(pose_bone.matrix_basis.to_quaternion().w) < HALF_TURN_W
-
-
-def _folded_past_its_parent(points: list[Vector], rest_points: list[Vector], index: int) -> bool:
-    """Whether the joint at ``points[index]``, folded more than 90°, turns the other way round
-    from its rest bend: folded on past lying back along its parent. The root-tip line then
-    swings round behind the root, and the joint's offset from it no longer tells its side.
-    Measured: the arm (bent 13.7° at rest) posed 166° further at the elbow lands, 168° on fails
-    bent 180° from its pole; the leg (7.6°) lands at 172° and fails from 174°."""
-    before = points[index] - points[index - 1]
-    after = points[index + 1] - points[index]
-    if before.dot(after) >= 0.0:
-        return False  # folded less than 90°: the offset from the line says the side
-    rest_turn = (rest_points[index] - rest_points[index - 1]).cross(
-        rest_points[index + 1] - rest_points[index]
-    )
-    return before.cross(after).dot(rest_turn) < 0.0

@@ -7,10 +7,12 @@ asks whether that start flips the bend; the solver check, how far it folds the j
 
 from __future__ import annotations
 
+import math
+
 import bpy
 from mathutils import Matrix, Vector
 
-from .limb import FULL_INFLUENCE, forward_pose, parent_motion
+from .limb import FULL_INFLUENCE, forward_pose, parent_motion, pole_behind_bend, pole_turn
 from .names import readable
 from .reach import limb_bones, reachable_tips
 from .rig import AXES, IKChain, RigView
@@ -20,6 +22,12 @@ COPIES = (bpy.types.CopyRotationConstraint, bpy.types.CopyTransformsConstraint)
 """Constraints whose rotation the solver starts from as copied from their target."""
 TRACKS = (bpy.types.DampedTrackConstraint, bpy.types.LockedTrackConstraint)
 """Constraints that swing the bone toward their target, where the solver starts."""
+SWING_THAT_FOLDS = (0.004, 3.0)
+"""Radians (least, most) about its own Z with which an inner joint held on X by a zero-width IK
+limit alone was measured to start and fold the limb about Z (``folds_past_a_zero_limit``)."""
+POLE_TURN_THAT_FOLDS = 60.0
+"""Degrees the pole angle may turn the chain from rest for that fold to bend toward the pole:
+measured at 0° and 60°; from 100°, started 1.6 rad or more about Z, it bends 91° to 178° away."""
 
 
 def start_set_by(
@@ -172,3 +180,47 @@ def started_pose(
         if start is not None:
             posed = swung_to(posed, chain, bone, start)
     return posed
+
+
+def folds_past_a_zero_limit(
+    rig: RigView, chain: IKChain, bone: str, started: dict[str, Matrix]
+) -> float | None:
+    """The swing about its own Z (radians) of an inner joint held on X by a zero-width IK limit
+    alone, started where ``started`` (armature-space matrices of the chain's bones) puts it and
+    its parent, where that swing folds the limb (within ``SWING_THAT_FOLDS``); None otherwise.
+
+    Blender builds such a bone as a ball joint with X clamped. Started straight about Z, a turn
+    about Z only moves the tip across the limb's plane, and the solver stops short (the arm 6.5%,
+    the leg 5.1%); started turned about Z, it folds about Z and lands. Measured on the arm and
+    the leg keyed 0.004 to 3.1 rad about Z either way (0.003 fails), also turned 0.5 or 2.1 rad
+    about X as well (which the limit clamps), with the pole behind the limb or no pole, and the
+    arm whose forearm a Track To at the hand control starts 90° about Z: all land.
+    """
+    if bone == chain.root or bone not in chain.moving_bones or not _zero_limited_on_x(rig, bone):
+        return None
+    rest = rig.raw_bone(bone)
+    if rest.parent is None or readable(rest.parent) not in started:
+        return None
+    if chain.pole is not None and not pole_behind_bend(rig, chain):
+        turn = pole_turn(rig, chain)
+        if turn is None or abs(math.degrees(turn)) > POLE_TURN_THAT_FOLDS + 1e-6:
+            return None
+    rest_local = rest.parent.matrix_local.to_3x3().inverted_safe() @ rest.matrix_local.to_3x3()
+    parent = started[readable(rest.parent)].to_3x3().normalized()
+    local = parent.inverted_safe() @ started[bone].to_3x3().normalized()
+    swing = (rest_local.inverted_safe() @ local).to_quaternion().to_swing_twist("Y")[0]
+    about_z = swing.axis.z * swing.angle
+    least, most = SWING_THAT_FOLDS
+    return about_z if least - 1e-4 <= abs(about_z) <= most + 1e-4 else None
+
+
+def _zero_limited_on_x(rig: RigView, bone: str) -> bool:
+    """Whether only a zero-width IK limit on X holds the bone (no IK lock, no other limit)."""
+    pose_bone = rig.pose_bone(bone)
+    held = [getattr(pose_bone, f"lock_ik_{axis}") for axis in AXES]
+    held += [getattr(pose_bone, f"use_ik_limit_{axis}") for axis in "yz"]
+    return (
+        pose_bone.use_ik_limit_x
+        and math.isclose(pose_bone.ik_min_x, pose_bone.ik_max_x, abs_tol=1e-6)
+        and not any(held)
+    )
