@@ -501,18 +501,20 @@ def test_track_at_a_control_out_of_reach_starts_nothing_the_arm_bends_from(rig) 
     assert finding.severity == Severity.WARNING
 
 
+@pytest.mark.parametrize("limit", [0.0, 4.0])
 @pytest.mark.parametrize(("limb", "state"), [("arm", "pass"), ("leg", "fail")])
-def test_a_track_to_that_turns_a_zero_limited_joint_about_z_lands_and_waits(
-    rig, limb, state
+def test_a_track_to_that_turns_a_narrow_limited_joint_about_z_lands_and_waits(
+    rig, limb, state, limit
 ) -> None:
-    """Issue 25 (seed 98): the forearm held on X by a zero-width IK limit, a Track To at the hand
-    control starts it 90° about Z, and it folds about Z and lands. Muted, it leaves the forearm
-    straight about Z and the arm 6.5% short; the limit freed, that start bends the elbow away
-    from its pole. Neither fix goes alone, nor does the twin's copy. On the leg the track turns
-    the shin about X, which the limit clamps: it fails, and the errors stand."""
+    """Issue 25 (seeds 98 and 102): the forearm held on X by a zero or ±4° IK limit, a Track To
+    at the hand control starts it 90° about Z, and it folds about Z and lands. Muted, it leaves
+    the forearm straight about Z and the arm 6% short; the limit freed, that start bends the
+    elbow away from its pole. Neither fix goes alone, nor does the twin's copy. On the leg the
+    track turns the shin about X, which the limit clamps: it fails, and the errors stand."""
     owner, control = LIMBS[limb].owner, LIMBS[limb].control
     bone = rig.pose.bones[owner]
-    bone.use_ik_limit_x, bone.ik_min_x, bone.ik_max_x = True, 0.0, 0.0
+    bone.use_ik_limit_x = True
+    bone.ik_min_x, bone.ik_max_x = -math.radians(limit), math.radians(limit)
     track = bone.constraints.new("TRACK_TO")
     track.target, track.subtarget = rig, control
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == [state]
@@ -523,7 +525,7 @@ def test_a_track_to_that_turns_a_zero_limited_joint_about_z_lands_and_waits(
         return
     assert errors == []
     by_check = {f.check_id: f for f in findings}
-    assert by_check["constraint_order"].stated["blocked_by"] == "zero_limit"
+    assert by_check["constraint_order"].stated["blocked_by"] == "narrow_limit"
     assert by_check["locks"].stated["swung_start"] == (owner,)
     assert all(
         by_check[check].fix_id is None for check in ("constraint_order", "locks", "symmetry")

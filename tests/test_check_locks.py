@@ -884,6 +884,7 @@ def test_a_damped_track_at_the_target_lands_past_a_lock_not_a_zero_width_limit(
 
 
 @pytest.mark.parametrize("limb", ["leg", "arm"])
+@pytest.mark.parametrize("limit", [0.0, 6.0])
 @pytest.mark.parametrize(
     ("about_z", "pole_turn", "state"),
     [
@@ -894,16 +895,17 @@ def test_a_damped_track_at_the_target_lands_past_a_lock_not_a_zero_width_limit(
         (-1.6, 100, "fail"),
     ],
 )
-def test_a_joint_held_by_a_zero_width_x_limit_folds_once_posed_turned_about_z(
-    rig, limb, about_z, pole_turn, state
+def test_a_joint_held_by_a_narrow_x_limit_folds_once_posed_turned_about_z(
+    rig, limb, limit, about_z, pole_turn, state
 ) -> None:
-    """Held on X by a zero-width IK limit alone, the forearm or shin is a ball joint with X
-    clamped: posed straight about Z it stops short (0.003 rad: an error), posed turned about Z
-    it folds about Z and lands (a warning, and no check calls the posed fold a flip), unless
-    the pole angle turns the limb 100° and more, where it bends away from its pole."""
+    """Held on X by a zero-width or narrow IK limit alone, the forearm or shin is a ball joint
+    with X clamped: posed straight about Z it stops short (0.003 rad: an error), posed turned
+    about Z it folds about Z and lands (a warning, and no check calls the posed fold a flip),
+    unless the pole angle turns the limb 100° and more, where it bends away from its pole."""
     owner = LIMBS[limb].owner
     bone = rig.pose.bones[owner]
-    bone.use_ik_limit_x, bone.ik_min_x, bone.ik_max_x = True, 0.0, 0.0
+    bone.use_ik_limit_x = True
+    bone.ik_min_x, bone.ik_max_x = -math.radians(limit), math.radians(limit)
     bone.rotation_mode = "QUATERNION"
     bone.rotation_quaternion = Quaternion((0.0, 0.0, 1.0), about_z)
     rig.pose.bones[owner].constraints["IK"].pole_angle += math.radians(pole_turn)

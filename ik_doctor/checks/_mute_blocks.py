@@ -12,7 +12,7 @@ from ..core.start import start_left_to
 from ..core.started import COPIES, start_set_by
 from ._iteration_needs import iterations_needed
 from ._shear import shear_source
-from ._swung_start import swung_past_zero_limits
+from ._swung_start import swung_past_narrow_limits
 from .locks import track_that_holds_locks
 
 
@@ -27,7 +27,7 @@ def why_not_muted(
 ) -> tuple[str, str] | None:
     """Why muting the constraint would break the chain (None: it may be muted): what it holds
     (uncovers, copies_location, straight_start, pole_angle, locks, iterations,
-    inherit_rotation, shear, zero_limit or posed) and the sentence."""
+    inherit_rotation, shear, narrow_limit or posed) and the sentence."""
     uncovered = start_left_to(rig, chain, bone, constraint)
     if uncovered is not None:
         return "uncovers", (
@@ -99,14 +99,14 @@ def _start_it_holds(
             f"iterations are too few (it would need {need.count}, the solver check's error): "
             "set more iterations first"
         )
-    # Measured: the arm whose forearm, held on X by a zero-width IK limit, a Track To at the
+    # Measured: the arm whose forearm, held on X by a narrow IK limit, a Track To at the
     # hand control starts 90° about Z lands, and stops 6.5% short once it is muted (the locks
     # check's error).
-    if bone in swung_past_zero_limits(rig, chain) and bone not in swung_past_zero_limits(
+    if bone in swung_past_narrow_limits(rig, chain) and bone not in swung_past_narrow_limits(
         rig, chain, without=constraint
     ):
-        return "zero_limit", (
-            f"muted, it would leave {bone}, held on X by a zero-width IK limit, starting "
+        return "narrow_limit", (
+            f"muted, it would leave {bone}, held on X by a narrow IK limit, starting "
             "unturned about Z, and the limb short of the target (the locks check's error): "
             "mute it and free that limit together"
         )

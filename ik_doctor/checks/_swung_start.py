@@ -1,6 +1,6 @@
 """Locks findings weighed against a start turned about the free swing axis: an inner joint held
-on its bend axis (X) by a zero-width IK limit alone folds about Z once the solver starts it
-turned about Z (``core.started.folds_past_a_zero_limit``), posed so or set so by a constraint
+on its bend axis (X) by a narrow IK limit alone folds about Z once the solver starts it
+turned about Z (``core.started.folds_past_a_narrow_limit``), posed so or set so by a constraint
 the IK overrides (a Track To at the hand control rolls the forearm 90° about Z).
 
 Such a chain lands on the limit and the start together: freeing the limit alone leaves the start
@@ -20,18 +20,18 @@ from ..core.limb import forward_pose
 from ..core.names import readable
 from ..core.rig import IKChain, RigView
 from ..core.start import overridden_constraints
-from ..core.started import folds_past_a_zero_limit, sets_the_start, start_set_by, started_pose
+from ..core.started import folds_past_a_narrow_limit, sets_the_start, start_set_by, started_pose
 
 FREED_LANDS = 1.5
-"""Radians about Z up to which a joint posed so still lands once its zero-width X limit is
+"""Radians about Z up to which a joint posed so still lands once its narrow X limit is
 freed (measured on the arm and the leg: 0.004 to 1.5 either way land; 2 and 3 bend the joint 92°
 to 103° away from its pole)."""
 
 
-def swung_past_zero_limits(
+def swung_past_narrow_limits(
     rig: RigView, chain: IKChain, without: bpy.types.Constraint | None = None
 ) -> dict[str, float]:
-    """Each turning bone held on X by a zero-width limit alone that the solver starts turned
+    """Each turning bone held on X by a narrow limit alone that the solver starts turned
     about Z enough to fold the limb, with that turn (radians); empty where the start is not
     modelled (a constraint the IK overrides that ``started_pose`` does not turn the bone by).
     ``without``: as if that constraint were muted."""
@@ -43,16 +43,16 @@ def swung_past_zero_limits(
     if not modelled:
         return {}
     started = started_pose(rig, chain, without)
-    swings = {name: folds_past_a_zero_limit(rig, chain, name, started) for name in chain.bones}
+    swings = {name: folds_past_a_narrow_limit(rig, chain, name, started) for name in chain.bones}
     return {name: swing for name, swing in swings.items() if swing is not None}
 
 
 def weighed_against_swing(rig: RigView, chain: IKChain, findings: list[Finding]) -> list[Finding]:
     """Zero-width X limit errors made warnings where every joint they name starts turned about
-    Z within what was measured to fold the limb (``swung_past_zero_limits``); the fix waits
+    Z within what was measured to fold the limb (``swung_past_narrow_limits``); the fix waits
     where freeing the limit alone would bend the joint away (``freeing_breaks``)."""
-    limited = [f for f in findings if _zero_limit_error(f)]
-    swings = swung_past_zero_limits(rig, chain) if limited else {}
+    limited = [f for f in findings if _x_limit_error(f)]
+    swings = swung_past_narrow_limits(rig, chain) if limited else {}
     if not limited or any(f.bone not in swings for f in limited):
         return findings
     said = ", ".join(f"{f.bone} {abs(swings[f.bone or '']):.2g} rad" for f in limited)
@@ -61,20 +61,20 @@ def weighed_against_swing(rig: RigView, chain: IKChain, findings: list[Finding])
         "Z and lands (measured)."
     )
     named = tuple(f.bone for f in limited)
-    weighed = lowered(findings, reason, ("swung_start", named), _zero_limit_error)
+    weighed = lowered(findings, reason, ("swung_start", named), _x_limit_error)
     return [_waiting(rig, chain, f) if f.stated.get("swung_start") else f for f in weighed]
 
 
 def freeing_breaks(rig: RigView, chain: IKChain, bone: str) -> str | None:
-    """Why freeing the zero-width limit of ``bone`` alone would break a chain that lands on it
+    """Why freeing the narrow limit of ``bone`` alone would break a chain that lands on it
     (None: it may be freed): the start that folds it would then bend the joint away."""
-    swing = swung_past_zero_limits(rig, chain).get(bone)
+    swing = swung_past_narrow_limits(rig, chain).get(bone)
     if swing is None:
         return None
     constraint = start_set_by(rig, chain, bone)
     if constraint is not None:
         # Measured: the arm whose forearm a Track To at the hand control starts 90° about Z
-        # lands on a zero-width X limit and bends away from its pole without it.
+        # lands on a narrow X limit and bends away from its pole without it.
         return (
             f"the start '{readable(constraint)}' gives {bone} is what folds it past the limit: "
             "freed alone, that start would bend the joint away from its pole; free the limit "
@@ -96,10 +96,10 @@ def _waiting(rig: RigView, chain: IKChain, finding: Finding) -> Finding:
     return replace(finding, fix_id=None, fix_label=None, no_fix_reason=reason)
 
 
-def _zero_limit_error(finding: Finding) -> bool:
+def _x_limit_error(finding: Finding) -> bool:
     return (
         finding.severity == Severity.ERROR
-        and finding.fix_id == "free_axes"
+        and finding.fix_id in ("free_axes", "drop_limit")
         and finding.args.get("cause") == IK_LIMIT
         and finding.args.get("axes") == "x"
     )

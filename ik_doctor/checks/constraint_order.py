@@ -379,9 +379,9 @@ _HOLDS_THE_START = {
         "it shows only where the solver starts, and there it folds the chain nearer its "
         "target, which its few iterations then reach (measured)."
     ),
-    "zero_limit": (
+    "narrow_limit": (
         "it shows only where the solver starts, and there it turns the bone about Z, which "
-        "folds the joint that a zero-width X limit holds, and the chain lands (measured)."
+        "folds the joint that a narrow X limit holds, and the chain lands (measured)."
     ),
 }
 """What a constraint the IK overrides does where it sets the start that lands the chain, by

@@ -114,7 +114,7 @@ from ..core.start import (
 from ._mirror_twins import Twins, controls_across, named_twin, paired
 from ._shear import shear_that_stops
 from ._stacked_chains import held_below
-from ._swung_start import freeing_breaks, swung_past_zero_limits
+from ._swung_start import freeing_breaks, swung_past_narrow_limits
 from ._twin_differences import Difference, twin_differences
 from .duplicates import clash_after
 from .pole import pose_that_flips_a_pole
@@ -353,8 +353,8 @@ def _pair_set_off(rig: RigView, dest: IKChain, gains_tail: bool, unlocks: bool) 
 
 def _freeing_breaks(rig: RigView, chain: IKChain) -> str | None:
     """Why copying the twin's X IK limit (none) onto ``chain`` would break it: a joint held on
-    X by a zero-width limit that lands by a start turned about Z (``_swung_start``)."""
-    for bone in swung_past_zero_limits(rig, chain):
+    X by a narrow limit that lands by a start turned about Z (``_swung_start``)."""
+    for bone in swung_past_narrow_limits(rig, chain):
         breaks = freeing_breaks(rig, chain, bone)
         if breaks is not None:
             return breaks

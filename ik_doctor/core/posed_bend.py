@@ -12,7 +12,7 @@ from mathutils import Vector
 from .geometry import offset_from_line
 from .limb import chain_joints, forward_pose, forward_tip
 from .rig import IKChain, RigView
-from .started import folds_past_a_zero_limit
+from .started import folds_past_a_narrow_limit
 
 HALF_TURN_W = math.sin(math.radians(0.01) / 2.0)
 """The quaternion ``w`` below which a rotation is a half turn to within 0.01°."""
@@ -25,8 +25,8 @@ def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
     is posed a half turn, which has no side to hold within the limits (measured: the leg posed
     180° at the knee with an X IK limit of ±24° stops 2.8% short, ±60° bends 180° from its
     pole, keyed +180° or -180° alike; at 170° it lands, at -170° it fails). Not a joint held
-    on X by a zero-width limit and posed turned about Z, which folds about Z either way
-    (``folds_past_a_zero_limit``: the forearm and shin keyed 3 rad about Z land).
+    on X by a narrow limit and posed turned about Z, which folds about Z either way
+    (``folds_past_a_narrow_limit``: the forearm and shin keyed 3 rad about Z land).
     """
     if any(_limited_half_turn(rig.pose_bone(name)) for name in chain.moving_bones):
         return True
@@ -45,7 +45,7 @@ def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
     root, tip = points[0], points[-1]
     rest_points = [rest_root, *(rig.bone(joint).head for joint in joints), rest_tip]
     for index, joint in enumerate(joints, start=1):
-        if folds_past_a_zero_limit(rig, chain, joint, posed):
+        if folds_past_a_narrow_limit(rig, chain, joint, posed):
             continue  # held on X, it folds about the Z it is posed turned about, either way
         rest_side = offset_from_line(rig.bone(joint).head, rest_root, rest_tip)
         if offset_from_line(points[index], root, tip).dot(rest_side) < 0.0:

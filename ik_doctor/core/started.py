@@ -23,8 +23,12 @@ COPIES = (bpy.types.CopyRotationConstraint, bpy.types.CopyTransformsConstraint)
 TRACKS = (bpy.types.DampedTrackConstraint, bpy.types.LockedTrackConstraint)
 """Constraints that swing the bone toward their target, where the solver starts."""
 SWING_THAT_FOLDS = (0.004, 3.0)
-"""Radians (least, most) about its own Z with which an inner joint held on X by a zero-width IK
-limit alone was measured to start and fold the limb about Z (``folds_past_a_zero_limit``)."""
+"""Radians (least, most) about its own Z with which an inner joint held on X by a narrow IK
+limit alone was measured to start and fold the limb about Z (``folds_past_a_narrow_limit``)."""
+NARROW_X_LIMIT = math.radians(6.0)
+"""Radians either way within which an X IK limit was measured to hold the joint so: 0°, ±3°,
+±4° and ±6° alike (at ±20° the joint folds about X, and a start turned 90° about Z bends it
+away from its pole)."""
 POLE_TURN_THAT_FOLDS = 60.0
 """Degrees the pole angle may turn the chain from rest for that fold to bend toward the pole:
 measured at 0° and 60°; from 100°, started 1.6 rad or more about Z, it bends 91° to 178° away."""
@@ -182,21 +186,22 @@ def started_pose(
     return posed
 
 
-def folds_past_a_zero_limit(
+def folds_past_a_narrow_limit(
     rig: RigView, chain: IKChain, bone: str, started: dict[str, Matrix]
 ) -> float | None:
-    """The swing about its own Z (radians) of an inner joint held on X by a zero-width IK limit
+    """The swing about its own Z (radians) of an inner joint held on X by a narrow IK limit
     alone, started where ``started`` (armature-space matrices of the chain's bones) puts it and
     its parent, where that swing folds the limb (within ``SWING_THAT_FOLDS``); None otherwise.
 
     Blender builds such a bone as a ball joint with X clamped. Started straight about Z, a turn
-    about Z only moves the tip across the limb's plane, and the solver stops short (the arm 6.5%,
-    the leg 5.1%); started turned about Z, it folds about Z and lands. Measured on the arm and
-    the leg keyed 0.004 to 3.1 rad about Z either way (0.003 fails), also turned 0.5 or 2.1 rad
-    about X as well (which the limit clamps), with the pole behind the limb or no pole, and the
-    arm whose forearm a Track To at the hand control starts 90° about Z: all land.
+    about Z only moves the tip across the limb's plane, and the solver stops short (the arm 5.7%
+    to 6.5%, the leg 4.6% to 5.1%); started turned about Z, it folds about Z and lands.
+    Measured on the arm and the leg limited 0°, ±3° and ±6°, keyed 0.004 to 3.1 rad about Z
+    either way (0.003 fails), the zero limit also turned 0.5 or 2.1 rad about X as well (which
+    the limit clamps), with the pole behind the limb or no pole, and the arm whose forearm a
+    Track To at the hand control starts 90° about Z: all land.
     """
-    if bone == chain.root or bone not in chain.moving_bones or not _zero_limited_on_x(rig, bone):
+    if bone == chain.root or bone not in chain.moving_bones or not _held_on_x_by_a_limit(rig, bone):
         return None
     rest = rig.raw_bone(bone)
     if rest.parent is None or readable(rest.parent) not in started:
@@ -214,13 +219,11 @@ def folds_past_a_zero_limit(
     return about_z if least - 1e-4 <= abs(about_z) <= most + 1e-4 else None
 
 
-def _zero_limited_on_x(rig: RigView, bone: str) -> bool:
-    """Whether only a zero-width IK limit on X holds the bone (no IK lock, no other limit)."""
+def _held_on_x_by_a_limit(rig: RigView, bone: str) -> bool:
+    """Whether only a narrow IK limit on X (within ``NARROW_X_LIMIT`` either way) holds the bone
+    (no IK lock, no other limit)."""
     pose_bone = rig.pose_bone(bone)
     held = [getattr(pose_bone, f"lock_ik_{axis}") for axis in AXES]
     held += [getattr(pose_bone, f"use_ik_limit_{axis}") for axis in "yz"]
-    return (
-        pose_bone.use_ik_limit_x
-        and math.isclose(pose_bone.ik_min_x, pose_bone.ik_max_x, abs_tol=1e-6)
-        and not any(held)
-    )
+    narrow = max(abs(pose_bone.ik_min_x), abs(pose_bone.ik_max_x)) <= NARROW_X_LIMIT + 1e-6
+    return pose_bone.use_ik_limit_x and narrow and not any(held)
