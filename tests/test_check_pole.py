@@ -521,3 +521,21 @@ def test_keys_on_the_upper_arm_of_a_chain_into_the_shoulder_turn_its_bend_past_t
     assert ("upper_arm.L" in finding.stated["posed"]) == bool(keyed)
     apply_fix(finding)
     assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+
+
+def test_no_pole_is_given_where_its_iterations_would_be_too_few_with_one(rig) -> None:
+    """Issue 25 (seed 101, a trade): the leg at 12 iterations, its thigh at IK stiffness 0.7,
+    lands without a pole; given one by the fix it stopped 0.14% of the reach short (the solver
+    check's error: limbs with a pole need 13 so stiff). The pole waits for the iterations."""
+    ik = _leg_ik(rig)
+    ik.iterations = 12
+    thigh = rig.pose.bones["thigh.L"]
+    thigh.ik_stiffness_x = thigh.ik_stiffness_y = thigh.ik_stiffness_z = 0.7
+    ik.pole_target = None
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (finding,) = [f for f in _pole_findings(rig) if f.bone == "shin.L"]
+    assert finding.fix_id is None and finding.stated["blocked_by"] == "iterations"
+    ik.iterations = 13
+    (finding,) = [f for f in _pole_findings(rig) if f.bone == "shin.L"]
+    apply_fix(finding)
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
