@@ -976,3 +976,37 @@ def test_a_stiff_limb_landing_without_a_pole_is_not_given_one_that_leaves_it_sho
         return
     apply_fix(pole)
     assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+
+
+@pytest.mark.parametrize(
+    ("limb", "root", "joint", "state", "severity"),
+    [
+        ("arm", 0.9, 0.8333, "fail", Severity.ERROR),
+        ("leg", 0.93, 0.8727, "fail", Severity.ERROR),
+        ("arm", 0.905, 0.875, "fail", Severity.WARNING),
+        ("arm", 0.95, 0.9412, "pass", Severity.WARNING),
+        ("arm", 0.8824, 0.9, "pass", None),
+    ],
+)
+def test_two_bones_stiff_unevenly_are_read_between_the_half_and_even_tables(
+    rig, limb, root, joint, state, severity
+) -> None:
+    """Issue 25 (off-grid seed 102, a silent failure): the forearm at 0.875 under an upper arm
+    at 0.905 stops 0.116% of the reach short, where the even table, by the stiffer bone, said
+    0.05%. ``UNEVEN_SHORTFALL`` reads such limbs by how much freer the other bone is: clearly
+    past the tolerance an error, within 0.02% of it a warning, well within it nothing."""
+    owner, parent = LIMBS[limb].owner, LIMBS[limb].parent
+    for name, stiffness in ((parent, root), (owner, joint)):
+        _set(
+            rig,
+            [name],
+            ik_stiffness_x=stiffness,
+            ik_stiffness_y=stiffness,
+            ik_stiffness_z=stiffness,
+        )
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == [state]
+    found = [f for f in findings_of(rig, "locks") if f.bone in (owner, parent)]
+    assert [f.severity for f in found] == ([] if severity is None else [severity])
+    if found and state == "fail":
+        apply_fix(found[0])
+        assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]

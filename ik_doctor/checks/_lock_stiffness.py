@@ -12,16 +12,26 @@ short, with the miss measured on it. A chain of one bone has a table of its own
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator
 
 import bpy
 
-from ..core.finding import STIFFNESS, Finding, Severity, chain_finding
+from ..core.finding import STIFFNESS, Finding, Severity, chain_finding, lowered
 from ..core.limb import bend_offset, bend_plane, hangs_down, solved_with
 from ..core.names import readable
 from ..core.reach import REACH_TOLERANCE, limb_bones, solved_by_itasc
 from ..core.rig import AXES, IKChain, RigView
+from ._stiffness_findings import (
+    Grown,
+    against_tolerance,
+    evenly_stiff_finding,
+    severity_of_shortfall,
+    stiff_bone_finding,
+    stiff_bones,
+    stiffest_axis,
+)
 from ._stiffness_tables import (
     EVEN_SHORTFALL,
     EVEN_WARNING,
@@ -40,6 +50,9 @@ from ._stiffness_tables import (
     SHORT_ROOT_SHORTFALL,
     SINGLE_BONE_SHORTFALL,
     STRAIGHT_OPPOSED_SHORTFALL,
+    UNEVEN_MARGIN,
+    UNEVEN_RATIOS,
+    UNEVEN_SHORTFALL,
     shortfall,
 )
 from ._tip_motion import TipMotion, blocked
@@ -105,7 +118,10 @@ def stiff_findings(
     stiffness = 1.0 - needed
     most = max(mobility.values())
     if needed > most / 2.0 + 1e-6:
-        yield from _evenly_stiff(rig, chain, stiffness)
+        if needed < most - 1e-6 and _measured_uneven(rig, chain):
+            yield from _unevenly_stiff(rig, chain, mobility, needed / most, bones)
+        else:
+            yield from _evenly_stiff(rig, chain, stiffness)
         return
     if stiffness < threshold - 1e-6:
         return
@@ -116,8 +132,8 @@ def stiff_findings(
             share = shortfall(_one_bone_table(rig, chain, name, half), 1.0 - value)
             # Half as mobile, the other bone is stiff too: cleared alone, this one would leave
             # the other's own shortfall (a shin at 0.9 once the thigh at 0.95 is cleared).
-            cleared = _stiff_bones(rig, chain) if half else (readable(bones[name]),)
-            yield _stiff_bone_finding(rig, chain, bones[name], 1.0 - value, share, cleared)
+            cleared = stiff_bones(rig, chain) if half else (readable(bones[name]),)
+            yield stiff_bone_finding(rig, chain, bones[name], 1.0 - value, share, cleared)
 
 
 def straight_stiff_findings(
@@ -144,14 +160,59 @@ def straight_stiff_findings(
         stiffness = 1.0 - least
         share = shortfall(_one_bone_table(rig, chain, name, False), stiffness)
         if stiffness >= threshold - 1e-6 or share >= REACH_TOLERANCE:
-            yield _stiff_bone_finding(rig, chain, bones[name], stiffness, share, (name,))
+            yield stiff_bone_finding(rig, chain, bones[name], stiffness, share, (name,))
 
 
 def _evenly_stiff(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[Finding]:
     grown, table = _even_table(rig, chain)
     share = shortfall(table, stiffness)
     if stiffness >= EVEN_WARNING - 1e-6 or share >= REACH_TOLERANCE:
-        yield _evenly_stiff_finding(rig, chain, stiffness, share, grown)
+        yield evenly_stiff_finding(rig, chain, stiffness, share, grown)
+
+
+def _measured_uneven(rig: RigView, chain: IKChain) -> bool:
+    """Whether the limb is as ``UNEVEN_SHORTFALL`` was measured: not grown, rolled, nearly
+    straight or short-rooted, which only the even tables describe."""
+    joint, root = (rig.bone(bone).length for bone in chain.moving_bones)
+    return root > SHORT_ROOT * joint and _even_table(rig, chain) == (None, EVEN_SHORTFALL)
+
+
+def _unevenly_stiff(
+    rig: RigView,
+    chain: IKChain,
+    mobility: dict[str, float],
+    ratio: float,
+    bones: dict[str, bpy.types.PoseBone],
+) -> Iterator[Finding]:
+    """Both bones stiff, the stiffer more than half as mobile as the other (``ratio``): its
+    shortfall read between ``HALF_SHORTFALL``, ``UNEVEN_SHORTFALL`` and ``EVEN_SHORTFALL``."""
+    name = min(mobility, key=mobility.__getitem__)
+    stiffness = 1.0 - mobility[name]
+    role, kind = ("root" if name == chain.root else "joint"), _limb_kind(rig, chain)
+    rows = UNEVEN_SHORTFALL[role][kind]
+    columns = [(0.5, shortfall(HALF_SHORTFALL[role][kind], stiffness))]
+    for index, at in enumerate(UNEVEN_RATIOS):
+        columns.append((at, shortfall(tuple((s, shares[index]) for s, shares in rows), stiffness)))
+    columns.append((1.0, shortfall(EVEN_SHORTFALL, stiffness)))
+    share = next(
+        low[1] + (high[1] - low[1]) * (ratio - low[0]) / (high[0] - low[0])
+        for low, high in itertools.pairwise(columns)
+        if ratio <= high[0]
+    )
+    if stiffness < EVEN_WARNING - 1e-6 and share < REACH_TOLERANCE:
+        return
+    cleared = stiff_bones(rig, chain)
+    finding = stiff_bone_finding(rig, chain, bones[name], stiffness, share, cleared, ratio)
+    if share >= REACH_TOLERANCE * UNEVEN_MARGIN:
+        yield finding
+        return
+    yield from lowered(
+        [finding],
+        " Read between the ratios measured, that figure may be off by 0.02% of the reach: "
+        "near the tolerance, a warning.",
+        ("near_tolerance", True),
+        lambda f: True,
+    )
 
 
 def _one_bone_table(
@@ -239,12 +300,12 @@ def _stiff_without_pole(
         rig,
         chain,
         bone=worst,
-        severity=_severity(rig, share),
+        severity=severity_of_shortfall(rig, share),
         title="Stiff, no pole",
         message=(
             f"The chain of IK '{chain.constraint}' on {chain.owner} has no pole and IK "
             f"stiffness on {said}: the solver stops about {share:.2%} of the reach short of "
-            f"targets in reach ({_against_tolerance(share)})."
+            f"targets in reach ({against_tolerance(share)})."
         ),
         why=(
             "Without a pole the solver swings the limb toward the target as well as folding it, "
@@ -348,7 +409,7 @@ def single_bone_findings(rig: RigView, chain: IKChain, threshold: float) -> Iter
         if share == every_way
         else f"targets it turns about {stiffest.upper()} to reach"
     )
-    cleared = tuple(dict.fromkeys((chain.owner, *(b for o in tree for b in _stiff_bones(rig, o)))))
+    cleared = tuple(dict.fromkeys((chain.owner, *(b for o in tree for b in stiff_bones(rig, o)))))
     shared = (
         f" IK '{tree[0].constraint}' on {tree[0].owner} turns it too: Blender solves the two as "
         "one tree, where this was not measured."
@@ -366,12 +427,12 @@ def single_bone_findings(rig: RigView, chain: IKChain, threshold: float) -> Iter
         "locks",
         rig,
         chain,
-        severity=_severity(rig, every_way) if not tree else Severity.WARNING,
+        severity=severity_of_shortfall(rig, every_way) if not tree else Severity.WARNING,
         title="Stiff single bone",
         message=(
             f"{chain.owner}, the only bone of the chain of IK '{chain.constraint}', has IK "
             f"stiffness {said} on the axes it swings about: the solver stops about {share:.2%} "
-            f"of the reach short of {reached} ({_against_tolerance(share)}).{shared}"
+            f"of the reach short of {reached} ({against_tolerance(share)}).{shared}"
         ),
         why=(
             "A chain of one bone reaches a target only by swinging it, and stiffness slows each "
@@ -410,8 +471,8 @@ def _stiff_unmeasured(
     stiffest = max(1.0 - value for value in mobility.values())
     if stiffest < threshold - 1e-6:
         return
-    stiff = _stiff_bones(rig, chain)
-    said = " and ".join(f"{name} {_stiffest_axis(rig, name):.3g}" for name in stiff)
+    stiff = stiff_bones(rig, chain)
+    said = " and ".join(f"{name} {stiffest_axis(rig, name):.3g}" for name in stiff)
     bones = len(chain.moving_bones)
     unmeasured = (
         f"solved together with IK '{partner.constraint}' on {partner.owner}, which turns its "
@@ -441,29 +502,13 @@ def _stiff_unmeasured(
     )
 
 
-def _stiffest_axis(rig: RigView, name: str) -> float:
-    return max(float(getattr(rig.pose_bone(name), f"ik_stiffness_{axis}")) for axis in AXES)
-
-
 def _limb_kind(rig: RigView, chain: IKChain) -> str:
     """Which measured limb a chain is judged as: a leg when it hangs down from its root
     (``hangs_down``, as rest_pose tells knees from elbows), else an arm."""
     return "leg" if hangs_down(rig, chain) else "arm"
 
 
-def _severity(rig: RigView, share: float) -> Severity:
-    """What the oracle says of a tip that stops this share of the reach short. The shortfalls
-    were measured with the Standard solver: under iTaSC, which weighs stiffness its own way
-    (a forearm at 0.9 still reached), the finding stays a warning."""
-    standard = not solved_by_itasc(rig)
-    return Severity.ERROR if share >= REACH_TOLERANCE and standard else Severity.WARNING
-
-
-_Grown = tuple[str, float] | None
-"""The bone that grew a limb, and how many times its rest length it is posed."""
-
-
-def _even_table(rig: RigView, chain: IKChain) -> tuple[_Grown, tuple[tuple[float, float], ...]]:
+def _even_table(rig: RigView, chain: IKChain) -> tuple[Grown, tuple[tuple[float, float], ...]]:
     """The evenly stiff chain's table, and what grew the limb (None for ``EVEN_SHORTFALL``): a
     two-bone limb with a bone posed longer than at rest lags further
     (``GROWN_EVEN_SHORTFALL``), one nearly straight less (``PRE_BENT_EVEN_SHORTFALL``)."""
@@ -474,7 +519,7 @@ def _even_table(rig: RigView, chain: IKChain) -> tuple[_Grown, tuple[tuple[float
     table: tuple[tuple[float, float], ...] = (
         ROLLED_EVEN_SHORTFALL if _folds_about_z(rig, chain) else EVEN_SHORTFALL
     )
-    grown: tuple[_Grown, tuple[tuple[float, float], ...]] = (
+    grown: tuple[Grown, tuple[tuple[float, float], ...]] = (
         None,
         PRE_BENT_EVEN_SHORTFALL if straight else table,
     )
@@ -520,77 +565,3 @@ def _posed_scale(rig: RigView, name: str) -> float:
     pose_bone = rig.pose_bone(name)
     rest = rig.bone(name).length
     return (pose_bone.tail - pose_bone.head).length / rest if rest > 0.0 else 1.0
-
-
-def _evenly_stiff_finding(
-    rig: RigView, chain: IKChain, stiffness: float, share: float, grown: _Grown
-) -> Finding:
-    names = [name for name in reversed(chain.bones) if name in chain.moving_bones]
-    posed = f", {grown[0]} posed at {grown[1]:.3g} times its rest length" if grown else ""
-    return chain_finding(
-        "locks",
-        rig,
-        chain,
-        severity=_severity(rig, share),
-        title="Chain too stiff",
-        message=(
-            f"IK stiffness {stiffness:.3g} on every bone of the chain of IK '{chain.constraint}' "
-            f"on {chain.owner}{posed}: the solver stops about "
-            f"{share:.2%} of the reach short of targets in reach ({_against_tolerance(share)})."
-        ),
-        why=(
-            "Stiffness slows every step the solver takes; near 1 on every axis the chain needs, "
-            "its iterations run out before the tip arrives (measured on a two-bone leg at 500 "
-            "iterations: 0.065% of the reach short at 0.95, 0.17% at 0.99; an arm 0.2%; with "
-            "a bone posed 1.5 times its length, 0.1% already at 0.9)."
-        ),
-        fix_id="clear_stiffness",
-        fix_label=f"Set the IK stiffness of {', '.join(names)} to 0",
-        fix_args=(("cause", STIFFNESS), ("bones", tuple(names))),
-        facts=(("stiffness", stiffness), ("shortfall", share), ("posed_longer", grown)),
-    )
-
-
-def _stiff_bones(rig: RigView, chain: IKChain) -> tuple[str, ...]:
-    """The chain's turning bones with any IK stiffness, root first."""
-    return tuple(name for name in reversed(chain.moving_bones) if _stiffest_axis(rig, name) > 0.0)
-
-
-def _stiff_bone_finding(
-    rig: RigView,
-    chain: IKChain,
-    pose_bone: bpy.types.PoseBone,
-    stiffness: float,
-    share: float,
-    cleared: tuple[str, ...],
-) -> Finding:
-    return chain_finding(
-        "locks",
-        rig,
-        chain,
-        bone=readable(pose_bone),
-        severity=_severity(rig, share),
-        title="One bone too stiff",
-        message=(
-            f"{readable(pose_bone)} has IK stiffness {stiffness:.3g} on axes the chain of IK "
-            f"'{chain.constraint}' cannot do without, turning at most half as freely as the "
-            f"rest of the chain: it barely moves, and the solver stops about {share:.2%} of the "
-            f"reach short ({_against_tolerance(share)})."
-        ),
-        why=(
-            "Stiffness weighs the solver against turning a bone: one much stiffer than the rest "
-            "of its chain barely turns, the other bones cannot reach alone, and the solver "
-            "stops short (measured on a leg and an arm with the other bone free: 0.09% to 0.12% "
-            "of the reach with the thigh or upper arm at 0.8, 1.1% at 0.99; half as much with "
-            "the shin or forearm that stiff)."
-        ),
-        fix_id="clear_stiffness",
-        fix_label=f"Set the IK stiffness of {', '.join(cleared)} to 0",
-        fix_args=(("cause", STIFFNESS), ("bones", cleared)),
-        facts=(("stiffness", stiffness), ("shortfall", share)),
-    )
-
-
-def _against_tolerance(share: float) -> str:
-    allowed = f"{REACH_TOLERANCE:.1%} the oracle allows"
-    return f"more than the {allowed}" if share >= REACH_TOLERANCE else f"within the {allowed}"

@@ -444,6 +444,68 @@ short; the root fails from 0.91, both bones from 0.61, the joint from 0.875, and
 and 0.87 rounding decides (0.855 and 0.86 fail, 0.865 and 0.87 land)."""
 
 
+UNEVEN_MARGIN = 1.2
+"""How many times the oracle's tolerance a shortfall read from ``UNEVEN_SHORTFALL`` must be for
+an error: read between its rows and ratios it was off by up to 0.017% of the reach (40 chains
+measured off the table on 5.3: the 16 that failed read 0.100% to 0.324%, 3 that landed at
+0.096% to 0.099% read 0.100% to 0.116%)."""
+UNEVEN_RATIOS = (0.6, 0.7, 0.8, 0.9)
+"""The mobilities (1 less the stiffness) of the stiffer bone over the other's that
+``UNEVEN_SHORTFALL`` was measured at, between ``HALF_SHORTFALL`` (0.5) and ``EVEN_SHORTFALL``
+(1)."""
+# fmt: off
+UNEVEN_SHORTFALL = {
+    "root": {
+        "leg": (
+            (0.7, (6.79e-4, 5.17e-4, 3.04e-4, 2.59e-4)),
+            (0.8, (1.03e-3, 4.88e-4, 4.64e-4, 3.33e-4)),
+            (0.85, (1.22e-3, 8.98e-4, 5.12e-4, 3.90e-4)),
+            (0.9, (1.80e-3, 1.08e-3, 8.45e-4, 4.54e-4)),
+            (0.95, (2.78e-3, 1.62e-3, 1.17e-3, 7.88e-4)),
+            (0.975, (4.07e-3, 2.81e-3, 1.88e-3, 1.26e-3)),
+            (0.99, (7.19e-3, 5.25e-3, 3.36e-3, 2.11e-3)),
+        ),
+        "arm": (
+            (0.7, (4.70e-4, 3.83e-4, 2.65e-4, 1.83e-4)),
+            (0.8, (1.03e-3, 8.33e-4, 4.16e-4, 3.14e-4)),
+            (0.85, (1.11e-3, 1.02e-3, 6.14e-4, 4.57e-4)),
+            (0.9, (1.83e-3, 1.16e-3, 8.96e-4, 6.01e-4)),
+            (0.95, (2.96e-3, 2.33e-3, 1.42e-3, 8.93e-4)),
+            (0.975, (4.34e-3, 3.47e-3, 2.33e-3, 1.36e-3)),
+            (0.99, (7.09e-3, 4.88e-3, 3.23e-3, 2.35e-3)),
+        ),
+    },
+    "joint": {
+        "leg": (
+            (0.7, (3.48e-4, 3.06e-4, 2.49e-4, 1.70e-4)),
+            (0.8, (5.35e-4, 4.62e-4, 3.58e-4, 2.51e-4)),
+            (0.85, (6.78e-4, 5.56e-4, 4.54e-4, 3.28e-4)),
+            (0.9, (1.11e-3, 9.37e-4, 7.13e-4, 5.36e-4)),
+            (0.95, (1.57e-3, 1.31e-3, 1.04e-3, 7.96e-4)),
+            (0.975, (2.62e-3, 2.18e-3, 1.70e-3, 1.27e-3)),
+            (0.99, (4.56e-3, 3.81e-3, 2.96e-3, 2.03e-3)),
+        ),
+        "arm": (
+            (0.7, (4.24e-4, 3.59e-4, 2.85e-4, 2.22e-4)),
+            (0.8, (7.12e-4, 5.95e-4, 4.66e-4, 3.59e-4)),
+            (0.85, (8.70e-4, 7.18e-4, 5.38e-4, 3.81e-4)),
+            (0.9, (1.12e-3, 9.42e-4, 7.43e-4, 5.57e-4)),
+            (0.95, (1.71e-3, 1.42e-3, 1.13e-3, 8.74e-4)),
+            (0.975, (2.65e-3, 2.28e-3, 1.82e-3, 1.38e-3)),
+            (0.99, (4.35e-3, 3.68e-3, 2.95e-3, 2.30e-3)),
+        ),
+    },
+}
+# fmt: on
+"""(IK stiffness of the stiffer bone, the share of the reach the tip stops short at each of
+``UNEVEN_RATIOS``) with both bones of a two-bone limb stiff unevenly, the stiffer one the root
+(thigh, upper arm) or the joint (shin, forearm), per limb, measured on 5.3 (4.2 and 4.5 gave the
+same figures at the 18 points checked). Judged evenly stiff
+(by the stiffer bone's value, as before), they were silent failures (issue 25, off-grid seed
+102: the forearm at 0.875 under an upper arm at 0.905, 0.116% of the reach short where the even
+table said 0.05%); the root at 0.95 and the joint at 0.9375 stop 0.142%."""
+
+
 def shortfall(table: tuple[tuple[float, float], ...], stiffness: float) -> float:
     """The measured share of the reach the tip stops short at this stiffness (interpolated)."""
     low = (0.0, 0.0)
