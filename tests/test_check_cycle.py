@@ -135,7 +135,10 @@ def test_control_of_a_rig_without_a_top_bone_is_unparented(scene) -> None:
     ik = obj.pose.bones["lower"].constraints.new("IK")
     ik.target, ik.subtarget, ik.chain_count = obj, "goal", 2
     (finding,) = findings_of(obj, "cycle")
-    assert (finding.fix_id, finding.fix_args) == ("reparent_target", (("parent", None),))
+    assert (finding.fix_id, finding.fix_args) == (
+        "reparent_target",
+        (("parent", None), ("control", "goal")),
+    )
     assert run_fix(finding).changed
     assert obj.data.bones["goal"].parent is None
     assert obj.data.bones["goal"].head_local.length < 1e-6

@@ -245,6 +245,16 @@ def _strings(value: object) -> list[str]:
     return []
 
 
+def _inverse_set_on_first_evaluation(difference: str, finding: Finding) -> bool:
+    """A new Child Of waits with Set Inverse pending until it is first evaluated, which an
+    armature in Rest Position never does: switched to Pose Position (``rest_pose``'s fix, or
+    the button), Blender evaluates it and sets its inverse, as it does for every new Child Of."""
+    pending = (
+        "/set_inverse_pending: True -> False" in difference or "/inverse_matrix[" in difference
+    )
+    return pending and finding.fix_id == "pose_position"
+
+
 def _lost(before: dict, after: dict, result: FixResult) -> list[str]:
     """What a fix changed that it had no business changing (empty when it kept to its word)."""
     finding = result.finding
@@ -269,9 +279,13 @@ def _lost(before: dict, after: dict, result: FixResult) -> list[str]:
         pose, kept_pose = before["pose"][name], after["pose"][name]
         problems += state_differences(pose["custom"], kept_pose["custom"], f"{name} pose custom")
         if name not in named:
-            problems += state_differences(
-                pose["constraints"], kept_pose["constraints"], f"{name} constraints"
-            )
+            problems += [
+                lost
+                for lost in state_differences(
+                    pose["constraints"], kept_pose["constraints"], f"{name} constraints"
+                )
+                if not _inverse_set_on_first_evaluation(lost, finding)
+            ]
     if not finding.needs_confirmation:
         problems += state_differences(before["keys"], after["keys"], "keys")
     return problems

@@ -51,7 +51,8 @@ def why_not_muted(
             "muted, it would leave the chain straight: pre-bend the chain first (the "
             "rest_pose check's fix)"
         )
-    if bone == chain.moving_bones[0] and track_that_holds_locks(rig, chain) == readable(constraint):
+    first = chain.moving_bones[:1]
+    if (bone,) == first and track_that_holds_locks(rig, chain) == readable(constraint):
         # Measured: the arm and the leg with a bend axis locked land while this aims the lower
         # bone at the target where the solver starts, and stop 6.4% short once it is muted.
         return "locks", (

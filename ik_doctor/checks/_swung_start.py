@@ -48,9 +48,10 @@ def swung_past_narrow_limits(
 
 
 def weighed_against_swing(rig: RigView, chain: IKChain, findings: list[Finding]) -> list[Finding]:
-    """Zero-width X limit errors made warnings where every joint they name starts turned about
-    Z within what was measured to fold the limb (``swung_past_narrow_limits``); the fix waits
-    where freeing the limit alone would bend the joint away (``freeing_breaks``)."""
+    """Narrow X limit errors (zero-width included) made warnings where every joint they name
+    starts turned about Z within what was measured to fold the limb
+    (``swung_past_narrow_limits``); the fix waits where freeing the limit alone would bend the
+    joint away (``freeing_breaks``)."""
     limited = [f for f in findings if _x_limit_error(f)]
     swings = swung_past_narrow_limits(rig, chain) if limited else {}
     if not limited or any(f.bone not in swings for f in limited):
@@ -76,9 +77,9 @@ def freeing_breaks(rig: RigView, chain: IKChain, bone: str) -> str | None:
         # Measured: the arm whose forearm a Track To at the hand control starts 90° about Z
         # lands on a narrow X limit and bends away from its pole without it.
         return (
-            f"the start '{readable(constraint)}' gives {bone} is what folds it past the limit: "
-            "freed alone, that start would bend the joint away from its pole; free the limit "
-            "and mute that constraint together"
+            f"the start that '{readable(constraint)}' gives {bone} is what folds it past the "
+            "limit: freed alone, that start would bend the joint away from its pole; free the "
+            "limit and mute that constraint together"
         )
     if abs(swing) > FREED_LANDS:
         return (

@@ -126,7 +126,9 @@ def _finding(
         fix = dict(
             fix_id=f"reparent_{role}",
             fix_label=f"{label}, keeping where it is",
-            fix_args=(("parent", parent),),
+            # The control is what the fix changes: named, so the fix runner refuses a name
+            # Python cannot read, and a caller can tell what it touches.
+            fix_args=(("parent", parent), ("control", bone)),
         )
     return chain_finding(
         "cycle",

@@ -10,7 +10,8 @@ from __future__ import annotations
 import bpy
 from mathutils import Vector
 
-from .editing import edit_bones
+from .editing import FixError, edit_bones
+from .names import has_unreadable
 from .rig import BoneChain, RigView
 
 
@@ -26,6 +27,14 @@ def add_control_bone(
     """Add a control bone for ``chain`` at ``head`` pointing along ``aim``; return the name it
     got (Blender adds a suffix to a name in use) and its parent (``control_parent``)."""
     parent = control_parent(rig, chain)
+    if has_unreadable(parent):
+        # Found by the property tests: the top bone above the chain named in bytes that are not
+        # text cannot be asked for by name, and the new bone would be left without its parent.
+        raise FixError(
+            f"{parent}, the bone the new control would hang from, is saved in bytes that are "
+            "not text (as Blender 2.4x saved names): Blender cannot be asked for it by name. "
+            "Rename it in Blender, then fix."
+        )
     length = max(rig.bone(chain.owner).length * 0.25, 1e-3)
     direction = aim.normalized() if aim.length > 1e-9 else Vector((0.0, 1.0, 0.0))
     with edit_bones(obj, same_for_every_user=True) as bones:
