@@ -53,6 +53,9 @@ What it reports:
   Damped Track at the pole on the forearm or the shin lands with the angle turned 120° to 180°,
   and fails at 100° and 110°, where the error stands; on a limb straight at rest, which the
   track bends away from the pole at the rest angle, it lands with the angle turned 150° or 180°.
+  A warning on a joint held on X by a zero-width or narrow IK limit alone that the start turns
+  about Z (``core.started.folds_past_a_narrow_limit``): it folds about Z and lands (measured:
+  the forearm limited 0° to ±6°, a Track To at the hand control starting it 90° about Z).
 - Limit Rotation on a chain bone, which does not limit IK: a warning.
 - An IK nested inside another IK's longer, valid chain and sharing a bone it turns, which misses
   its target: an error.
@@ -68,8 +71,9 @@ What its fixes do:
   starts, nor one that replaces a posed rotation that would flip the joint, nor a world-space
   copy that rebuilds a sheared bone's matrix, nor one whose flipped start the pole angle turns
   back, nor a Damped Track that aims a chain whose IK locks block its bend at its target, nor
-  one below a constraint whose start would flip the joint once it is muted: muted, the limb
-  would fail.
+  one whose start lets the chain's few iterations land or folds a joint past its narrow X
+  limit, nor one below a constraint whose start would flip the joint once it is muted: muted,
+  the limb would fail.
 """
 
 from __future__ import annotations

@@ -74,7 +74,11 @@ What it reports:
       measured so: nearly as short as alone (the upper arm 0.22%), and the fix clears both. A
       chain whose root is at most 0.6 of its joint's length (an arm IK without Use Tail: the
       shoulder under the upper arm) lags further, by its own tables: the upper arm at 0.8
-      stops 0.105% short;
+      stops 0.105% short. Both bones stiff, the stiffer more than half as mobile as the
+      other, by a table measured at mobility ratios 0.6 to 0.9 (``UNEVEN_SHORTFALL``): the
+      forearm at 0.875 under an upper arm at 0.905 stops 0.116% short, where the even table
+      said 0.05%; within 0.02% of the tolerance, how far reading between its rows erred, a
+      warning;
     - on a two-bone limb without a pole, which the solver must also swing toward the target: the
       worse of its root's and its joint's stiffness by their own tables (the root from 0.75 on
       either limb; the joint from 0.9, and at 0.85 on a leg; both equally stiff from 0.75 on a
@@ -108,6 +112,11 @@ What it reports:
   says so). Stiffness stays a warning under iTaSC.
 - A bend-axis lock is a warning on a bone posed twisted about its own Y, which the solver keeps
   and folds the limb by (``_twisted_start``, measured); clearing the keys that twist it waits.
+- A zero-width or narrow (to ±6°) X limit on a forearm or shin is a warning where the solver
+  starts it turned about Z, posed so or by a constraint the IK overrides (a Track To at the
+  hand control): held on X alone it folds about Z and lands (``_swung_start``, measured on the
+  arm and the leg from 0.004 rad); freeing the limit waits where that start would then bend the
+  joint away (set by a constraint, or posed more than 1.5 rad about Z).
 - Stiffness is a warning where a hand's IK pulls the same bones to the same point and alone it
   stops under 0.46% short; a lock's fix waits while freeing it would make a foot's IK below
   miss (``_lock_pairs``, measured).
