@@ -553,6 +553,7 @@ def test_a_straight_limb_with_one_stiff_bone_is_weighed_as_it_bends_once_pre_ben
     owner = LIMBS[limb].owner
     stiff = [f for f in judged.findings if f.check_id == "locks" and f.chain[0] == owner]
     assert [(f.title, f.severity) for f in stiff] == [("One bone too stiff", severity)]
+    assert "turning at most half as freely as the rest of the chain" in stiff[0].message
 
 
 @pytest.mark.parametrize(

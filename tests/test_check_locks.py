@@ -1007,6 +1007,8 @@ def test_two_bones_stiff_unevenly_are_read_between_the_half_and_even_tables(
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == [state]
     found = [f for f in findings_of(rig, "locks") if f.bone in (owner, parent)]
     assert [f.severity for f in found] == ([] if severity is None else [severity])
+    if (root, joint) == (0.905, 0.875):
+        assert "turning 76% as freely as the rest of the chain" in found[0].message
     if found and state == "fail":
         apply_fix(found[0])
         assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]

@@ -71,7 +71,7 @@ def stiff_bone_finding(
     as_freely: float | None = None,
 ) -> Finding:
     """One bone stiffer than the rest of its chain: at most half as free, or ``as_freely``."""
-    freedom = "at most half" if as_freely is None else f"{as_freely:.0%} as"
+    freedom = "at most half as" if as_freely is None else f"{as_freely:.0%} as"
     lags = "it barely moves, and " if as_freely is None else "it lags, and "
     return chain_finding(
         "locks",
