@@ -23,7 +23,7 @@ from .core.editing import (
 from .core.finding import Finding, FixResult, sort_findings
 from .core.fix_policy import FixPermission
 from .core.fix_runner import MAX_FIXES, run_fixes
-from .core.names import find, has_unreadable, readable
+from .core.names import SAVED_AS_BYTES, find, has_unreadable, readable
 from .core.registry import all_checks, get_check
 from .core.rig import RigView
 from .core.scan_proofs import with_scan_proofs
@@ -145,9 +145,8 @@ def _refuse_names_python_cannot_read(obj: bpy.types.Object, finding: Finding) ->
     unreadable = sorted({name for name in names if has_unreadable(name)})
     if unreadable:
         raise FixError(
-            f"{', '.join(unreadable)}: saved in bytes that are not text (as Blender 2.4x saved "
-            "names), which Blender cannot be asked for by name. Rename them in Blender, then "
-            "fix."
+            f"{', '.join(unreadable)}: {SAVED_AS_BYTES}, which Blender cannot be asked for by "
+            "name. Rename them in Blender, then fix."
         )
 
 

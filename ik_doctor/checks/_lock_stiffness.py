@@ -12,7 +12,6 @@ short, with the miss measured on it. A chain of one bone has a table of its own
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Iterator
 
@@ -194,11 +193,7 @@ def _unevenly_stiff(
     for index, at in enumerate(UNEVEN_RATIOS):
         columns.append((at, shortfall(tuple((s, shares[index]) for s, shares in rows), stiffness)))
     columns.append((1.0, shortfall(EVEN_SHORTFALL, stiffness)))
-    share = next(
-        low[1] + (high[1] - low[1]) * (ratio - low[0]) / (high[0] - low[0])
-        for low, high in itertools.pairwise(columns)
-        if ratio <= high[0]
-    )
+    share = shortfall(tuple(columns), ratio)  # ratio lies between the half and even columns
     if stiffness < EVEN_WARNING - 1e-6 and share < REACH_TOLERANCE:
         return
     cleared = stiff_bones(rig, chain)

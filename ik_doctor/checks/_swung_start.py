@@ -20,7 +20,13 @@ from ..core.limb import forward_pose
 from ..core.names import readable
 from ..core.rig import IKChain, RigView
 from ..core.start import overridden_constraints
-from ..core.started import folds_past_a_narrow_limit, sets_the_start, start_set_by, started_pose
+from ..core.started import (
+    folds_past_a_narrow_limit,
+    limited_on_x_alone,
+    sets_the_start,
+    start_set_by,
+    started_pose,
+)
 
 FREED_LANDS = 1.5
 """Radians about Z up to which a joint posed so still lands once its narrow X limit is
@@ -35,6 +41,8 @@ def swung_past_narrow_limits(
     about Z enough to fold the limb, with that turn (radians); empty where the start is not
     modelled (a constraint the IK overrides that ``started_pose`` does not turn the bone by).
     ``without``: as if that constraint were muted."""
+    if not any(limited_on_x_alone(rig.pose_bone(name)) for name in chain.moving_bones):
+        return {}  # most chains: nothing to fold past, and no start worth reading
     posed = forward_pose(rig, chain)
     modelled = all(
         constraint == without or sets_the_start(rig, chain, constraint, posed[bone])
@@ -63,15 +71,13 @@ def weighed_against_swing(rig: RigView, chain: IKChain, findings: list[Finding])
     )
     named = tuple(f.bone for f in limited)
     weighed = lowered(findings, reason, ("swung_start", named), _x_limit_error)
-    return [_waiting(rig, chain, f) if f.stated.get("swung_start") else f for f in weighed]
+    return [_waiting(rig, chain, f, swings) if f.stated.get("swung_start") else f for f in weighed]
 
 
-def freeing_breaks(rig: RigView, chain: IKChain, bone: str) -> str | None:
-    """Why freeing the narrow limit of ``bone`` alone would break a chain that lands on it
-    (None: it may be freed): the start that folds it would then bend the joint away."""
-    swing = swung_past_narrow_limits(rig, chain).get(bone)
-    if swing is None:
-        return None
+def freeing_breaks(rig: RigView, chain: IKChain, bone: str, swing: float) -> str | None:
+    """Why freeing the narrow limit of ``bone``, which the solver starts turned ``swing`` about
+    Z (``swung_past_narrow_limits``), alone would break a chain that lands on it (None: it may
+    be freed): the start that folds it would then bend the joint away."""
     constraint = start_set_by(rig, chain, bone)
     if constraint is not None:
         # Measured: the arm whose forearm a Track To at the hand control starts 90° about Z
@@ -90,8 +96,9 @@ def freeing_breaks(rig: RigView, chain: IKChain, bone: str) -> str | None:
     return None
 
 
-def _waiting(rig: RigView, chain: IKChain, finding: Finding) -> Finding:
-    reason = freeing_breaks(rig, chain, finding.bone or "")
+def _waiting(rig: RigView, chain: IKChain, finding: Finding, swings: dict[str, float]) -> Finding:
+    name = finding.bone or ""
+    reason = freeing_breaks(rig, chain, name, swings[name])
     if reason is None:
         return finding
     return replace(finding, fix_id=None, fix_label=None, no_fix_reason=reason)

@@ -45,6 +45,7 @@ from ..core.finding import Finding, Severity, lowered
 from ..core.limb import pole_behind_bend, pole_turn
 from ..core.rig import IKChain, RigView
 from ..core.start import overridden_constraints
+from ..core.started import limited_on_x_alone
 
 TWIST_THAT_FOLDS = {
     "root": (0.025, math.pi),
@@ -114,10 +115,7 @@ def _zero_limited_joint(rig: RigView, chain: IKChain, finding: Finding) -> bool:
         return False
     if name == chain.root or name not in chain.moving_bones:
         return False
-    pose_bone = rig.pose_bone(name)
-    held = [getattr(pose_bone, f"lock_ik_{axis}") for axis in "xyz"]
-    held += [getattr(pose_bone, f"use_ik_limit_{axis}") for axis in "yz"]
-    return not any(held)
+    return limited_on_x_alone(rig.pose_bone(name))
 
 
 def _as_measured(rig: RigView, chain: IKChain) -> bool:

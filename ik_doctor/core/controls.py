@@ -11,7 +11,7 @@ import bpy
 from mathutils import Vector
 
 from .editing import FixError, edit_bones
-from .names import has_unreadable
+from .names import SAVED_AS_BYTES, has_unreadable
 from .rig import BoneChain, RigView
 
 
@@ -31,9 +31,8 @@ def add_control_bone(
         # Found by the property tests: the top bone above the chain named in bytes that are not
         # text cannot be asked for by name, and the new bone would be left without its parent.
         raise FixError(
-            f"{parent}, the bone the new control would hang from, is saved in bytes that are "
-            "not text (as Blender 2.4x saved names): Blender cannot be asked for it by name. "
-            "Rename it in Blender, then fix."
+            f"{parent}, the bone the new control would hang from, is {SAVED_AS_BYTES}: "
+            "Blender cannot be asked for it by name. Rename it in Blender, then fix."
         )
     length = max(rig.bone(chain.owner).length * 0.25, 1e-3)
     direction = aim.normalized() if aim.length > 1e-9 else Vector((0.0, 1.0, 0.0))

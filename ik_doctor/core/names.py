@@ -23,6 +23,9 @@ from typing import Any
 
 ESCAPED_BYTE = re.compile(r"\\x[89a-f][0-9a-f]")
 """How ``readable`` spells a byte that is not UTF-8 (every such byte is 0x80 or above)."""
+SAVED_AS_BYTES = "saved in bytes that are not text (as Blender 2.4x saved names)"
+"""How a refusal says why a name with ``ESCAPED_BYTE`` cannot be asked for: the words every
+message that names one shares."""
 
 
 def readable(item: Any, attribute: str = "name", default: str | None = None) -> str:

@@ -221,9 +221,15 @@ def folds_past_a_narrow_limit(
 
 def _held_on_x_by_a_limit(rig: RigView, bone: str) -> bool:
     """Whether only a narrow IK limit on X (within ``NARROW_X_LIMIT`` either way) holds the bone
-    (no IK lock, no other limit)."""
+    (``limited_on_x_alone``)."""
     pose_bone = rig.pose_bone(bone)
+    narrow = max(abs(pose_bone.ik_min_x), abs(pose_bone.ik_max_x)) <= NARROW_X_LIMIT + 1e-6
+    return limited_on_x_alone(pose_bone) and narrow
+
+
+def limited_on_x_alone(pose_bone: bpy.types.PoseBone) -> bool:
+    """Whether an IK limit on X is all that holds the bone (no IK lock, no limit on Y or Z):
+    Blender then builds it as a ball joint with X clamped, which folds about Z."""
     held = [getattr(pose_bone, f"lock_ik_{axis}") for axis in AXES]
     held += [getattr(pose_bone, f"use_ik_limit_{axis}") for axis in "yz"]
-    narrow = max(abs(pose_bone.ik_min_x), abs(pose_bone.ik_max_x)) <= NARROW_X_LIMIT + 1e-6
-    return pose_bone.use_ik_limit_x and narrow and not any(held)
+    return pose_bone.use_ik_limit_x and not any(held)

@@ -28,7 +28,7 @@ import bpy
 from ..core.armature import armature_data
 from ..core.editing import FixError, require_armature
 from ..core.finding import Finding, Occurrence, Series, Severity, occurrences_text, worst_of
-from ..core.names import find, has_unreadable, names_of, readable
+from ..core.names import SAVED_AS_BYTES, find, has_unreadable, names_of, readable
 from ..core.registry import Check
 from .animation import frame_ranges
 from .export_compare import ActionDifference, ProgressCallback, compare
@@ -116,9 +116,8 @@ def _require_readable_names(obj: bpy.types.Object) -> None:
     if unreadable:
         raise NotExportable(
             f"The export was not verified: {', '.join(unreadable[:4])} "
-            f"{'is' if len(unreadable) == 1 else 'are'} saved in bytes that are not text (as "
-            "Blender 2.4x saved names), which the exporters cannot read. Rename them in "
-            "Blender, then verify the export."
+            f"{'is' if len(unreadable) == 1 else 'are'} {SAVED_AS_BYTES}, which the exporters "
+            "cannot read. Rename them in Blender, then verify the export."
         )
 
 
