@@ -18,7 +18,7 @@ from solving import (
     tip_error,
 )
 
-from ik_doctor import Severity, apply_fix, diagnose, run_fix, solve_within_reach
+from ik_doctor import Severity, apply_all_fixes, apply_fix, diagnose, run_fix, solve_within_reach
 from ik_doctor.checks.rest_pose import pre_bend
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.geometry import offset_from_line
@@ -558,3 +558,25 @@ def test_keys_that_turn_an_arm_off_the_line_another_ik_aims_are_kept() -> None:
     rested = faulted_rig(faults[:2])
     (verdict,) = [v for v in judge_chains(rested) if v.owner == "forearm.L"]
     assert verdict.fails, "cleared, the keys' turn is gone and the arm fails"
+
+
+def test_a_pre_bend_at_a_joint_off_its_parent_survives_connecting_it() -> None:
+    """Issue 25 (seed 106, Fix All claimed a fix that did not hold): the arm's IK without Use
+    Tail bends at upper_arm.L, which starts 0.03 off shoulder.L's tail. The pre-bend moved the
+    head alone, and parenting's connect fix then put it back on the straight line; the pre-bend
+    now moves the parent's tail with it, and after Fix All the arm lands."""
+    faults = (
+        Fault("straight_one_sided", "arm", 2),
+        Fault("tail_off", "arm", 0),
+        Fault("pose_scale", "arm", 2),
+    )
+    rig = faulted_rig(faults)
+    (finding,) = [f for f in findings_of(rig, "rest_pose") if f.fix_id == "pre_bend"]
+    tail = rig.data.bones["shoulder.L"].tail_local.copy()
+    sentence = apply_fix(finding)
+    assert "and the tail of shoulder.L with it" in sentence
+    assert (rig.data.bones["shoulder.L"].tail_local - tail).length > 1e-3
+    apply_all_fixes(rig, permission=faulted_limbs.ALL)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
+    assert verdict.state == "pass", verdict.reason
+    assert [f for f in diagnose(rig) if f.severity == Severity.ERROR] == []

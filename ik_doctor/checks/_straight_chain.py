@@ -540,6 +540,9 @@ def pre_bend(obj: bpy.types.Object, finding: Finding) -> str:
     direction = Vector(finding.args["direction"])
     joints = chain_joints(rig, chain)
     typical = rig.chain_reach(chain) / len(chain.moving_bones)
+    # A joint off its parent's tail moves that tail with it: parenting's connect fix would
+    # otherwise put the head back on the straight line (seed 106: Fix All left the arm straight).
+    gapped = {name: rig.bone(name).parent for name in joints if rig.gap_to_parent(name) is not None}
     moved = []
     with edit_bones(obj) as bones:
         for name in joints:
@@ -549,8 +552,13 @@ def pre_bend(obj: bpy.types.Object, finding: Finding) -> str:
             head = bone.head + shift
             if bone.use_connect or (bone.head - parent.tail).length < 1e-6:
                 parent.tail = head
+            elif name in gapped:
+                parent.tail = parent.tail + shift
             bone.head = head
-            moved.append(f"{name} by {shift.length:.3g}")
+            moved.append(
+                f"{name} by {shift.length:.3g}"
+                + (f", and the tail of {gapped[name]} with it" if name in gapped else "")
+            )
     if obj.mode == "EDIT":
         obj.update_from_editmode()  # the bones the pole angle is computed from
     pole = keep_pole_at_rest(obj, chain.key)
