@@ -7,7 +7,7 @@ import math
 
 import bpy
 import pytest
-from faulted_limbs import LIMBS, add_insect_leg, straight
+from faulted_limbs import LIMBS, Fault, add_insect_leg, faulted_rig, judge, straight
 from mathutils import Quaternion, Vector
 from rig_generation import BoneSpec, ConstraintSpec, PoseSpec, Reference, RigSpec, build_rig
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
@@ -1012,3 +1012,27 @@ def test_two_bones_stiff_unevenly_are_read_between_the_half_and_even_tables(
     if found and state == "fail":
         apply_fix(found[0])
         assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
+def test_a_one_bone_chain_locked_on_both_swing_axes_cannot_move_its_tip() -> None:
+    """Issue 25 (fresh seed 107, a warning only): the forearm without a parent is its IK's only
+    bone, and IK locks on every axis hold it: it cannot swing, and stops 34.7% of its reach
+    short. Only chain_length's warning stood; locks now says it, and freeing X and Z lands it."""
+    faults = (
+        Fault("unparented", "arm", 0),
+        Fault("straight_one_sided", "arm", 4),
+        Fault("ik_lock", "arm", 2),
+    )
+    rig = faulted_rig(faults)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
+    assert verdict.fails and verdict.tip_error > 0.3 * verdict.reach, verdict.reason
+    (finding,) = [f for f in findings_of(rig, "locks") if f.bone == "forearm.L"]
+    assert (finding.severity, finding.title, finding.args["axes"]) == (
+        Severity.ERROR,
+        "Locks block the tip",
+        "xz",
+    )
+    apply_fix(finding)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
+    assert verdict.state == "pass", verdict.reason
+    assert list(judge(faults, fixes=True).problems()) == []

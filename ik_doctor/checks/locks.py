@@ -287,6 +287,10 @@ def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Itera
         # same verdict (found by the property tests).
         return
     if len(chain.bones) < 2:
+        only = rig.pose_bone(chain.owner)
+        if chain.use_tail and all(blocked(only, axis) for axis in "xz"):
+            yield _bend_finding(rig, chain, only, "xz", bend=False)  # it cannot swing at all
+            return
         yield from single_bone_findings(rig, chain, stiffness)  # no Jacobian rank to compare
         return
     motion = TipMotion(rig, chain)
