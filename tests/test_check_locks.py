@@ -1036,3 +1036,27 @@ def test_a_one_bone_chain_locked_on_both_swing_axes_cannot_move_its_tip() -> Non
     (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
     assert verdict.state == "pass", verdict.reason
     assert list(judge(faults, fixes=True).problems()) == []
+
+
+@pytest.mark.parametrize(
+    ("limb", "limit", "stiffness", "state", "severity"),
+    [
+        ("leg", 20, 0.975, "pass", Severity.WARNING),  # fresh seed 101's false error
+        ("arm", 20, 0.98, "fail", Severity.ERROR),  # the arm lags more than the leg
+        ("arm", 24, 0.975, "pass", Severity.WARNING),
+        ("leg", 26, 0.98, "fail", Severity.ERROR),
+        ("leg", 30, 0.975, "fail", Severity.ERROR),  # from ±30° as unlimited
+    ],
+)
+def test_an_evenly_stiff_limb_held_by_a_narrow_bend_limit_lags_less(
+    limb: str, limit: float, stiffness: float, state: str, severity: Severity
+) -> None:
+    """Issue 25 (fresh seed 101): an evenly stiff limb whose joint an X IK limit holds to ±20°
+    to ±28° lags less than one bent freely; judged by the unlimited table, the leg at 0.975
+    held to ±20° was an error and lands (0.071% of the reach short)."""
+    rig = faulted_rig((Fault("stiff_both", limb, stiffness), Fault("ik_limit", limb, limit)))
+    owner = LIMBS[limb].owner
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.state == state, verdict.reason
+    (finding,) = [f for f in findings_of(rig, "locks") if f.title == "Chain too stiff"]
+    assert finding.severity == severity, finding.message

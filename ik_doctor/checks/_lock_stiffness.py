@@ -37,6 +37,8 @@ from ._stiffness_tables import (
     GROWN_EVEN_SHORTFALL,
     HALF_SHORTFALL,
     JOINT_SHORTFALL,
+    LIMITED_BEND,
+    LIMITED_EVEN_SHORTFALL,
     NO_POLE_SHORTFALL,
     PRE_BENT,
     PRE_BENT_EVEN_SHORTFALL,
@@ -165,8 +167,32 @@ def straight_stiff_findings(
 def _evenly_stiff(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[Finding]:
     grown, table = _even_table(rig, chain)
     share = shortfall(table, stiffness)
+    if (grown, table) == (None, EVEN_SHORTFALL):
+        share = _limited_even_share(rig, chain, stiffness, share)
     if stiffness >= EVEN_WARNING - 1e-6 or share >= REACH_TOLERANCE:
         yield evenly_stiff_finding(rig, chain, stiffness, share, grown)
+
+
+def _limited_even_share(rig: RigView, chain: IKChain, stiffness: float, share: float) -> float:
+    """``share`` read from ``LIMITED_EVEN_SHORTFALL`` where an X IK limit, even either way of
+    rest within ``LIMITED_BEND``, is the limb's only IK limit, on its joint: between the widths
+    measured, and toward ``EVEN_SHORTFALL`` from the last of them to ``LIMITED_BEND``'s end."""
+    joint, root = (rig.pose_bone(name) for name in chain.moving_bones)
+    limits = [
+        (b, axis) for b in (joint, root) for axis in AXES if getattr(b, f"use_ik_limit_{axis}")
+    ]
+    if limits != [(joint, "x")] or abs(joint.ik_min_x + joint.ik_max_x) > math.radians(1.0):
+        return share
+    width = math.degrees(joint.ik_max_x)
+    if not LIMITED_BEND[0] - 1e-6 <= width < LIMITED_BEND[1]:
+        return share
+    measured = LIMITED_EVEN_SHORTFALL[_limb_kind(rig, chain)]
+    widths = zip(measured, (*measured[1:], (LIMITED_BEND[1], EVEN_SHORTFALL)), strict=True)
+    for (low, table), (high, upper) in widths:
+        if width <= high:
+            below, above = shortfall(table, stiffness), shortfall(upper, stiffness)
+            return below + (above - below) * (width - low) / (high - low)
+    return share
 
 
 def _measured_uneven(rig: RigView, chain: IKChain) -> bool:
