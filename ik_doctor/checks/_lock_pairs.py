@@ -38,7 +38,7 @@ def _weighed_against_a_paired_goal(
     if twin is None:
         return findings
     paired = (
-        f" IK '{twin.constraint}' on {twin.owner} pulls the same bones to the same point: the "
+        f" But IK '{twin.constraint}' on {twin.owner} pulls the same bones to the same point: the "
         "two goals pull it harder, and it lands (measured)."
     )
     return lowered(

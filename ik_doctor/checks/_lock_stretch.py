@@ -45,10 +45,10 @@ def weighed_against_stretch(rig: RigView, chain: IKChain, findings: list[Finding
     if alone >= ALONE_FAILS:
         return [_not_made_up(f, stretching[0], alone) for f in findings]
     made_up = (
-        f" IK Stretch on {', '.join(stretching)} makes up for it: the chain reaches by "
+        f" But IK Stretch on {', '.join(stretching)} makes up for it: the chain reaches by "
         "stretching (measured)."
         if alone < ALONE_FROM
-        else f" IK Stretch on {stretching[0]} alone ({alone:.2g}) makes up for it on some "
+        else f" But IK Stretch on {stretching[0]} alone ({alone:.2g}) makes up for it on some "
         "limbs: measured with both bend axes locked, an arm lands at 0.3 and a leg stops 0.23% "
         "of its reach short from 0.27; with every bone stretching it lands."
     )

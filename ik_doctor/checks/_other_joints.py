@@ -73,7 +73,7 @@ def weighed_against_other_joints(
     if not folds_by_hand(rig, chain):
         return findings
     folded = (
-        " Posed by hand within its locks and limits the chain still folds at its other joints, "
+        " But posed by hand within its locks and limits the chain still folds at its other joints, "
         "and reaches where they let it (measured on robot arms of 3 to 6 links); a target they "
         "cannot bend toward is missed."
     )

@@ -66,8 +66,8 @@ def weighed_against_swing(rig: RigView, chain: IKChain, findings: list[Finding])
         return findings
     said = ", ".join(f"{f.bone} {abs(swings[f.bone or '']):.2g} rad" for f in limited)
     reason = (
-        f" The solver starts it turned about its own Z ({said}): held on X alone, it folds about "
-        "Z and lands (measured)."
+        f" But the solver starts it turned about its own Z ({said}): held on X alone, it folds "
+        "about Z and lands (measured)."
     )
     named = tuple(f.bone for f in limited)
     weighed = lowered(findings, reason, ("swung_start", named), _x_limit_error)

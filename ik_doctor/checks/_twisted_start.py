@@ -76,8 +76,8 @@ def weighed_against_twist(rig: RigView, chain: IKChain, findings: list[Finding])
         return findings  # another bone posed was not measured: it fails posed 70° about X
     said = ", ".join(f"{bone} by {twist:.2g} rad" for bone, twist in twists.items())
     reason = (
-        f" The pose starts it twisted about its own Y ({said}): the solver keeps that twist and "
-        "swings Z in the untwisted frame, which folds the limb in its plane"
+        f" But the pose starts it twisted about its own Y ({said}): the solver keeps that twist "
+        "and swings Z in the untwisted frame, which folds the limb in its plane"
         + (
             ", and a joint held by a zero-width limit folds about Z in that plane"
             if limited

@@ -201,7 +201,7 @@ def _weighed_against_aim(rig: RigView, chain: IKChain, findings: list[Finding]) 
     if track is None:
         return findings
     aimed = (
-        f" A Damped Track ('{track}') aims {chain.moving_bones[0]} at the target, where the "
+        f" But a Damped Track ('{track}') aims {chain.moving_bones[0]} at the target, where the "
         "solver starts: it lands by turning that bone (measured)."
     )
     return lowered(findings, aimed, ("aimed_by", track), lambda f: f.fix_id == "free_axes")

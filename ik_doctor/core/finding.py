@@ -214,7 +214,9 @@ def lowered(
     findings: list[Finding], reason: str, fact: tuple[str, Any], when: Callable[[Finding], bool]
 ) -> list[Finding]:
     """The errors ``when`` picks made warnings, with the measured reason the chain lands all the
-    same appended and named in a fact: the fault is still there, the chain still works."""
+    same appended and named in a fact: the fault is still there, the chain still works. A reason
+    that the chain lands begins "But": the message before it says what the fault does to a limb
+    without that reason, and read on without the turn, "stops short … it lands" contradicts."""
     return [
         replace(f, severity=Severity.WARNING, message=f.message + reason, facts=(*f.facts, fact))
         if f.severity == Severity.ERROR and when(f)
