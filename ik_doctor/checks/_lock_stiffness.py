@@ -22,6 +22,15 @@ from ..core.limb import bend_offset, bend_plane, hangs_down, solved_with
 from ..core.names import readable
 from ..core.reach import REACH_TOLERANCE, limb_bones, solved_by_itasc
 from ..core.rig import AXES, IKChain, RigView
+from ._limited_stiffness import (
+    EVEN_POINTS,
+    LIMITED_EVEN_SHORTFALL,
+    LIMITED_JOINT_SHORTFALL,
+    LIMITED_ROOT_SHORTFALL,
+    ONE_BONE_POINTS,
+    limited_table,
+    limited_width,
+)
 from ._stiffness_findings import (
     Grown,
     against_tolerance,
@@ -37,8 +46,6 @@ from ._stiffness_tables import (
     GROWN_EVEN_SHORTFALL,
     HALF_SHORTFALL,
     JOINT_SHORTFALL,
-    LIMITED_BEND,
-    LIMITED_EVEN_SHORTFALL,
     NO_POLE_SHORTFALL,
     PRE_BENT,
     PRE_BENT_EVEN_SHORTFALL,
@@ -124,13 +131,13 @@ def stiff_findings(
         else:
             yield from _evenly_stiff(rig, chain, stiffness)
         return
-    if stiffness < threshold - 1e-6:
-        return
     for name in chain.bones:
         value = mobility.get(name)
         if value is not None and needed - 1e-6 <= value <= most / 2.0 + 1e-6:
             half = value >= most / 2.0 - 1e-6
             share = shortfall(_one_bone_table(rig, chain, name, half), 1.0 - value)
+            if stiffness < threshold - 1e-6 and share < REACH_TOLERANCE:
+                continue  # below the check's threshold, said only where it fails the chain
             # Half as mobile, the other bone is stiff too: cleared alone, this one would leave
             # the other's own shortfall (a shin at 0.9 once the thigh at 0.95 is cleared).
             cleared = stiff_bones(rig, chain) if half else (readable(bones[name]),)
@@ -167,32 +174,12 @@ def straight_stiff_findings(
 def _evenly_stiff(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[Finding]:
     grown, table = _even_table(rig, chain)
     share = shortfall(table, stiffness)
-    if (grown, table) == (None, EVEN_SHORTFALL):
-        share = _limited_even_share(rig, chain, stiffness, share)
+    width = limited_width(rig, chain)
+    if (grown, table) == (None, EVEN_SHORTFALL) and width is not None:
+        rows = LIMITED_EVEN_SHORTFALL[_limb_kind(rig, chain)]
+        share = shortfall(limited_table(width, EVEN_POINTS, rows, table), stiffness)
     if stiffness >= EVEN_WARNING - 1e-6 or share >= REACH_TOLERANCE:
         yield evenly_stiff_finding(rig, chain, stiffness, share, grown)
-
-
-def _limited_even_share(rig: RigView, chain: IKChain, stiffness: float, share: float) -> float:
-    """``share`` read from ``LIMITED_EVEN_SHORTFALL`` where an X IK limit, even either way of
-    rest within ``LIMITED_BEND``, is the limb's only IK limit, on its joint: between the widths
-    measured, and toward ``EVEN_SHORTFALL`` from the last of them to ``LIMITED_BEND``'s end."""
-    joint, root = (rig.pose_bone(name) for name in chain.moving_bones)
-    limits = [
-        (b, axis) for b in (joint, root) for axis in AXES if getattr(b, f"use_ik_limit_{axis}")
-    ]
-    if limits != [(joint, "x")] or abs(joint.ik_min_x + joint.ik_max_x) > math.radians(1.0):
-        return share
-    width = math.degrees(joint.ik_max_x)
-    if not LIMITED_BEND[0] - 1e-6 <= width < LIMITED_BEND[1]:
-        return share
-    measured = LIMITED_EVEN_SHORTFALL[_limb_kind(rig, chain)]
-    widths = zip(measured, (*measured[1:], (LIMITED_BEND[1], EVEN_SHORTFALL)), strict=True)
-    for (low, table), (high, upper) in widths:
-        if width <= high:
-            below, above = shortfall(table, stiffness), shortfall(upper, stiffness)
-            return below + (above - below) * (width - low) / (high - low)
-    return share
 
 
 def _measured_uneven(rig: RigView, chain: IKChain) -> bool:
@@ -251,8 +238,13 @@ def _one_bone_table(
         return HALF_SHORTFALL[role][_limb_kind(rig, chain)]
     if _nearly_straight(rig, chain):
         return PRE_BENT_ROOT_SHORTFALL if role == "root" else PRE_BENT_JOINT_SHORTFALL
-    tables = ROOT_SHORTFALL if role == "root" else JOINT_SHORTFALL
-    return tables[_limb_kind(rig, chain)]
+    kind = _limb_kind(rig, chain)
+    table = (ROOT_SHORTFALL if role == "root" else JOINT_SHORTFALL)[kind]
+    width = limited_width(rig, chain)
+    if width is None:
+        return table
+    rows = (LIMITED_ROOT_SHORTFALL if role == "root" else LIMITED_JOINT_SHORTFALL)[kind]
+    return limited_table(width, ONE_BONE_POINTS, rows, table)
 
 
 def _nearly_straight(rig: RigView, chain: IKChain) -> bool:

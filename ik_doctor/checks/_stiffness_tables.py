@@ -81,67 +81,6 @@ ROLLED_EVEN_SHORTFALL = (
 """``EVEN_SHORTFALL`` for a limb whose joint folds within ``ROLLED`` of its Z axis: the worst of
 the rolls 75° to 105° (and -90°), the lesser of the leg and the arm, as the even table is (at
 0.975 the arm 0.100%, the leg 0.091%; at 0.99 the arm 0.170%, the leg 0.163%: both fail)."""
-LIMITED_BEND = (20.0, 30.0)
-"""Degrees either way of rest within which an X IK limit on a two-bone limb's joint (and no other
-IK limit on the limb) makes it lag less evenly stiff (``LIMITED_EVEN_SHORTFALL``): held to ±20°
-it reaches goals nearer its rest bend, where the stiff solver lags less; from ±30° it lags as
-the unlimited limb (``EVEN_SHORTFALL``); at ±18° and narrower the limit stops it short alone
-(2.9% to 3.9% of the reach, the limit's own error), whatever its stiffness."""
-# fmt: off
-LIMITED_EVEN_SHORTFALL: dict[str, tuple[tuple[float, tuple[tuple[float, float], ...]], ...]] = {
-    "leg": (
-        (20.0, (
-            (0.9, 0.00028), (0.95, 0.00049), (0.965, 0.00057), (0.975, 0.00071),
-            (0.98, 0.00084), (0.985, 0.00101), (0.99, 0.00125),
-        )),
-        (22.0, (
-            (0.9, 0.00034), (0.95, 0.00058), (0.965, 0.00068), (0.975, 0.00082),
-            (0.98, 0.00097), (0.985, 0.00105), (0.99, 0.00133),
-        )),
-        (24.0, (
-            (0.9, 0.0003), (0.95, 0.00055), (0.965, 0.00068), (0.975, 0.00082),
-            (0.98, 0.00098), (0.985, 0.0012), (0.99, 0.00152),
-        )),
-        (26.0, (
-            (0.9, 0.00035), (0.95, 0.00063), (0.965, 0.00078), (0.975, 0.00095),
-            (0.98, 0.00111), (0.985, 0.00123), (0.99, 0.00158),
-        )),
-        (28.0, (
-            (0.9, 0.0004), (0.95, 0.00058), (0.965, 0.00076), (0.975, 0.00095),
-            (0.98, 0.00111), (0.985, 0.00137), (0.99, 0.00164),
-        )),
-    ),
-    "arm": (
-        (20.0, (
-            (0.9, 0.00042), (0.95, 0.00062), (0.965, 0.00079), (0.975, 0.00087),
-            (0.98, 0.00104), (0.985, 0.00126), (0.99, 0.00157),
-        )),
-        (22.0, (
-            (0.9, 0.00037), (0.95, 0.00058), (0.965, 0.00076), (0.975, 0.00099),
-            (0.98, 0.00118), (0.985, 0.00129), (0.99, 0.00165),
-        )),
-        (24.0, (
-            (0.9, 0.00042), (0.95, 0.00065), (0.965, 0.00086), (0.975, 0.00097),
-            (0.98, 0.00118), (0.985, 0.00146), (0.99, 0.00172),
-        )),
-        (26.0, (
-            (0.9, 0.00048), (0.95, 0.00073), (0.965, 0.00082), (0.975, 0.00109),
-            (0.98, 0.00118), (0.985, 0.00148), (0.99, 0.00177),
-        )),
-        (28.0, (
-            (0.9, 0.00041), (0.95, 0.00067), (0.965, 0.00091), (0.975, 0.00121),
-            (0.98, 0.00131), (0.985, 0.00148), (0.99, 0.00197),
-        )),
-    ),
-}
-# fmt: on
-"""(the limit in degrees either way, the ``EVEN_SHORTFALL`` rows for it) for the leg and the arm
-whose joint ``LIMITED_BEND`` holds, the oracle's worst goal, every 2° from 20° to 28° at
-stiffness 0.9 to 0.99 (0.995 is Blender's 0.99): the same to the digit in 4.2, 4.5 and 5.3 (at
-20°, 24°, 26° and 30°, 0.975 to 0.985). Per limb, not the lesser: the arm lags more (at ±20°
-and 0.98 the arm fails, 0.104%, the leg lands, 0.084%). Read between the widths, and toward
-``EVEN_SHORTFALL`` from 28° to 30°. Fresh seed 101: the leg evenly at 0.975, held to ±20°,
-lands (0.071%), where the unlimited table said 0.108% short, a false error."""
 # fmt: off
 ROOT_SHORTFALL = {
     "leg": (
