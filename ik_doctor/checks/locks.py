@@ -20,7 +20,10 @@ and the severity is what the oracle says of that. A two-bone limb without a pole
 solver must also swing toward the target, has tables of its own: the thigh or both leg bones
 at 0.75 already leave it 0.1% short; a chain solved as one tree with a live IK that has a pole
 (a twin on the same bones, control and tip) is aimed by that pole and judged with it. An evenly
-stiff two-bone limb with a bone posed longer than at rest lags further: tables of its own.
+stiff two-bone limb with a bone posed longer than at rest lags further: tables of its own. So
+does one whose joint a narrow X IK limit holds (±20° to ±28° of rest): it reaches only goals near
+its rest bend, and lags less evenly stiff (the leg at 0.975 held to ±20° lands) but, one bone
+stiff, by amounts of its own (a thigh at 0.7 held to ±28° stops 0.106% of the reach short).
 Transform locks (``lock_rotation``) are another matter: the solver ignores them, so they are
 reported as information only.
 
