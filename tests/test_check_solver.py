@@ -6,7 +6,7 @@ import math
 
 import bpy
 import pytest
-from faulted_limbs import add_insect_leg
+from faulted_limbs import Fault, add_insect_leg, faulted_rig
 from solving import assert_ik_works, findings_of, tip_error
 
 from ik_doctor import Severity, apply_fix, run_fix, scan_animation, solve_within_reach
@@ -282,9 +282,12 @@ def test_a_stiff_limb_needs_more_iterations_than_its_table(
         ("shin.L", 20, 2, True, ("folded_further", 3)),
         ("shin.L", 20, 3, False, ("folded_further", 3)),
         ("shin.L", 150, 11, True, ("folded_further", 12)),
-        ("forearm.L", -10, 14, True, ("bend", 16)),
-        ("forearm.L", -10, 20, False, ("bend", 16)),
-        ("shin.L", -4, 14, True, ("bend", 16)),
+        ("forearm.L", -10, 17, True, ("posed_straighter", 18)),
+        ("forearm.L", -10, 18, False, ("posed_straighter", 18)),
+        ("forearm.L", -6, 12, True, ("posed_straighter", 13)),
+        ("forearm.L", -6, 13, False, ("posed_straighter", 13)),
+        ("shin.L", -4, 16, True, ("posed_straighter", 17)),
+        ("shin.L", -4, 17, False, ("posed_straighter", 17)),
     ],
 )
 def test_a_limb_posed_off_its_rest_bend_needs_what_its_start_needs(
@@ -294,8 +297,10 @@ def test_a_limb_posed_off_its_rest_bend_needs_what_its_start_needs(
     its bend stopped 1.6% of its reach short at 5 iterations under a warning, no table having
     measured such a start; posed 20° further the leg lands from 3 (12 at rest); 70°, it needs 8
     and the arm 7; 150°, 12. Posed 10° straighter the arm starts bent 3.7° and at 14 stopped
-    4.1% short under a warning, its rest bend's 9 met: its start's row (16) is the least it
-    needs (measured: 18); the leg posed 4° straighter, 16 (measured: 18)."""
+    4.1% short under a warning, its rest bend's 9 met; it needs 18, more than a limb built that
+    straight (16), and the leg posed 4° straighter 17 (``STRAIGHTER_NEEDS``). Seed 106: the arm
+    starting at 6.8° (a Copy Rotation set it there) stopped 1.3% short at 12 under a warning,
+    its start's row met; posed 6° straighter it needs 13."""
     lower = rig.pose.bones[owner]
     lower.rotation_mode = "XYZ"
     lower.rotation_euler = (math.radians(posed), 0.0, 0.0)
@@ -438,3 +443,16 @@ def test_a_straight_arm_without_a_pole_needs_fourteen_iterations(
         bone.use_ik_limit_x = True
         bone.ik_min_x, bone.ik_max_x = sorted((0.0, way * math.radians(150)))
     _an_error_exactly_where_it_fails(rig, "forearm.L", fails, cause)
+
+
+def test_a_start_a_copy_rotation_straightens_needs_what_a_limb_posed_so_needs() -> None:
+    """Issue 25 (seed 106, a warning only): the forearm copies the shoulder's rotation, which
+    the IK overrides but which sets where the solver starts: the arm bent 6.8° instead of 13.7°.
+    At 12 iterations it stops 1.3% of its reach short; a limb built that straight needs 12, one
+    posed so 13."""
+    rig = faulted_rig((Fault("overriding_constraint", "arm", 0), Fault("iterations", "arm", 12)))
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
+    assert verdict.fails and verdict.tip_error > 0.01 * verdict.reach, verdict.reason
+    (finding,) = [f for f in findings_of(rig, "solver") if f.bone == "forearm.L"]
+    assert finding.severity == Severity.ERROR
+    assert (finding.stated["needed_for"], finding.stated["needs"]) == ("posed_straighter", 13)

@@ -181,6 +181,21 @@ leg 8). The rest bends hold as ``STIFF_NEEDS``'s do. Measured on limbs of equal 
 stiff nor stretching nor posed longer; the arm folded 170° further starts past the line."""
 
 
+# fmt: off
+STRAIGHTER_NEEDS = (
+    (7.63, ((1.63, 23), (2.63, 19), (3.63, 17), (4.63, 15), (5.63, 14), (6.63, 13))),
+    (13.7, ((1.69, 23), (3.69, 18), (5.69, 15), (7.69, 13), (9.69, 12), (11.69, 10))),
+)
+# fmt: on
+"""Iterations a two-bone limb with a pole needs by its joint's bend at rest (degrees) and the bend
+it starts at when posed straighter on the same side, every count below failing: the leg posed 1°
+to 6° and the arm 2° to 12° straighter, on 4.5. Such a start needs more than a limb built that
+straight (``BEND_NEEDS``: the arm starting at 7.7° needs 13, the leg at 4.6° 15, where their rows
+say 12 and 13), so the row at the first measured start as bent or more is the least it needs
+(seed 106: the forearm copying the shoulder's rotation starts the arm at 6.8°, and 12 iterations
+leave it 1.3% of its reach short)."""
+
+
 @dataclass(frozen=True)
 class Need:
     """The iterations a measured chain at least as bent as this one needs, and what was measured,
@@ -191,9 +206,9 @@ class Need:
     kind: str = "bend"
     """Which measurement sets the count: "bend" (the tables by the joint's bend at rest),
     "tail_off" (no Use Tail under a pole), "opposed_hinges", "stretch" (IK Stretch),
-    "posed_longer" (a bone posed longer than at rest), "stiffness" or
-    "folded_further" (the joint folded further than at rest where the solver starts); the
-    finding's ``needed_for``."""
+    "posed_longer" (a bone posed longer than at rest), "stiffness",
+    "folded_further" (the joint folded further than at rest where the solver starts) or
+    "posed_straighter" (straighter, on the same side); the finding's ``needed_for``."""
 
 
 def iterations_needed(
@@ -237,6 +252,10 @@ def iterations_needed(
         if stretched is None:
             return None  # a stretching limb no table measured
         needs[0] = stretched  # in place of the bend table's count: the stretch decides
+    if straighter is not None and with_pole:
+        posed = _straighter_need(rig, chain, bend, straighter)
+        if posed is not None:
+            needs.append(posed)
     grown = _grown_need(rig, chain, measured, limb)
     if grown is not None:
         needs.append(grown)
@@ -417,6 +436,28 @@ def _folded_further_need(rig: RigView, chain: IKChain, bend: float, further: flo
         f"its joint is posed folded {further:.0f}° further than its {bend:g}° at rest, where the "
         f"solver starts, and two-bone limbs with a pole so posed need at least {count}, measured",
         "folded_further",
+    )
+
+
+def _straighter_need(rig: RigView, chain: IKChain, bend: float, start: float) -> Need | None:
+    """What a limb posed straighter needs (``STRAIGHTER_NEEDS``), None where the table was not
+    measured: another rest bend or proportion, or a bone stiff, stretching or grown."""
+    if _bend_table(rig, chain, True) is not BEND_NEEDS or not chain.use_tail:
+        return None
+    if stretching_bones(rig, chain) or posed_longer(rig, chain):
+        return None
+    if any(_swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones):
+        return None
+    count = _by_bend(
+        STRAIGHTER_NEEDS, bend, lambda starts: next((n for at, n in starts if at >= start), 0)
+    )
+    if not count:
+        return None
+    return Need(
+        count,
+        f"its joint is posed straighter than its {bend:g}° at rest, starting bent {start:.1f}°, "
+        f"and two-bone limbs with a pole so posed need at least {count}, measured",
+        "posed_straighter",
     )
 
 
