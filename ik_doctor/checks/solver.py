@@ -65,8 +65,9 @@ What it reports:
   0.9, 13 at 0.85; 14 with the shin alone at 0.8, 13 with the thigh alone at 0.6; the arm 15
   at 0.9 on both. Fewer: an error. Two bones stiff unevenly were not measured.
 - Below 25: a warning (targets drawn near the root stay 1% short at 20).
-- A joint posed straighter than at rest is judged by the bend it starts at (the arm posed 10°
-  straighter starts bent 3.7° and needs 18; its start's row says 16, its rest bend's 9).
+- A joint posed straighter than at rest (or started so by a constraint the IK overrides) needs
+  more than a limb built as straight as it starts (``STRAIGHTER_NEEDS``: the arm posed 10°
+  straighter starts bent 3.7° and needs 18, where a limb built so needs 16 and its rest bend 9).
 - Fewer than a limb posed folded further than at rest needs, by the leg's and the arm's table
   of folds from 2° to 170° further: an error (the arm posed 70° further stops 1.6% of its reach
   short at 5, and lands from 7). A constraint the IK overrides that sets a bone's rotation (a
