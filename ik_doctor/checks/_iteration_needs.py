@@ -422,11 +422,7 @@ def _joint_bends(
 def _folded_further_need(rig: RigView, chain: IKChain, bend: float, further: float) -> Need | None:
     """What a limb posed folded further needs (``FOLDED_FURTHER_NEEDS``), None where the table
     was not measured: another rest bend or proportion, or a bone stiff, stretching or grown."""
-    if _bend_table(rig, chain, True) is not BEND_NEEDS or not chain.use_tail:
-        return None
-    if stretching_bones(rig, chain) or posed_longer(rig, chain):
-        return None
-    if any(_swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones):
+    if not _posed_as_measured(rig, chain):
         return None
     count = _by_bend(FOLDED_FURTHER_NEEDS, bend, lambda folds: _fewer_either_side(folds, further))
     if not count:
@@ -442,11 +438,7 @@ def _folded_further_need(rig: RigView, chain: IKChain, bend: float, further: flo
 def _straighter_need(rig: RigView, chain: IKChain, bend: float, start: float) -> Need | None:
     """What a limb posed straighter needs (``STRAIGHTER_NEEDS``), None where the table was not
     measured: another rest bend or proportion, or a bone stiff, stretching or grown."""
-    if _bend_table(rig, chain, True) is not BEND_NEEDS or not chain.use_tail:
-        return None
-    if stretching_bones(rig, chain) or posed_longer(rig, chain):
-        return None
-    if any(_swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones):
+    if not _posed_as_measured(rig, chain):
         return None
     count = _by_bend(
         STRAIGHTER_NEEDS, bend, lambda starts: next((n for at, n in starts if at >= start), 0)
@@ -459,6 +451,16 @@ def _straighter_need(rig: RigView, chain: IKChain, bend: float, start: float) ->
         f"and two-bone limbs with a pole so posed need at least {count}, measured",
         "posed_straighter",
     )
+
+
+def _posed_as_measured(rig: RigView, chain: IKChain) -> bool:
+    """Whether the limb is as the posed starts were measured (``FOLDED_FURTHER_NEEDS``,
+    ``STRAIGHTER_NEEDS``): bones of equal length with Use Tail, none stiff, stretching or grown."""
+    if _bend_table(rig, chain, True) is not BEND_NEEDS or not chain.use_tail:
+        return False
+    if stretching_bones(rig, chain) or posed_longer(rig, chain):
+        return False
+    return not any(_swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones)
 
 
 def _fewer_either_side(rows: tuple[tuple[float, int], ...], at: float) -> int:
