@@ -6,12 +6,14 @@ import math
 
 import bpy
 import pytest
+from faulted_limbs import Fault, faulted_rig, judge
 from mathutils import Quaternion
 from solving import assert_ik_works, findings_of, tip_error
 
 from ik_doctor import FixError, Severity, apply_fix, run_fix, solve_within_reach
 from ik_doctor.core.limb import animated_bones
 from ik_doctor.core.rig import RigView
+from ik_doctor.verify.oracle import judge_chains
 
 
 def _key_rotation(rig: bpy.types.Object, bone: str, axis: tuple, angles: list[float]) -> None:
@@ -95,3 +97,21 @@ def test_switch_driver_left_half_way_blends_fk_and_ik(rig) -> None:
 
 def test_reference_rig_has_no_keys(rig) -> None:
     assert findings_of(rig, "fk_ik_mix") == []
+
+
+def test_keys_that_turn_a_root_a_narrow_limit_folds_by_are_kept() -> None:
+    """Issue 25 (fresh seed 109): the arm without a pole, its forearm held on X by a zero-width
+    IK limit, the upper arm keyed 0.8, 0.4 rad: the keys twist the upper arm, the forearm folds
+    by that twist and the arm lands; cleared, it would stop 6.5% of its reach short. So
+    clear_keys waits, and says why."""
+    faults = (Fault("no_pole", "arm", 0), Fault("ik_limit", "arm", 0), Fault("fk_keys", "arm", 0.8))
+    rig = faulted_rig(faults)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
+    assert verdict.state == "pass", verdict.reason
+    (keys,) = [f for f in findings_of(rig, "fk_ik_mix") if f.bone == "forearm.L"]
+    assert (keys.fix_id, keys.stated["blocked_by"]) == (None, "turned_root")
+    assert "upper_arm.L 0.4 rad about its own Y" in (keys.no_fix_reason or "")
+    assert list(judge(faults, fixes=True).problems()) == []
+    cleared = faulted_rig(faults[:2])
+    (verdict,) = [v for v in judge_chains(cleared) if v.owner == "forearm.L"]
+    assert verdict.fails, "without the keys' turn the limit stops the arm short"

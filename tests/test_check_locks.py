@@ -1066,3 +1066,34 @@ def test_a_stiff_limb_held_by_a_narrow_bend_limit_lags_by_its_own_table(
     assert verdict.state == state, verdict.reason
     (finding,) = [f for f in findings_of(rig, "locks") if f.fix_id == "clear_stiffness"]
     assert finding.severity == severity, finding.message
+
+
+@pytest.mark.parametrize(
+    ("limb", "limit", "turn", "pole", "state"),
+    [
+        ("arm", 0, (0.0, 0.05, 0.0), False, "pass"),
+        ("arm", 0, (0.0, 0.025, 0.0), False, "fail"),  # 6.5% short
+        ("leg", 6, (0.0, 0.0, 0.5), False, "pass"),
+        ("arm", 3, (0.5, 0.0, 0.0), False, "fail"),  # about X alone: 6.1% short
+        ("leg", 0, (0.0, 0.5, 0.0), True, "fail"),  # the pole sets the plane: 5.1% short
+    ],
+)
+def test_a_narrow_limit_under_a_root_turned_without_a_pole_folds(
+    limb: str, limit: float, turn: tuple[float, float, float], pole: bool, state: str
+) -> None:
+    """Issue 25 (fresh seed 109, a false error): without a pole, the solver starts the limb as
+    posed, and a root turned about its own Y (0.05 to 3 rad) or Z (0.5 to 1) lets a joint held
+    on X by a narrow limit alone fold about Z: it lands, where `locks` called the limit an
+    error."""
+    faults = (() if pole else (Fault("no_pole", limb, 0),)) + (Fault("ik_limit", limb, limit),)
+    rig = faulted_rig(faults)
+    root = rig.pose.bones[LIMBS[limb].parent]
+    root.rotation_mode = "XYZ"
+    root.rotation_euler = turn
+    bpy.context.view_layer.update()
+    owner = LIMBS[limb].owner
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.state == state, verdict.reason
+    limits = [f for f in findings_of(rig, "locks") if f.fix_id in ("drop_limit", "free_axes")]
+    errors = [f for f in limits if f.severity == Severity.ERROR]
+    assert bool(errors) == (state == "fail"), [f.message for f in limits]

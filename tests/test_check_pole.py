@@ -7,6 +7,7 @@ import math
 
 import bpy
 import pytest
+from faulted_limbs import Fault, faulted_rig, judge
 from mathutils import Vector
 from solving import (
     assert_ik_works,
@@ -539,3 +540,16 @@ def test_no_pole_is_given_where_its_iterations_would_be_too_few_with_one(rig) ->
     (finding,) = [f for f in _pole_findings(rig) if f.bone == "shin.L"]
     apply_fix(finding)
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+
+
+def test_no_new_pole_where_a_posed_root_folds_a_narrow_limit() -> None:
+    """Issue 25: the leg without a pole, its shin held on X to ±6°, the thigh keyed 0.3, 0.15
+    rad: the keyed twist folds the shin and the leg lands; a pole would set the limb's plane
+    and the limit would stop it 4.6% short, so the pole fix waits."""
+    faults = (Fault("no_pole", "leg", 0), Fault("ik_limit", "leg", 6), Fault("fk_keys", "leg", 0.3))
+    rig = faulted_rig(faults)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert verdict.state == "pass", verdict.reason
+    (finding,) = [f for f in findings_of(rig, "pole") if f.bone == "shin.L"]
+    assert (finding.fix_id, finding.stated["blocked_by"]) == (None, "turned_root")
+    assert list(judge(faults, fixes=True).problems()) == []

@@ -6,6 +6,10 @@ the IK overrides (a Track To at the hand control rolls the forearm 90° about Z)
 Such a chain lands on the limit and the start together: freeing the limit alone leaves the start
 bending the joint away from its pole where the start is large or set by a constraint, and muting
 the constraint alone leaves the joint straight about Z, short of the target. Their fixes wait.
+
+Without a pole the solver starts the limb as posed, and a root turned about its own Y or Z
+(``root_turn_that_folds``) folds such a joint about Z as well: keyed so, the limb lands, and
+clearing the keys (``fk_ik_mix``) would stop it short, so that fix waits.
 """
 
 from __future__ import annotations
@@ -18,15 +22,64 @@ import bpy
 from ..core.finding import IK_LIMIT, Finding, Severity, lowered
 from ..core.limb import forward_pose
 from ..core.names import readable
-from ..core.rig import IKChain, RigView
+from ..core.rig import AXES, IKChain, RigView
 from ..core.start import overridden_constraints
 from ..core.started import (
     folds_past_a_narrow_limit,
+    held_on_x_by_a_narrow_limit,
     limited_on_x_alone,
     sets_the_start,
     start_set_by,
     started_pose,
 )
+
+ROOT_TURN_THAT_FOLDS = {"y": (0.05, 3.0), "z": (0.5, 1.0)}
+"""Radians (least, most) the pose turns a two-bone limb's root about its own Y (a twist, with or
+without a turn about X) or, untwisted, about Z, with which its joint held on X by a narrow limit
+alone folds the limb without a pole (``root_turn_that_folds``). Measured on the arm and the leg
+limited 0°, ±3° and ±6°: twisted 0.05 to 3.0 they land, 0.025 fails (4.6% to 6.5% of the reach
+short; 0.03 lands the arm, not the leg); turned 0.5 or 1.0 about Z they land, about X alone they
+fail; with a pole every such start fails, the pole setting the limb's plane."""
+
+
+def root_turn_that_folds(rig: RigView, chain: IKChain) -> tuple[str, float] | None:
+    """The axis ("y" or "z") and radians the pose turns the root of a two-bone limb without a
+    pole, free of IK locks and limits and of other constraints, where that turn lets its joint,
+    held on X by a narrow limit alone, fold and land (``ROOT_TURN_THAT_FOLDS``); else None."""
+    if chain.pole is not None or len(chain.moving_bones) != 2:
+        return None
+    joint, root = chain.moving_bones
+    pose_bone = rig.pose_bone(root)
+    settings = [f"{setting}_{axis}" for setting in ("lock_ik", "use_ik_limit") for axis in AXES]
+    if any(getattr(pose_bone, setting) for setting in settings):
+        return None
+    if not held_on_x_by_a_narrow_limit(rig, joint) or next(
+        overridden_constraints(rig, [root]), None
+    ):
+        return None  # another constraint on the root sets its start: not measured
+    swing, twist = pose_bone.matrix_basis.to_quaternion().to_swing_twist("Y")
+    about_z = swing.axis.z * swing.angle
+    for axis, turn in (("y", twist), ("z", about_z if abs(twist) < 1e-4 else 0.0)):
+        least, most = ROOT_TURN_THAT_FOLDS[axis]
+        if least - 1e-4 <= abs(turn) <= most + 1e-4:
+            return axis, turn
+    return None
+
+
+def turn_that_fails_with_a_pole(rig: RigView, chain: IKChain) -> str | None:
+    """Why giving this chain a pole would stop it short: its root's posed turn folds its joint,
+    held on X by a narrow limit, only while no pole sets the limb's plane
+    (``ROOT_TURN_THAT_FOLDS``: with one, 4.6% to 6.5% of the reach short)."""
+    turn = root_turn_that_folds(rig, chain)
+    if turn is None:
+        return None
+    return (
+        f"{chain.root} is posed turned {abs(turn[1]):.2g} rad about its own {turn[0].upper()}, "
+        f"which folds {chain.moving_bones[0]}, held on X by a narrow IK limit, only while no "
+        "pole sets the limb's plane: with one, the limit would stop it short (the locks check's "
+        "error); free that limit first"
+    )
+
 
 FREED_LANDS = 1.5
 """Radians about Z up to which a joint posed so still lands once its narrow X limit is
@@ -62,6 +115,15 @@ def weighed_against_swing(rig: RigView, chain: IKChain, findings: list[Finding])
     joint away (``freeing_breaks``)."""
     limited = [f for f in findings if _x_limit_error(f)]
     swings = swung_past_narrow_limits(rig, chain) if limited else {}
+    if limited and [f.bone for f in limited] == [chain.moving_bones[0]] and not swings:
+        turn = root_turn_that_folds(rig, chain)
+        if turn is not None:
+            reason = (
+                f" But without a pole the solver starts the limb as posed, {chain.root} turned "
+                f"{abs(turn[1]):.2g} rad about its own {turn[0].upper()}: the joint held on X "
+                "alone then folds about Z and lands (measured)."
+            )
+            return lowered(findings, reason, ("root_turned", turn), _x_limit_error)
     if not limited or any(f.bone not in swings for f in limited):
         return findings
     said = ", ".join(f"{f.bone} {abs(swings[f.bone or '']):.2g} rad" for f in limited)

@@ -64,6 +64,7 @@ from ..core.rig import IKChain, RigView
 from ..core.start import start_held_by
 from ._locks_what_if import twist_that_holds_locks
 from ._shared_control import line_aimer
+from ._swung_start import root_turn_that_folds
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
 
@@ -120,6 +121,8 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
         blocked_by = "twisted_lock"
     if holding is None and (holding := _turn_off_the_line(rig, chain)) is not None:
         blocked_by = "aimed_line"
+    if holding is None and (holding := _turn_that_folds_a_limit(rig, chain, keyed)) is not None:
+        blocked_by = "turned_root"
     return chain_finding(
         "fk_ik_mix",
         rig,
@@ -176,6 +179,21 @@ def _twist_held_by_keys(rig: RigView, chain: IKChain, keyed: list[str]) -> str |
         f"the keys twist {bone}, IK-locked on the axis the limb bends on, about its own Y: the "
         "solver folds the limb by that twist, and cleared, the lock would stop it short (the "
         "locks check's error); free that axis first"
+    )
+
+
+def _turn_that_folds_a_limit(rig: RigView, chain: IKChain, keyed: list[str]) -> str | None:
+    """Why clearing the keys would break a limb without a pole whose joint a narrow X IK limit
+    holds: they turn its root, and the joint folds by that turn (``root_turn_that_folds``,
+    measured: the arm keyed 0.8, 0.4 rad on the upper arm lands, and stops 6.5% short cleared)."""
+    turn = root_turn_that_folds(rig, chain) if chain.root in keyed else None
+    if turn is None:
+        return None
+    return (
+        f"the keys turn {chain.root} {abs(turn[1]):.2g} rad about its own {turn[0].upper()}: "
+        "without a pole, the joint held on X by a narrow IK limit folds by that turn, and "
+        "cleared, the limit would stop the limb short (the locks check's error); free that "
+        "limit first"
     )
 
 

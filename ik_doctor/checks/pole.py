@@ -81,6 +81,7 @@ from ._locks_what_if import lock_that_holds_a_pole, stiffness_that_fails_with_a_
 from ._pole_limb import POLE_DISTANCE, Limb, control_point, limb_at_rest, pole_point
 from ._pole_moves import kept_behind_the_bend, pole_bone_is_movable
 from ._pole_turn import PoleTurn, pole_turn
+from ._swung_start import turn_that_fails_with_a_pole
 from ._tip_motion import blocked
 
 WHY_TWIST = (
@@ -311,6 +312,7 @@ def _what_a_pole_would_break(rig: RigView, chain: IKChain) -> tuple[str | None, 
         ("bend_axis_lock", lock_that_holds_a_pole),
         ("stiffness", stiffness_that_fails_with_a_pole),
         ("iterations", iterations_short_with_a_pole),
+        ("turned_root", turn_that_fails_with_a_pole),
     )
     for kind, reason_of in reasons:
         reason = reason_of(rig, chain)

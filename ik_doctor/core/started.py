@@ -201,7 +201,11 @@ def folds_past_a_narrow_limit(
     the limit clamps), with the pole behind the limb or no pole, and the arm whose forearm a
     Track To at the hand control starts 90° about Z: all land.
     """
-    if bone == chain.root or bone not in chain.moving_bones or not _held_on_x_by_a_limit(rig, bone):
+    if (
+        bone == chain.root
+        or bone not in chain.moving_bones
+        or not held_on_x_by_a_narrow_limit(rig, bone)
+    ):
         return None
     rest = rig.raw_bone(bone)
     if rest.parent is None or readable(rest.parent) not in started:
@@ -219,7 +223,7 @@ def folds_past_a_narrow_limit(
     return about_z if least - 1e-4 <= abs(about_z) <= most + 1e-4 else None
 
 
-def _held_on_x_by_a_limit(rig: RigView, bone: str) -> bool:
+def held_on_x_by_a_narrow_limit(rig: RigView, bone: str) -> bool:
     """Whether only a narrow IK limit on X (within ``NARROW_X_LIMIT`` either way) holds the bone
     (``limited_on_x_alone``)."""
     pose_bone = rig.pose_bone(bone)
