@@ -120,7 +120,8 @@ def test_a_gap_above_a_bone_whose_own_ik_turns_it_alone_is_not_connected(rig) ->
     forearm.use_tail, forearm.mute = False, True
     upper = rig.pose.bones["upper_arm.L"].constraints.new("IK")
     upper.target, upper.subtarget, upper.chain_count = rig, "hand_ik.L", 1
-    assert [v.state for v in judge_chains(rig) if v.owner == "upper_arm.L"] == ["pass"]
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "upper_arm.L"]
+    assert verdict.state == "pass", verdict.reason  # failed once under load on 5.3 (unexplained)
     (finding,) = [f for f in findings_of(rig, "parenting") if f.bone == "upper_arm.L"]
     assert finding.fix_id is None and finding.stated["one_bone_ik"] == ("upper_arm.L", upper.name)
     with edit_bones(rig) as bones:  # the connection, made by hand
