@@ -1097,3 +1097,17 @@ def test_a_narrow_limit_under_a_root_turned_without_a_pole_folds(
     limits = [f for f in findings_of(rig, "locks") if f.fix_id in ("drop_limit", "free_axes")]
     errors = [f for f in limits if f.severity == Severity.ERROR]
     assert bool(errors) == (state == "fail"), [f.message for f in limits]
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+def test_a_joint_held_by_a_zero_width_limit_without_a_pole_does_not_fold_about_z(limb: str) -> None:
+    """An IK lock on the forearm's or shin's X lets it fold about Z without a pole, and the limb
+    lands; a zero-width X limit does not (Blender builds a ball joint with X clamped, straight
+    about Z): 6.5% and 5.1% of the reach short. `locks` said both: an error that it can barely
+    fold, and a warning that it folds about Z and lands (measured for the lock). One error now."""
+    rig = faulted_rig((Fault("no_pole", limb, 0), Fault("ik_limit", limb, 0)))
+    owner = LIMBS[limb].owner
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails, verdict.reason
+    (finding,) = [f for f in findings_of(rig, "locks") if f.bone == owner]
+    assert (finding.severity, finding.stated["folds_about"]) == (Severity.ERROR, None)
