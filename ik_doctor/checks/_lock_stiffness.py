@@ -174,8 +174,8 @@ def straight_stiff_findings(
 def _evenly_stiff(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[Finding]:
     grown, table = _even_table(rig, chain)
     share = shortfall(table, stiffness)
-    width = limited_width(rig, chain)
-    if (grown, table) == (None, EVEN_SHORTFALL) and width is not None:
+    unlimited = (grown, table) == (None, EVEN_SHORTFALL)
+    if unlimited and (width := limited_width(rig, chain)) is not None:
         rows = LIMITED_EVEN_SHORTFALL[_limb_kind(rig, chain)]
         share = shortfall(limited_table(width, EVEN_POINTS, rows, table), stiffness)
     if stiffness >= EVEN_WARNING - 1e-6 or share >= REACH_TOLERANCE:
