@@ -1111,3 +1111,69 @@ def test_a_joint_held_by_a_zero_width_limit_without_a_pole_does_not_fold_about_z
     assert verdict.fails, verdict.reason
     (finding,) = [f for f in findings_of(rig, "locks") if f.bone == owner]
     assert (finding.severity, finding.stated["folds_about"]) == (Severity.ERROR, None)
+
+
+@pytest.mark.parametrize(
+    ("limb", "owner", "way", "locked", "fails"),
+    [
+        ("leg", "shin.L", 5, 3, True),  # X limited -150° to 0°, Y and Z locked: a hinge held
+        ("arm", "forearm.L", 5, 3, True),
+        ("leg", "shin.L", 5, None, False),  # Z free: it swings about Z and lands
+        ("leg", "shin.L", 4, 3, False),  # the limit opens the side the swing goes
+        ("leg", "shin.L", 1, 3, False),  # with a pole it lands
+    ],
+)
+def test_a_one_bone_chain_whose_limit_holds_its_swing_is_an_error(
+    limb: str, owner: str, way: int, locked: int | None, fails: bool
+) -> None:
+    """Issue 25 (fresh seed 112, a warning only): the shin cut off a straight leg is its IK's only
+    bone; locked on Y and Z and limited on X to one side, it cannot swing the way it must, and
+    stops 34.7% of its reach short under chain_length's warning alone. Locks now says it, and
+    turning the limit off lands it; the same bone swinging free, or with a pole, is no error."""
+    faults = (Fault("unparented", limb, 0), Fault("straight_one_sided", limb, way))
+    faults += () if locked is None else (Fault("ik_lock", limb, locked),)
+    rig = faulted_rig(faults)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails == fails, verdict.reason
+    held = [f for f in findings_of(rig, "locks") if f.title == "Limit holds the swing"]
+    if not fails:
+        assert held == []
+        return
+    assert verdict.tip_error > 0.3 * verdict.reach
+    (finding,) = held
+    assert (finding.severity, finding.bone, finding.args["axes"]) == (Severity.ERROR, owner, "x")
+    apply_fix(finding)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.state == "pass", verdict.reason
+    assert list(judge(faults, fixes=True).problems()) == []
+
+
+@pytest.mark.parametrize(
+    ("limb", "kind", "stiffness"),
+    [
+        ("arm", "stiff_parent", 0.74),  # lands 0.098% short: read between 0.7 and 0.75, 0.101%
+        ("arm", "stiff_parent", 0.745),
+        ("leg", "stiff_parent", 0.73),
+        ("arm", "stiff_owner", 0.845),  # fails 0.104%, where 0.85 lands 0.078%
+        ("arm", "stiff_owner", 0.85),
+        ("arm", "stiff_owner", 0.88),
+        ("leg", "stiff_owner", 0.84),
+        ("leg", "stiff_owner", 0.855),
+        ("leg", "stiff_both", 0.75),
+    ],
+)
+def test_a_stiff_limb_without_a_pole_is_read_by_rows_that_keep_each_drop(
+    limb: str, kind: str, stiffness: float
+) -> None:
+    """Issue 25 (fresh seed 112, a false error): without a pole the shortfall climbs and drops
+    every 0.03 to 0.06 of stiffness; rows 0.05 apart called the arm's upper arm at 0.74 an
+    error, and it lands. Each verdict here is the oracle's, one either side of a drop."""
+    rig = faulted_rig((Fault(kind, limb, stiffness), Fault("no_pole", limb, 0)))
+    owner = LIMBS[limb].owner
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    errors = [
+        f
+        for f in findings_of(rig, "locks")
+        if f.title == "Stiff, no pole" and f.severity == Severity.ERROR
+    ]
+    assert bool(errors) == verdict.fails, (verdict.reason, [f.message for f in errors])

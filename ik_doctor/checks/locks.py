@@ -57,6 +57,10 @@ What it reports:
   pole (a robot arm) is judged as the oracle sets its goals: a limit is an error where the arm
   posed by hand within its limits is held back, a warning where it still folds or two other
   joints turn either way (``_other_joints``; measured on generated arms).
+- A chain of one bone without a pole whose IK limit holds its swing (posed by hand within its
+  locks and limits its tip moves less than half as far as free): an error, as its tip does not
+  move at all (``_narrow_limits``, measured on the shin and the forearm: 34.7% of the reach
+  short; with a pole, or the limit off, they land).
 - IK stiffness that leaves the solver short, with the shortfall measured on a two-bone leg in
   the message, and the severity the oracle gives it (an error from 0.1% of the reach):
     - on every bone of the chain's swing axes: 0.95 gives 0.065%, a warning; an error from
@@ -129,7 +133,7 @@ What it reports:
 What its fixes do:
 
 - Free the blocked bend axis: unlock it, or drop the zero limit.
-- Turn off the narrow limit (its range is kept).
+- Turn off the narrow limit, or the one holding a single bone's swing (its range is kept).
 - Free the root's swing.
 - Set the stiff bone's IK stiffness to 0 (every bone's, for an evenly stiff chain).
 """
@@ -148,7 +152,7 @@ from ..core.armature import pose_of
 from ..core.finding import IK_LIMIT, IK_LOCK, Finding, Severity, chain_finding, lowered
 from ..core.limb import has_degenerate_bone, root_folds_against
 from ..core.names import readable
-from ..core.reach import ClampedFold, clamped_folds
+from ..core.reach import clamped_folds
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
 from ._lock_pairs import weighed_against_other_iks
@@ -160,7 +164,8 @@ from ._lock_stiffness import (
     straight_stiff_findings,
 )
 from ._lock_stretch import BEND_LOCKED_TITLE, weighed_against_stretch
-from ._other_joints import folds_by_hand, weighed_against_other_joints
+from ._narrow_limits import held_swing_finding, narrow_finding
+from ._other_joints import weighed_against_other_joints
 from ._swung_start import weighed_against_swing
 from ._tip_motion import TipMotion, blocked
 from ._transform_locks import axis_list, transform_lock_findings
@@ -177,7 +182,7 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             continue  # every axis free and flexible: the tip moves every way, no lock to note
         findings = [*chain_lock_findings(rig, chain, options["stiffness"])]
         if _has_ik_limits(rig, chain) and not any(f.severity == Severity.ERROR for f in findings):
-            findings += [_narrow_finding(rig, chain, clamp) for clamp in clamped_folds(rig, chain)]
+            findings += [narrow_finding(rig, chain, clamp) for clamp in clamped_folds(rig, chain)]
         findings = weighed_against_stretch(rig, chain, findings)
         findings = _weighed_against_aim(rig, chain, findings)
         findings = weighed_against_twist(rig, chain, findings)
@@ -295,6 +300,10 @@ def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Itera
         only = rig.pose_bone(chain.owner)
         if chain.use_tail and all(blocked(only, axis) for axis in "xz"):
             yield _bend_finding(rig, chain, only, "xz", bend=False)  # it cannot swing at all
+            return
+        held = held_swing_finding(rig, chain)
+        if held is not None:
+            yield held
             return
         yield from single_bone_findings(rig, chain, stiffness)  # no Jacobian rank to compare
         return
@@ -490,58 +499,6 @@ def _blocked_args(pose_bone: bpy.types.PoseBone, axes: str) -> tuple[tuple[str, 
     cause = IK_LOCK if all(locked) else IK_LIMIT if not any(locked) else None
     named = () if cause is None else (("cause", cause), ("bones", (readable(pose_bone),)))
     return (("axes", axes), *named)
-
-
-def _narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding:
-    axis = clamp.axis.upper()
-    limit = f"{math.degrees(clamp.low):.3g}° to {math.degrees(clamp.high):.3g}°"
-    how_far = (
-        f"only {clamp.folded:.2g}°" if clamp.folded > 0.0 else "only away from the chain's bend"
-    )
-    by_hand = folds_by_hand(rig, chain)
-    elsewhere = _folds_without(rig, chain, clamp) if by_hand is None else False
-    effect = (
-        "but the chain still folds in its plane about its other free axes (a joint rolled off "
-        "the bend axis folds about the one the roll tilts into the plane): it reaches, its "
-        "joint bent off the pole's plane (measured on "
-        "the leg and the arm with ±6° and 0° limits: rolled 2° to 40° they land 27° to 77° off "
-        "the pole's plane, rolled 90° in it; unrolled they stop 4.6% to 6.5% of the reach "
-        "short)."
-        if elsewhere
-        else f"the chain of IK '{chain.constraint}' can barely fold and misses targets nearer "
-        "its root."
-    )
-    return chain_finding(
-        "locks",
-        rig,
-        chain,
-        bone=clamp.bone,
-        severity=Severity.WARNING if elsewhere else Severity.ERROR,
-        title="Limit folds off plane" if elsewhere else "IK limit too narrow",
-        message=f"The {axis} IK limit of {clamp.bone} ({limit}) lets it fold {how_far}: {effect}",
-        why=(
-            "IK limits are angles from the rest pose that the solver never leaves; a joint "
-            "that cannot fold toward its bend leaves the limb nearly straight, so its tip "
-            "stops short of any target it would have to bend to reach."
-        ),
-        fix_id="drop_limit",
-        fix_label=f"Turn off the {axis} IK limit of {clamp.bone}",
-        fix_args=(("axes", clamp.axis), ("cause", IK_LIMIT), ("bones", (clamp.bone,))),
-        facts=(("folded", clamp.folded),),
-    )
-
-
-def _folds_without(rig: RigView, chain: IKChain, clamp: ClampedFold) -> bool:
-    """Whether the chain still folds in its bend plane with the clamped axis held, by the same
-    measure as a lock (``BLOCKED_RATIO`` of its free motion in the plane): a joint rolled off
-    the bend axis folds about its other free axis, which the roll tilts into the plane."""
-    if len(chain.bones) < 2 or has_degenerate_bone(rig, chain):
-        return False
-    motion = TipMotion(rig, chain)
-    if motion.normal is None or motion.free_motion(in_plane=True) <= 1e-6 * rig.chain_reach(chain):
-        return False  # straight: nothing folds in a plane
-    free = {key for key in motion.columns if not blocked(rig.pose_bone(key[0]), key[1])}
-    return not motion.cannot_reach(free - {(clamp.bone, clamp.axis)}, in_plane=True)
 
 
 def free_axes(obj: bpy.types.Object, finding: Finding) -> str:

@@ -1,0 +1,115 @@
+"""IK limits that hold a chain back: a joint's fold cut short or turned away from the bend
+(``core.reach.clamped_folds``), and the swing of a chain of one bone.
+
+A chain of one bone (chain length 1, or the owner cut off its limb) reaches only by swinging.
+Without a pole, where its IK limits hold that swing (posed by hand within its locks and limits,
+its tip moves less than half as far as free: ``core.reach.held_back``, the test the oracle sets
+its goals by), the solver leaves it where it is. Measured on the shin and the forearm cut from a
+straight limb, with a one-sided limit of 150° on X or Z, alone or beside IK locks on the other
+axes (Z, X, Y and Z, X and Y): every such chain stops 34.7% of its reach short, its tip unmoved;
+with a pole, or without the limit, every one lands, and so does each whose limits do not hold
+the swing (the other side, ±20°, ±60°)."""
+
+from __future__ import annotations
+
+import math
+
+from ..core.finding import IK_LIMIT, Finding, Severity, chain_finding
+from ..core.limb import has_degenerate_bone
+from ..core.reach import ClampedFold, held_back
+from ..core.rig import IKChain, RigView
+from ._other_joints import folds_by_hand
+from ._tip_motion import TipMotion, blocked
+
+
+def narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding:
+    axis = clamp.axis.upper()
+    limit = f"{math.degrees(clamp.low):.3g}° to {math.degrees(clamp.high):.3g}°"
+    how_far = (
+        f"only {clamp.folded:.2g}°" if clamp.folded > 0.0 else "only away from the chain's bend"
+    )
+    by_hand = folds_by_hand(rig, chain)
+    elsewhere = _folds_without(rig, chain, clamp) if by_hand is None else False
+    effect = (
+        "but the chain still folds in its plane about its other free axes (a joint rolled off "
+        "the bend axis folds about the one the roll tilts into the plane): it reaches, its "
+        "joint bent off the pole's plane (measured on "
+        "the leg and the arm with ±6° and 0° limits: rolled 2° to 40° they land 27° to 77° off "
+        "the pole's plane, rolled 90° in it; unrolled they stop 4.6% to 6.5% of the reach "
+        "short)."
+        if elsewhere
+        else f"the chain of IK '{chain.constraint}' can barely fold and misses targets nearer "
+        "its root."
+    )
+    return chain_finding(
+        "locks",
+        rig,
+        chain,
+        bone=clamp.bone,
+        severity=Severity.WARNING if elsewhere else Severity.ERROR,
+        title="Limit folds off plane" if elsewhere else "IK limit too narrow",
+        message=f"The {axis} IK limit of {clamp.bone} ({limit}) lets it fold {how_far}: {effect}",
+        why=(
+            "IK limits are angles from the rest pose that the solver never leaves; a joint "
+            "that cannot fold toward its bend leaves the limb nearly straight, so its tip "
+            "stops short of any target it would have to bend to reach."
+        ),
+        fix_id="drop_limit",
+        fix_label=f"Turn off the {axis} IK limit of {clamp.bone}",
+        fix_args=(("axes", clamp.axis), ("cause", IK_LIMIT), ("bones", (clamp.bone,))),
+        facts=(("folded", clamp.folded),),
+    )
+
+
+def _folds_without(rig: RigView, chain: IKChain, clamp: ClampedFold) -> bool:
+    """Whether the chain still folds in its bend plane with the clamped axis held, by the same
+    measure as a lock (``BLOCKED_RATIO`` of its free motion in the plane): a joint rolled off
+    the bend axis folds about its other free axis, which the roll tilts into the plane."""
+    if len(chain.bones) < 2 or has_degenerate_bone(rig, chain):
+        return False
+    motion = TipMotion(rig, chain)
+    if motion.normal is None or motion.free_motion(in_plane=True) <= 1e-6 * rig.chain_reach(chain):
+        return False  # straight: nothing folds in a plane
+    free = {key for key in motion.columns if not blocked(rig.pose_bone(key[0]), key[1])}
+    return not motion.cannot_reach(free - {(clamp.bone, clamp.axis)}, in_plane=True)
+
+
+def held_swing_finding(rig: RigView, chain: IKChain) -> Finding | None:
+    """The error for a chain of one bone without a pole whose IK limit holds its swing."""
+    if not chain.use_tail or (chain.pole is not None and not chain.pole_bone_missing):
+        return None
+    if rig.detached_parent(chain) is not None:
+        return None  # the parenting check speaks for a chain cut off its limb
+    only = rig.pose_bone(chain.owner)
+    limited = [axis for axis in "xz" if getattr(only, f"use_ik_limit_{axis}")]
+    if not limited or not held_back(rig, chain):
+        return None
+    one_sided = [
+        axis
+        for axis in limited
+        if getattr(only, f"ik_min_{axis}") >= 0.0 or getattr(only, f"ik_max_{axis}") <= 0.0
+    ]
+    axis = (one_sided or limited)[0]
+    low, high = (math.degrees(getattr(only, f"ik_{end}_{axis}")) for end in ("min", "max"))
+    return chain_finding(
+        "locks",
+        rig,
+        chain,
+        bone=chain.owner,
+        severity=Severity.ERROR,
+        title="Limit holds the swing",
+        message=(
+            f"The {axis.upper()} IK limit of {chain.owner} ({low:.3g}° to {high:.3g}°) holds the "
+            f"swing of IK '{chain.constraint}', a chain of one bone without a pole: the solver "
+            "leaves it where it is (measured on a shin and a forearm so limited: 34.7% of the "
+            "reach short; without the limit, or with a pole, they land)."
+        ),
+        why=(
+            "A chain of one bone reaches only by swinging toward the target. Posed by hand "
+            "within its IK locks and limits it swings less than half as far as free; without a "
+            "pole the solver then does not swing it at all."
+        ),
+        fix_id="drop_limit",
+        fix_label=f"Turn off the {axis.upper()} IK limit of {chain.owner}",
+        fix_args=(("axes", axis), ("cause", IK_LIMIT), ("bones", (chain.owner,))),
+    )
