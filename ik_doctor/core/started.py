@@ -22,7 +22,7 @@ COPIES = (bpy.types.CopyRotationConstraint, bpy.types.CopyTransformsConstraint)
 """Constraints whose rotation the solver starts from as copied from their target."""
 TRACKS = (bpy.types.DampedTrackConstraint, bpy.types.LockedTrackConstraint)
 """Constraints that swing the bone toward their target, where the solver starts."""
-SWING_THAT_FOLDS = (0.004, 3.0)
+SWING_THAT_FOLDS = (0.0034, 3.0)
 """Radians (least, most) about its own Z with which an inner joint held on X by a narrow IK
 limit alone was measured to start and fold the limb about Z (``folds_past_a_narrow_limit``)."""
 NARROW_X_LIMIT = math.radians(6.0)
@@ -196,10 +196,11 @@ def folds_past_a_narrow_limit(
     Blender builds such a bone as a ball joint with X clamped. Started straight about Z, a turn
     about Z only moves the tip across the limb's plane, and the solver stops short (the arm 5.7%
     to 6.5%, the leg 4.6% to 5.1%); started turned about Z, it folds about Z and lands.
-    Measured on the arm and the leg limited 0°, ±3° and ±6°, keyed 0.004 to 3.1 rad about Z
-    either way (0.003 fails), the zero limit also turned 0.5 or 2.1 rad about X as well (which
-    the limit clamps), with the pole behind the limb or no pole, and the arm whose forearm a
-    Track To at the hand control starts 90° about Z: all land.
+    Measured on the arm and the leg limited 0°, ±3° and ±6°, keyed 0.0034 to 3.1 rad about Z
+    either way (0.0033 fails the leg held at 0°, 0.003 every limb), the zero limit also turned
+    0.5 or 2.1 rad about X as well (which the limit clamps), with the pole behind the limb or no
+    pole, and the arm whose forearm a Track To at the hand control starts 90° about Z: all land
+    (seed 111: a forearm copying the foot control's rotation starts 0.0036 rad about Z, lands).
     """
     if (
         bone == chain.root
