@@ -7,7 +7,7 @@ from pathlib import Path
 
 import bpy
 import pytest
-from faulted_limbs import LIMBS
+from faulted_limbs import LIMBS, Fault, judge
 from mathutils import Vector
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
@@ -534,3 +534,16 @@ def test_a_track_to_that_turns_a_narrow_limited_joint_about_z_lands_and_waits(
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
     track.mute, bone.use_ik_limit_x = False, False
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
+
+
+def test_a_copied_bone_another_ik_on_the_control_turns_sets_no_start_read_at_rest() -> None:
+    """Issue 25 (fresh seed 112, a false error): the forearm copies the shoulder's rotation, and
+    an upper-arm IK without Use Tail on the hand control turns the shoulder toward every goal.
+    Read at rest, the start bent the joint away; the copied rotation turns with the goal, and
+    the arm lands. Not modelled, it is no error."""
+    judged = judge((Fault("ik_above", "arm", 0), Fault("overriding_constraint", "arm", 0)))
+    (verdict,) = [v for v in judged.verdicts if v.owner == "forearm.L"]
+    assert verdict.state == "pass", verdict.reason
+    order = [f for f in judged.findings if f.check_id == "constraint_order"]
+    assert [f.severity for f in order] == [Severity.WARNING]
+    assert list(judged.problems()) == []

@@ -108,7 +108,8 @@ def started_rotation(
         return None
     target, subtarget = constraint.target, readable(constraint, "subtarget")
     if target == rig.object and rig.has_bone(subtarget):
-        if {subtarget, *rig.ancestors(subtarget)}.intersection(chain.bones):
+        carried = {subtarget, *rig.ancestors(subtarget)}
+        if carried.intersection(chain.bones) or _turned_toward_the_goal(rig, chain, carried):
             return None  # the IK moves the target too: where it starts is not where it was
         matrix = rig.pose_bone(subtarget).matrix
     elif target is not None and target != rig.object and not subtarget:
@@ -154,6 +155,20 @@ def started_rotation(
         plain = plain and all(getattr(constraint, f"use_{axis}") for axis in AXES)
         plain = plain and not any(getattr(constraint, f"invert_{axis}") for axis in AXES)
     return matrix.to_3x3().normalized() if plain else None
+
+
+def _turned_toward_the_goal(rig: RigView, chain: IKChain, bones: set[str]) -> bool:
+    """Whether another live IK aimed at the chain's own control turns one of ``bones``: the
+    target they carry then turns with every goal, and the start with it. Measured (seed 112):
+    the forearm copying the shoulder's rotation, which an upper-arm IK without Use Tail on the
+    hand control turns, lands where the start read at rest bent the joint away."""
+    return any(
+        other != chain
+        and other.live
+        and (other.target, other.subtarget) == (chain.target, chain.subtarget)
+        and bones.intersection(other.moving_bones)
+        for other in rig.chains
+    )
 
 
 def swung_to(
