@@ -313,7 +313,10 @@ def test_a_limb_posed_off_its_rest_bend_needs_what_its_start_needs(
 @pytest.mark.parametrize(
     ("owner", "stretch", "iterations", "fails", "needs"),
     [
-        ("forearm.L", (0.605, 0.0605), 8, False, 6),  # agreement seed 99: an error, and it lands
+        ("forearm.L", (0.605, 0.0605), 8, False, 7),  # agreement seed 99: an error, and it lands
+        ("forearm.L", (0.405, 0.0405), 10, True, 11),  # seed 112: read between rows, a warning
+        ("shin.L", (0.405, 0.0405), 10, True, 11),
+        ("shin.L", (0.405, 0.0), 10, False, 10),  # one bone stretching lands sooner
         ("forearm.L", (0.6, 0.0), 6, True, 7),
         ("forearm.L", (0.4, 0.04), 10, True, 11),  # more than unstretched (9)
         ("shin.L", (0.5, 0.05), 7, True, 8),
