@@ -459,3 +459,31 @@ def test_a_start_a_copy_rotation_straightens_needs_what_a_limb_posed_so_needs() 
     (finding,) = [f for f in findings_of(rig, "solver") if f.bone == "forearm.L"]
     assert finding.severity == Severity.ERROR
     assert (finding.stated["needed_for"], finding.stated["needs"]) == ("posed_straighter", 13)
+
+
+@pytest.mark.parametrize(
+    ("limb", "kind", "stiffness", "iterations", "fails"),
+    [
+        ("arm", "stiff_owner", 0.8, 12, False),  # seed 113: an error (13, unrolled), it lands
+        ("arm", "stiff_owner", 0.8, 10, True),
+        ("arm", "stiff_both", 0.8, 8, True),
+        ("leg", "stiff_both", 0.9, 12, True),
+    ],
+)
+def test_a_stiff_limb_rolled_to_fold_about_z_needs_its_own_count(
+    limb: str, kind: str, stiffness: float, iterations: int, fails: bool
+) -> None:
+    """Issue 25 (fresh seed 113, a false error): rolled 90°, the arm folds its forearm about Z
+    and, stiff, needs one or two iterations fewer than unrolled (the forearm at 0.8 lands from
+    11, where unrolled it needs 13)."""
+    faults = (
+        Fault("roll", limb, 90),
+        Fault(kind, limb, stiffness),
+        Fault("iterations", limb, iterations),
+    )
+    rig = faulted_rig(faults)
+    owner = "forearm.L" if limb == "arm" else "shin.L"
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails == fails, verdict.reason
+    solver = [f for f in findings_of(rig, "solver") if f.severity == Severity.ERROR]
+    assert bool(solver) == fails, [f.message for f in solver]

@@ -20,6 +20,7 @@ from ..core.limb import forward_tip
 from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
 from ..core.started import started_pose
+from ._lock_stiffness import folds_about_z
 
 T = TypeVar("T")
 
@@ -172,6 +173,21 @@ row the limb fails at 500 (``locks``). A straighter stiff limb need not need mor
 unstiff, the same on 4.2, 4.5 and 5.3 (a row below the bend table's count lowers it). The rows
 from 0.5 were read every 0.015 on 4.5 (the benchmark's amounts off the grid), where a row
 between the measured ones left a failing limb a warning."""
+# fmt: off
+ROLLED_STIFF_NEEDS = {
+    "even": (
+        (7.63, ((0.5, 9), (0.8, 10), (0.9, 13))),
+        (13.7, ((0.5, 7), (0.7, 8), (0.8, 9), (0.9, 12))),
+    ),
+    "joint": ((7.63, ((0.5, 11), (0.7, 12), (0.8, 13))), (13.7, ((0.5, 8), (0.7, 10), (0.8, 11)))),
+    "root": ((7.63, ((0.5, 11), (0.7, 12))), (13.7, ((0.5, 8), (0.7, 9), (0.8, 11)))),
+}
+# fmt: on
+"""``STIFF_NEEDS`` for a limb whose joint folds within ``ROLLED`` of its own Z axis (rolled
+about 90°): it needs one or two fewer (measured on 5.3 at 0.5, 0.7, 0.8 and 0.9: the arm rolled
+90° with its forearm at 0.8 lands from 11 where unrolled it needs 13; seed 113 called it an error
+at 12). Each row holds from its stiffness up to the next, the fewer side."""
+
 STIFF_BEND_SPAN = 1.0
 """Degrees from a measured bend a limb may be for that row to hold; between the two, the
 fewer of both rows holds; outside, nothing was measured."""
@@ -370,13 +386,15 @@ def _stiffness_need(
     else:
         kind, stiffness = ("joint", joint) if joint else ("root", root)
         where = chain.moving_bones[0 if joint else 1]
-    need = _stiff_count(STIFF_NEEDS[kind], bend, stiffness)
+    rolled = folds_about_z(rig, chain)
+    need = _stiff_count((ROLLED_STIFF_NEEDS if rolled else STIFF_NEEDS)[kind], bend, stiffness)
     if not need or need == count:
         return None
     return Need(
         need,
         f"IK stiffness {stiffness:g} on {where}; {limb} bent {bend:g}° need {count}, and {need} "
-        "so stiff, measured",
+        + ("so stiff with the joint rolled to fold about Z" if rolled else "so stiff")
+        + ", measured",
         "stiffness",
     )
 

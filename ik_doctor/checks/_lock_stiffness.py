@@ -530,7 +530,7 @@ def _even_table(rig: RigView, chain: IKChain) -> tuple[Grown, tuple[tuple[float,
     scale, name = max((_posed_scale(rig, name), name) for name in chain.moving_bones)
     straight = _nearly_straight(rig, chain)
     table: tuple[tuple[float, float], ...] = (
-        ROLLED_EVEN_SHORTFALL if _folds_about_z(rig, chain) else EVEN_SHORTFALL
+        ROLLED_EVEN_SHORTFALL if folds_about_z(rig, chain) else EVEN_SHORTFALL
     )
     grown: tuple[Grown, tuple[tuple[float, float], ...]] = (
         None,
@@ -542,7 +542,7 @@ def _even_table(rig: RigView, chain: IKChain) -> tuple[Grown, tuple[tuple[float,
     return grown
 
 
-def _folds_about_z(rig: RigView, chain: IKChain) -> bool:
+def folds_about_z(rig: RigView, chain: IKChain) -> bool:
     """Whether the limb's joint folds within ``ROLLED`` of its own Z axis (rolled about 90°):
     evenly stiff, it lags less than folding about X (``ROLLED_EVEN_SHORTFALL``)."""
     normal = bend_plane(rig, chain)
