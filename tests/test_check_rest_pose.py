@@ -580,3 +580,34 @@ def test_a_pre_bend_at_a_joint_off_its_parent_survives_connecting_it() -> None:
     (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
     assert verdict.state == "pass", verdict.reason
     assert [f for f in diagnose(rig) if f.severity == Severity.ERROR] == []
+
+
+@pytest.mark.parametrize(
+    ("limb", "pole_turn", "fails"),
+    [
+        ("leg", 0, False),  # seed 114: started 90° from its pole, an error, and it lands
+        ("leg", -2, False),
+        ("leg", 2, True),
+        ("arm", 90, False),
+        ("arm", 95, True),
+    ],
+)
+def test_a_copied_start_square_to_the_pole_of_a_straight_limb_lands(
+    limb: str, pole_turn: int, fails: bool
+) -> None:
+    """Issue 25 (fresh seed 114, a false error and a trade): the straight leg copying the hand
+    control's rotation starts 90° from its pole. A copied rotation is where Blender starts, and
+    the limb lands to 90° (fails from 92°), where a Damped Track's start ends further than read
+    (fails from 88°). Pre-bent, the start was read as the bent chain's, out of its plane; read
+    as the straight chain's, the pre-bend lands it and no check calls it failed."""
+    faults = (Fault("overriding_constraint", limb, 5), Fault("straight", limb, 0))
+    faults += (Fault("pole_angle", limb, pole_turn),) if pole_turn else ()
+    judged = faulted_limbs.judge(faults)
+    owner = faulted_limbs.LIMBS[limb].owner
+    (verdict,) = [v for v in judged.verdicts if v.owner == owner]
+    assert verdict.fails == fails, verdict.reason
+    errors = [
+        f for f in judged.findings if f.check_id == "rest_pose" and f.severity == Severity.ERROR
+    ]
+    assert bool(errors) == fails
+    assert list(judged.problems()) == []

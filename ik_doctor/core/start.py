@@ -54,6 +54,13 @@ for the chain to land: Blender ends 5° to 16° further from the pole than the m
 Measured on the arm and the leg with a Damped Track on the lower bone at the pole: the model's
 88° and 86° at an angle turned 110° end 93° from the pole (they fail), its 78° and 76° at 120°
 end 87° (they land), 48° and 46° at 150° end 64° and 66°, 18° and 21° at 180° end 34° and 38°."""
+COPIED_TURNED_BACK_BEND = 91.5
+"""``TURNED_BACK_BEND`` for a start a Copy Rotation or Copy Transforms sets: the rotation it
+copies is where Blender starts, and the joint ends as the model says. Measured on the straight
+leg and arm copying the other limb's control: started 80°, 85°, 88° and 90° from the pole they
+land, 92°, 95° and 100° fail (the arm at -95° lands); seed 114's leg, started 90° from its pole
+at the rest angle, was an error and lands, and pre-bent (90° but 89.5° and 91.1° with the body
+turned) lands too."""
 
 
 def start_flips_the_bend(
@@ -84,6 +91,9 @@ def start_flips_the_bend(
     posed = forward_pose(rig, chain, rested=rested, cleared=cleared)
     if _replaced_later(rig, chain, bone, constraint, posed[bone], without):
         return False  # the start is what the later constraint sets: it is judged on its own
+    nearly_straight = _nearly_straight_start(rig, chain, bone, constraint)
+    if nearly_straight is not None and not (rested or cleared or without):
+        return not nearly_straight
     if constraint.type == "TRACK_TO":
         # Its up axis is the world's, which the body does not carry: read under every turn.
         starts = [
@@ -103,6 +113,30 @@ def start_flips_the_bend(
     if start is None:
         return False  # blended, in local spaces, other axes: not modelled, left a warning
     return _bent_the_other_way(rig, chain, bone, parent, constraint, posed, start, hinged)
+
+
+NEARLY_STRAIGHT = 0.01
+"""Share of its reach within which a chain's joint lies off its root-tip line for its start to
+be read as a straight chain's (``_nearly_straight_start``): rest_pose's pre-bend leaves 0.005."""
+
+
+def _nearly_straight_start(
+    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
+) -> bool | None:
+    """Whether a start set on a chain bent at rest no more than ``NEARLY_STRAIGHT`` ends facing
+    the pole, read as a straight chain's (``_faces_the_pole``): its rest bend is too slight to
+    give the start a side. Measured (seed 114): the straight leg copying the hand control's
+    rotation starts 90° from its pole and lands; pre-bent, it lands too, where the bent chain's
+    model called that start out of the bend plane. None for a chain bent further, or a start
+    not modelled."""
+    offset = bend_offset(rig, chain)
+    if not STRAIGHT_RATIO <= offset < NEARLY_STRAIGHT:
+        return None
+    turn = pole_turn(rig, chain)
+    bends = _start_bends(rig, chain, bone, constraint)
+    if turn is None or bends is None:
+        return None
+    return _faces_the_pole(turn, bends, _turned_back_limit(constraint))
 
 
 def _bent_the_other_way(
@@ -305,7 +339,10 @@ def start_turned_back(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     straight = straight_start_bends(rig, chain)
     if straight is not None:
         bone, constraint, started = straight
-        turned_back = _faces_the_pole(turn, started) and not _faces_the_pole(0.0, started)
+        limit = _turned_back_limit(constraint)
+        turned_back = _faces_the_pole(turn, started, limit) and not _faces_the_pole(
+            0.0, started, limit
+        )
         return (bone, readable(constraint)) if turned_back else None
     flipping = [
         (bone, constraint)
@@ -314,18 +351,22 @@ def start_turned_back(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     ]
     for bone, constraint in flipping:
         bends = _start_bends(rig, chain, bone, constraint)
-        if bends is None or not _faces_the_pole(turn, bends):
+        if bends is None or not _faces_the_pole(turn, bends, _turned_back_limit(constraint)):
             return None
     return (flipping[0][0], readable(flipping[0][1])) if flipping else None
 
 
-def _faces_the_pole(turn: float, bends: list[float]) -> bool:
+def _faces_the_pole(turn: float, bends: list[float], limit: float) -> bool:
     """Whether the pole angle turned by ``turn`` (radians) from its rest angle leaves each of
-    these started bends (``_start_bends``) within ``TURNED_BACK_BEND`` of the pole."""
+    these started bends (``_start_bends``) within ``limit`` degrees of the pole."""
     return all(
-        abs(math.degrees(math.remainder(turn + bend, math.tau))) <= TURNED_BACK_BEND
-        for bend in bends
+        abs(math.degrees(math.remainder(turn + bend, math.tau))) <= limit + 1e-3 for bend in bends
     )
+
+
+def _turned_back_limit(constraint: bpy.types.Constraint) -> float:
+    """How far from the pole a start this constraint sets may end and land."""
+    return COPIED_TURNED_BACK_BEND if isinstance(constraint, COPIES) else TURNED_BACK_BEND
 
 
 def straight_start(rig: RigView, chain: IKChain) -> tuple[str, str, bool] | None:
@@ -345,7 +386,7 @@ def straight_start(rig: RigView, chain: IKChain) -> tuple[str, str, bool] | None
     if turn is None or straight is None:
         return None
     bone, constraint, bends = straight
-    return bone, readable(constraint), _faces_the_pole(turn, bends)
+    return bone, readable(constraint), _faces_the_pole(turn, bends, _turned_back_limit(constraint))
 
 
 def straight_start_bends(
