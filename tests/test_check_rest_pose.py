@@ -611,3 +611,18 @@ def test_a_copied_start_square_to_the_pole_of_a_straight_limb_lands(
     ]
     assert bool(errors) == fails
     assert list(judged.problems()) == []
+
+
+@pytest.mark.parametrize(("scale", "fails"), [(2.2, False), (2.3, True)])
+def test_a_bone_off_its_parents_tail_swings_the_gap_as_its_lever(scale: float, fails: bool) -> None:
+    """Issue 25 (fresh seed 114, a false error): the arm without Use Tail turns the shoulder and
+    the upper arm, which starts 0.03 off the shoulder's tail. Scaled 2.2 (the forearm does not
+    inherit it), the upper arm still folds near enough, because the shoulder swings it from its
+    own head, gap and all: read by bone lengths it was held off; by the joints it lands, and at
+    2.3 it stops 2.1% short."""
+    faults = (Fault("tail_off", "arm", 0), Fault("inherit_scale_none", "arm", scale))
+    rig = faulted_rig(faults)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
+    assert verdict.fails == fails, verdict.reason
+    (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == "forearm.L"]
+    assert (finding.severity == Severity.ERROR) == fails, finding.message

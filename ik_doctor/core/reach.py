@@ -426,6 +426,13 @@ def nearest_folded(
     order, turns = _posed_turns(rig, chain, FOLDED_AS_FAR, 0.0, True, clamps)
     if clamps:
         return (_fk_tip(rig, chain, order, turns, longer) - rig.bone(order[0]).head).length, True
+    # Each bone's lever runs from its head to the joint below it (the chain's tip for the
+    # lowest): a bone set off its parent's tail swings that gap too (seed 114: the arm without
+    # Use Tail, its upper arm 0.03 off the shoulder and scaled 2.2, lands).
     moving = chain.moving_part(limb_bones(rig, chain))
-    lengths = [rig.bone(name).length * longer.get(name, 1.0) for name in moving]
-    return 2.0 * max(lengths) - sum(lengths), False
+    below = [rig.chain_tip(chain)] + [rig.bone(name).head for name in moving[:-1]]
+    levers = [
+        (end - rig.bone(name).head).length * longer.get(name, 1.0)
+        for name, end in zip(moving, below, strict=True)
+    ]
+    return 2.0 * max(levers) - sum(levers), False
