@@ -206,6 +206,9 @@ def test_applying_a_mirror_recomputes_the_pole_angles_of_both_arms(rig) -> None:
     # As the Scale fields read, not as the matrix decomposes (a half turn and -1 on every axis).
     assert finding.message.endswith("has a negative scale (-1, 1, 1).")
     angles = {name: _pole_angle(rig, name) for name in POLE_OWNERS}
+    # It names every chain whose pole angle it may recompute: it changes their IK (the
+    # property tests found it changing a bone it did not name).
+    assert set(finding.args["poles_kept"]) == set(POLE_OWNERS)
     assert run_fix(finding).changed
     changed = {name for name in POLE_OWNERS if _pole_angle(rig, name) != angles[name]}
     assert changed == {"forearm.L", "forearm.R"}  # measured: -90° to +90°, the legs keep theirs

@@ -170,10 +170,17 @@ def _armature_finding(rig: RigView, kind: dict[str, bool]) -> Finding:
             "Apply the armature's rotation and scale (changes the bones' rest coordinates; "
             "nothing moves in the world)"
         ),
+        # The fix recomputes these chains' pole angles to keep their turn: it changes their
+        # owners' IK, so it names them (a name in bytes Python cannot read refuses the fix).
+        fix_args=() if reason else (("poles_kept", _owners_with_a_pole_turn(rig)),),
         facts=(("blocked_by", blocked_by),),
         no_fix_reason=reason,
         changes_rest_pose=reason is None,
     )
+
+
+def _owners_with_a_pole_turn(rig: RigView) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(c.owner for c in rig.chains if pole_turn(rig, c) is not None))
 
 
 def _no_fix_reason(rig: RigView, kind: dict[str, bool]) -> tuple[str, str] | None:
