@@ -21,6 +21,7 @@ from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
 from ..core.started import started_pose
 from ._lock_stiffness import folds_about_z
+from ._three_bone_needs import three_bone_need
 
 T = TypeVar("T")
 
@@ -244,7 +245,8 @@ class Need:
     "tail_off" (no Use Tail under a pole), "opposed_hinges", "stretch" (IK Stretch),
     "posed_longer" (a bone posed longer than at rest), "stiffness",
     "folded_further" (the joint folded further than at rest where the solver starts) or
-    "posed_straighter" (straighter, on the same side); the finding's ``needed_for``."""
+    "posed_straighter" (straighter, on the same side), or "three_bones" (an insect's leg,
+    ``_three_bone_needs``); the finding's ``needed_for``."""
 
 
 def iterations_needed(
@@ -253,6 +255,9 @@ def iterations_needed(
     """The fewest iterations the chain needs by the tables measured on two-bone limbs as straight
     as it is, or straighter, or posed folded as far; None for a chain no table measured (one or
     three bones, a bend past the tables). ``without``: as if that constraint were muted."""
+    if len(chain.moving_bones) == 3:
+        found = three_bone_need(rig, chain)
+        return None if found is None else Need(*found, "three_bones")
     bends = _joint_bends(rig, chain, without)
     if bends is None:
         return None
