@@ -23,6 +23,9 @@ THREE_BONE_NEEDS = ((20.0, 8), (30.0, 7), (45.0, 6), (60.0, 5), (140.0, 5))
 """(the lower joint's bend at rest in degrees, the fewest iterations such legs need)."""
 SHORT_ROOT = 0.6
 """Longest root, as a share of the middle bone, the table was measured with (0.57)."""
+ROOT_BEND = 60.0
+"""Most degrees the root was measured bent from the middle bone (a clavicle square to its upper
+arm was not)."""
 
 
 def three_bone_need(rig: RigView, chain: IKChain) -> tuple[int, str] | None:
@@ -34,8 +37,11 @@ def three_bone_need(rig: RigView, chain: IKChain) -> tuple[int, str] | None:
     lower, middle, root = (rig.bone(name) for name in moving)
     if root.length > SHORT_ROOT * middle.length or not _as_measured(rig, chain):
         return None
+    root_way = root.tail - root.head
     upper_way, lower_way = middle.tail - middle.head, lower.tail - lower.head
-    if upper_way.length == 0.0 or lower_way.length == 0.0:
+    if min(root_way.length, upper_way.length, lower_way.length) == 0.0:
+        return None
+    if math.degrees(root_way.angle(upper_way)) > ROOT_BEND + 1e-6:
         return None
     bend = math.degrees(upper_way.angle(lower_way))
     count = next((n for at, n in THREE_BONE_NEEDS if at >= bend - 1e-6), None)
