@@ -13,7 +13,7 @@ and targets drawn to 30% of the reach, which need the most steps):
   near the root stay up to 1% short (warning). A joint posed folded further than at rest starts
   nearer the goals, then must unfold (``FOLDED_FURTHER_NEEDS``): posed 20° further, the leg and the
   arm land from 3; 70°, the leg needs 8 and the arm 7; 150°, 12 and 11. A chain of one bone or of
-  three was not measured so, but for insect legs (a short coxa under two long bones): none of 45
+  three was not measured so, but for insect legs (a short coxa under two long bones): none of 39
   built so lands below 5 iterations, and the straighter their lower joint the more they need
   (``_three_bone_needs``; one whose femur and tibia lie in line needs 16). Below that, an error; the
   others are warnings, which Verify by Solving solves. An arm IK without Use Tail under a pole (its
