@@ -626,3 +626,20 @@ def test_a_bone_off_its_parents_tail_swings_the_gap_as_its_lever(scale: float, f
     assert verdict.fails == fails, verdict.reason
     (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == "forearm.L"]
     assert (finding.severity == Severity.ERROR) == fails, finding.message
+
+
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+@pytest.mark.parametrize("pose", [-70, -20])
+def test_a_pose_a_limit_rotation_holds_back_does_not_flip_the_joint(limb: str, pose: int) -> None:
+    """Issue 25 (fresh seed 117, a false error): the shin posed -20° against its bend under a
+    Limit Rotation holding its local X to 0..0.1 rad starts at rest, where the solver reads it,
+    and the leg lands; its pose alone read as a flip. Now a warning, and no fix trades."""
+    judged = faulted_limbs.judge(
+        (Fault("pose_rotation", limb, pose), Fault("overriding_constraint", limb, 4))
+    )
+    owner = faulted_limbs.LIMBS[limb].owner
+    (verdict,) = [v for v in judged.verdicts if v.owner == owner]
+    assert verdict.state == "pass", verdict.reason
+    (finding,) = [f for f in judged.findings if f.check_id == "rest_pose" and f.bone == owner]
+    assert finding.severity == Severity.WARNING, finding.message
+    assert list(judged.problems()) == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import bpy
 from mathutils import Matrix
@@ -26,14 +27,35 @@ def limited_later(
     control, a Damped Track at the pole or a Copy Rotation of the hips or the other limb's
     control, which start it bent the other way, lands on arm and leg alike."""
     stack = rig.constraints(bone)
+    if start is None or constraint not in stack:
+        return start
+    return _limited_by(rig, bone, stack[stack.index(constraint) + 1 :], posed, start)
+
+
+def limited_by_its_stack(
+    rig: RigView, bone: str, posed: dict[str, Matrix], start: Matrix
+) -> Matrix:
+    """``start`` (a posed rotation) as every Limit Rotation in the bone's stack clamps it, where
+    the solver starts. Measured on 5.3: the shin or forearm posed -20° or -70° against its bend,
+    its local X held to 0..0.1 rad, starts at rest and lands on arm and leg alike."""
+    return _limited_by(rig, bone, rig.constraints(bone), posed, start)
+
+
+def _limited_by(
+    rig: RigView,
+    bone: str,
+    constraints: Sequence[bpy.types.Constraint],
+    posed: dict[str, Matrix],
+    start: Matrix,
+) -> Matrix:
     parent = rig.raw_bone(bone).parent
-    if start is None or constraint not in stack or parent is None:
+    if parent is None or readable(parent) not in posed:
         return start
     rest = (
         posed[readable(parent)].to_3x3().normalized() @ parent.matrix_local.to_3x3().inverted_safe()
     )
     rest = rest @ rig.raw_bone(bone).matrix_local.to_3x3()
-    for later in stack[stack.index(constraint) + 1 :]:
+    for later in constraints:
         if isinstance(later, bpy.types.LimitRotationConstraint) and not later.mute:
             limited = limited_rotation(later, rig.pose_bone(bone).rotation_mode, rest, start)
             start = start if limited is None else limited

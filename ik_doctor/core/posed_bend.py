@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import bpy
-from mathutils import Vector
+from mathutils import Matrix, Vector
 
 from .geometry import offset_from_line
 from .limb import chain_joints, forward_pose, forward_tip
@@ -18,7 +18,7 @@ HALF_TURN_W = math.sin(math.radians(0.01) / 2.0)
 """The quaternion ``w`` below which a rotation is a half turn to within 0.01°."""
 
 
-def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
+def pose_flips_bend(rig: RigView, chain: IKChain, posed: dict[str, Matrix] | None = None) -> bool:
     """Whether the posed rotations (forward kinematics, before IK, within the IK limits) bend a
     joint the other way: its offset from the root-tip line turns to the other side, or it folds
     back past its parent (``_folded_past_its_parent``), or a bone IK-limited on a swing axis
@@ -26,11 +26,12 @@ def pose_flips_bend(rig: RigView, chain: IKChain) -> bool:
     180° at the knee with an X IK limit of ±24° stops 2.8% short, ±60° bends 180° from its
     pole, keyed +180° or -180° alike; at 170° it lands, at -170° it fails). Not a joint held
     on X by a narrow limit and posed turned about Z, which folds about Z either way
-    (``folds_past_a_narrow_limit``: the forearm and shin keyed 3 rad about Z land).
+    (``folds_past_a_narrow_limit``: the forearm and shin keyed 3 rad about Z land). ``posed``:
+    the chain's posed matrices to read instead of its channels'.
     """
     if any(_limited_half_turn(rig.pose_bone(name)) for name in chain.moving_bones):
         return True
-    posed = forward_pose(rig, chain, within_limits=True)
+    posed = posed or forward_pose(rig, chain, within_limits=True)
     rest_root, rest_tip = rig.bone(chain.root).head, rig.chain_tip(chain)
     joints = chain_joints(rig, chain)
     # The root's own turn swings the whole chain, which the solver re-aims: read the shape in

@@ -27,7 +27,7 @@ from .limb import (
     pole_rest_angle,
     pole_turn,
 )
-from .limit_rotation import limited_later
+from .limit_rotation import limited_by_its_stack, limited_later
 from .names import readable
 from .posed_bend import pose_flips_bend
 from .reach import BODY_TURN, BODY_TURNS, limb_bones
@@ -239,7 +239,29 @@ def pose_flips_the_start(rig: RigView, chain: IKChain) -> bool:
         for name in chain.moving_bones
         if rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
     ]
-    return not turned or any(start_set_by(rig, chain, name) is None for name in turned)
+    if turned and all(start_set_by(rig, chain, name) is not None for name in turned):
+        return False
+    clamped = _clamped_by_limit_rotations(rig, chain, turned)
+    return clamped is None or pose_flips_bend(rig, chain, clamped)
+
+
+def _clamped_by_limit_rotations(
+    rig: RigView, chain: IKChain, turned: list[str]
+) -> dict[str, Matrix] | None:
+    """The chain's posed matrices with each turned bone's rotation as its Limit Rotations leave
+    it where the solver starts (``limited_by_its_stack``), root first; None where none holds a
+    turned bone back (seed 117: the leg posed -20° against its bend, its shin's local X held to
+    0..0.1 rad, starts at rest and lands, where its pose alone read as a flip)."""
+    posed = forward_pose(rig, chain, within_limits=True)
+    clamped = False
+    for name in reversed(chain.moving_bones):  # root first: a swing carries the bones below
+        if name not in turned:
+            continue
+        start = posed[name].to_3x3().normalized()
+        limited = limited_by_its_stack(rig, name, posed, start)
+        if limited.to_quaternion().rotation_difference(start.to_quaternion()).angle > 1e-6:
+            posed, clamped = swung_to(posed, chain, name, limited), True
+    return posed if clamped else None
 
 
 def pole_turns_the_flip_back(rig: RigView, chain: IKChain) -> bool:
