@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import bpy
 
 from ..core.finding import STIFFNESS, Finding, Severity, chain_finding, lowered
-from ..core.limb import bend_offset, bend_plane, hangs_down, solved_with
+from ..core.limb import PRE_BENT, bend_offset, bend_plane, hangs_down, solved_with
 from ..core.names import readable
 from ..core.reach import REACH_TOLERANCE, limb_bones, solved_by_itasc
 from ..core.rig import AXES, IKChain, RigView
@@ -47,7 +47,6 @@ from ._stiffness_tables import (
     HALF_SHORTFALL,
     JOINT_SHORTFALL,
     NO_POLE_SHORTFALL,
-    PRE_BENT,
     PRE_BENT_EVEN_SHORTFALL,
     PRE_BENT_JOINT_SHORTFALL,
     PRE_BENT_ROOT_SHORTFALL,

@@ -12,12 +12,6 @@ EVEN_SHORTFALL = ((0.9, 4.6e-4), (0.95, 6.5e-4), (0.97, 8.7e-4), (0.975, 1.08e-3
 on its swing axes: the oracle's worst goal at the Standard solver's 500 iterations, the least of
 the reference rig's leg and arm (the leg; the arm stops 0.2% short at 0.99), the same in 4.2
 and 5.3 (0.99 is Blender's maximum): an error stands only where both fail."""
-PRE_BENT = 0.01
-"""A two-bone limb whose joint lies at most this share of its reach off its root-tip line (as
-``rest_pose``'s pre-bend leaves a straight limb: 0.005) is judged evenly stiff by
-``PRE_BENT_EVEN_SHORTFALL``. Measured on the straight leg and arm pre-bent further, at 0.975:
-0.085% of the reach at 0.01, 0.097% to 0.098% at 0.015 and 0.02 (too near the line to call),
-0.102% at 0.025; the reference limbs, 0.033 and 0.06, 0.108% and 0.117%."""
 PRE_BENT_EVEN_SHORTFALL = (
     (0.9, 3.5e-4),
     (0.95, 5.8e-4),
@@ -28,10 +22,10 @@ PRE_BENT_EVEN_SHORTFALL = (
     (0.985, 1.16e-3),
     (0.99, 1.47e-3),
 )
-"""``EVEN_SHORTFALL`` for a limb bent no further than ``PRE_BENT``, or straight: the leg and the
-arm straightened and pre-bent by ``rest_pose``'s fix, the same to the digit in 4.2, 4.5 and 5.3
-(from 0.98 to 0.985 measured every 0.002 to 0.003, its hinges limited or not: at 0.98 it lands,
-where the rows either side put it 0.109% short, a false error once pre-bent). A
+"""``EVEN_SHORTFALL`` for a limb bent no further than ``core.limb.PRE_BENT``, or straight: the
+leg and the arm straightened and pre-bent by ``rest_pose``'s fix, the same to the digit in 4.2,
+4.5 and 5.3 (from 0.98 to 0.985 measured every 0.002 to 0.003, its hinges limited or not: at
+0.98 it lands, where the rows either side put it 0.109% short, a false error once pre-bent). A
 limb this nearly straight lags less than one bent as built: at 0.975 it lands (0.078% to 0.093%
 with the joint at 0.4 to 0.6 of the limb, or posed 20° or 70° toward its bend), at 0.99 it fails
 (0.134% to 0.158%). A straight limb with a pole, whose stiffness shows once it is pre-bent, or

@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 
 from ..core.reach import stretching_bones
-from ..core.rig import AXES, IKChain, RigView
+from ..core.rig import IKChain, RigView
 from ..core.start import overridden_constraints
+from ._stiffness_findings import stiff_bones
 
 THREE_BONE_NEEDS = ((20.0, 8), (30.0, 7), (45.0, 6), (60.0, 5), (140.0, 5))
 """(the lower joint's bend at rest in degrees, the fewest iterations such legs need)."""
@@ -57,13 +58,8 @@ def _as_measured(rig: RigView, chain: IKChain) -> bool:
     """Whether the chain starts at rest as the legs measured did: not posed, stretching, stiff,
     or turned by a constraint the IK overrides."""
     moving = chain.moving_bones
-    stiff = any(
-        getattr(rig.pose_bone(name), f"ik_stiffness_{axis}") > 0.0
-        for name in moving
-        for axis in AXES
-    )
     return not (
-        stiff
+        stiff_bones(rig, chain)
         or stretching_bones(rig, chain)
         or not rig.turned_or_scaled.isdisjoint(moving)
         or any(True for _ in overridden_constraints(rig, moving))

@@ -35,6 +35,13 @@ STRAIGHT_RATIO = 1e-3
 """A chain whose joints lie closer than this share of its reach to the root-tip line is
 straight. Measured: Blender's solver cannot fold a chain bent by less than about 0.06% of a bone
 length when the target comes straight toward the root; 0.1% of the reach keeps a margin."""
+PRE_BENT = 0.01
+"""A two-bone limb whose joint lies at most this share of its reach off its root-tip line is bent
+no further than ``rest_pose``'s pre-bend leaves a straight limb (0.005): judged evenly stiff by
+``PRE_BENT_EVEN_SHORTFALL``, and its start read as a straight chain's (``core.start``). Measured
+on the straight leg and arm pre-bent further, at 0.975: 0.085% of the reach at 0.01, 0.097% to
+0.098% at 0.015 and 0.02 (too near the line to call), 0.102% at 0.025; the reference limbs,
+0.033 and 0.06, 0.108% and 0.117%."""
 
 
 def hangs_down(rig: RigView, chain: IKChain) -> bool:

@@ -18,6 +18,7 @@ from mathutils import Matrix, Vector
 from .limb import (
     FULL_INFLUENCE,
     MAX_BEND_TURN,
+    PRE_BENT,
     STRAIGHT_RATIO,
     bend_from_x,
     bend_offset,
@@ -91,9 +92,10 @@ def start_flips_the_bend(
     posed = forward_pose(rig, chain, rested=rested, cleared=cleared)
     if _replaced_later(rig, chain, bone, constraint, posed[bone], without):
         return False  # the start is what the later constraint sets: it is judged on its own
-    nearly_straight = _nearly_straight_start(rig, chain, bone, constraint)
-    if nearly_straight is not None and not (rested or cleared or without):
-        return not nearly_straight
+    if not (rested or cleared or without):
+        nearly_straight = _nearly_straight_start(rig, chain, bone, constraint)
+        if nearly_straight is not None:
+            return not nearly_straight
     if constraint.type == "TRACK_TO":
         # Its up axis is the world's, which the body does not carry: read under every turn.
         starts = [
@@ -115,28 +117,23 @@ def start_flips_the_bend(
     return _bent_the_other_way(rig, chain, bone, parent, constraint, posed, start, hinged)
 
 
-NEARLY_STRAIGHT = 0.01
-"""Share of its reach within which a chain's joint lies off its root-tip line for its start to
-be read as a straight chain's (``_nearly_straight_start``): rest_pose's pre-bend leaves 0.005."""
-
-
 def _nearly_straight_start(
     rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
 ) -> bool | None:
-    """Whether a start set on a chain bent at rest no more than ``NEARLY_STRAIGHT`` ends facing
+    """Whether a start set on a chain bent at rest less than ``PRE_BENT`` ends facing
     the pole, read as a straight chain's (``_faces_the_pole``): its rest bend is too slight to
     give the start a side. Measured (seed 114): the straight leg copying the hand control's
     rotation starts 90° from its pole and lands; pre-bent, it lands too, where the bent chain's
     model called that start out of the bend plane. None for a chain bent further, or a start
     not modelled."""
     offset = bend_offset(rig, chain)
-    if not STRAIGHT_RATIO <= offset < NEARLY_STRAIGHT:
+    if not STRAIGHT_RATIO <= offset < PRE_BENT:
         return None
     turn = pole_turn(rig, chain)
     bends = _start_bends(rig, chain, bone, constraint)
     if turn is None or bends is None:
         return None
-    return _faces_the_pole(turn, bends, _turned_back_limit(constraint))
+    return _faces_the_pole(turn, bends, constraint)
 
 
 def _bent_the_other_way(
@@ -361,9 +358,8 @@ def start_turned_back(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     straight = straight_start_bends(rig, chain)
     if straight is not None:
         bone, constraint, started = straight
-        limit = _turned_back_limit(constraint)
-        turned_back = _faces_the_pole(turn, started, limit) and not _faces_the_pole(
-            0.0, started, limit
+        turned_back = _faces_the_pole(turn, started, constraint) and not _faces_the_pole(
+            0.0, started, constraint
         )
         return (bone, readable(constraint)) if turned_back else None
     flipping = [
@@ -373,22 +369,19 @@ def start_turned_back(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     ]
     for bone, constraint in flipping:
         bends = _start_bends(rig, chain, bone, constraint)
-        if bends is None or not _faces_the_pole(turn, bends, _turned_back_limit(constraint)):
+        if bends is None or not _faces_the_pole(turn, bends, constraint):
             return None
     return (flipping[0][0], readable(flipping[0][1])) if flipping else None
 
 
-def _faces_the_pole(turn: float, bends: list[float], limit: float) -> bool:
+def _faces_the_pole(turn: float, bends: list[float], constraint: bpy.types.Constraint) -> bool:
     """Whether the pole angle turned by ``turn`` (radians) from its rest angle leaves each of
-    these started bends (``_start_bends``) within ``limit`` degrees of the pole."""
+    these started bends (``_start_bends``) that ``constraint`` sets within the degrees of the
+    pole such a start may end and land (``COPIED_TURNED_BACK_BEND`` or ``TURNED_BACK_BEND``)."""
+    limit = COPIED_TURNED_BACK_BEND if isinstance(constraint, COPIES) else TURNED_BACK_BEND
     return all(
         abs(math.degrees(math.remainder(turn + bend, math.tau))) <= limit + 1e-3 for bend in bends
     )
-
-
-def _turned_back_limit(constraint: bpy.types.Constraint) -> float:
-    """How far from the pole a start this constraint sets may end and land."""
-    return COPIED_TURNED_BACK_BEND if isinstance(constraint, COPIES) else TURNED_BACK_BEND
 
 
 def straight_start(rig: RigView, chain: IKChain) -> tuple[str, str, bool] | None:
@@ -408,7 +401,7 @@ def straight_start(rig: RigView, chain: IKChain) -> tuple[str, str, bool] | None
     if turn is None or straight is None:
         return None
     bone, constraint, bends = straight
-    return bone, readable(constraint), _faces_the_pole(turn, bends, _turned_back_limit(constraint))
+    return bone, readable(constraint), _faces_the_pole(turn, bends, constraint)
 
 
 def straight_start_bends(
