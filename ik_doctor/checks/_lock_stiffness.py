@@ -273,7 +273,7 @@ def _one_solve(rig: RigView, chain: IKChain, other: IKChain) -> bool:
     return (
         other.key != chain.key
         and set(other.moving_bones) == set(chain.moving_bones)
-        and (other.target, other.subtarget) == (chain.target, chain.subtarget)
+        and other.shares_control(chain)
         and (rig.chain_tip(other) - rig.chain_tip(chain)).length <= 1e-4 * rig.chain_reach(chain)
     )
 

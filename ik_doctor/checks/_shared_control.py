@@ -26,7 +26,7 @@ def rival_on_the_control(rig: RigView, chain: IKChain) -> tuple[IKChain, str] | 
     pre-bend lands the hand)."""
     for other in rig.chains:
         live = other.live and other.target is not None
-        aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
+        aimed = other.shares_control(chain)
         shared = [name for name in other.bones if name in chain.bones]
         if other is chain or not (live and aimed and shared):
             continue
@@ -67,7 +67,7 @@ def line_aimer(rig: RigView, chain: IKChain) -> str | None:
         return offset_from_line(point, root, tip).length < STRAIGHT_RATIO * reach
 
     for other in rig.chains:
-        aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
+        aimed = other.shares_control(chain)
         if other is chain or not (other.live and other.target is not None and aimed):
             continue
         if len(other.moving_bones) != 1 or other.moving_bones[0] in chain.bones:

@@ -146,10 +146,7 @@ def held_below(rig: RigView, chain: IKChain) -> IKChain | None:
     if not frozen(rig, chain):
         return None
     for other in solving_chains(rig):
-        same_control = other.key != chain.key and (other.target, other.subtarget) == (
-            chain.target,
-            chain.subtarget,
-        )
+        same_control = other.key != chain.key and other.shares_control(chain)
         if not same_control or set(other.moving_bones) & set(chain.moving_bones):
             continue
         if same_point(rig, chain, other):
@@ -171,7 +168,7 @@ def agreeing_twin(rig: RigView, chain: IKChain) -> IKChain | None:
         if (
             other.owner != chain.owner
             and set(other.moving_bones) == set(chain.moving_bones)
-            and (other.target, other.subtarget) == (chain.target, chain.subtarget)
+            and other.shares_control(chain)
             and same_point(rig, chain, other)
         ):
             return other

@@ -234,7 +234,7 @@ def _aimer_above(rig: RigView, chain: IKChain) -> IKChain | None:
             and not other.mute
             and other.influence >= FULL_INFLUENCE
             and readable(hangs_from) in other.moving_bones
-            and (other.target, other.subtarget) == (chain.target, chain.subtarget)
+            and other.shares_control(chain)
             and not other.target_bone_missing
             and not rig.limb_carriers(other)
         ):

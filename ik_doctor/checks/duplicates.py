@@ -143,10 +143,7 @@ def _candidate_pairs(live: list[IKChain]) -> list[tuple[IKChain, IKChain]]:
 
 def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
     same_owner = first.owner == later.owner
-    same_control = first.target is not None and (first.target, first.subtarget) == (
-        later.target,
-        later.subtarget,
-    )
+    same_control = first.target is not None and first.shares_control(later)
     shared = [bone for bone in later.moving_bones if bone in first.moving_bones]
     agree = same_control and same_point(rig, first, later)
     stacked = None if shared or not same_control or agree else one_above(rig, first, later)
@@ -409,7 +406,7 @@ def _waiting_for_a_pair(rig: RigView, finding: Finding, changed: IKChain) -> Fin
     hanging = {chain.key: {chain.root, *rig.ancestors(chain.root)} for chain in others}
     lowers = [chain for chain in others if turned.intersection(hanging[chain.key])]
     for upper, lower in ((upper, lower) for lower in lowers for upper in others):
-        aimed = (upper.target, upper.subtarget) == (lower.target, lower.subtarget)
+        aimed = upper.shares_control(lower)
         if upper is lower or not aimed or not hanging[lower.key].intersection(upper.moving_bones):
             continue
         if lower_reaches(rig, upper, lower) and not lower_reaches(rig, upper, lower, changed.key):

@@ -214,7 +214,7 @@ def _parent_fix(
         )
     taken = set(taken_in)
     for other in rig.chains:
-        aimed = (other.target, other.subtarget) == (chain.target, chain.subtarget)
+        aimed = other.shares_control(chain)
         live = other.live and other.target is not None
         if other is chain or not (aimed and live):
             continue

@@ -165,6 +165,11 @@ class IKChain(BoneChain):
         length): one less without ``use_tail``, whose count starts at the owner's parent."""
         return bones if self.use_tail else max(bones - 1, 1)
 
+    def shares_control(self, other: IKChain) -> bool:
+        """Whether ``other`` is aimed at the same control (object and bone) as this chain: the
+        two solves then pull toward one point, and each starts from where the other left."""
+        return (self.target, self.subtarget) == (other.target, other.subtarget)
+
 
 class RigView:
     """Read-once access to an armature object for one diagnosis pass."""
@@ -380,7 +385,7 @@ class RigView:
             # Without Use Tail the inner IK turns only the bones above its owner: when those lie
             # above the outer chain, the two move no bone in common.
             shared = not set(inner.moving_bones).isdisjoint(outer.bones)
-            same_goal = (inner.target, inner.subtarget) == (outer.target, outer.subtarget)
+            same_goal = inner.shares_control(outer)
             if self.pulls(outer) and inner.owner in outer.bones[1:] and shared and not same_goal:
                 return outer
         return None

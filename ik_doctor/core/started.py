@@ -165,7 +165,7 @@ def _turned_toward_the_goal(rig: RigView, chain: IKChain, bones: set[str]) -> bo
     return any(
         other != chain
         and other.live
-        and (other.target, other.subtarget) == (chain.target, chain.subtarget)
+        and other.shares_control(chain)
         and bones.intersection(other.moving_bones)
         for other in rig.chains
     )
