@@ -16,7 +16,7 @@ import bpy
 from mathutils import Vector
 
 from ..core.geometry import offset_from_line
-from ..core.limb import forward_tip
+from ..core.limb import fold_off_x, forward_tip
 from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
 from ..core.started import started_pose
@@ -73,6 +73,13 @@ to 150°, the forearm -150° to 0, or the other way round): 14 leave it 0.11% of
 16 land. Limited the same way, or the forearm alone, it lands at 14; the upper arm alone limited
 to -150° to 0 needs 16 too, and to 0 to 150° lands at 14: the side the solver folds an unlimited
 joint is its own choice, so that case is left to the warning."""
+ROLLED_OFF_FOLD = (6.5, 22.5)
+"""Degrees off its X axis (``fold_off_x``) within which a limb with a pole whose lower bone is
+rolled needs one iteration more than ``BEND_NEEDS`` says: measured on 4.2, 4.5 and 5.3, the leg
+at 12 stops 0.10% to 0.13% of its reach short rolled 7° to 24° (and 156° to 173°), the arm at 9
+rolled 7° to 22°, and one more lands them; 6° lands both, 23° the arm. Rolled 30° to 90° they
+need as many or fewer, unevenly (the leg at 11 lands rolled 40°, 50°, 80° and 90° and stops
+short at 60° and 70°), which is left to the table."""
 TAIL_OFF_NEEDS = 15
 TAIL_OFF_BEND = 6.84
 """A chain without Use Tail that a pole turns: measured on the arm, its shoulder and upper arm
@@ -245,8 +252,9 @@ class Need:
     "tail_off" (no Use Tail under a pole), "opposed_hinges", "stretch" (IK Stretch),
     "posed_longer" (a bone posed longer than at rest), "stiffness",
     "folded_further" (the joint folded further than at rest where the solver starts) or
-    "posed_straighter" (straighter, on the same side), or "three_bones" (an insect's leg,
-    ``_three_bone_needs``); the finding's ``needed_for``."""
+    "posed_straighter" (straighter, on the same side), "rolled" (the lower bone rolled off its
+    fold, ``ROLLED_OFF_FOLD``) or "three_bones" (an insect's leg, ``_three_bone_needs``); the
+    finding's ``needed_for``."""
 
 
 def iterations_needed(
@@ -305,6 +313,9 @@ def iterations_needed(
         needs[0] = stiff  # mild stiffness on both bones steadies the leg: it lands sooner
     elif stiff is not None:
         needs.append(stiff)
+    rolled = _rolled_need(rig, chain, measured, limb)
+    if with_pole and table is BEND_NEEDS and not stretching and stiff is None and rolled:
+        needs.append(rolled)
     if not chain.use_tail and with_pole and bend <= TAIL_OFF_BEND:
         needs.append(
             Need(
@@ -343,6 +354,22 @@ def _grown_need(
         f"{measured[0]:g}° need {measured[1]} at rest and, measured, one more posed 2% "
         "longer, two at 10%, three at 20%, four at 50%",
         "posed_longer",
+    )
+
+
+def _rolled_need(
+    rig: RigView, chain: IKChain, measured: tuple[float, int], limb: str
+) -> Need | None:
+    """One more than the bend table's ``measured`` row for a lower bone rolled a little off the
+    axis its joint folds about (``ROLLED_OFF_FOLD``), None otherwise."""
+    off_fold = fold_off_x(rig, chain)
+    if off_fold is None or not ROLLED_OFF_FOLD[0] <= off_fold <= ROLLED_OFF_FOLD[1]:
+        return None
+    return Need(
+        measured[1] + 1,
+        f"its lower bone is rolled {off_fold:.0f}° off the axis its joint folds about, and "
+        f"{limb} so rolled need one more than the {measured[1]} of the unrolled, measured",
+        "rolled",
     )
 
 

@@ -12,13 +12,12 @@ short, with the miss measured on it. A chain of one bone has a table of its own
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 
 import bpy
 
 from ..core.finding import STIFFNESS, Finding, Severity, chain_finding, lowered
-from ..core.limb import PRE_BENT, bend_offset, bend_plane, hangs_down, solved_with
+from ..core.limb import PRE_BENT, bend_offset, fold_off_x, hangs_down, solved_with
 from ..core.names import readable
 from ..core.reach import REACH_TOLERANCE, limb_bones, solved_by_itasc
 from ..core.rig import AXES, IKChain, RigView
@@ -544,9 +543,8 @@ def _even_table(rig: RigView, chain: IKChain) -> tuple[Grown, tuple[tuple[float,
 def folds_about_z(rig: RigView, chain: IKChain) -> bool:
     """Whether the limb's joint folds within ``ROLLED`` of its own Z axis (rolled about 90°):
     evenly stiff, it lags less than folding about X (``ROLLED_EVEN_SHORTFALL``)."""
-    normal = bend_plane(rig, chain)
-    joint = rig.bone(chain.moving_bones[0]).z_axis
-    return normal is not None and abs(joint.dot(normal)) >= math.cos(math.radians(ROLLED))
+    off_x = fold_off_x(rig, chain)
+    return off_x is not None and off_x >= 90.0 - ROLLED
 
 
 def stiffness_held_by_roll(rig: RigView, chain: IKChain) -> str | None:

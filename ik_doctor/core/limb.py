@@ -113,6 +113,17 @@ def bend_plane(rig: RigView, chain: IKChain) -> Vector | None:
     return bend_normal(shape.root, joint, shape.tip)
 
 
+def fold_off_x(rig: RigView, chain: IKChain) -> float | None:
+    """Degrees (0 to 90) between the axis the chain's joint folds about (``bend_plane``) and its
+    lower bone's X axis, about which bones bend as built: how far the bone is rolled off its
+    fold. None when the chain has no bend plane."""
+    normal = bend_plane(rig, chain)
+    if normal is None:
+        return None
+    x_axis = rig.bone(chain.moving_bones[0]).x_axis
+    return math.degrees(math.acos(min(1.0, abs(x_axis.dot(normal)))))
+
+
 def limits_fold(rig: RigView, chain: IKChain) -> Vector | None:
     """The axis (armature space, rest pose) the IK limits of a chain straight at rest fold it
     about: a positive turn about it folds each inner joint the way its limit lets it go further.
