@@ -536,3 +536,14 @@ def test_a_limb_rolled_a_little_off_its_fold_needs_one_iteration_more(
     if fails:
         assert errors[0].stated["needed_for"] == "rolled"
 
+
+@pytest.mark.parametrize(("iterations", "fails"), [(7, True), (8, True), (9, False)])
+def test_the_reference_leg_without_a_pole_needs_its_own_row(iterations: int, fails: bool) -> None:
+    """Issue 25 (fresh seed 119, a warning only): without a pole the leg, bent 7.63° at rest,
+    needs 9 iterations; at 7 it stops 0.7% of its reach short. Its row read 7.6°, so the leg
+    fell to the row below (15.2°, 7)."""
+    rig = faulted_rig((Fault("no_pole", "leg", 0), Fault("iterations", "leg", iterations)))
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert verdict.fails == fails, verdict.reason
+    errors = [f for f in findings_of(rig, "solver") if f.severity == Severity.ERROR]
+    assert bool(errors) == fails, [f.message for f in errors]

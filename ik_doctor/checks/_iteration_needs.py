@@ -63,10 +63,11 @@ LONG_ROOT = 2.0
 EQUAL = 1.01
 """Upper to lower bone lengths: up to ``EQUAL`` the first table holds, up to ``LONG_ROOT`` the
 second; longer upper bones were not measured."""
-NO_POLE_BEND_NEEDS = ((0.0, 14), (3.8, 10), (7.6, 9), (15.2, 7), (29.9, 5))
+NO_POLE_BEND_NEEDS = ((0.0, 14), (3.8, 10), (7.63, 9), (15.2, 7), (29.9, 5))
 """A limb of equal bones without a pole: the solver chooses the bend plane, and lands sooner;
 straight at rest, it needs 14 (12 leave the arm 0.31% of its reach short, with the body turned
-40° about X), its IK limits or none alike."""
+40° about X), its IK limits or none alike. The reference leg, bent 7.63°, needs 9 (8 leave it
+0.13% short, 7 0.71%, on 4.2 and 5.3; its row read 7.6 and the leg fell to the next)."""
 OPPOSED_HINGES_STRAIGHT_NEEDS = 16
 """The same straight limb with both bones' X IK limits one-sided, opposite ways (the upper arm 0
 to 150°, the forearm -150° to 0, or the other way round): 14 leave it 0.11% of its reach short,
