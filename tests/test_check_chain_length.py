@@ -256,3 +256,22 @@ def test_use_tail_switched_after_loading_keeps_the_chain_built_at_load(
     else:
         bpy.context.scene.frame_set(10)
     assert verdict().tip_error > 0.5 * verdict().reach, "switched, it solves the old chain"
+
+
+def test_chain_length_one_under_an_ik_above_on_the_same_control_is_still_the_length(rig) -> None:
+    """Issue 25 (fresh seed 118, warnings only): an upper-arm IK of length 1 without Use Tail on
+    the hand control, and a second forearm IK of length 2 beside the one set to 1. The limb
+    still runs up to the upper arm (the IK above pulls toward this limb's own goal, it does not
+    end the limb): the forearm IKs stop 39% and 7% of the reach short, and length 2 lands them.
+    """
+    above = rig.pose.bones["upper_arm.L"].constraints.new("IK")
+    above.target, above.subtarget, above.chain_count, above.use_tail = rig, "hand_ik.L", 1, False
+    twin = rig.pose.bones["forearm.L"].constraints.new("IK")
+    twin.target, twin.subtarget, twin.chain_count = rig, "hand_ik.L", 2
+    _ik(rig, "forearm.L").chain_count = 1
+    bpy.context.view_layer.update()
+    assert all(v.fails for v in judge_chains(rig) if v.owner == "forearm.L")
+    (finding,) = [f for f in findings_of(rig, "chain_length") if f.bone == "forearm.L"]
+    assert finding.severity == Severity.ERROR and finding.fix_args == (("length", 2),)
+    apply_fix(finding)
+    assert all(not v.fails for v in judge_chains(rig) if v.owner == "forearm.L")

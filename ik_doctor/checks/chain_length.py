@@ -127,7 +127,7 @@ def _problem(rig: RigView, chain: IKChain) -> _Problem | None:
         return _reaches_the_body(rig, chain, carriers[0], where)
     if chain.chain_count not in (0, 1) and not chain.is_cut_short:
         return None  # a set length that the hierarchy holds: none of the cases below
-    natural = rig.limb_length(chain.owner)
+    natural = max(rig.limb_length(chain.owner), _twin_span(rig, chain))
     limb = " → ".join(reversed(chain.bones[:natural]))
     if not chain.moving_bones:
         return (
@@ -186,6 +186,23 @@ def _problem(rig: RigView, chain: IKChain) -> _Problem | None:
             (),
         )
     return None
+
+
+def _twin_span(rig: RigView, chain: IKChain) -> int:
+    """Bones spanned by the longest live twin of the chain with a set length: another IK on its
+    owner aimed at its control. The rigger set that twin's length for this limb, whatever bones
+    above carry IKs of their own (seed 118: beside a twin of length 2, the forearm IK of length
+    1 stops 39% of the arm's reach short under an upper-arm IK on the hand control, which ends
+    the limb as read from the bones alone)."""
+    twins = [
+        other
+        for other in rig.chains_on_bone(chain.owner)
+        if other.key != chain.key
+        and other.live
+        and other.chain_count
+        and other.shares_control(chain)
+    ]
+    return max((len(twin.bones) for twin in twins), default=0)
 
 
 def _reaches_the_body(rig: RigView, chain: IKChain, carrier: str, where: str) -> _Problem:
