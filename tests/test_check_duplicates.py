@@ -246,3 +246,31 @@ def test_an_upper_ik_without_tail_pulls_the_limb_nearer_than_its_limits_fold(
     if pair:
         apply_fix(pair[0])
         assert {v.owner: v.state for v in judge_chains(rig)}[owner] == "pass"
+
+
+@pytest.mark.parametrize(
+    ("owner", "control", "tails"),
+    [
+        ("upper_arm.L", "hand_ik.L", (True, False)),
+        ("upper_arm.L", "hand_ik.L", (False, True)),
+        ("thigh.L", "foot_ik.L", (True, False)),
+    ],
+)
+def test_two_iks_on_one_bone_one_at_its_head_one_at_its_tail_the_later_misses(
+    rig, owner, control, tails
+) -> None:
+    """Issue 25 (fresh seed 119, warnings only): on one bone, an IK with Use Tail and one
+    without, both of length 1 on the limb's control, put its tail and its head on one point.
+    The later one misses (the upper arm's head 42% of its reach, its tail 12%, the thigh's head
+    23%); the first lands. The limb's own IK is muted so that only the pair acts."""
+    limb_owner = "forearm.L" if owner == "upper_arm.L" else "shin.L"
+    rig.pose.bones[limb_owner].constraints["IK"].mute = True
+    for use_tail in tails:
+        ik = rig.pose.bones[owner].constraints.new("IK")
+        ik.target, ik.subtarget, ik.chain_count, ik.use_tail = rig, control, 1, use_tail
+    bpy.context.view_layer.update()
+    states = {v.constraint: v.state for v in judge_chains(rig) if v.owner == owner}
+    assert states == {"IK": "pass", "IK.001": "fail"}
+    errors = [f for f in findings_of(rig, "duplicates") if f.severity == Severity.ERROR]
+    (finding,) = [f for f in errors if f.chain == (owner, "IK.001")]
+    assert finding.message.endswith(f"IK 'IK.001' on {owner} misses its target.")

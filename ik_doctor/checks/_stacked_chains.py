@@ -70,8 +70,10 @@ def lower_reaches(
     hand IK of length 1 under a forearm IK without Use Tail misses (measured on 5.3: the elbow
     on the control, the wrist a forearm from it, the hand 138% of its reach short with the
     forearm turned; the foot under such a shin IK fails too). Left free when nothing hangs
-    between (the lower root at the upper head: a foot IK of length 2 under such a shin IK
-    lands where this model would not) or another IK turns those bones."""
+    between and the lower chain can fold (the lower root at the upper head: a foot IK of length
+    2 under such a shin IK lands where this model would not) or another IK turns those bones.
+    A single bone at the upper head only spans its length: the upper arm's IK with Use Tail
+    and its twin without, both on the hand control, leave the twin 42% of its reach short."""
     control = rig.joint_point(upper.target, upper.subtarget)
     root = rig.bone(upper.root).head
     tip = rig.chain_tip(upper)
@@ -92,7 +94,7 @@ def lower_reaches(
         # Bones between its head and the lower root that follow no IK: wherever their pose
         # swings that root within the band, the lower chain must still reach.
         return (
-            offset <= slack
+            (offset <= slack and len(lengths) > 1)
             or _turned_between(rig, upper, lower, ignoring)
             or (shortest <= nearest and furthest <= furthest_reach)
         )

@@ -124,7 +124,7 @@ def clash_after(rig: RigView, changed: IKChain) -> IKChain | None:
         if other.key == changed.key:
             continue
         first, later = sorted((other, changed), key=lambda chain: order[chain.key])
-        finding = _finding(rig, first, later)
+        finding = _finding(rig, first, later, fixed_alone=False)
         if finding is not None and finding.severity == Severity.ERROR:
             return other
     return None
@@ -141,7 +141,11 @@ def _candidate_pairs(live: list[IKChain]) -> list[tuple[IKChain, IKChain]]:
     return [(live[first], live[later]) for first, later in sorted(pairs)]
 
 
-def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
+def _finding(
+    rig: RigView, first: IKChain, later: IKChain, fixed_alone: bool = True
+) -> Finding | None:
+    """The pair's finding; ``fixed_alone`` False leaves out whether its fix would make another
+    pair fight (asked by ``clash_after``, which a fix's check would otherwise ask again)."""
     same_owner = first.owner == later.owner
     same_control = first.target is not None and first.shares_control(later)
     shared = [bone for bone in later.moving_bones if bone in first.moving_bones]
@@ -168,9 +172,11 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
             f"{_control(first)} with their tips at different points ({_tip(later)} and "
             f"{_tip(first)})"
         )
-        # Measured: the upper chain is solved first; the lower one starts from its result.
+        # Measured: the upper chain is solved first; the lower one starts from its result. On
+        # one bone, as with shared bones, the later IK misses, its tip at the bone's head or its
+        # tail (the upper arm's head 42% of the reach short, its tail 12%; the thigh's head 23%).
         assert stacked is not None
-        loser = stacked[1]
+        loser = later if same_owner else stacked[1]
     winner = later if loser is first else first
     aims_alike = False
     if shared and same_control:
@@ -210,6 +216,8 @@ def _finding(rig: RigView, first: IKChain, later: IKChain) -> Finding | None:
     )
     kept = first if changed is later else later
     if agree or not same_control or not _toggle_agrees(rig, changed, kept):
+        return _waiting_for_a_pair(rig, finding, changed)
+    if fixed_alone and _toggle_clashes(rig, changed, kept):
         return _waiting_for_a_pair(rig, finding, changed)
     return _turning_use_tail_over(finding, changed, kept)
 
@@ -460,6 +468,15 @@ def _toggle_agrees(rig: RigView, chain: IKChain, other: IKChain) -> bool:
     toggled = owner.head if chain.use_tail else owner.tail
     reach = max(rig.chain_reach(chain), rig.chain_reach(other), 1e-6)
     return (toggled - rig.chain_tip(other)).length <= SAME_POINT * reach
+
+
+def _toggle_clashes(rig: RigView, chain: IKChain, other: IKChain) -> bool:
+    """Whether ``chain`` with Use Tail turned over (the agree fix) would fight a third live IK
+    as this check's error (a property example: the upper arm's IK reaching with its head, so
+    turned, shares the upper arm with the forearm's IK on the hand control)."""
+    toggled = replace(chain, use_tail=not chain.use_tail, chain_count=_count_keeping_the_top(chain))
+    clash = clash_after(rig, toggled)
+    return clash is not None and clash.key != other.key
 
 
 def _tip(chain: IKChain) -> str:
