@@ -275,3 +275,17 @@ def test_chain_length_one_under_an_ik_above_on_the_same_control_is_still_the_len
     assert finding.severity == Severity.ERROR and finding.fix_args == (("length", 2),)
     apply_fix(finding)
     assert all(not v.fails for v in judge_chains(rig) if v.owner == "forearm.L")
+
+
+def test_chain_length_one_beside_a_longer_twin_whose_extra_bone_another_ik_turns_is_fine(
+    rig,
+) -> None:
+    """The foot's IK of length 1 beside a foot IK of length 2, both on the leg's control: the
+    shin the twin adds is the leg IK's, and the foot lands; its length is not the fault."""
+    for count in (2, 1):
+        ik = rig.pose.bones["foot.L"].constraints.new("IK")
+        ik.target, ik.subtarget, ik.chain_count = rig, "foot_ik.L", count
+    bpy.context.view_layer.update()
+    states = {v.constraint: v.state for v in judge_chains(rig) if v.owner == "foot.L"}
+    assert states["IK.001"] == "pass"
+    assert [f for f in findings_of(rig, "chain_length") if f.bone == "foot.L"] == []

@@ -193,16 +193,24 @@ def _twin_span(rig: RigView, chain: IKChain) -> int:
     owner aimed at its control. The rigger set that twin's length for this limb, whatever bones
     above carry IKs of their own (seed 118: beside a twin of length 2, the forearm IK of length
     1 stops 39% of the arm's reach short under an upper-arm IK on the hand control, which ends
-    the limb as read from the bones alone)."""
+    the limb as read from the bones alone). Not where a third IK turns a bone the twin adds: that
+    bone is the third's limb (the foot IK of length 1 beside one of 2 lands under the leg's IK)."""
+    chains = [other for other in rig.chains if other.live and other.key != chain.key]
     twins = [
-        other
-        for other in rig.chains_on_bone(chain.owner)
-        if other.key != chain.key
-        and other.live
-        and other.chain_count
-        and other.shares_control(chain)
+        twin
+        for twin in chains
+        if twin.owner == chain.owner and twin.chain_count and twin.shares_control(chain)
     ]
-    return max((len(twin.bones) for twin in twins), default=0)
+    spans = [
+        len(twin.bones)
+        for twin in twins
+        if not any(
+            set(twin.bones[len(chain.bones) :]).intersection(third.moving_bones)
+            for third in chains
+            if third.key != twin.key
+        )
+    ]
+    return max(spans, default=0)
 
 
 def _reaches_the_body(rig: RigView, chain: IKChain, carrier: str, where: str) -> _Problem:
