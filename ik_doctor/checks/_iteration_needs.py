@@ -13,13 +13,11 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 import bpy
-from mathutils import Vector
 
-from ..core.geometry import offset_from_line
-from ..core.limb import fold_off_x, forward_tip
+from ..core.limb import fold_off_x
+from ..core.posed_bend import joint_bends
 from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
-from ..core.started import started_pose
 from ._lock_stiffness import folds_about_z
 from ._three_bone_needs import three_bone_need
 
@@ -200,9 +198,6 @@ at 12). Each row holds from its stiffness up to the next, the fewer side."""
 STIFF_BEND_SPAN = 1.0
 """Degrees from a measured bend a limb may be for that row to hold; between the two, the
 fewer of both rows holds; outside, nothing was measured."""
-FOLDED_FURTHER = 1.0
-"""Degrees a posed joint may fold beyond its rest bend before the solver's start counts as posed
-folded further (``FOLDED_FURTHER_NEEDS``)."""
 # fmt: off
 FOLDED_FURTHER_NEEDS = (
     (7.63, (
@@ -267,7 +262,7 @@ def iterations_needed(
     if len(chain.moving_bones) == 3:
         found = three_bone_need(rig, chain)
         return None if found is None else Need(*found, "three_bones")
-    bends = _joint_bends(rig, chain, without)
+    bends = joint_bends(rig, chain, without)
     if bends is None:
         return None
     bend, further, straighter = bends
@@ -465,31 +460,6 @@ def _bend_table(rig: RigView, chain: IKChain, with_pole: bool) -> tuple[tuple[fl
     return BEND_NEEDS if ratio <= EQUAL else LONG_ROOT_BEND_NEEDS if ratio <= LONG_ROOT else ()
 
 
-def _joint_bends(
-    rig: RigView, chain: IKChain, without: bpy.types.Constraint | None = None
-) -> tuple[float, float, float | None] | None:
-    """The two-bone chain's bend at rest, how much further its joint is folded where the solver
-    starts (``started_pose``: as posed, or as a constraint the IK overrides turns it; degrees;
-    0 when it starts no further folded, straighter or bent the other way), and its bend there
-    when it starts straighter on the same side (else None); None for other chains."""
-    moving = chain.moving_bones
-    if len(moving) != 2:
-        return None
-    root, joint, tip = rig.bone(moving[1]).head, rig.bone(moving[0]).head, rig.chain_tip(chain)
-    posed = started_pose(rig, chain, without)
-    posed_root, posed_joint = posed[moving[1]].translation, posed[moving[0]].translation
-    posed_tip = forward_tip(rig, chain, posed)
-    rest, start = _joint_angle(root, joint, tip), _joint_angle(posed_root, posed_joint, posed_tip)
-    toward_rest_side = offset_from_line(posed_joint, posed_root, posed_tip).dot(
-        offset_from_line(joint, root, tip)
-    )
-    further = start - rest if toward_rest_side >= 0.0 and start > rest + FOLDED_FURTHER else 0.0
-    straighter = toward_rest_side >= 0.0 and start < rest - FOLDED_FURTHER
-    # Rounded as the tables are written: the reference leg is bent 7.628°, posed 10° it reads
-    # 10.000004° further.
-    return round(rest, 2), round(further, 1), round(start, 2) if straighter else None
-
-
 def _folded_further_need(rig: RigView, chain: IKChain, bend: float, further: float) -> Need | None:
     """What a limb posed folded further needs (``FOLDED_FURTHER_NEEDS``), None where the table
     was not measured: another rest bend or proportion, or a bone stiff, stretching or grown."""
@@ -545,13 +515,6 @@ def _fewer_either_side(rows: tuple[tuple[float, int], ...], at: float) -> int:
     return min(rows[above][1], rows[max(above - 1, 0)][1])
 
 
-def _joint_angle(root: Vector, joint: Vector, tip: Vector) -> float:
-    upper, lower = joint - root, tip - joint
-    if upper.length == 0.0 or lower.length == 0.0:
-        return 0.0
-    return math.degrees(upper.angle(lower))
-
-
 def _opposed_hinges(rig: RigView, chain: IKChain) -> bool:
     """Whether the two bones' X IK limits each let them turn one way only, opposite ways."""
     joint, root = (_one_way_on_x(rig.pose_bone(name)) for name in chain.moving_bones)
@@ -571,7 +534,7 @@ def unmeasured(rig: RigView, chain: IKChain) -> str:
     bones = len(chain.moving_bones)
     if bones != 2:
         return f"a chain of {bones} bone{'s' * (bones != 1)}"
-    bends = _joint_bends(rig, chain)
+    bends = joint_bends(rig, chain)
     if bends is not None and bends[1]:
         return "a limb whose joint is posed folded further than at rest (where it starts)"
     if stretching_bones(rig, chain):

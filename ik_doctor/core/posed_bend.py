@@ -1,6 +1,7 @@
 """Whether a leftover pose bends a limb's joint the other way before its IK runs: the side the
 solver starts each joint on, read from the posed rotations (forward kinematics), which decides
-which way a pole chain folds."""
+which way a pole chain folds; and how much further folded or straighter than at rest the joint
+starts, which decides how many iterations it needs and how far a stiff limb lags."""
 
 from __future__ import annotations
 
@@ -12,8 +13,11 @@ from mathutils import Matrix, Vector
 from .geometry import offset_from_line
 from .limb import chain_joints, forward_pose, forward_tip
 from .rig import IKChain, RigView
-from .started import folds_past_a_narrow_limit
+from .started import folds_past_a_narrow_limit, started_pose
 
+FOLDED_FURTHER = 1.0
+"""Degrees a posed joint may fold beyond its rest bend before the solver's start counts as posed
+folded further (the solver check's ``FOLDED_FURTHER_NEEDS``)."""
 HALF_TURN_W = math.sin(math.radians(0.01) / 2.0)
 """The quaternion ``w`` below which a rotation is a half turn to within 0.01°."""
 
@@ -76,3 +80,36 @@ def _folded_past_its_parent(points: list[Vector], rest_points: list[Vector], ind
         rest_points[index + 1] - rest_points[index]
     )
     return before.cross(after).dot(rest_turn) < 0.0
+
+
+def joint_bends(
+    rig: RigView, chain: IKChain, without: bpy.types.Constraint | None = None
+) -> tuple[float, float, float | None] | None:
+    """The two-bone chain's bend at rest, how much further its joint is folded where the solver
+    starts (``started_pose``: as posed, or as a constraint the IK overrides turns it; degrees;
+    0 when it starts no further folded, straighter or bent the other way), and its bend there
+    when it starts straighter on the same side (else None); None for other chains."""
+    moving = chain.moving_bones
+    if len(moving) != 2:
+        return None
+    root, joint, tip = rig.bone(moving[1]).head, rig.bone(moving[0]).head, rig.chain_tip(chain)
+    posed = started_pose(rig, chain, without)
+    posed_root, posed_joint = posed[moving[1]].translation, posed[moving[0]].translation
+    posed_tip = forward_tip(rig, chain, posed)
+    rest, start = joint_angle(root, joint, tip), joint_angle(posed_root, posed_joint, posed_tip)
+    toward_rest_side = offset_from_line(posed_joint, posed_root, posed_tip).dot(
+        offset_from_line(joint, root, tip)
+    )
+    further = start - rest if toward_rest_side >= 0.0 and start > rest + FOLDED_FURTHER else 0.0
+    straighter = toward_rest_side >= 0.0 and start < rest - FOLDED_FURTHER
+    # Rounded as the tables are written: the reference leg is bent 7.628°, posed 10° it reads
+    # 10.000004° further.
+    return round(rest, 2), round(further, 1), round(start, 2) if straighter else None
+
+
+def joint_angle(root: Vector, joint: Vector, tip: Vector) -> float:
+    """Degrees the joint turns the line from root to joint away from the line on to the tip."""
+    upper, lower = joint - root, tip - joint
+    if upper.length == 0.0 or lower.length == 0.0:
+        return 0.0
+    return math.degrees(upper.angle(lower))
