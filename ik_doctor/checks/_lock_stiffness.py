@@ -30,6 +30,7 @@ from ._limited_stiffness import (
     limited_table,
     limited_width,
 )
+from ._posed_stiffness import posed_stiff_finding
 from ._stiffness_findings import (
     Grown,
     against_tolerance,
@@ -133,7 +134,16 @@ def stiff_findings(
         value = mobility.get(name)
         if value is not None and needed - 1e-6 <= value <= most / 2.0 + 1e-6:
             half = value >= most / 2.0 - 1e-6
-            share = shortfall(_one_bone_table(rig, chain, name, half), 1.0 - value)
+            table = _one_bone_table(rig, chain, name, half)
+            share = shortfall(table, 1.0 - value)
+            posed = (
+                posed_stiff_finding(rig, chain, bones[name], 1.0 - value, share)
+                if table is ROOT_SHORTFALL[_limb_kind(rig, chain)]
+                else None
+            )
+            if posed is not None:
+                yield posed
+                continue
             if stiffness < threshold - 1e-6 and share < REACH_TOLERANCE:
                 continue  # below the check's threshold, said only where it fails the chain
             # Half as mobile, the other bone is stiff too: cleared alone, this one would leave
