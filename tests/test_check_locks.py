@@ -1207,3 +1207,22 @@ def test_a_stiff_upper_bone_under_a_joint_posed_folded_further_lags_more(
         apply_fix(found[0])
         (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
         assert not verdict.fails, verdict.reason
+
+
+def test_a_lock_over_a_narrow_limit_is_not_freed_where_a_track_lands_the_chain() -> None:
+    """Issue 25 (fresh seed 122, a trade): the shin, locked on X and limited there to ±6°,
+    lands under a Damped Track at the foot control (the lock's warning). Freeing the lock hands
+    the shin to the ±6° limit, which the lock overrode: the leg then stops 4.2% short."""
+    faults = (
+        Fault("ik_lock", "leg", 0),
+        Fault("overriding_constraint", "leg", 1),
+        Fault("ik_limit", "leg", 6),
+    )
+    rig = faulted_rig(faults)
+    assert not next(v for v in judge_chains(rig) if v.owner == "shin.L").fails
+    (finding,) = [f for f in findings_of(rig, "locks") if f.bone == "shin.L"]
+    assert finding.severity == Severity.WARNING and finding.fix_id is None
+    assert "-6° to 6°" in (finding.no_fix_reason or "")
+    free = next(f for f in diagnose(faulted_rig(faults[:2])) if f.check_id == "locks")
+    assert free.fix_id == "free_axes"  # no limit under the lock: freeing it is the fix
+

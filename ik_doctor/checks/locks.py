@@ -152,7 +152,7 @@ from ..core.armature import pose_of
 from ..core.finding import IK_LIMIT, IK_LOCK, Finding, Severity, chain_finding, lowered
 from ..core.limb import has_degenerate_bone, root_folds_against
 from ..core.names import readable
-from ..core.reach import clamped_folds
+from ..core.reach import FOLD_DEGREES, clamped_folds
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
 from ._lock_pairs import weighed_against_other_iks
@@ -214,7 +214,29 @@ def _weighed_against_aim(rig: RigView, chain: IKChain, findings: list[Finding]) 
         f" But a Damped Track ('{track}') aims {chain.moving_bones[0]} at the target, where the "
         "solver starts: it lands by turning that bone (measured)."
     )
-    return lowered(findings, aimed, ("aimed_by", track), lambda f: f.fix_id == "free_axes")
+    found = lowered(findings, aimed, ("aimed_by", track), lambda f: f.fix_id == "free_axes")
+    return [_kept_by_the_lock(rig, chain, finding) for finding in found]
+
+
+def _kept_by_the_lock(rig: RigView, chain: IKChain, finding: Finding) -> Finding:
+    """A landing chain's lock finding without its fix where freeing the axis would hand the
+    bone to an IK limit on it, which the lock overrides, narrower than the fold the goals ask
+    (``FOLD_DEGREES`` each way; fresh seed 122: the shin locked on X and limited to ±6° there
+    lands under a Damped Track at the control; freed, it stops 4.2% of the reach short, this
+    check's narrow-limit error)."""
+    if finding.fix_id != "free_axes" or finding.severity == Severity.ERROR:
+        return finding
+    pose_bone = rig.pose_bone(finding.bone or "")
+    for axis in str(finding.args["axes"]):
+        low, high = (math.degrees(getattr(pose_bone, f"ik_{end}_{axis}")) for end in ("min", "max"))
+        if getattr(pose_bone, f"use_ik_limit_{axis}") and max(-low, high) < FOLD_DEGREES:
+            reason = (
+                f"the lock overrides {finding.bone}'s {axis.upper()} IK limit ({low:.3g}° to "
+                f"{high:.3g}°); freed, that limit would hold the fold and the chain would stop "
+                "short: widen or drop the limit first"
+            )
+            return replace(finding, fix_id=None, fix_label=None, no_fix_reason=reason)
+    return finding
 
 
 def track_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:
