@@ -1226,3 +1226,30 @@ def test_a_lock_over_a_narrow_limit_is_not_freed_where_a_track_lands_the_chain()
     free = next(f for f in diagnose(faulted_rig(faults[:2])) if f.check_id == "locks")
     assert free.fix_id == "free_axes"  # no limit under the lock: freeing it is the fix
 
+
+@pytest.mark.parametrize(
+    ("limb", "way", "kind", "stiffness", "fails"),
+    [
+        ("leg", 5, "stiff_parent", 0.725, True),  # seed 119: 0.11% short under a warning
+        ("arm", 5, "stiff_parent", 0.74, True),  # seed 122
+        ("leg", 4, "stiff_parent", 0.745, False),  # between drops: lands
+        ("arm", 4, "stiff_both", 0.75, True),
+        ("leg", 5, "stiff_owner", 0.8, False),
+    ],
+)
+def test_a_straight_limb_without_a_pole_its_lower_hinge_one_sided_has_its_own_stiffness_table(
+    limb: str, way: int, kind: str, stiffness: float, fails: bool
+) -> None:
+    """Issue 25 (fresh seeds 119 and 122, warnings only): a limb straight at rest, without a
+    pole, its lower bone limited to fold one way, lags otherwise than the bent limb the tables
+    were measured on: its root fails from 0.72 where the bent limb's reads 0.09%."""
+    rig = faulted_rig((Fault("straight_one_sided", limb, way), Fault(kind, limb, stiffness)))
+    owner = LIMBS[limb].owner
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails == fails, verdict.reason
+    errors = [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR]
+    assert bool(errors) == fails, [f.message for f in findings_of(rig, "locks")]
+    if fails:
+        apply_fix(errors[0])
+        (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+        assert not verdict.fails, verdict.reason

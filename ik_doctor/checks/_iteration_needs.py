@@ -14,7 +14,7 @@ from typing import TypeVar
 
 import bpy
 
-from ..core.limb import fold_off_x
+from ..core.limb import fold_off_x, one_way_on_x
 from ..core.posed_bend import joint_bends
 from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
@@ -517,16 +517,8 @@ def _fewer_either_side(rows: tuple[tuple[float, int], ...], at: float) -> int:
 
 def _opposed_hinges(rig: RigView, chain: IKChain) -> bool:
     """Whether the two bones' X IK limits each let them turn one way only, opposite ways."""
-    joint, root = (_one_way_on_x(rig.pose_bone(name)) for name in chain.moving_bones)
+    joint, root = (one_way_on_x(rig.pose_bone(name)) for name in chain.moving_bones)
     return joint * root < 0
-
-
-def _one_way_on_x(pose_bone: bpy.types.PoseBone) -> int:
-    """+1 or -1 when the bone's X IK limit lets it turn only that way about X, else 0."""
-    if not pose_bone.use_ik_limit_x:
-        return 0
-    low, high = pose_bone.ik_min_x, pose_bone.ik_max_x
-    return 1 if low >= 0.0 < high else -1 if high <= 0.0 > low else 0
 
 
 def unmeasured(rig: RigView, chain: IKChain) -> str:

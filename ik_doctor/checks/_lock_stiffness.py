@@ -17,9 +17,9 @@ from collections.abc import Iterator
 import bpy
 
 from ..core.finding import STIFFNESS, Finding, Severity, chain_finding, lowered
-from ..core.limb import PRE_BENT, bend_offset, fold_off_x, hangs_down, solved_with
+from ..core.limb import PRE_BENT, bend_offset, fold_off_x, solved_with
 from ..core.names import readable
-from ..core.reach import REACH_TOLERANCE, limb_bones, solved_by_itasc
+from ..core.reach import REACH_TOLERANCE, limb_bones
 from ..core.rig import AXES, IKChain, RigView
 from ._limited_stiffness import (
     EVEN_POINTS,
@@ -30,11 +30,17 @@ from ._limited_stiffness import (
     limited_table,
     limited_width,
 )
+from ._no_pole_stiffness import stiff_without_pole
 from ._posed_stiffness import posed_stiff_finding
 from ._stiffness_findings import (
     Grown,
     against_tolerance,
+    aimed_by_a_pole,
+    bone_mobility,
     evenly_stiff_finding,
+    limb_kind,
+    mobilities,
+    one_solve,
     severity_of_shortfall,
     stiff_bone_finding,
     stiff_bones,
@@ -46,7 +52,6 @@ from ._stiffness_tables import (
     GROWN_EVEN_SHORTFALL,
     HALF_SHORTFALL,
     JOINT_SHORTFALL,
-    NO_POLE_SHORTFALL,
     PRE_BENT_EVEN_SHORTFALL,
     PRE_BENT_JOINT_SHORTFALL,
     PRE_BENT_ROOT_SHORTFALL,
@@ -56,33 +61,12 @@ from ._stiffness_tables import (
     SHORT_ROOT,
     SHORT_ROOT_SHORTFALL,
     SINGLE_BONE_SHORTFALL,
-    STRAIGHT_OPPOSED_SHORTFALL,
     UNEVEN_MARGIN,
     UNEVEN_RATIOS,
     UNEVEN_SHORTFALL,
     shortfall,
 )
 from ._tip_motion import TipMotion, blocked
-
-
-def _bone_mobility(pose_bone: bpy.types.PoseBone, free: set[tuple[str, str]]) -> float:
-    """How freely the solver turns a bone: 1 less its IK stiffness on its freest swing axis.
-
-    Measured on the reference leg: stiffness on X alone (its bend axis) changes nothing, the
-    solver folds by swinging about Z and twisting; on X and Z it stops as short as on all three,
-    since a twist does not move the bone's own tail. Only a bone that cannot swing counts its twist.
-    """
-    axes = [axis for axis in AXES if (readable(pose_bone), axis) in free]
-    swings = [axis for axis in axes if axis != "y"] or axes
-    return max(1.0 - float(getattr(pose_bone, f"ik_stiffness_{axis}")) for axis in swings)
-
-
-def _mobilities(
-    chain: IKChain, free: set[tuple[str, str]], bones: dict[str, bpy.types.PoseBone]
-) -> dict[str, float]:
-    """``_bone_mobility`` of each of the chain's turning bones that has a free axis."""
-    turning = {name for name, _axis in free if name in chain.moving_bones}
-    return {name: _bone_mobility(bones[name], free) for name in turning}
 
 
 def _needed_mobility(
@@ -111,7 +95,7 @@ def stiff_findings(
     the chain needs it only slows the solve (0.9 on a leg still reaches); one bone much stiffer
     than the rest, which the rest cannot reach without, leaves the tip short sooner.
     """
-    mobility = _mobilities(chain, free, bones)
+    mobility = mobilities(chain, free, bones)
     if not mobility:
         return
     partner = _solved_with(rig, chain)
@@ -119,7 +103,7 @@ def stiff_findings(
         yield from _stiff_unmeasured(rig, chain, mobility, threshold, partner)
         return
     if not aimed_by_a_pole(rig, chain) and len(mobility) == 2 and len(chain.moving_bones) == 2:
-        yield from _stiff_without_pole(rig, chain, mobility, threshold)
+        yield from stiff_without_pole(rig, chain, mobility, threshold)
         return
     needed = _needed_mobility(motion, free, mobility)
     stiffness = 1.0 - needed
@@ -138,7 +122,7 @@ def stiff_findings(
             share = shortfall(table, 1.0 - value)
             posed = (
                 posed_stiff_finding(rig, chain, bones[name], 1.0 - value, share)
-                if table is ROOT_SHORTFALL[_limb_kind(rig, chain)]
+                if table is ROOT_SHORTFALL[limb_kind(rig, chain)]
                 else None
             )
             if posed is not None:
@@ -165,7 +149,7 @@ def straight_stiff_findings(
     evenly stiff at 0.99 it then stops 0.147% of the reach short, as short as posed 20°, 0.140%;
     one bone stiff, the other free, by ``PRE_BENT_ROOT_SHORTFALL`` and its joint twin). Two
     bones stiff unevenly were not measured straight: nothing is said of them."""
-    mobility = _mobilities(chain, free, bones)
+    mobility = mobilities(chain, free, bones)
     if len(mobility) != 2:
         return
     least, most = min(mobility.values()), max(mobility.values())
@@ -184,7 +168,7 @@ def _evenly_stiff(rig: RigView, chain: IKChain, stiffness: float) -> Iterator[Fi
     share = shortfall(table, stiffness)
     unlimited = (grown, table) == (None, EVEN_SHORTFALL)
     if unlimited and (width := limited_width(rig, chain)) is not None:
-        rows = LIMITED_EVEN_SHORTFALL[_limb_kind(rig, chain)]
+        rows = LIMITED_EVEN_SHORTFALL[limb_kind(rig, chain)]
         share = shortfall(limited_table(width, EVEN_POINTS, rows, table), stiffness)
     if stiffness >= EVEN_WARNING - 1e-6 or share >= REACH_TOLERANCE:
         yield evenly_stiff_finding(rig, chain, stiffness, share, grown)
@@ -208,7 +192,7 @@ def _unevenly_stiff(
     shortfall read between ``HALF_SHORTFALL``, ``UNEVEN_SHORTFALL`` and ``EVEN_SHORTFALL``."""
     name = min(mobility, key=mobility.__getitem__)
     stiffness = 1.0 - mobility[name]
-    role, kind = ("root" if name == chain.root else "joint"), _limb_kind(rig, chain)
+    role, kind = ("root" if name == chain.root else "joint"), limb_kind(rig, chain)
     rows = UNEVEN_SHORTFALL[role][kind]
     columns = [(0.5, shortfall(HALF_SHORTFALL[role][kind], stiffness))]
     for index, at in enumerate(UNEVEN_RATIOS):
@@ -243,10 +227,10 @@ def _one_bone_table(
     if root <= SHORT_ROOT * joint:
         return SHORT_ROOT_SHORTFALL[role]
     if half:
-        return HALF_SHORTFALL[role][_limb_kind(rig, chain)]
+        return HALF_SHORTFALL[role][limb_kind(rig, chain)]
     if _nearly_straight(rig, chain):
         return PRE_BENT_ROOT_SHORTFALL if role == "root" else PRE_BENT_JOINT_SHORTFALL
-    kind = _limb_kind(rig, chain)
+    kind = limb_kind(rig, chain)
     table = (ROOT_SHORTFALL if role == "root" else JOINT_SHORTFALL)[kind]
     width = limited_width(rig, chain)
     if width is None:
@@ -259,141 +243,6 @@ def _nearly_straight(rig: RigView, chain: IKChain) -> bool:
     """Whether the limb is bent no further than ``rest_pose``'s pre-bend leaves it (``PRE_BENT``),
     or straight: it lags as the pre-bent leg and arm were measured to."""
     return bend_offset(rig, chain) <= PRE_BENT + 1e-6
-
-
-def aimed_by_a_pole(rig: RigView, chain: IKChain) -> bool:
-    """Whether a pole aims the chain: its own, or that of a live IK turning the same bones toward
-    the same control from the same tip, which Blender solves with it as one tree. Measured: a
-    second IK without a pole on the shin, on the foot control, stops exactly as short as the
-    leg's IK with one (0.02% of the reach with both bones at 0.8, 0.11% at 0.975, as
-    ``EVEN_SHORTFALL``), and a hand IK without its tail beside the forearm's IK no shorter than
-    it (0.0% with the upper arm at 0.8); judged without a pole, both were false errors."""
-    if chain.pole is not None:
-        return True
-    return any(
-        other.pole is not None and other.live and _one_solve(rig, chain, other)
-        for other in rig.chains_with_bone(chain.root)
-    )
-
-
-def _one_solve(rig: RigView, chain: IKChain, other: IKChain) -> bool:
-    """Whether ``other`` is another IK turning the same bones toward the same control from the
-    same tip: solved with this one as one tree, it lands or stops short just as this one."""
-    return (
-        other.key != chain.key
-        and set(other.moving_bones) == set(chain.moving_bones)
-        and other.shares_control(chain)
-        and (rig.chain_tip(other) - rig.chain_tip(chain)).length <= 1e-4 * rig.chain_reach(chain)
-    )
-
-
-def straight_opposed_findings(
-    rig: RigView,
-    chain: IKChain,
-    free: set[tuple[str, str]],
-    bones: dict[str, bpy.types.PoseBone],
-    threshold: float,
-) -> Iterator[Finding]:
-    """A two-bone limb without a pole, straight at rest, its hinges limited to turn opposite
-    ways, judged by its own table (``STRAIGHT_OPPOSED_SHORTFALL``): fresh seeds 89 and 90 drew
-    such limbs stiff that stopped short under a warning only."""
-    mobility = _mobilities(chain, free, bones)
-    if len(mobility) == 2:
-        yield from _stiff_without_pole(rig, chain, mobility, threshold, straight_opposed=True)
-
-
-def _stiff_without_pole(
-    rig: RigView,
-    chain: IKChain,
-    mobility: dict[str, float],
-    threshold: float,
-    straight_opposed: bool = False,
-) -> Iterator[Finding]:
-    """A two-bone limb without a pole, judged by ``NO_POLE_SHORTFALL`` (or, ``straight_opposed``,
-    by ``STRAIGHT_OPPOSED_SHORTFALL``): the worse of its root's and its joint's stiffness, or the
-    even table when both are as stiff."""
-    stiffness, worst, share = _no_pole_shortfall(rig, chain, mobility, straight_opposed)
-    if stiffness[worst] < threshold - 1e-6 and share < REACH_TOLERANCE:
-        return
-    stiff, said = _stiff_said(chain, stiffness)
-    yield chain_finding(
-        "locks",
-        rig,
-        chain,
-        bone=worst,
-        severity=severity_of_shortfall(rig, share),
-        title="Stiff, no pole",
-        message=(
-            f"The chain of IK '{chain.constraint}' on {chain.owner} has no pole and IK "
-            f"stiffness on {said}: the solver stops about {share:.2%} of the reach short of "
-            f"targets in reach ({against_tolerance(share)})."
-        ),
-        why=(
-            "Without a pole the solver swings the limb toward the target as well as folding it, "
-            "and stiffness holds back both ("
-            + (
-                "measured on a two-bone leg and arm straight at rest, their hinges limited to "
-                "turn opposite ways: unstiff they stop 0.05% of the reach short, and fail from "
-                "0.61 on both bones, 0.91 on the upper, 0.875 on the lower"
-                if straight_opposed
-                else "measured on a two-bone leg and arm: the thigh or upper arm at 0.75, or both "
-                "bones, leave it 0.1% to 0.13% of the reach short"
-            )
-            + "; with a pole, evenly stiff chains reach up to 0.975)."
-        ),
-        fix_id="clear_stiffness",
-        fix_label=f"Set the IK stiffness of {', '.join(stiff)} to 0",
-        fix_args=(("cause", STIFFNESS), ("bones", stiff)),
-        facts=(("shortfall", share),),
-    )
-
-
-def _no_pole_shortfall(
-    rig: RigView, chain: IKChain, mobility: dict[str, float], straight_opposed: bool = False
-) -> tuple[dict[str, float], str, float]:
-    """Each turning bone's stiffness, the bone that leaves the limb shortest and the share of
-    the reach it does (``NO_POLE_SHORTFALL``, or ``STRAIGHT_OPPOSED_SHORTFALL``)."""
-    limb = _limb_kind(rig, chain)
-
-    def table(role: str) -> tuple[tuple[float, float], ...]:
-        if straight_opposed:
-            return STRAIGHT_OPPOSED_SHORTFALL[role]
-        return NO_POLE_SHORTFALL[role][limb]
-
-    stiffness = {name: 1.0 - value for name, value in mobility.items()}
-    shares = {
-        name: shortfall(table("root" if name == chain.root else "joint"), value)
-        for name, value in stiffness.items()
-    }
-    if max(stiffness.values()) - min(stiffness.values()) < 1e-3:
-        shares[chain.root] = shortfall(table("even"), stiffness[chain.root])
-    worst = max(shares, key=lambda name: shares[name])
-    return stiffness, worst, shares[worst]
-
-
-def _stiff_said(chain: IKChain, stiffness: dict[str, float]) -> tuple[tuple[str, ...], str]:
-    """The chain's stiff bones, root first, and their stiffness in words ("thigh.L 0.9")."""
-    stiff = tuple(name for name in reversed(chain.bones) if stiffness.get(name, 0.0) > 0.0)
-    return stiff, " and ".join(f"{name} {stiffness[name]:.3g}" for name in stiff)
-
-
-def short_once_bent_without_pole(rig: RigView, chain: IKChain) -> tuple[str, float] | None:
-    """For a straight two-bone limb without a pole whose stiffness ``locks`` cannot weigh
-    straight (its root's swing limited): the stiff bones and the share of the reach the tables
-    say it stops short once bent, where that fails the chain. Fresh seeds 89 and 90: the
-    straight arm, both hinges one-sided and the upper arm at 0.9, lands; pre-bent by
-    ``rest_pose``'s fix it stops 0.11% of its reach short (the table: 0.36%)."""
-    if len(chain.moving_bones) != 2 or aimed_by_a_pole(rig, chain) or solved_by_itasc(rig):
-        return None
-    bones = {name: rig.pose_bone(name) for name in chain.moving_bones}
-    free = {(name, axis) for name in bones for axis in AXES if not blocked(bones[name], axis)}
-    mobility = _mobilities(chain, free, bones)
-    if len(mobility) != 2 or max(mobility.values()) <= 0.0:
-        return None
-    stiffness, _worst, share = _no_pole_shortfall(rig, chain, mobility)
-    if share < REACH_TOLERANCE:
-        return None
-    return _stiff_said(chain, stiffness)[1], share
 
 
 def single_bone_findings(rig: RigView, chain: IKChain, threshold: float) -> Iterator[Finding]:
@@ -470,11 +319,11 @@ def single_bone_findings(rig: RigView, chain: IKChain, threshold: float) -> Iter
 
 def _solved_with(rig: RigView, chain: IKChain) -> IKChain | None:
     """Another live IK with a target that turns a bone this chain turns toward another goal
-    (not ``_one_solve``): Blender solves the two as one tree, and the stiffness tables were
+    (not ``one_solve``): Blender solves the two as one tree, and the stiffness tables were
     measured on chains solved alone (seed 94: a hand IK over the forearm's, the forearm at 0.8
     to 0.85, lands where the table says 0.23% short)."""
     return next(
-        (other for other in solved_with(rig, chain) if not _one_solve(rig, chain, other)), None
+        (other for other in solved_with(rig, chain) if not one_solve(rig, chain, other)), None
     )
 
 
@@ -523,12 +372,6 @@ def _stiff_unmeasured(
     )
 
 
-def _limb_kind(rig: RigView, chain: IKChain) -> str:
-    """Which measured limb a chain is judged as: a leg when it hangs down from its root
-    (``hangs_down``, as rest_pose tells knees from elbows), else an arm."""
-    return "leg" if hangs_down(rig, chain) else "arm"
-
-
 def _even_table(rig: RigView, chain: IKChain) -> tuple[Grown, tuple[tuple[float, float], ...]]:
     """The evenly stiff chain's table, and what grew the limb (None for ``EVEN_SHORTFALL``): a
     two-bone limb with a bone posed longer than at rest lags further
@@ -566,7 +409,7 @@ def stiffness_held_by_roll(rig: RigView, chain: IKChain) -> str | None:
         return None
     bones = {name: rig.pose_bone(name) for name in chain.moving_bones}
     free = {(name, axis) for name in bones for axis in AXES if not blocked(bones[name], axis)}
-    mobility = [_bone_mobility(bones[name], free) for name in {name for name, _axis in free}]
+    mobility = [bone_mobility(bones[name], free) for name in {name for name, _axis in free}]
     if len(mobility) != 2 or min(mobility) <= max(mobility) / 2.0 + 1e-6:
         return None
     stiffness = 1.0 - min(mobility)

@@ -36,7 +36,7 @@ from ..core.start import (
     straight_start_bends,
     target_tracking_joint,
 )
-from ._lock_stiffness import short_once_bent_without_pole
+from ._no_pole_stiffness import short_once_bent_without_pole
 from ._shared_control import line_aimer, rival_on_the_control
 from ._shear import shear_that_stops, stretch_across_the_fold
 

@@ -150,22 +150,18 @@ import numpy as np
 
 from ..core.armature import pose_of
 from ..core.finding import IK_LIMIT, IK_LOCK, Finding, Severity, chain_finding, lowered
-from ..core.limb import has_degenerate_bone, root_folds_against
+from ..core.limb import has_degenerate_bone, one_way_on_x, root_folds_against
 from ..core.names import readable
 from ..core.reach import FOLD_DEGREES, clamped_folds
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
 from ._lock_pairs import weighed_against_other_iks
-from ._lock_stiffness import (
-    aimed_by_a_pole,
-    single_bone_findings,
-    stiff_findings,
-    straight_opposed_findings,
-    straight_stiff_findings,
-)
+from ._lock_stiffness import single_bone_findings, stiff_findings, straight_stiff_findings
 from ._lock_stretch import BEND_LOCKED_TITLE, weighed_against_stretch
 from ._narrow_limits import held_swing_finding, narrow_finding
+from ._no_pole_stiffness import straight_no_pole_findings
 from ._other_joints import weighed_against_other_joints
+from ._stiffness_findings import aimed_by_a_pole
 from ._swung_start import weighed_against_swing
 from ._tip_motion import TipMotion, blocked
 from ._transform_locks import axis_list, transform_lock_findings
@@ -334,11 +330,11 @@ def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Itera
     free = {key for key in motion.columns if not blocked(bones[key[0]], key[1])}
     if motion.free_motion() <= 1e-6 * (reach := rig.chain_reach(chain)):
         # A straight chain: no rank to compare against. Without a pole a two-bone limb's
-        # stiffness is weighed by tables that need none (measured on the straight leg and arm,
-        # the lower bone limited to fold one way or not: 0.1% to 1.3% of the reach short where
-        # the tables say 0.1% to 1.4%); with its root's swing limited the other way, by a
-        # table of its own (the root at 0.9 passes, both bones at 0.7 fail); with the root
-        # limited otherwise, not at all (not measured). With a pole, as it bends once pre-bent.
+        # stiffness is weighed by the table of the way its hinge limits fold it: the lower
+        # bone's alone (``_no_pole_stiffness``: the root fails from 0.72), or its root's swing
+        # limited the other way (the root at 0.9 passes, both bones at 0.7 fail); unlimited,
+        # by the bent limb's tables; with the root limited otherwise, not at all (not
+        # measured). With a pole, as it bends once pre-bent.
         root_limited = any(getattr(bones[chain.root], f"use_ik_limit_{axis}") for axis in "xz")
         if max((motion.columns[key].length for key in free), default=0.0) <= 1e-6 * reach:
             yield from _every_lock(rig, chain, free, bones)  # nothing free moves the tip
@@ -347,10 +343,12 @@ def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Itera
             return
         if root_limited:
             if not aimed_by_a_pole(rig, chain) and root_folds_against(rig, chain):
-                yield from straight_opposed_findings(rig, chain, free, bones, stiffness)
+                yield from straight_no_pole_findings(rig, chain, free, bones, stiffness, "opposed")
             return
         if aimed_by_a_pole(rig, chain):
             yield from straight_stiff_findings(rig, chain, free, bones, stiffness)
+        elif one_way_on_x(bones[chain.moving_bones[0]]):
+            yield from straight_no_pole_findings(rig, chain, free, bones, stiffness, "one_sided")
         else:
             yield from stiff_findings(rig, chain, motion, free, bones, stiffness)
         return

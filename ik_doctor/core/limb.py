@@ -124,6 +124,14 @@ def fold_off_x(rig: RigView, chain: IKChain) -> float | None:
     return math.degrees(math.acos(min(1.0, abs(x_axis.dot(normal)))))
 
 
+def one_way_on_x(pose_bone: bpy.types.PoseBone) -> int:
+    """+1 or -1 when the bone's X IK limit lets it turn only that way about X, else 0."""
+    if not pose_bone.use_ik_limit_x:
+        return 0
+    low, high = pose_bone.ik_min_x, pose_bone.ik_max_x
+    return 1 if low >= 0.0 < high else -1 if high <= 0.0 > low else 0
+
+
 def limits_fold(rig: RigView, chain: IKChain) -> Vector | None:
     """The axis (armature space, rest pose) the IK limits of a chain straight at rest fold it
     about: a positive turn about it folds each inner joint the way its limit lets it go further.
