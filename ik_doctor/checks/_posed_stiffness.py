@@ -2,7 +2,7 @@
 
 The stiffness tables were measured from the rest pose. Where a leftover pose (or a constraint the
 IK overrides) starts the joint folded further, the chain has further to unfold, and a stiff upper
-bone lags more: measured on the reference leg and arm (4.2 and 5.3), the thigh or upper arm at
+bone lags more: measured on the reference leg and arm (4.2, 4.5 and 5.3), the thigh or upper arm at
 0.7 stops 0.04% to 0.08% of the reach short from rest and 0.08% to 0.12% posed 70° to 170°
 further. How much more is not smooth in the pose or the stiffness (it climbs and drops, as
 without a pole), so only what every measured pose shares is an error.
@@ -47,12 +47,10 @@ def posed_stiff_finding(
     name = readable(pose_bone)
     if name != chain.root or stiffness < POSED_MAY_FAIL - 1e-6:
         return None
+    if severity_of_shortfall(rig, rest_share) is Severity.ERROR:
+        return None  # the rest table's finding says it
     bends = joint_bends(rig, chain)
-    if (
-        bends is None
-        or bends[1] < POSED_MAY_FOLD
-        or severity_of_shortfall(rig, rest_share) is (Severity.ERROR)
-    ):
+    if bends is None or bends[1] < POSED_MAY_FOLD:
         return None
     further = bends[1]
     fails = further >= POSED_FOLDED and stiffness >= POSED_FAILS - 1e-6
