@@ -6,6 +6,7 @@ import math
 
 import bpy
 import pytest
+from faulted_limbs import Fault, judge
 from solving import assert_ik_works, findings_of, pose_snapshot
 
 from ik_doctor import Severity, apply_fix, diagnose, run_fix, solve_within_reach
@@ -274,3 +275,14 @@ def test_two_iks_on_one_bone_one_at_its_head_one_at_its_tail_the_later_misses(
     errors = [f for f in findings_of(rig, "duplicates") if f.severity == Severity.ERROR]
     (finding,) = [f for f in errors if f.chain == (owner, "IK.001")]
     assert finding.message.endswith(f"IK 'IK.001' on {owner} misses its target.")
+
+
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+@pytest.mark.parametrize("counts", [(2, 1), (1, 2)])
+def test_two_iks_below_the_limbs_on_its_control_name_the_chain_that_misses(limb, counts) -> None:
+    """Issue 25 (seeds 117, 122 and 123, false errors): two IKs on the foot (or the hand), of
+    lengths 1 and 2, on the leg's control. The one of length 1 lands in either order (its twin
+    of length 2 puts its tip there); of the twin and the leg's IK, which share the shin, the leg
+    misses when the twin comes first on the foot and the twin when it comes second."""
+    judged = judge(tuple(Fault("ik_below", limb, count) for count in counts))
+    assert judged.holds, "\n".join(judged.problems())

@@ -151,7 +151,9 @@ def _finding(
     shared = [bone for bone in later.moving_bones if bone in first.moving_bones]
     agree = same_control and same_point(rig, first, later)
     stacked = None if shared or not same_control or agree else one_above(rig, first, later)
-    reaches = not shared and (stacked is None or lower_reaches(rig, *stacked))
+    reaches = not shared and (
+        stacked is None or lower_reaches(rig, *stacked) or _carried_by_a_twin(rig, *stacked)
+    )
     # Reaching by the model, but pulled nearer than its IK limits fold: the solver decides.
     unsure = reaches and stacked is not None and pulled_nearer_than_it_folds(rig, *stacked)
     if reaches and not unsure:
@@ -164,19 +166,13 @@ def _finding(
         message = f"{this} and {other} both move {', '.join(reversed(shared))}" + (
             f", aimed at the same control {_control(first)}" if same_control else ""
         )
-        # Measured: of two IKs on one bone the later misses; of nested chains the inner one does.
-        loser = first if not same_owner and first.owner in later.bones[1:] else later
     else:
         message = (
             f"{this} and {other}, chains of one limb, are aimed at the same control "
             f"{_control(first)} with their tips at different points ({_tip(later)} and "
             f"{_tip(first)})"
         )
-        # Measured: the upper chain is solved first; the lower one starts from its result. On
-        # one bone, as with shared bones, the later IK misses, its tip at the bone's head or its
-        # tail (the upper arm's head 42% of the reach short, its tail 12%; the thigh's head 23%).
-        assert stacked is not None
-        loser = later if same_owner else stacked[1]
+    loser = _loser(rig, first, later, stacked)
     winner = later if loser is first else first
     aims_alike = False
     if shared and same_control:
@@ -220,6 +216,51 @@ def _finding(
     if fixed_alone and _toggle_clashes(rig, changed, kept):
         return _waiting_for_a_pair(rig, finding, changed)
     return _turning_use_tail_over(finding, changed, kept)
+
+
+def _loser(
+    rig: RigView, first: IKChain, later: IKChain, stacked: tuple[IKChain, IKChain] | None
+) -> IKChain:
+    """Which of the pair misses: of two IKs sharing bones (``stacked`` None), on one bone the
+    later, of nested chains the inner one, unless the outer one is itself the later of two on
+    its bone that agree (``_follows_a_twin``). Of chains one above the other, the lower one:
+    the upper chain is solved first and the lower starts from its result; on one bone, the
+    later again, its tip at the bone's head or its tail (measured: the upper arm's head 42% of
+    the reach short, its tail 12%; the thigh's head 23%)."""
+    same_owner = first.owner == later.owner
+    if stacked is None:
+        nested = not same_owner and first.owner in later.bones[1:]
+        return first if nested and not _follows_a_twin(rig, later) else later
+    return later if same_owner else stacked[1]
+
+
+def _follows_a_twin(rig: RigView, chain: IKChain) -> bool:
+    """Whether an earlier live IK on the chain's bone is aimed at its control with its tip at the
+    same point: the chain is then the later of two on one bone, and it misses where, alone, the
+    chain nested in it would (measured: the foot IK of length 2 after one of length 1 under the
+    leg's IK stops 98% of its reach short and the leg lands; the hand's alike, 91%)."""
+    for twin in rig.chains_on_bone(chain.owner):
+        if twin.key == chain.key:
+            return False
+        if twin.live and twin.shares_control(chain) and same_point(rig, twin, chain):
+            return True
+    return False
+
+
+def _carried_by_a_twin(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
+    """Whether a live twin of the lower chain (on its bone, aimed at its control, its tip at the
+    same point) shares bones with the upper chain: the lower then lands wherever the pair leaves
+    the limb (measured: the foot IK of length 1 beside one of length 2 under the leg's IK, in
+    either order on the foot, and the hand's alike; one of the other two misses)."""
+    return any(
+        twin.key != lower.key
+        and twin.owner == lower.owner
+        and twin.live
+        and twin.shares_control(lower)
+        and same_point(rig, twin, lower)
+        and not set(twin.moving_bones).isdisjoint(upper.moving_bones)
+        for twin in rig.chains
+    )
 
 
 def _turning_use_tail_over(finding: Finding, changed: IKChain, kept: IKChain) -> Finding:
