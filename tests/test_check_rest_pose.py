@@ -643,3 +643,28 @@ def test_a_pose_a_limit_rotation_holds_back_does_not_flip_the_joint(limb: str, p
     (finding,) = [f for f in judged.findings if f.check_id == "rest_pose" and f.bone == owner]
     assert finding.severity == Severity.WARNING, finding.message
     assert list(judged.problems()) == []
+
+
+@pytest.mark.parametrize(("limb", "squash"), [("arm", 1.3), ("arm", 0.995), ("leg", 0.8)])
+def test_a_straight_limb_started_bent_under_an_unevenly_scaled_body_shears_as_it_folds(
+    limb: str, squash: float
+) -> None:
+    """Issue 25 (fresh seed 124, warnings only): the straight arm posed 70° toward its pole
+    under a shoulder scaled (1.3, 1, 0.77) stops 13% of its reach short. At rest the straight
+    upper arm lines up with the shoulder's axes, so no shear shows; folding from its start, it
+    shears (measured down to a scale of 0.995: 0.23%)."""
+    faults = (
+        Fault("body_squashed", limb, squash),
+        Fault("straight", limb, 0),
+        Fault("pose_rotation", limb, 70),
+    )
+    rig = faulted_rig(faults)
+    owner = faulted_limbs.LIMBS[limb].owner
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails, verdict.reason
+    (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == owner]
+    assert finding.severity == Severity.ERROR and finding.title == "Straight, shears as it folds"
+    assert finding.fix_id is None and "scale" in (finding.no_fix_reason or "")
+    unscaled = faulted_rig(faults[1:])
+    (finding,) = [f for f in findings_of(unscaled, "rest_pose") if f.bone == owner]
+    assert finding.severity == Severity.WARNING  # started bent, unscaled: it lands

@@ -38,7 +38,7 @@ from ..core.start import (
 )
 from ._no_pole_stiffness import short_once_bent_without_pole
 from ._shared_control import line_aimer, rival_on_the_control
-from ._shear import shear_that_stops, stretch_across_the_fold
+from ._shear import inherited_shear, shear_that_stops
 
 PRE_BEND = 0.01
 """The pre-bend moves each inner joint by this share of the length of the bone above it (or of
@@ -54,7 +54,7 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
     start = _start_bend(rig, chain) if chain.pole is not None else None
     opposite = _limits_decide(rig, chain, start) if start is not None else None
     held_by = ""  # why the pre-bend is not offered, where the limits' fold decides
-    stretch, sheared = _inherited_shear(rig, chain, direction)
+    stretch, sheared = inherited_shear(rig, chain, direction, started=start is not None)
     # Posed toward its pole, not stretching, its root limited to turn the other way from the fold.
     root_held = bool(
         start and not stretching and start.toward and start.posed and root_folds_against(rig, chain)
@@ -77,6 +77,8 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         severity, title, effect, held_by = opposite
     elif start is not None:
         severity, title, effect = _started(start)
+        if stretch:
+            severity, title = Severity.ERROR, "Straight, shears as it folds"
     elif chain.pole is not None:
         severity, title = Severity.ERROR, "Straight limb won't bend"
         effect = "with its pole it does not bend at all and the tip stops short of the target" + (
@@ -325,30 +327,6 @@ def _aimed_along_its_line(rig: RigView, chain: IKChain) -> str | None:
     if solved_by_itasc(rig) or turned:
         return None
     return line_aimer(rig, chain)
-
-
-def _inherited_shear(rig: RigView, chain: IKChain, direction: Vector) -> tuple[float | None, str]:
-    """For a straight chain without a pole: how many times the uneven scale its root inherits
-    stretches its fold's axis more than its line (``stretch_across_the_fold``; either way where
-    its hinges are limited opposite ways), and the words the message adds for it."""
-    if chain.pole is not None:
-        return None, ""
-    opposed = root_folds_against(rig, chain)
-    stretch = stretch_across_the_fold(rig, chain, direction, either_way=opposed)
-    if stretch is None:
-        return None, ""
-    if stretch < 1.0:
-        return stretch, (
-            f" Its root inherits a pose scale {1.0 / stretch:.3g} times larger along its line "
-            "than across that fold, and its IK limits turn its two hinges opposite ways: folding, "
-            "it shears and stops short (measured on the leg and the arm under hips or a shoulder "
-            "scaled 0.6 to 1.6 either way: 0.4% to 11% of the reach; pre-bent, still short)."
-        )
-    return stretch, (
-        f" Its root inherits a pose scale {stretch:.3g} times larger across that fold than "
-        "along it: folding, it shears and stops short (measured on the leg and the arm: 2.0% "
-        "to 3.1% of the reach; pre-bent, still 1.7% to 3.2%, with the shear then at rest)."
-    )
 
 
 def _pre_bend_fix(
