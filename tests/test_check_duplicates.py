@@ -278,11 +278,23 @@ def test_two_iks_on_one_bone_one_at_its_head_one_at_its_tail_the_later_misses(
 
 
 @pytest.mark.parametrize("limb", ["leg", "arm"])
-@pytest.mark.parametrize("counts", [(2, 1), (1, 2)])
+@pytest.mark.parametrize("counts", [(2, 1), (1, 2), (1, 3), (3, 3)])
 def test_two_iks_below_the_limbs_on_its_control_name_the_chain_that_misses(limb, counts) -> None:
     """Issue 25 (seeds 117, 122 and 123, false errors): two IKs on the foot (or the hand), of
     lengths 1 and 2, on the leg's control. The one of length 1 lands in either order (its twin
     of length 2 puts its tip there); of the twin and the leg's IK, which share the shin, the leg
-    misses when the twin comes first on the foot and the twin when it comes second."""
+    misses when the twin comes first on the foot and the twin when it comes second. Two of
+    length 3 both turn the leg's bones: the leg's IK misses, as alone (seed 13)."""
     judged = judge(tuple(Fault("ik_below", limb, count) for count in counts))
+    assert judged.holds, "\n".join(judged.problems())
+
+
+def test_two_foot_iks_turning_the_whole_leg_leave_the_legs_ik_the_one_that_misses() -> None:
+    """Seed 13: two foot IKs of length 3 and the shin limited to ±60°; the foot IKs land."""
+    faults = (
+        Fault("ik_below", "leg", 3),
+        Fault("ik_below", "leg", 3),
+        Fault("ik_limit", "leg", 60),
+    )
+    judged = judge(faults)
     assert judged.holds, "\n".join(judged.problems())

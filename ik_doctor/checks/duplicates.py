@@ -230,19 +230,26 @@ def _loser(
     same_owner = first.owner == later.owner
     if stacked is None:
         nested = not same_owner and first.owner in later.bones[1:]
-        return first if nested and not _follows_a_twin(rig, later) else later
+        return first if nested and not _follows_a_twin(rig, later, first) else later
     return later if same_owner else stacked[1]
 
 
-def _follows_a_twin(rig: RigView, chain: IKChain) -> bool:
-    """Whether an earlier live IK on the chain's bone is aimed at its control with its tip at the
-    same point: the chain is then the later of two on one bone, and it misses where, alone, the
-    chain nested in it would (measured: the foot IK of length 2 after one of length 1 under the
-    leg's IK stops 98% of its reach short and the leg lands; the hand's alike, 91%)."""
+def _follows_a_twin(rig: RigView, chain: IKChain, inner: IKChain) -> bool:
+    """Whether an earlier live IK on the chain's bone, aimed at its control with its tip at the
+    same point, leaves the ``inner`` chain's bones alone: the chain is then the later of two on
+    one bone, and it misses where, alone, the chain nested in it would (measured: the foot IK
+    of length 2 after one of length 1 under the leg's IK stops 98% of its reach short and the
+    leg lands; the hand's alike, 91%). A twin that turns the inner chain's bones too (two foot
+    IKs of length 3) leaves the inner one the loser (seed 13)."""
     for twin in rig.chains_on_bone(chain.owner):
         if twin.key == chain.key:
             return False
-        if twin.live and twin.shares_control(chain) and same_point(rig, twin, chain):
+        if (
+            twin.live
+            and twin.shares_control(chain)
+            and same_point(rig, twin, chain)
+            and set(twin.moving_bones).isdisjoint(inner.moving_bones)
+        ):
             return True
     return False
 
