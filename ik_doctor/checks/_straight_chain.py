@@ -54,7 +54,7 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
     start = _start_bend(rig, chain) if chain.pole is not None else None
     opposite = _limits_decide(rig, chain, start) if start is not None else None
     held_by = ""  # why the pre-bend is not offered, where the limits' fold decides
-    stretch, sheared = inherited_shear(rig, chain, direction, started=start is not None)
+    stretch, sheared = inherited_shear(rig, chain, direction, started=bool(start and start.toward))
     # Posed toward its pole, not stretching, its root limited to turn the other way from the fold.
     root_held = bool(
         start and not stretching and start.toward and start.posed and root_folds_against(rig, chain)
