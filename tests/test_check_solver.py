@@ -547,3 +547,27 @@ def test_the_reference_leg_without_a_pole_needs_its_own_row(iterations: int, fai
     assert verdict.fails == fails, verdict.reason
     errors = [f for f in findings_of(rig, "solver") if f.severity == Severity.ERROR]
     assert bool(errors) == fails, [f.message for f in errors]
+
+
+@pytest.mark.parametrize(
+    ("faults", "fails"),
+    [
+        ((Fault("overriding_constraint", "arm", 5), Fault("iterations", "arm", 5)), True),
+        ((Fault("pose_rotation", "leg", 70), Fault("iterations", "leg", 8)), True),
+        ((Fault("pose_rotation", "leg", 70), Fault("iterations", "leg", 9)), False),
+        ((Fault("pose_rotation", "arm", 20), Fault("iterations", "arm", 4)), False),
+    ],
+)
+def test_a_straight_limb_started_bent_needs_what_the_straight_limbs_posed_so_need(
+    faults: tuple[Fault, ...], fails: bool
+) -> None:
+    """Issue 25 (fresh seed 127, a warning only): the straight arm, started bent by a copied
+    rotation, stopped 6.6% short at 5 iterations. Straight limbs posed 2° to 170° toward their
+    pole need 19 down to 3 (posed 25°) and back up to 14 (posed 170°), leg and arm alike."""
+    limb = faults[0].limb
+    rig = faulted_rig((Fault("straight", limb, 0), *faults))
+    owner = "forearm.L" if limb == "arm" else "shin.L"
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails == fails, verdict.reason
+    errors = [f for f in findings_of(rig, "solver") if f.severity == Severity.ERROR]
+    assert bool(errors) == fails, [f.message for f in findings_of(rig, "solver")]
