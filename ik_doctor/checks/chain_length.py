@@ -195,12 +195,14 @@ def _twin_span(rig: RigView, chain: IKChain) -> int:
     1 stops 39% of the arm's reach short under an upper-arm IK on the hand control, which ends
     the limb as read from the bones alone). Not where a third IK turns a bone the twin adds: that
     bone is the third's limb (the foot IK of length 1 beside one of 2 lands under the leg's IK)."""
-    chains = [other for other in rig.chains if other.live and other.key != chain.key]
     twins = [
         twin
-        for twin in chains
-        if twin.owner == chain.owner and twin.chain_count and twin.shares_control(chain)
+        for twin in rig.chains_on_bone(chain.owner)
+        if twin.key != chain.key and twin.live and twin.chain_count and twin.shares_control(chain)
     ]
+    if not twins:
+        return 0
+    chains = [other for other in rig.chains if other.live and other.key != chain.key]
     spans = [
         len(twin.bones)
         for twin in twins

@@ -244,12 +244,7 @@ def _follows_a_twin(rig: RigView, chain: IKChain, inner: IKChain) -> bool:
     for twin in rig.chains_on_bone(chain.owner):
         if twin.key == chain.key:
             return False
-        if (
-            twin.live
-            and twin.shares_control(chain)
-            and same_point(rig, twin, chain)
-            and set(twin.moving_bones).isdisjoint(inner.moving_bones)
-        ):
+        if _agrees(rig, twin, chain) and set(twin.moving_bones).isdisjoint(inner.moving_bones):
             return True
     return False
 
@@ -260,13 +255,19 @@ def _carried_by_a_twin(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
     the limb (measured: the foot IK of length 1 beside one of length 2 under the leg's IK, in
     either order on the foot, and the hand's alike; one of the other two misses)."""
     return any(
-        twin.key != lower.key
-        and twin.owner == lower.owner
+        _agrees(rig, twin, lower) and not set(twin.moving_bones).isdisjoint(upper.moving_bones)
+        for twin in rig.chains_on_bone(lower.owner)
+    )
+
+
+def _agrees(rig: RigView, twin: IKChain, chain: IKChain) -> bool:
+    """Whether ``twin`` is another live IK on ``chain``'s bone that agrees with it: aimed at its
+    control, its tip at the same point (as a pair this check only warns of)."""
+    return (
+        twin.key != chain.key
         and twin.live
-        and twin.shares_control(lower)
-        and same_point(rig, twin, lower)
-        and not set(twin.moving_bones).isdisjoint(upper.moving_bones)
-        for twin in rig.chains
+        and twin.shares_control(chain)
+        and same_point(rig, twin, chain)
     )
 
 
