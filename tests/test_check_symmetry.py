@@ -396,6 +396,27 @@ def test_no_pole_angle_copied_onto_a_flipped_start_that_the_angle_turns_back(rig
     assert finding.fix_id is None and finding.stated["blocked_by"] == "posed"
 
 
+def test_twins_use_tail_is_not_copied_where_the_start_was_read_off_the_turned_shoulder(
+    rig,
+) -> None:
+    """forearm.L without Use Tail under a Damped Track at its pole, the hips turned by a thigh
+    IK without Use Tail on the foot control: the arm lands, its IK turning the shoulder. Read so,
+    the track seemed to start the forearm bent the right way; with the twin's Use Tail the
+    shoulder stays and the elbow bends 107° from its pole (fresh seed 128, a trade)."""
+    forearm = rig.pose.bones["forearm.L"]
+    forearm.constraints["IK"].use_tail = False
+    track = forearm.constraints.new("DAMPED_TRACK")
+    track.target, track.subtarget = rig, "elbow_pole.L"
+    thigh_ik = rig.pose.bones["thigh.L"].constraints.new("IK")
+    thigh_ik.target, thigh_ik.subtarget = rig, "foot_ik.L"
+    thigh_ik.chain_count, thigh_ik.use_tail = 1, False
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "symmetry") if f.bone == "forearm.L"]
+    assert finding.fix_id is None and finding.stated["blocked_by"] == "overridden_start"
+    forearm.constraints["IK"].use_tail = True  # the copy, made by hand
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["fail"]
+
+
 def test_twins_use_tail_copied_leaves_no_error_read_from_the_pose_before_the_copy(rig) -> None:
     """shin.L without Use Tail (its length-2 chain then turns the hips) under a Damped Track at
     its foot control: the twin's Use Tail makes it land (measured), and the checks that read the

@@ -509,13 +509,26 @@ def forward_pose(
     return posed
 
 
-def parent_motion(rig: RigView, name: str) -> Matrix:
+def parent_motion(rig: RigView, name: str, own: IKChain | None = None) -> Matrix:
     """Armature-space transform the parent of ``name`` applies to the rest pose now, as last
     evaluated (identity without a parent): what moves a chain whose root is ``name`` as a
-    whole, and what ``forward_pose``, which keeps the root where it rests, leaves out."""
+    whole, and what ``forward_pose``, which keeps the root where it rests, leaves out.
+
+    ``own``: a chain read as it would be with Use Tail or another count, whose IK, as it is now,
+    turns bones above that root; those are read by their channels, as they will be (seed 128:
+    the arm without Use Tail turns its shoulder to put the forearm's head on the hand control,
+    and read so, its forearm's Damped Track at the pole seemed to start it bent the right way;
+    with the twin's Use Tail it flips)."""
     parent = rig.pose_bone(name).parent
     if parent is None:
         return Matrix.Identity(4)
+    now = rig.chain(*own.key) if own is not None else None
+    if now is not None and readable(parent) in now.moving_bones:
+        rest = parent.bone.matrix_local
+        basis = parent.matrix_basis.copy()
+        if parent.bone.use_connect:
+            basis.translation = Vector()
+        return parent_motion(rig, readable(parent), own) @ rest @ basis @ rest.inverted_safe()
     return parent.matrix @ parent.bone.matrix_local.inverted_safe()
 
 
