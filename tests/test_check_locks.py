@@ -410,6 +410,20 @@ def test_a_chain_locked_on_every_axis_needs_every_bone_to_stretch(rig) -> None:
     assert all(f.severity != Severity.ERROR for f in findings_of(rig, "locks"))
 
 
+@pytest.mark.parametrize(("owner", "parent"), [("shin.L", "thigh.L"), ("forearm.L", "upper_arm.L")])
+def test_a_frozen_chain_without_a_pole_is_not_made_up_by_stretch(rig, owner, parent) -> None:
+    """Every bone stretching, every axis locked: with the pole the chain lands (the test above);
+    without one nothing turns it toward the target (fresh seed 129: 32% to 34% short)."""
+    _set(rig, [owner, parent], lock_ik_x=True, lock_ik_y=True, lock_ik_z=True)
+    rig.pose.bones[owner].ik_stretch, rig.pose.bones[parent].ik_stretch = 0.5, 0.05
+    rig.pose.bones[owner].constraints["IK"].pole_target = None
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails, verdict.reason
+    errors = [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR]
+    assert {f.bone for f in errors} == {owner, parent}
+    assert all("nothing turns the chain" in f.message for f in errors)
+
+
 @pytest.mark.parametrize(
     ("frozen", "stretching"),
     [("shin.L", "thigh.L"), ("thigh.L", "shin.L"), ("forearm.L", "forearm.L")],
