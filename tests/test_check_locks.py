@@ -411,6 +411,28 @@ def test_a_chain_locked_on_every_axis_needs_every_bone_to_stretch(rig) -> None:
 
 
 @pytest.mark.parametrize(("owner", "parent"), [("shin.L", "thigh.L"), ("forearm.L", "upper_arm.L")])
+def test_a_lock_that_keeps_a_flipped_start_from_showing_is_not_freed(rig, owner, parent) -> None:
+    """The lower bone locked on X under a Damped Track at its control, the upper bone keyed
+    (0.8, 0.4, 0): the track starts it bent the other way, which the lock keeps from showing,
+    and the limb lands (fresh seed 129). Freed, it flips: neither the lock's fix nor the twin's
+    copy frees it, and the track's start is no error while the lock holds."""
+    _set(rig, [owner], lock_ik_x=True)
+    track = rig.pose.bones[owner].constraints.new("DAMPED_TRACK")
+    track.target, track.subtarget = rig, rig.pose.bones[owner].constraints["IK"].subtarget
+    upper = rig.pose.bones[parent]
+    upper.rotation_mode, upper.rotation_euler = "XYZ", (0.8, 0.4, 0.0)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    found = [f for f in diagnose(rig) if f.bone == owner]
+    assert all(f.severity != Severity.ERROR for f in found)
+    (lock,) = [f for f in found if f.check_id == "locks"]
+    assert lock.fix_id is None and "mute that constraint together" in lock.no_fix_reason
+    (twin,) = [f for f in found if f.check_id == "symmetry"]
+    assert twin.fix_id is None and twin.stated["blocked_by"] == "overridden_start"
+    rig.pose.bones[owner].lock_ik_x = False  # freed by hand
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
+
+
+@pytest.mark.parametrize(("owner", "parent"), [("shin.L", "thigh.L"), ("forearm.L", "upper_arm.L")])
 def test_a_frozen_chain_without_a_pole_is_not_made_up_by_stretch(rig, owner, parent) -> None:
     """Every bone stretching, every axis locked: with the pole the chain lands (the test above);
     without one nothing turns it toward the target (fresh seed 129: 32% to 34% short)."""

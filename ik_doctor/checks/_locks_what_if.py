@@ -8,7 +8,8 @@ from dataclasses import replace
 
 from ..core.finding import Finding, Severity
 from ..core.rig import IKChain, RigView
-from ._lock_stretch import weighed_against_stretch
+from ..core.start import start_kept_by_a_lock
+from ._lock_stretch import BEND_LOCKED_TITLE, weighed_against_stretch
 from ._twisted_start import weighed_against_twist
 from .locks import chain_lock_findings, restricted_bones
 
@@ -64,3 +65,19 @@ def _error_with_a_pole(rig: RigView, chain: IKChain, fix_id: str) -> Finding | N
 
     found = rig.remember(("locks with a pole", chain), errors)
     return next((finding for finding in found if finding.fix_id == fix_id), None)
+
+
+def lock_holds_the_bend_of(rig: RigView, chain: IKChain, name: str) -> bool:
+    """Whether an IK lock (or a zero-width limit) blocks ``name``'s own bend axis, this check's
+    "Bend axis locked"."""
+    return name in _bend_locked(rig, chain)
+
+
+def start_held_by_a_lock(rig: RigView, chain: IKChain) -> str | None:
+    """Why freeing the chain's locked bend axes would break it (``start_kept_by_a_lock``)."""
+    return start_kept_by_a_lock(rig, chain, _bend_locked(rig, chain))
+
+
+def _bend_locked(rig: RigView, chain: IKChain) -> set[str]:
+    found = chain_lock_findings(rig, chain, 1.0)
+    return {f.bone for f in found if f.title == BEND_LOCKED_TITLE and f.bone}

@@ -155,6 +155,7 @@ from ..core.names import readable
 from ..core.reach import FOLD_DEGREES, clamped_folds
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
+from ..core.start import start_kept_by_a_lock
 from ._lock_pairs import weighed_against_other_iks
 from ._lock_stiffness import single_bone_findings, stiff_findings, straight_stiff_findings
 from ._lock_stretch import BEND_LOCKED_TITLE, weighed_against_stretch
@@ -211,10 +212,11 @@ def _weighed_against_aim(rig: RigView, chain: IKChain, findings: list[Finding]) 
         "solver starts: it lands by turning that bone (measured)."
     )
     found = lowered(findings, aimed, ("aimed_by", track), lambda f: f.fix_id == "free_axes")
-    return [_kept_by_the_lock(rig, chain, finding) for finding in found]
+    locked = {f.bone for f in found if f.title == BEND_LOCKED_TITLE and f.bone}
+    return [_kept_by_the_lock(rig, chain, finding, locked) for finding in found]
 
 
-def _kept_by_the_lock(rig: RigView, chain: IKChain, finding: Finding) -> Finding:
+def _kept_by_the_lock(rig: RigView, chain: IKChain, finding: Finding, locked: set[str]) -> Finding:
     """A landing chain's lock finding without its fix where freeing the axis would hand the
     bone to an IK limit on it, which the lock overrides, narrower than the fold the goals ask
     (``FOLD_DEGREES`` each way; fresh seed 122: the shin locked on X and limited to ±6° there
@@ -222,6 +224,9 @@ def _kept_by_the_lock(rig: RigView, chain: IKChain, finding: Finding) -> Finding
     check's narrow-limit error)."""
     if finding.fix_id != "free_axes" or finding.severity == Severity.ERROR:
         return finding
+    flipped = start_kept_by_a_lock(rig, chain, locked)
+    if flipped is not None:
+        return replace(finding, fix_id=None, fix_label=None, no_fix_reason=flipped)
     pose_bone = rig.pose_bone(finding.bone or "")
     for axis in str(finding.args["axes"]):
         low, high = (math.degrees(getattr(pose_bone, f"ik_{end}_{axis}")) for end in ("min", "max"))

@@ -111,6 +111,7 @@ from ..core.start import (
     start_that_flips_a_pole,
     start_turned_back,
 )
+from ._locks_what_if import start_held_by_a_lock
 from ._mirror_twins import Twins, controls_across, named_twin, paired
 from ._shear import shear_that_stops
 from ._stacked_chains import held_below
@@ -249,7 +250,7 @@ def _copy_refused(
         flips = start_that_flips_a_pole(rig, tailed)
         if flips is not None:
             return "overridden_start", flips
-    if unlocks and (held := start_held_by_a_hinge(rig, dest)) is not None:
+    if unlocks and (held := start_held_by_a_hinge(rig, dest) or start_held_by_a_lock(rig, dest)):
         return "overridden_start", held
     frees_x = any(d.what.startswith("IK limit X") for d in differences)
     if frees_x and (breaks := _freeing_breaks(rig, dest)) is not None:

@@ -316,6 +316,21 @@ def start_held_by_a_hinge(rig: RigView, chain: IKChain) -> str | None:
     return None
 
 
+def start_kept_by_a_lock(rig: RigView, chain: IKChain, locked: Collection[str]) -> str | None:
+    """Why freeing the bend axes of the ``locked`` bones would break the chain: a constraint the
+    IK overrides on one of them starts it bent the other way, which the lock keeps from showing
+    (fresh seed 129: the forearm locked on X under a Damped Track at the hand control lands with
+    the upper arm keyed 0.8 rad; freed, it bends 159° from its pole)."""
+    for bone, constraint in overridden_constraints(rig, chain.moving_bones[:-1]):
+        if bone in locked and start_flips_the_bend(rig, chain, bone, constraint):
+            return (
+                f"'{readable(constraint)}' on {bone} starts the solver bent the other way, which "
+                "the lock keeps from showing: freed, the joint would flip away from the pole; "
+                "free the axis and mute that constraint together"
+            )
+    return None
+
+
 def start_held_by(
     rig: RigView,
     chain: IKChain,
