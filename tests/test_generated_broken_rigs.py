@@ -152,6 +152,13 @@ def switch_pair_with_pole_off(rig):
     second.mute = True
 
 
+def switch_pair_muted_without_use_tail(rig):
+    """Blender builds a muted IK into the live one's solve unless both use their tail."""
+    live = rig.pose.bones["shin.L"].constraints.new("IK")
+    live.target, live.subtarget, live.chain_count = rig, "foot_ik.L", 2
+    _ik(rig).mute, _ik(rig).use_tail = True, False
+
+
 def driven_mute(rig):
     curve = _ik(rig).driver_add("mute")
     curve.driver.type = "SCRIPTED"
@@ -380,6 +387,7 @@ FAULTS = {
     stretchy_leg: (LEG, "pass"),
     second_ik_fights: (("shin.L", "IK.001"), "fail"),
     switch_pair_with_pole_off: (("shin.L", "IK.001"), "off"),
+    switch_pair_muted_without_use_tail: (("shin.L", "IK.001"), "fail"),
     driven_mute: (LEG, "off"),
     inherit_rotation_off: (LEG, "fail"),  # the knee flips once the hips turn
     thigh_scaled_along_its_length: (LEG, "fail"),
