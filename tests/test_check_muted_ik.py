@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import bpy
 import pytest
+from rig_generation import UNREADABLE, reloaded_with_unreadable_names
 from solving import findings_of
 
-from ik_doctor import Severity, apply_fix
+from ik_doctor import FixError, Severity, apply_fix
 from ik_doctor.verify.oracle import judge_chains
 
 LIMBS = [("shin.L", "foot_ik.L"), ("forearm.L", "hand_ik.L")]
@@ -116,3 +117,16 @@ def test_a_muted_ik_without_a_target_or_on_another_bone_is_left_alone(rig) -> No
     above.target, above.subtarget, above.use_tail, above.mute = rig, "hand_ik.L", False, True
     assert _state(rig, "forearm.L", live.name) == "pass"
     assert findings_of(rig, "muted_ik") == []
+
+
+def test_a_muted_ik_whose_name_python_cannot_read_is_named_escaped_and_not_moved(rig) -> None:
+    """Issue 25: the finding shows the name by its escaped bytes; the fix, which must ask
+    Blender for the constraint by name, refuses rather than guess."""
+    _switch(rig, "forearm.L", "hand_ik.L")
+    muted = rig.pose.bones["forearm.L"].constraints["IK"]
+    muted.use_tail, muted.name = False, "IK" + UNREADABLE
+    rig = reloaded_with_unreadable_names(rig)
+    (finding,) = findings_of(rig, "muted_ik")
+    assert "IK\\xdf" in finding.message
+    with pytest.raises(FixError, match="not text"):
+        apply_fix(finding)
