@@ -14,6 +14,12 @@ from ._tip_motion import blocked
 BEND_LOCKED_TITLE = "Bend axis locked"
 """The title of a bone's blocked-bend-axis error (``locks._bend_finding``)."""
 
+
+def bend_locked(findings: list[Finding]) -> set[str]:
+    """The bones these lock findings call blocked on their own bend axis."""
+    return {f.bone for f in findings if f.title == BEND_LOCKED_TITLE and f.bone}
+
+
 ALONE_FROM = 0.27
 ALONE_FAILS = 0.36
 """IK Stretch on one bone alone of a two-bone limb locked on both bend axes: from
@@ -90,8 +96,8 @@ def _not_made_up(finding: Finding, bone: str, stretch: float) -> Finding:
 def _unaimed(finding: Finding) -> Finding:
     """Stretch only lengthens a chain locked on every axis; a pole would still turn it toward
     the target, and without one nothing does (fresh seed 129: measured on the leg and the arm,
-    IK Stretch 0.1 or 0.5 on the lower bone: 33.6% and 32.2% of the reach short; with the pole
-    they land)."""
+    IK Stretch 0.1 or 0.5 on the lower bone and a tenth of it on the upper: 33.6% and 32.2% of
+    the reach short; with the pole they land)."""
     if finding.severity != Severity.ERROR:
         return finding
     return replace(

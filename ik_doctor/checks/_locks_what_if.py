@@ -9,7 +9,7 @@ from dataclasses import replace
 from ..core.finding import Finding, Severity
 from ..core.rig import IKChain, RigView
 from ..core.start import start_kept_by_a_lock
-from ._lock_stretch import BEND_LOCKED_TITLE, weighed_against_stretch
+from ._lock_stretch import bend_locked, weighed_against_stretch
 from ._twisted_start import weighed_against_twist
 from .locks import chain_lock_findings, restricted_bones
 
@@ -79,5 +79,4 @@ def start_held_by_a_lock(rig: RigView, chain: IKChain) -> str | None:
 
 
 def _bend_locked(rig: RigView, chain: IKChain) -> set[str]:
-    found = chain_lock_findings(rig, chain, 1.0)
-    return {f.bone for f in found if f.title == BEND_LOCKED_TITLE and f.bone}
+    return bend_locked(list(chain_lock_findings(rig, chain, 1.0)))

@@ -158,7 +158,7 @@ from ..core.rig import AXES, IKChain, RigView
 from ..core.start import start_kept_by_a_lock
 from ._lock_pairs import weighed_against_other_iks
 from ._lock_stiffness import single_bone_findings, stiff_findings, straight_stiff_findings
-from ._lock_stretch import BEND_LOCKED_TITLE, weighed_against_stretch
+from ._lock_stretch import BEND_LOCKED_TITLE, bend_locked, weighed_against_stretch
 from ._narrow_limits import held_swing_finding, narrow_finding
 from ._no_pole_stiffness import straight_no_pole_findings
 from ._other_joints import weighed_against_other_joints
@@ -212,7 +212,7 @@ def _weighed_against_aim(rig: RigView, chain: IKChain, findings: list[Finding]) 
         "solver starts: it lands by turning that bone (measured)."
     )
     found = lowered(findings, aimed, ("aimed_by", track), lambda f: f.fix_id == "free_axes")
-    locked = {f.bone for f in found if f.title == BEND_LOCKED_TITLE and f.bone}
+    locked = bend_locked(found)
     return [_kept_by_the_lock(rig, chain, finding, locked) for finding in found]
 
 
