@@ -79,4 +79,7 @@ def start_held_by_a_lock(rig: RigView, chain: IKChain) -> str | None:
 
 
 def _bend_locked(rig: RigView, chain: IKChain) -> set[str]:
-    return bend_locked(list(chain_lock_findings(rig, chain, 1.0)))
+    """Asked per overridden constraint and by more than one check: once per chain and pass."""
+    return rig.remember(
+        ("bend locked", chain), lambda: bend_locked(list(chain_lock_findings(rig, chain, 1.0)))
+    )

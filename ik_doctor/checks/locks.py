@@ -212,19 +212,19 @@ def _weighed_against_aim(rig: RigView, chain: IKChain, findings: list[Finding]) 
         "solver starts: it lands by turning that bone (measured)."
     )
     found = lowered(findings, aimed, ("aimed_by", track), lambda f: f.fix_id == "free_axes")
-    locked = bend_locked(found)
-    return [_kept_by_the_lock(rig, chain, finding, locked) for finding in found]
+    flipped = start_kept_by_a_lock(rig, chain, bend_locked(found))
+    return [_kept_by_the_lock(rig, finding, flipped) for finding in found]
 
 
-def _kept_by_the_lock(rig: RigView, chain: IKChain, finding: Finding, locked: set[str]) -> Finding:
+def _kept_by_the_lock(rig: RigView, finding: Finding, flipped: str | None) -> Finding:
     """A landing chain's lock finding without its fix where freeing the axis would hand the
     bone to an IK limit on it, which the lock overrides, narrower than the fold the goals ask
     (``FOLD_DEGREES`` each way; fresh seed 122: the shin locked on X and limited to ±6° there
     lands under a Damped Track at the control; freed, it stops 4.2% of the reach short, this
-    check's narrow-limit error)."""
+    check's narrow-limit error), or where freeing it would let a flipped start show
+    (``flipped``, ``start_kept_by_a_lock``: the same for every finding of the chain)."""
     if finding.fix_id != "free_axes" or finding.severity == Severity.ERROR:
         return finding
-    flipped = start_kept_by_a_lock(rig, chain, locked)
     if flipped is not None:
         return replace(finding, fix_id=None, fix_label=None, no_fix_reason=flipped)
     pose_bone = rig.pose_bone(finding.bone or "")

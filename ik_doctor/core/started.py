@@ -125,14 +125,15 @@ def started_rotation(
     # what has moved the bone the chain hangs from (measured: a thigh IK without Use Tail turns
     # the hips 174°, and with them the shoulder a forearm's Copy Rotation copies and the upper
     # arm alike; the arm lands).
-    matrix = parent_motion(rig, chain.root, chain).inverted_safe() @ matrix
+    above = parent_motion(rig, chain.root, chain)
+    matrix = above.inverted_safe() @ matrix
     own = posed.to_3x3().normalized()
     if isinstance(constraint, bpy.types.TrackToConstraint):
         aim = _aim_within_reach(rig, chain, constraint, matrix.translation) - posed.translation
         world_up = rig.object.matrix_world.to_3x3().inverted_safe() @ Vector((0.0, 0.0, 1.0))
         if body_turn is not None:
             world_up = body_turn.to_3x3().inverted_safe() @ world_up
-        world_up = parent_motion(rig, chain.root, chain).to_3x3().inverted_safe() @ world_up
+        world_up = above.to_3x3().inverted_safe() @ world_up
         return tracked_to(constraint, aim, matrix.to_3x3().col[2], world_up)
     if isinstance(constraint, TRACKS):
         if constraint.track_axis != "TRACK_Y" or constraint.head_tail != 0.0:
