@@ -181,6 +181,39 @@ def test_rig_wide_findings_come_last_and_rows_give_back_the_same_findings(posed_
     assert (stored.errors, stored.warnings, stored.infos) == (1, 0, 1)
 
 
+def test_the_limb_with_an_error_comes_first_and_is_chosen(posed_rig) -> None:
+    """An animator reads the first rows: a limb that breaks must not sit below one that only
+    warns, whatever their names."""
+
+    def finding(severity: ik_doctor.Severity, bone: str | None) -> ik_doctor.Finding:
+        return ik_doctor.Finding(
+            check_id="target",
+            severity=severity,
+            armature=posed_rig.name,
+            title="Title",
+            message=f"{severity.name} on {bone}",
+            why="why",
+            bone=bone,
+            constraint="IK" if bone else None,
+            chain=(bone, "IK") if bone else None,
+        )
+
+    warned = finding(ik_doctor.Severity.WARNING, "forearm.L")
+    broken = finding(ik_doctor.Severity.ERROR, "shin.R")
+    rig_wide = finding(ik_doctor.Severity.INFO, None)
+    stored = report.store(bpy.context, posed_rig, [rig_wide, warned, broken])
+    rows = [(row.kind, row.bone or row.chain_owner) for row in stored.rows]
+    assert rows == [
+        ("CHAIN", "shin.R"),
+        ("FINDING", "shin.R"),
+        ("CHAIN", "forearm.L"),
+        ("FINDING", "forearm.L"),
+        ("RIG", ""),
+        ("FINDING", ""),
+    ]
+    assert stored.rows[stored.active_index].severity == "ERROR"
+
+
 def test_a_clean_rig_reads_no_problems_found(addon, rig) -> None:
     bpy.context.view_layer.objects.active = rig
     bpy.ops.object.mode_set(mode="POSE")

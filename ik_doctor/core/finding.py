@@ -196,17 +196,24 @@ def occurrences_text(occurrences: Sequence[Occurrence]) -> str:
 
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:
-    """Order findings by chain, then severity, so a report reads limb by limb."""
-    return sorted(
-        findings,
-        key=lambda f: (
-            f.chain is None,
-            f.chain or ("", ""),
-            f.severity.rank,
-            f.check_id,
-            f.bone or "",
-            f.message,
-        ),
+    """Order findings by chain, the chains with the worst findings first, then by severity, so a
+    report reads limb by limb and its first rows are the ones that break a limb."""
+    worst: dict[tuple[str, str] | None, int] = {}
+    for f in findings:
+        worst[f.chain] = min(worst.get(f.chain, f.severity.rank), f.severity.rank)
+    return sorted(findings, key=lambda f: (worst[f.chain], *limb_order(f)))
+
+
+def limb_order(finding: Finding) -> tuple[Any, ...]:
+    """Chain by chain by name, the rig-wide ones last, then severity: an order that does not
+    move when another chain's findings change, which the fix runner's choice among equals needs."""
+    return (
+        finding.chain is None,
+        finding.chain or ("", ""),
+        finding.severity.rank,
+        finding.check_id,
+        finding.bone or "",
+        finding.message,
     )
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import bpy
 
 from .editing import FixError
-from .finding import Finding, FixResult
+from .finding import Finding, FixResult, limb_order
 from .fix_policy import FixPermission, fix_impact, skinned_meshes
 from .registry import get_check
 
@@ -71,11 +71,15 @@ def _next_fix(
     sources: Sequence[FindingSource], wanted: Callable[[Finding], bool]
 ) -> Finding | None:
     """The first fix to apply now: from the first source offering one, by check order, then
-    errors before warnings."""
+    errors before warnings, then limb by limb (not the report's order, which puts the worst
+    limb first and so moves when a fix changes another limb)."""
     for source in sources:
         candidates = [finding for finding in source() if wanted(finding)]
         if candidates:
-            return min(candidates, key=lambda f: (get_check(f.check_id).order, f.severity.rank))
+            return min(
+                candidates,
+                key=lambda f: (get_check(f.check_id).order, f.severity.rank, *limb_order(f)),
+            )
     return None
 
 

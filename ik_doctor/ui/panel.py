@@ -31,7 +31,7 @@ LIST_ROWS = 8
 
 
 class IK_DOCTOR_UL_findings(bpy.types.UIList):
-    """The report, one row per finding under a header per IK chain, then the rig-wide ones."""
+    """The report, one row per finding under a header per IK chain or the rig-wide ones."""
 
     def draw_item(
         self,

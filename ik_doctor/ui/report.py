@@ -2,8 +2,9 @@
 
 Findings are copied into PropertyGroups on the window manager (not on the armature, so linked
 and overridden rigs can be reported too, and checking a rig never edits the user's file). Rows
-are grouped: a header row per IK chain, its findings, then the rig-wide ones. A finding's fix
-arguments are stored as JSON text: data to hand back to ``apply_fix``, never code to evaluate.
+are grouped: a header row per IK chain, its findings, and one for the rig-wide ones; the groups
+with errors come first (``sort_findings``). A finding's fix arguments are stored as JSON text:
+data to hand back to ``apply_fix``, never code to evaluate.
 
 The report is marked stale, never recomputed, when Blender says the armature changed.
 """
