@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import bpy
 import pytest
 from mathutils import Vector
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
@@ -109,6 +110,50 @@ def test_unparented_shin_under_a_thigh_ik_on_its_control_is_not_parented_back(ri
         bones["shin.L"].parent = bones["thigh.L"]
         bones["shin.L"].use_connect = True
     assert {v.owner: v.state for v in judge_chains(rig)}["thigh.L"] == "fail"
+
+
+def test_a_chain_reaching_into_the_hips_is_not_connected_to_them(rig) -> None:
+    """Issue 25 (agreement seed 141, a trade): the leg's IK without Use Tail turns the thigh and
+    the hips, which the spine and the other leg hang from. Connecting the thigh to the hips
+    makes them one limb, so nothing calls the chain turning the body any more, yet moving the
+    foot control still turns the hips."""
+    ik = rig.pose.bones["shin.L"].constraints["IK"]
+    ik.use_tail = False
+    (reaching,) = findings_of(rig, "chain_length")
+    assert reaching.severity == Severity.ERROR
+    (gap,) = [f for f in findings_of(rig, "parenting") if f.bone == "thigh.L"]
+    assert (gap.severity, gap.fix_id, gap.stated["carrier"]) == (Severity.WARNING, None, "hips")
+    with edit_bones(rig) as bones:  # the connection, made by hand
+        bones["thigh.L"].use_connect = True
+    assert findings_of(rig, "chain_length") == []
+    rest = rig.pose.bones["hips"].matrix.to_quaternion()
+    rig.pose.bones["foot_ik.L"].location.x += 0.3
+    bpy.context.view_layer.update()
+    turned = rest.rotation_difference(rig.pose.bones["hips"].matrix.to_quaternion())
+    assert math.degrees(turned.angle) > 5.0
+
+
+def test_unparented_bone_is_not_parented_back_over_an_ik_it_would_nest(rig) -> None:
+    """Issue 25 (agreement seed 139, a trade): a second forearm IK aimed at another limb's
+    control is cut off from the upper arm, whose own IK of length 1 on the hand control lands;
+    parented back, that IK sits inside the second IK's chain and stops its whole reach short
+    (constraint_order's nested IK)."""
+    with edit_bones(rig) as bones:
+        bones["forearm.L"].use_connect = False
+        bones["forearm.L"].parent = None
+    second = rig.pose.bones["forearm.L"].constraints.new("IK")
+    second.target, second.subtarget, second.chain_count = rig, "foot_ik.L", 2
+    upper = rig.pose.bones["upper_arm.L"].constraints.new("IK")
+    upper.target, upper.subtarget, upper.chain_count = rig, "hand_ik.L", 1
+    assert {v.owner: v.state for v in judge_chains(rig)}["upper_arm.L"] == "pass"
+    found = [f for f in findings_of(rig, "parenting") if f.constraint == second.name]
+    (finding,) = found
+    assert (finding.severity, finding.fix_id) == (Severity.ERROR, None)
+    assert finding.stated["rival_ik"] == ("upper_arm.L", upper.name)
+    with edit_bones(rig) as bones:  # the parenting, made by hand
+        bones["forearm.L"].parent = bones["upper_arm.L"]
+        bones["forearm.L"].use_connect = True
+    assert {v.owner: v.state for v in judge_chains(rig)}["upper_arm.L"] == "fail"
 
 
 def test_a_gap_above_a_bone_whose_own_ik_turns_it_alone_is_not_connected(rig) -> None:

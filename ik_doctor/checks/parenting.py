@@ -127,12 +127,24 @@ def find_parenting_problems(rig: RigView, options: Mapping[str, Any]) -> Iterato
 def _connect_fix(
     rig: RigView, chain: IKChain, name: str, parent: str | None, gap: float
 ) -> dict[str, Any]:
-    """The connect fix, unless a live IK on ``name`` turns that bone alone: connected, the bone
-    joins its parent's limb and that IK stops short of it (the chain_length check's error); or
-    unless a pose scales the bone up, which would lengthen it by that much more than the gap
-    and change what the limb can fold to (measured: the arm without Use Tail, its upper arm at
-    (1, 2, 1), or straight at 1.9 with one-sided limits, lands 0.03 from the shoulder and
-    connected falls short; cleared of the scale it lands)."""
+    """The connect fix, unless ``parent`` carries other limbs (the hips, for a leg whose chain
+    reaches them): connected, the limb would take the hips in and no longer count them as the
+    body, which the chain still turns (seed 141: a leg without Use Tail, connected, is no
+    longer called turning the body, and the pole check then finds its hip joint flipped);
+    unless a live IK on ``name`` turns that bone alone: connected, the bone joins its parent's
+    limb and that IK stops short of it (the chain_length check's error); or unless a pose
+    scales the bone up, which would lengthen it by that much more than the gap and change what
+    the limb can fold to (measured: the arm without Use Tail, its upper arm at (1, 2, 1), or
+    straight at 1.9 with one-sided limits, lands 0.03 from the shoulder and connected falls
+    short; cleared of the scale it lands)."""
+    if parent in rig.limb_carriers(chain):
+        return dict(
+            no_fix_reason=f"{parent} carries other limbs, and IK '{chain.constraint}' on "
+            f"{chain.owner} reaching into it is the fault (the chain_length check's error): "
+            f"set the chain length first; connected, {name} would join {parent} to the limb "
+            "and the chain would still turn the body",
+            facts=(("carrier", parent),),
+        )
     scaled = _scaled_up_by_pose(rig, chain, name)
     if scaled is not None:
         return dict(
@@ -201,7 +213,11 @@ def _parent_fix(
     would then take in: Blender solves the two as one tree and that IK misses its target
     (measured: a thigh IK aimed at the foot control, which lands while the shin hangs free,
     stops its whole reach short once the shin is parented back; the duplicates check's error),
-    or a chain that lands by stretching would fail once parented (``_fault_felt_once_parented``)."""
+    or a live IK on a bone the chain would take in, whatever it aims at (measured on 4.5: an
+    upper-arm IK of length 1 on the hand control lands while a forearm IK aimed at the other
+    hand's control is cut off; parented back, the upper arm's IK stops its whole reach short,
+    constraint_order's nested IK), or a chain that lands by stretching would fail once parented
+    (``_fault_felt_once_parented``)."""
     span = [parent, *rig.ancestors(parent)]
     taken_in = span[: chain.chain_count - len(chain.bones)] if chain.chain_count else span
     waiting = _fault_felt_once_parented(rig, chain, top, taken_in) if stretching else None
@@ -216,15 +232,22 @@ def _parent_fix(
     for other in rig.chains:
         aimed = other.shares_control(chain)
         live = other.live and other.target is not None
-        if other is chain or not (aimed and live):
+        if other is chain or not live:
             continue
-        if taken.intersection(other.moving_bones):
+        if aimed and taken.intersection(other.moving_bones):
             why = (
                 f"{top} would bring {parent} into the chain of IK '{chain.constraint}' on "
                 f"{chain.owner}, and IK '{other.constraint}' on {other.owner}, aimed at the same "
                 "control, would then miss it: remove that IK first"
             )
-        elif _hangs_past_the_head(rig, chain, other):
+        elif other.owner in taken:
+            why = (
+                f"{top} would bring {other.owner} into the chain of IK '{chain.constraint}' on "
+                f"{chain.owner}, and IK '{other.constraint}' on {other.owner}, nested inside it, "
+                "would then miss its target (the constraint_order check's error): remove or "
+                "mute that IK first"
+            )
+        elif aimed and _hangs_past_the_head(rig, chain, other):
             why = (
                 f"IK '{chain.constraint}' on {chain.owner}, without Use Tail, would put "
                 f"{chain.owner}'s head on the control, and IK '{other.constraint}' on "
