@@ -6,6 +6,7 @@ import math
 
 import bpy
 import pytest
+from faulted_limbs import LIMBS, Fault, faulted_rig
 from mathutils import Quaternion
 from solving import assert_ik_works, findings_of, hand_posed_miss, pose_snapshot
 
@@ -436,4 +437,41 @@ def test_joint_without_inherited_rotation_below_an_aimed_bone_other_limbs_hang_f
     _ik_above(rig, "thigh.L", "foot_ik.L")
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"]
     (finding,) = [f for f in findings_of(rig, "inherit") if f.bone == "shin.L"]
+    assert finding.severity == Severity.ERROR
+
+
+@pytest.mark.parametrize(
+    ("limb", "shape", "pose"),
+    [
+        ("leg", Fault("straight_one_sided", "leg", 0), 0),
+        ("arm", Fault("straight_one_sided", "arm", 2), 0),
+        ("leg", Fault("straight_one_sided", "leg", 0), 20),
+        ("arm", Fault("straight_one_sided", "arm", 2), 70),
+    ],
+)
+def test_joint_without_inherited_rotation_in_a_straight_chain_that_stretches_still_works(
+    limb, shape, pose
+) -> None:
+    """Issue 25 (agreement seed 142): a straight limb with a pole reaches by stretching, folded
+    the side its one-sided limits allow however the bones above turn or it is posed; with free
+    hinges it bends away from its pole."""
+    faults = [shape, Fault("stretch", limb, 0.1), Fault("inherit_rotation_off", limb, 0)]
+    if pose:
+        faults.append(Fault("pose_rotation", limb, pose))
+    rig = faulted_rig(faults)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    (finding,) = findings_of(rig, "inherit")
+    assert (finding.severity, finding.stated["effect"]) == (Severity.WARNING, "stretched_straight")
+
+
+@pytest.mark.parametrize("pose", [0, 20])
+def test_joint_without_inherited_rotation_in_a_straight_stretching_chain_with_free_hinges_fails(
+    pose,
+) -> None:
+    faults = [Fault("straight", "leg", 0), Fault("stretch", "leg", 0.1)]
+    faults += [Fault("inherit_rotation_off", "leg", 0), Fault("pose_rotation", "leg", pose)]
+    rig = faulted_rig(faults)
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"]
+    (finding,) = findings_of(rig, "inherit")
     assert finding.severity == Severity.ERROR

@@ -14,6 +14,7 @@ from ..core.finding import Finding, Severity, chain_finding
 from ..core.geometry import offset_from_line
 from ..core.limb import (
     STRAIGHT_RATIO,
+    bend_offset,
     built_bend,
     chain_joints,
     forward_pose,
@@ -420,6 +421,18 @@ class StartBend(NamedTuple):
     as_built: bool = False
     """Whether it bends the chain the way its IK limits fold it, away from its pole
     (``_posed_as_built``): the joint then bends as built."""
+
+
+def stretched_straight(rig: RigView, chain: IKChain) -> bool:
+    """Whether a pole chain straight at rest reaches by IK Stretch (the finding "Straight,
+    lands by stretch") folded by one-sided IK limits, which keep its side however the bones
+    above it turn or it is posed."""
+    return (
+        chain.pole is not None
+        and bool(stretching_bones(rig, chain))
+        and bend_offset(rig, chain) < STRAIGHT_RATIO
+        and limits_fold(rig, chain) is not None
+    )
 
 
 def _start_bend(rig: RigView, chain: IKChain) -> StartBend | None:

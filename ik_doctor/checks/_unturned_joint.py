@@ -23,6 +23,7 @@ from ..core.names import readable
 from ..core.reach import BODY_TURN
 from ..core.rig import IKChain, RigView
 from ..core.started import start_set_by
+from ._straight_chain import stretched_straight
 
 OPPOSED_PRE_BEND = 67.5
 """Degrees a straight limb without a pole, its hinges limited opposite ways, must start bent
@@ -55,7 +56,8 @@ def rotation_effect(rig: RigView, chain: IKChain, name: str) -> Effect:
     if chain.pole is None:
         return _opposed_hinges(rig, chain, name) or _WITHOUT_POLE
     return (
-        _start_set(rig, chain, name)
+        _stretched_straight(rig, chain)
+        or _start_set(rig, chain, name)
         or _pole_behind(rig, chain)
         or _aimed_above(rig, chain)
         or _pre_bent(rig, chain, name)
@@ -85,6 +87,19 @@ _WITHOUT_POLE: Effect = (
     True,
     (("effect", "no_pole"),),
 )
+
+
+def _stretched_straight(rig: RigView, chain: IKChain) -> Effect | None:
+    """A straight chain that reaches by stretching, its side kept by one-sided limits."""
+    if not stretched_straight(rig, chain):
+        return None
+    return (
+        "straight at rest, it reaches by IK Stretch, folded the way its one-sided IK limits "
+        "allow (measured: the leg and the arm, stretch 0.1 and 0.5, land with the body turned "
+        "40°, posed ±20° and ±70° too; with free hinges they bend away from the pole)",
+        True,
+        (("effect", "stretched_straight"),),
+    )
 
 
 def _start_set(rig: RigView, chain: IKChain, name: str) -> Effect | None:
