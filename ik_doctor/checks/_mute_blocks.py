@@ -12,7 +12,7 @@ from ..core.start import start_left_to
 from ..core.started import COPIES, start_set_by
 from ._iteration_needs import iterations_needed
 from ._shear import shear_source
-from ._swung_start import swung_past_narrow_limits
+from ._swung_start import swung_past_x_holds
 from .locks import track_that_holds_locks
 
 
@@ -103,13 +103,13 @@ def _start_it_holds(
     # Measured: the arm whose forearm, held on X by a narrow IK limit, a Track To at the
     # hand control starts 90° about Z lands, and stops 6.5% short once it is muted (the locks
     # check's error).
-    if bone in swung_past_narrow_limits(rig, chain) and bone not in swung_past_narrow_limits(
+    if bone in swung_past_x_holds(rig, chain) and bone not in swung_past_x_holds(
         rig, chain, without=constraint
     ):
         return "narrow_limit", (
-            f"muted, it would leave {bone}, held on X by a narrow IK limit, starting "
+            f"muted, it would leave {bone}, held on X by an IK lock or narrow limit, starting "
             "unturned about Z, and the limb short of the target (the locks check's error): "
-            "mute it and free that limit together"
+            "mute it and free that axis together"
         )
     # Measured: the arm and the leg posed -20° or -70° at the joint land while this sets where
     # it starts, and bend away from the pole once it is muted (the rest_pose check's error).

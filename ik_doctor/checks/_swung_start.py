@@ -1,9 +1,9 @@
 """Locks findings weighed against a start turned about the free swing axis: an inner joint held
-on its bend axis (X) by a narrow IK limit alone folds about Z once the solver starts it
-turned about Z (``core.started.folds_past_a_narrow_limit``), posed so or set so by a constraint
-the IK overrides (a Track To at the hand control rolls the forearm 90° about Z).
+on its bend axis (X) alone, by a narrow IK limit or an IK lock, folds about Z once the solver
+starts it turned about Z (``core.started.folds_past_its_x_hold``), posed so or set so by a
+constraint the IK overrides (a Track To at the hand control rolls the forearm 90° about Z).
 
-Such a chain lands on the limit and the start together: freeing the limit alone leaves the start
+Such a chain lands on the hold and the start together: freeing the axis alone leaves the start
 bending the joint away from its pole where the start is large or set by a constraint, and muting
 the constraint alone leaves the joint straight about Z, short of the target. Their fixes wait.
 
@@ -19,15 +19,16 @@ from dataclasses import replace
 
 import bpy
 
-from ..core.finding import IK_LIMIT, Finding, Severity, lowered
+from ..core.finding import IK_LIMIT, IK_LOCK, Finding, Severity, lowered
 from ..core.limb import forward_pose
 from ..core.names import readable
 from ..core.rig import AXES, IKChain, RigView
 from ..core.start import overridden_constraints
 from ..core.started import (
-    folds_past_a_narrow_limit,
+    folds_past_its_x_hold,
     held_on_x_by_a_narrow_limit,
     limited_on_x_alone,
+    locked_on_x_alone,
     sets_the_start,
     start_set_by,
     started_pose,
@@ -87,14 +88,17 @@ freed (measured on the arm and the leg: 0.004 to 1.5 either way land; 2 and 3 be
 to 103° away from its pole)."""
 
 
-def swung_past_narrow_limits(
+def swung_past_x_holds(
     rig: RigView, chain: IKChain, without: bpy.types.Constraint | None = None
 ) -> dict[str, float]:
     """Each turning bone held on X by a narrow limit alone that the solver starts turned
     about Z enough to fold the limb, with that turn (radians); empty where the start is not
     modelled (a constraint the IK overrides that ``started_pose`` does not turn the bone by).
     ``without``: as if that constraint were muted."""
-    if not any(limited_on_x_alone(rig.pose_bone(name)) for name in chain.moving_bones):
+    if not any(
+        limited_on_x_alone(rig.pose_bone(name)) or locked_on_x_alone(rig.pose_bone(name))
+        for name in chain.moving_bones
+    ):
         return {}  # most chains: nothing to fold past, and no start worth reading
     posed = forward_pose(rig, chain)
     modelled = all(
@@ -104,17 +108,17 @@ def swung_past_narrow_limits(
     if not modelled:
         return {}
     started = started_pose(rig, chain, without)
-    swings = {name: folds_past_a_narrow_limit(rig, chain, name, started) for name in chain.bones}
+    swings = {name: folds_past_its_x_hold(rig, chain, name, started) for name in chain.bones}
     return {name: swing for name, swing in swings.items() if swing is not None}
 
 
 def weighed_against_swing(rig: RigView, chain: IKChain, findings: list[Finding]) -> list[Finding]:
     """Narrow X limit errors (zero-width included) made warnings where every joint they name
     starts turned about Z within what was measured to fold the limb
-    (``swung_past_narrow_limits``); the fix waits where freeing the limit alone would bend the
+    (``swung_past_x_holds``); the fix waits where freeing the limit alone would bend the
     joint away (``freeing_breaks``)."""
     limited = [f for f in findings if _x_limit_error(f)]
-    swings = swung_past_narrow_limits(rig, chain) if limited else {}
+    swings = swung_past_x_holds(rig, chain) if limited else {}
     if limited and [f.bone for f in limited] == [chain.moving_bones[0]] and not swings:
         turn = root_turn_that_folds(rig, chain)
         if turn is not None:
@@ -138,22 +142,22 @@ def weighed_against_swing(rig: RigView, chain: IKChain, findings: list[Finding])
 
 def freeing_breaks(rig: RigView, chain: IKChain, bone: str, swing: float) -> str | None:
     """Why freeing the narrow limit of ``bone``, which the solver starts turned ``swing`` about
-    Z (``swung_past_narrow_limits``), alone would break a chain that lands on it (None: it may
+    Z (``swung_past_x_holds``), alone would break a chain that lands on it (None: it may
     be freed): the start that folds it would then bend the joint away."""
     constraint = start_set_by(rig, chain, bone)
     if constraint is not None:
         # Measured: the arm whose forearm a Track To at the hand control starts 90° about Z
         # lands on a narrow X limit and bends away from its pole without it.
         return (
-            f"the start that '{readable(constraint)}' gives {bone} is what folds it past the "
-            "limit: freed alone, that start would bend the joint away from its pole; free the "
-            "limit and mute that constraint together"
+            f"the start that '{readable(constraint)}' gives {bone} is what folds it past its "
+            "hold on X: freed alone, that start would bend the joint away from its pole; free "
+            "that axis and mute that constraint together"
         )
     if abs(swing) > FREED_LANDS:
         return (
-            f"{bone} is posed {math.degrees(abs(swing)):.0f}° about Z, which folds it past the "
-            "limit: freed alone, that pose would bend the joint away from its pole; free the "
-            "limit and clear the pose together"
+            f"{bone} is posed {math.degrees(abs(swing)):.0f}° about Z, which folds it past its "
+            "hold on X: freed alone, that pose would bend the joint away from its pole; free "
+            "that axis and clear the pose together"
         )
     return None
 
@@ -167,9 +171,10 @@ def _waiting(rig: RigView, chain: IKChain, finding: Finding, swings: dict[str, f
 
 
 def _x_limit_error(finding: Finding) -> bool:
+    """An error on a bone held on X by a narrow IK limit or an IK lock."""
     return (
         finding.severity == Severity.ERROR
         and finding.fix_id in ("free_axes", "drop_limit")
-        and finding.args.get("cause") == IK_LIMIT
+        and finding.args.get("cause") in (IK_LIMIT, IK_LOCK)
         and finding.args.get("axes") == "x"
     )

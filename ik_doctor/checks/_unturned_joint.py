@@ -23,7 +23,9 @@ from ..core.names import readable
 from ..core.reach import BODY_TURN
 from ..core.rig import IKChain, RigView
 from ..core.started import start_set_by
+from ._posed_off_axis import turned_off_its_bend
 from ._straight_chain import stretched_straight
+from ._tip_motion import TipMotion
 
 OPPOSED_PRE_BEND = 67.5
 """Degrees a straight limb without a pole, its hinges limited opposite ways, must start bent
@@ -57,6 +59,7 @@ def rotation_effect(rig: RigView, chain: IKChain, name: str) -> Effect:
         return _opposed_hinges(rig, chain, name) or _WITHOUT_POLE
     return (
         _stretched_straight(rig, chain)
+        or _held_and_turned(rig, chain, name)
         or _start_set(rig, chain, name)
         or _pole_behind(rig, chain)
         or _aimed_above(rig, chain)
@@ -99,6 +102,23 @@ def _stretched_straight(rig: RigView, chain: IKChain) -> Effect | None:
         "40°, posed ±20° and ±70° too; with free hinges they bend away from the pole)",
         True,
         (("effect", "stretched_straight"),),
+    )
+
+
+def _held_and_turned(rig: RigView, chain: IKChain, name: str) -> Effect | None:
+    """A joint held on its bend axis that the pose above turns off it (``_posed_off_axis``):
+    not inheriting is what lets it fold."""
+    axis = TipMotion(rig, chain).bend_axis(rig, name) if len(chain.bones) > 1 else None
+    turned = turned_off_its_bend(rig, chain, name, axis) if axis else None
+    if turned is None:
+        return None
+    return (
+        f"its bend axis is held (the locks check's finding), and the pose above, which it does "
+        f"not follow, turns it {math.degrees(turned):.2g}° off that axis where the solver "
+        "starts, so it folds about the axes left free (measured: the leg and the arm land with "
+        "the body turned 40°; inheriting, or unposed, they stop short)",
+        True,
+        (("effect", "held_and_turned"),),
     )
 
 

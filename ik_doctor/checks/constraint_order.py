@@ -54,7 +54,7 @@ What it reports:
   and fails at 100° and 110°, where the error stands; on a limb straight at rest, which the
   track bends away from the pole at the rest angle, it lands with the angle turned 150° or 180°.
   A warning on a joint held on X by a zero-width or narrow IK limit alone that the start turns
-  about Z (``core.started.folds_past_a_narrow_limit``): it folds about Z and lands (measured:
+  about Z (``core.started.folds_past_its_x_hold``): it folds about Z and lands (measured:
   the forearm limited 0° to ±6°, a Track To at the hand control starting it 90° about Z).
 - Limit Rotation on a chain bone, which does not limit IK: a warning.
 - An IK nested inside another IK's longer, valid chain and sharing a bone it turns, which misses
@@ -391,7 +391,7 @@ _HOLDS_THE_START = {
     ),
     "narrow_limit": (
         "it shows only where the solver starts, and there it turns the bone about Z, which "
-        "folds the joint that a narrow X limit holds, and the chain lands (measured)."
+        "folds the joint that an X lock or narrow X limit holds, and the chain lands (measured)."
     ),
 }
 """What a constraint the IK overrides does where it sets the start that lands the chain, by

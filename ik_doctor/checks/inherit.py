@@ -107,6 +107,7 @@ from ..core.names import readable
 from ..core.reach import held_off_when_posed, posed_longer, solved_by_itasc, stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
+from ._posed_off_axis import held_together
 from ._shear import SCALE_TOLERANCE, copy_that_drops_the_shear, non_uniform_scales, shearing_bone
 from ._unturned_joint import posed_ancestor, rotation_effect
 
@@ -181,10 +182,16 @@ def _rotation_not_inherited(rig: RigView, chain: IKChain, name: str) -> Finding:
             "while the bones above it turn: the solver's bend lands on the wrong side and "
             "the joint bends away from its pole."
         ),
-        fix_id="inherit_rotation",
-        fix_label=f"Turn Inherit Rotation back on for {name}",
         facts=facts,
+        **_inherit_rotation_fix(name, dict(facts).get("effect") == "held_and_turned"),
     )
+
+
+def _inherit_rotation_fix(name: str, held: bool) -> dict[str, Any]:
+    """The fix, unless the joint's held bend axis needs the turn it does not inherit."""
+    if held:
+        return dict(no_fix_reason=held_together(name))
+    return dict(fix_id="inherit_rotation", fix_label=f"Turn Inherit Rotation back on for {name}")
 
 
 def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) -> Finding:

@@ -162,6 +162,7 @@ from ._lock_stretch import BEND_LOCKED_TITLE, bend_locked, weighed_against_stret
 from ._narrow_limits import held_swing_finding, narrow_finding
 from ._no_pole_stiffness import straight_no_pole_findings
 from ._other_joints import weighed_against_other_joints
+from ._posed_off_axis import weighed_against_posed_parent
 from ._stiffness_findings import aimed_by_a_pole
 from ._swung_start import weighed_against_swing
 from ._tip_motion import TipMotion, blocked
@@ -183,6 +184,7 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         findings = weighed_against_stretch(rig, chain, findings)
         findings = _weighed_against_aim(rig, chain, findings)
         findings = weighed_against_twist(rig, chain, findings)
+        findings = weighed_against_posed_parent(rig, chain, findings)
         findings = weighed_against_swing(rig, chain, findings)
         findings = weighed_against_other_iks(rig, chain, findings)
         findings = weighed_against_other_joints(rig, chain, findings)

@@ -113,9 +113,10 @@ from ..core.start import (
 )
 from ._locks_what_if import start_held_by_a_lock
 from ._mirror_twins import Twins, controls_across, named_twin, paired
+from ._posed_off_axis import held_together, turned_off_its_bend
 from ._shear import shear_that_stops
 from ._stacked_chains import held_below
-from ._swung_start import freeing_breaks, swung_past_narrow_limits
+from ._swung_start import freeing_breaks, swung_past_x_holds
 from ._twin_differences import Difference, twin_differences
 from .duplicates import clash_after
 from .pole import pose_that_flips_a_pole
@@ -250,11 +251,9 @@ def _copy_refused(
         flips = start_that_flips_a_pole(rig, tailed)
         if flips is not None:
             return "overridden_start", flips
-    if unlocks and (held := start_held_by_a_hinge(rig, dest) or start_held_by_a_lock(rig, dest)):
-        return "overridden_start", held
-    frees_x = any(d.what.startswith("IK limit X") for d in differences)
-    if frees_x and (breaks := _freeing_breaks(rig, dest)) is not None:
-        return "overridden_start", breaks
+    freeing = _freeing_refused(rig, dest, differences, unlocks)
+    if freeing is not None:
+        return freeing
     # Measured: the arm posed -20° or -70° at the elbow lands without Use Tail (the forearm
     # only carries the tip) and bends away from its pole with it (rest_pose's error); the leg
     # and the arm so posed land without a pole and bend 180° from the twin's.
@@ -290,6 +289,35 @@ def _copy_refused(
             f"copying would drop the IK Stretch of {', '.join(stretching)}, which lets "
             f"{dest.owner} reach despite its other faults: fix those first"
         )
+    return None
+
+
+def _freeing_refused(
+    rig: RigView, dest: IKChain, differences: list[Difference], unlocks: bool
+) -> tuple[str, str] | None:
+    """Why the copy must not free an IK lock or limit of ``dest`` that its start needs."""
+    if unlocks and (held := start_held_by_a_hinge(rig, dest) or start_held_by_a_lock(rig, dest)):
+        return "overridden_start", held
+    held = _frees_a_held_turn(rig, dest, differences)
+    if held is not None:
+        return "posed_off_axis", held
+    frees_x = any(d.what.startswith(("IK limit X", "IK lock X")) for d in differences)
+    if frees_x and (breaks := _freeing_breaks(rig, dest)) is not None:
+        return "overridden_start", breaks
+    return None
+
+
+def _frees_a_held_turn(rig: RigView, dest: IKChain, differences: list[Difference]) -> str | None:
+    """Why the copy must not free a held bend axis that the pose above turns where the bone
+    does not inherit rotation (``_posed_off_axis``): freed alone, the joint flips."""
+    freed = {
+        d.what.split()[2].lower()
+        for d in differences
+        if d.what.startswith(("IK lock ", "IK limit ")) and len(d.what.split()) > 2
+    }
+    for name in dest.moving_bones:
+        if any(turned_off_its_bend(rig, dest, name, axis) for axis in freed):
+            return held_together(name)
     return None
 
 
@@ -355,7 +383,7 @@ def _pair_set_off(rig: RigView, dest: IKChain, gains_tail: bool, unlocks: bool) 
 def _freeing_breaks(rig: RigView, chain: IKChain) -> str | None:
     """Why copying the twin's X IK limit (none) onto ``chain`` would break it: a joint held on
     X by a narrow limit that lands by a start turned about Z (``_swung_start``)."""
-    for bone, swing in swung_past_narrow_limits(rig, chain).items():
+    for bone, swing in swung_past_x_holds(rig, chain).items():
         breaks = freeing_breaks(rig, chain, bone, swing)
         if breaks is not None:
             return breaks

@@ -13,7 +13,7 @@ from mathutils import Matrix, Vector
 from .geometry import offset_from_line
 from .limb import chain_joints, forward_pose, forward_tip
 from .rig import IKChain, RigView
-from .started import folds_past_a_narrow_limit, started_pose
+from .started import folds_past_its_x_hold, started_pose
 
 FOLDED_FURTHER = 1.0
 """Degrees a posed joint may fold beyond its rest bend before the solver's start counts as posed
@@ -30,7 +30,7 @@ def pose_flips_bend(rig: RigView, chain: IKChain, posed: dict[str, Matrix] | Non
     180° at the knee with an X IK limit of ±24° stops 2.8% short, ±60° bends 180° from its
     pole, keyed +180° or -180° alike; at 170° it lands, at -170° it fails). Not a joint held
     on X by a narrow limit and posed turned about Z, which folds about Z either way
-    (``folds_past_a_narrow_limit``: the forearm and shin keyed 3 rad about Z land). ``posed``:
+    (``folds_past_its_x_hold``: the forearm and shin keyed 3 rad about Z land). ``posed``:
     the chain's posed matrices to read instead of its channels'.
     """
     if any(_limited_half_turn(rig.pose_bone(name)) for name in chain.moving_bones):
@@ -50,7 +50,7 @@ def pose_flips_bend(rig: RigView, chain: IKChain, posed: dict[str, Matrix] | Non
     root, tip = points[0], points[-1]
     rest_points = [rest_root, *(rig.bone(joint).head for joint in joints), rest_tip]
     for index, joint in enumerate(joints, start=1):
-        if folds_past_a_narrow_limit(rig, chain, joint, posed):
+        if folds_past_its_x_hold(rig, chain, joint, posed):
             continue  # held on X, it folds about the Z it is posed turned about, either way
         rest_side = offset_from_line(rig.bone(joint).head, rest_root, rest_tip)
         if offset_from_line(points[index], root, tip).dot(rest_side) < 0.0:

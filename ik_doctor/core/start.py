@@ -35,7 +35,7 @@ from .reach import BODY_TURN, BODY_TURNS, limb_bones
 from .rig import AXES, IKChain, RigView
 from .started import (
     COPIES,
-    folds_past_a_narrow_limit,
+    folds_past_its_x_hold,
     sets_the_start,
     start_set_by,
     started_rotation,
@@ -162,7 +162,7 @@ def _bent_the_other_way(
     if kept is None:
         return True  # a hinge whose angle the start leaves to rounding: it flipped on 3 of 5
     start = kept
-    if folds_past_a_narrow_limit(rig, chain, bone, swung_to(posed, chain, bone, start)):
+    if folds_past_its_x_hold(rig, chain, bone, swung_to(posed, chain, bone, start)):
         return False  # held on X by a narrow limit, it folds about the Z it starts turned
     # The bend the start shows: the bone's direction from its parent's, signed by the rest side.
     side = (parent_rotation @ rest_parent.inverted_safe() @ rest_normal).normalized()

@@ -24,7 +24,7 @@ TRACKS = (bpy.types.DampedTrackConstraint, bpy.types.LockedTrackConstraint)
 """Constraints that swing the bone toward their target, where the solver starts."""
 SWING_THAT_FOLDS = (0.0034, 3.0)
 """Radians (least, most) about its own Z with which an inner joint held on X by a narrow IK
-limit alone was measured to start and fold the limb about Z (``folds_past_a_narrow_limit``)."""
+limit alone was measured to start and fold the limb about Z (``folds_past_its_x_hold``)."""
 NARROW_X_LIMIT = math.radians(6.0)
 """Radians either way within which an X IK limit was measured to hold the joint so: 0°, ±3°,
 ±4° and ±6° alike (at ±20° the joint folds about X, and a start turned 90° about Z bends it
@@ -202,27 +202,27 @@ def started_pose(
     return posed
 
 
-def folds_past_a_narrow_limit(
+def folds_past_its_x_hold(
     rig: RigView, chain: IKChain, bone: str, started: dict[str, Matrix]
 ) -> float | None:
-    """The swing about its own Z (radians) of an inner joint held on X by a narrow IK limit
-    alone, started where ``started`` (armature-space matrices of the chain's bones) puts it and
-    its parent, where that swing folds the limb (within ``SWING_THAT_FOLDS``); None otherwise.
+    """The swing about its own Z (radians) of an inner joint held on X alone (a narrow IK limit
+    or an IK lock), started where ``started`` (armature-space matrices of the chain's bones)
+    puts it and its parent, where that swing folds the limb (within ``SWING_THAT_FOLDS``); None
+    otherwise.
 
-    Blender builds such a bone as a ball joint with X clamped. Started straight about Z, a turn
-    about Z only moves the tip across the limb's plane, and the solver stops short (the arm 5.7%
-    to 6.5%, the leg 4.6% to 5.1%); started turned about Z, it folds about Z and lands.
-    Measured on the arm and the leg limited 0°, ±3° and ±6°, keyed 0.0034 to 3.1 rad about Z
-    either way (0.0033 fails the leg held at 0°, 0.003 every limb), the zero limit also turned
-    0.5 or 2.1 rad about X as well (which the limit clamps), with the pole behind the limb or no
-    pole, and the arm whose forearm a Track To at the hand control starts 90° about Z: all land
-    (seed 111: a forearm copying the foot control's rotation starts 0.0036 rad about Z, lands).
+    Blender builds a bone held so by a limit as a ball joint with X clamped. Started straight
+    about Z, a turn about Z only moves the tip across the limb's plane, and the solver stops
+    short (the arm 5.7% to 6.5%, the leg 4.6% to 5.1%); started turned about Z, it folds about Z
+    and lands. Measured on the arm and the leg limited 0°, ±3° and ±6°, keyed 0.0034 to 3.1 rad
+    about Z either way (0.0033 fails the leg held at 0°, 0.003 every limb), the zero limit also
+    turned 0.5 or 2.1 rad about X as well (which the limit clamps), with the pole behind the
+    limb or no pole, and the arm whose forearm a Track To at the hand control starts 90° about
+    Z: all land (seed 111: a forearm copying the foot control's rotation starts 0.0036 rad about
+    Z, lands). A lock keeps what the start turns about X: ``_lock_folds``.
     """
-    if (
-        bone == chain.root
-        or bone not in chain.moving_bones
-        or not held_on_x_by_a_narrow_limit(rig, bone)
-    ):
+    limited = held_on_x_by_a_narrow_limit(rig, bone)
+    locked = not limited and locked_on_x_alone(rig.pose_bone(bone))
+    if bone == chain.root or bone not in chain.moving_bones or not (limited or locked):
         return None
     rest = rig.raw_bone(bone)
     if rest.parent is None or readable(rest.parent) not in started:
@@ -236,8 +236,31 @@ def folds_past_a_narrow_limit(
     local = parent.inverted_safe() @ started[bone].to_3x3().normalized()
     swing = (rest_local.inverted_safe() @ local).to_quaternion().to_swing_twist("Y")[0]
     about_z = swing.axis.z * swing.angle
+    if locked and not _lock_folds(rig, chain, bone):
+        return None
     least, most = SWING_THAT_FOLDS
     return about_z if least - 1e-4 <= abs(about_z) <= most + 1e-4 else None
+
+
+def _lock_folds(rig: RigView, chain: IKChain, bone: str) -> bool:
+    """Whether a joint held on X by an IK lock alone folds about the Z it starts turned about:
+    posed so (no constraint sets its start), with a pole at its rest angle. Measured on the arm
+    and the leg locked on X: posed 0.002 to 3 rad about Z either way, with or without ±1.6 rad
+    about X (which the lock keeps), every one lands; with the angle turned 60° or 100° a start
+    of -1.6 rad fails (so does the zero limit's), turned 180° every one. Started by a constraint
+    it was not read: the arm's Track To at the hand control lands, the leg's bends 93° from its
+    pole, where this model tells them apart by nothing."""
+    turn = pole_turn(rig, chain) if chain.pole is not None else None
+    at_rest_angle = turn is not None and abs(math.degrees(turn)) <= 1.0
+    return at_rest_angle and start_set_by(rig, chain, bone) is None
+
+
+def locked_on_x_alone(pose_bone: bpy.types.PoseBone) -> bool:
+    """Whether an IK lock on X is all that holds the bone: Blender builds it as a joint turning
+    about Y and Z."""
+    held = [getattr(pose_bone, f"lock_ik_{axis}") for axis in "yz"]
+    held += [getattr(pose_bone, f"use_ik_limit_{axis}") for axis in "yz"]
+    return pose_bone.lock_ik_x and not any(held)
 
 
 def held_on_x_by_a_narrow_limit(rig: RigView, bone: str) -> bool:
