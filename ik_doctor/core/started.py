@@ -29,9 +29,16 @@ NARROW_X_LIMIT = math.radians(6.0)
 """Radians either way within which an X IK limit was measured to hold the joint so: 0°, ±3°,
 ±4° and ±6° alike (at ±20° the joint folds about X, and a start turned 90° about Z bends it
 away from its pole)."""
-POLE_TURN_THAT_FOLDS = 60.0
-"""Degrees the pole angle may turn the chain from rest for that fold to bend toward the pole:
-measured at 0° and 60°; from 100°, started 1.6 rad or more about Z, it bends 91° to 178° away."""
+EITHER_WAY_TURN = 10.0
+"""Degrees the pole angle may turn the chain from rest for that fold to bend toward the pole
+whichever way the joint starts turned about Z (measured at 2°, 5° and 10°; at 15° the leg
+started -0.5 and -1.6 rad fails)."""
+SAME_WAY_TURN = 120.0
+"""Degrees up to which the pole angle turned further still lets the fold bend toward the pole
+where the joint starts turned about Z the same way as the angle turns (measured on the arm and
+the leg, limited at 0° or locked on X, started ±0.5, ±1.6 and ±3 rad: turned 15° to 120° either
+way, the same way lands and the other way bends away; at 150° and 170° some of the same way
+fail)."""
 
 
 def start_set_by(
@@ -227,9 +234,10 @@ def folds_past_its_x_hold(
     rest = rig.raw_bone(bone)
     if rest.parent is None or readable(rest.parent) not in started:
         return None
+    turn = 0.0
     if chain.pole is not None and not pole_behind_bend(rig, chain):
         turn = pole_turn(rig, chain)
-        if turn is None or abs(math.degrees(turn)) > POLE_TURN_THAT_FOLDS + 1e-6:
+        if turn is None or abs(math.degrees(turn)) > SAME_WAY_TURN + 1e-6:
             return None
     rest_local = rest.parent.matrix_local.to_3x3().inverted_safe() @ rest.matrix_local.to_3x3()
     parent = started[readable(rest.parent)].to_3x3().normalized()
@@ -238,21 +246,21 @@ def folds_past_its_x_hold(
     about_z = swing.axis.z * swing.angle
     if locked and not _lock_folds(rig, chain, bone):
         return None
+    if abs(math.degrees(turn)) > EITHER_WAY_TURN + 1e-6 and about_z * turn <= 0.0:
+        return None  # turned one way, started the other: it bends away from the pole
     least, most = SWING_THAT_FOLDS
     return about_z if least - 1e-4 <= abs(about_z) <= most + 1e-4 else None
 
 
 def _lock_folds(rig: RigView, chain: IKChain, bone: str) -> bool:
-    """Whether a joint held on X by an IK lock alone folds about the Z it starts turned about:
-    posed so (no constraint sets its start), with a pole at its rest angle. Measured on the arm
-    and the leg locked on X: posed 0.002 to 3 rad about Z either way, with or without ±1.6 rad
-    about X (which the lock keeps), every one lands; with the angle turned 60° or 100° a start
-    of -1.6 rad fails (so does the zero limit's), turned 180° every one. Started by a constraint
-    it was not read: the arm's Track To at the hand control lands, the leg's bends 93° from its
-    pole, where this model tells them apart by nothing."""
-    turn = pole_turn(rig, chain) if chain.pole is not None else None
-    at_rest_angle = turn is not None and abs(math.degrees(turn)) <= 1.0
-    return at_rest_angle and start_set_by(rig, chain, bone) is None
+    """Whether a joint held on X by an IK lock alone folds as a limit's does: with a pole, posed
+    so (no constraint sets its start). Measured on the arm and the leg locked on X: posed 0.002
+    to 3 rad about Z either way, with or without ±1.6 rad about X (which the lock keeps), every
+    one lands, and with the pole angle turned it lands and fails where the zero limit does
+    (``SAME_WAY_TURN``). Started by a constraint it was not read: the arm's Track To at the hand
+    control lands, the leg's bends 93° from its pole, where this model tells them apart by
+    nothing."""
+    return chain.pole is not None and start_set_by(rig, chain, bone) is None
 
 
 def locked_on_x_alone(pose_bone: bpy.types.PoseBone) -> bool:
