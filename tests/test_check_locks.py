@@ -573,6 +573,28 @@ def test_a_narrow_limit_on_a_joint_rolled_off_the_bend_axis_still_folds_a_warnin
     assert finding.severity == Severity.ERROR
 
 
+@pytest.mark.parametrize("owner", ["shin.L", "forearm.L"])
+@pytest.mark.parametrize("upper", ["lock", "zero"])
+@pytest.mark.parametrize("lower", ["lock", "zero"])
+def test_both_bones_held_on_the_bend_axis_without_a_pole_fold_if_the_joint_is_locked(
+    rig, owner, upper, lower
+) -> None:
+    """Agreement seed 147 (a false error): without a pole, the lower bone locked on X folds
+    about Z whatever holds the upper bone's X, a lock or a zero-width limit; held by a
+    zero-width limit it stays straight about Z (25.9% of the reach short, the leg 0.33%)."""
+    rig.pose.bones[owner].constraints["IK"].pole_target = None
+    for name, how in ((owner, lower), (rig.pose.bones[owner].parent.name, upper)):
+        if how == "lock":
+            _set(rig, [name], lock_ik_x=True)
+        else:
+            _set(rig, [name], use_ik_limit_x=True, ik_min_x=0.0, ik_max_x=0.0)
+    lands = lower == "lock"
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass" if lands else "fail"]
+    found = findings_of(rig, "locks")
+    assert len(found) == 2
+    assert {f.severity for f in found} == {Severity.WARNING if lands else Severity.ERROR}
+
+
 @pytest.mark.parametrize("bone", ["shin.L", "thigh.L", "forearm.L"])
 def test_one_bone_locked_on_the_bend_axis_without_a_pole_still_reaches_a_warning(rig, bone) -> None:
     """Without a pole the solver folds the locked bone about Z, out of its plane, and swings

@@ -149,16 +149,16 @@ import bpy
 import numpy as np
 
 from ..core.armature import pose_of
-from ..core.finding import IK_LIMIT, IK_LOCK, Finding, Severity, chain_finding, lowered
+from ..core.finding import IK_LIMIT, IK_LOCK, Finding, Severity, chain_finding
 from ..core.limb import has_degenerate_bone, one_way_on_x, root_folds_against
 from ..core.names import readable
-from ..core.reach import FOLD_DEGREES, clamped_folds
+from ..core.reach import clamped_folds
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
-from ..core.start import start_kept_by_a_lock
+from ._aimed_start import aim_that_lands, weighed_against_aim
 from ._lock_pairs import weighed_against_other_iks
 from ._lock_stiffness import single_bone_findings, stiff_findings, straight_stiff_findings
-from ._lock_stretch import BEND_LOCKED_TITLE, bend_locked, weighed_against_stretch
+from ._lock_stretch import BEND_LOCKED_TITLE, weighed_against_stretch
 from ._narrow_limits import held_swing_finding, narrow_finding
 from ._no_pole_stiffness import straight_no_pole_findings
 from ._other_joints import weighed_against_other_joints
@@ -182,7 +182,7 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
         if _has_ik_limits(rig, chain) and not any(f.severity == Severity.ERROR for f in findings):
             findings += [narrow_finding(rig, chain, clamp) for clamp in clamped_folds(rig, chain)]
         findings = weighed_against_stretch(rig, chain, findings)
-        findings = _weighed_against_aim(rig, chain, findings)
+        findings = weighed_against_aim(rig, chain, findings)
         findings = weighed_against_twist(rig, chain, findings)
         findings = weighed_against_posed_parent(rig, chain, findings)
         findings = weighed_against_swing(rig, chain, findings)
@@ -197,91 +197,16 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
                 yield finding
 
 
-def _weighed_against_aim(rig: RigView, chain: IKChain, findings: list[Finding]) -> list[Finding]:
-    """Blocked-axis errors made warnings on a chain whose first turning bone a Damped Track
-    aims at the chain's own target, where that bone keeps a swing axis (X or Z) free: the solver
-    starts it pointing at the target and lands by turning it (measured on the arm and the leg,
-    the lower bone's, the upper bone's or both bend axes locked, the upper bone locked on every
-    axis: they land, and stop 6.4% to 36% short without the track; the lower bone free about Y
-    alone, or every axis of both locked, fails with it). Not where a zero-width IK limit, not a
-    lock, holds that bone's swing: the solver clamps the start the track sets back to rest
-    (measured: the leg 5.1%, the arm 6.5% short; a zero-width limit on the upper bone lands)."""
-    track = _aim_that_lands(rig, chain)
-    if track is None:
-        return findings
-    aimed = (
-        f" But a Damped Track ('{track}') aims {chain.moving_bones[0]} at the target, where the "
-        "solver starts: it lands by turning that bone (measured)."
-    )
-    found = lowered(findings, aimed, ("aimed_by", track), lambda f: f.fix_id == "free_axes")
-    flipped = start_kept_by_a_lock(rig, chain, bend_locked(found))
-    return [_kept_by_the_lock(rig, finding, flipped) for finding in found]
-
-
-def _kept_by_the_lock(rig: RigView, finding: Finding, flipped: str | None) -> Finding:
-    """A landing chain's lock finding without its fix where freeing the axis would hand the
-    bone to an IK limit on it, which the lock overrides, narrower than the fold the goals ask
-    (``FOLD_DEGREES`` each way; fresh seed 122: the shin locked on X and limited to ±6° there
-    lands under a Damped Track at the control; freed, it stops 4.2% of the reach short, this
-    check's narrow-limit error), or where freeing it would let a flipped start show
-    (``flipped``, ``start_kept_by_a_lock``: the same for every finding of the chain)."""
-    if finding.fix_id != "free_axes" or finding.severity == Severity.ERROR:
-        return finding
-    if flipped is not None:
-        return replace(finding, fix_id=None, fix_label=None, no_fix_reason=flipped)
-    pose_bone = rig.pose_bone(finding.bone or "")
-    for axis in str(finding.args["axes"]):
-        low, high = (math.degrees(getattr(pose_bone, f"ik_{end}_{axis}")) for end in ("min", "max"))
-        if getattr(pose_bone, f"use_ik_limit_{axis}") and max(-low, high) < FOLD_DEGREES:
-            reason = (
-                f"the lock overrides {finding.bone}'s {axis.upper()} IK limit ({low:.3g}° to "
-                f"{high:.3g}°); freed, that limit would hold the fold and the chain would stop "
-                "short: widen or drop the limit first"
-            )
-            return replace(finding, fix_id=None, fix_label=None, no_fix_reason=reason)
-    return finding
-
-
 def track_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:
-    """The Damped Track (``_tracking_target``) that lands a chain whose IK locks block its bend
-    (``_weighed_against_aim``): muted, the chain would stop short, this check's error."""
-    track = _aim_that_lands(rig, chain)
+    """The Damped Track that lands a chain whose IK locks block its bend
+    (``_aimed_start.weighed_against_aim``): muted, the chain would stop short, this check's
+    error."""
+    track = aim_that_lands(rig, chain)
     if track is None:
         return None
     found = weighed_against_stretch(rig, chain, [*chain_lock_findings(rig, chain, 1.0)])
     held = any(f.severity == Severity.ERROR and f.fix_id == "free_axes" for f in found)
     return track if held else None
-
-
-def _aim_that_lands(rig: RigView, chain: IKChain) -> str | None:
-    """The Damped Track (``_tracking_target``) whose start lands the chain past its locks: its
-    bone keeps a swing axis free, and no zero-width IK limit clamps the start back to rest."""
-    track = _tracking_target(rig, chain)
-    if track is None:
-        return None
-    first = rig.pose_bone(chain.moving_bones[0])
-    held = [axis for axis in "xz" if blocked(first, axis)]
-    by_a_limit = any(not getattr(first, f"lock_ik_{axis}") for axis in held)
-    return None if len(held) == 2 or by_a_limit else track
-
-
-def _tracking_target(rig: RigView, chain: IKChain) -> str | None:
-    """The Damped Track on the chain's first turning bone aimed at the chain's own target, at
-    full influence, along Y from the bone's head (None: none, or no bone turns)."""
-    if not chain.moving_bones:
-        return None
-    for constraint in rig.constraints(chain.moving_bones[0]):
-        if (
-            isinstance(constraint, bpy.types.DampedTrackConstraint)
-            and not constraint.mute
-            and constraint.influence >= 1.0
-            and constraint.track_axis == "TRACK_Y"
-            and constraint.head_tail == 0.0
-            and (constraint.target, readable(constraint, "subtarget", ""))
-            == (chain.target, chain.subtarget)
-        ):
-            return readable(constraint)
-    return None
 
 
 def restricted_bones(rig: RigView) -> set[str]:
@@ -381,18 +306,20 @@ def _locked_findings(
         axis = motion.bend_axis(rig, name)
         if axis is not None and (name, axis) not in free:
             findings.append(_bend_finding(rig, chain, bones[name], axis, bend=True))
-    if chain.pole is None and len(findings) == 1:
+    if chain.pole is None and (len(findings) == 1 or len(chain.moving_bones) == 2):
         # Measured on the leg and the arm: the shin, forearm, thigh or upper arm locked on X
         # alone lands every goal without a pole, folding about Z out of its plane while the
-        # solver swings the limb round; with a pole, or both bones locked, 3.3% to 36% short.
-        # An inner joint held by a zero-width limit instead stays straight about Z (4.6% to 6.5%
-        # short); a root so held lands or stops 0.115% short (the leg, the arm).
-        (bend,) = findings
-        axis = str(bend.args["axes"])
-        other = {"x": "z", "z": "x"}.get(axis)
-        locked = getattr(bones[bend.bone or ""], f"lock_ik_{axis}") or bend.bone == chain.root
-        if locked and other is not None and (bend.bone or "", other) in free:
-            findings = [_bend_finding(rig, chain, bones[bend.bone or ""], axis, True, other)]
+        # solver swings the limb round, and so do both bones locked on X, or the lower one
+        # locked and the upper one held by a zero-width limit (seed 147); with a pole they stop
+        # 3.3% to 6.5% short, locked on every axis 36%. An inner joint held by a zero-width
+        # limit instead stays straight about Z (4.6% to 6.5% short, 25.9% with the upper bone
+        # held too); a root so held alone lands or stops 0.115% short (the leg, the arm).
+        folding = [_folds_about(chain, bones, free, bend) for bend in findings]
+        if all(folding):
+            findings = [
+                _bend_finding(rig, chain, bones[bend.bone or ""], axis, True, other)
+                for bend, (axis, other) in zip(findings, folding, strict=True)
+            ]
     if not findings:
         yield from _every_lock(rig, chain, free, bones)
         return
@@ -409,6 +336,22 @@ def _locked_findings(
             else:
                 findings.append(plane_only)
     yield from findings
+
+
+def _folds_about(
+    chain: IKChain,
+    bones: dict[str, bpy.types.PoseBone],
+    free: set[tuple[str, str]],
+    bend: Finding,
+) -> tuple[str, str] | None:
+    """(held axis, the swing axis it folds about instead) of a bend finding whose bone, without
+    a pole, folds about its other swing axis: an IK lock on an inner joint, or any hold on the
+    root, with that other axis free; None otherwise."""
+    axis = str(bend.args["axes"])
+    other = {"x": "z", "z": "x"}.get(axis)
+    name = bend.bone or ""
+    locked = getattr(bones[name], f"lock_ik_{axis}") or name == chain.root
+    return (axis, other) if locked and other is not None and (name, other) in free else None
 
 
 def _every_lock(
