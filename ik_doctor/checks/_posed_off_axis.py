@@ -51,10 +51,16 @@ def weighed_against_posed_parent(
             f"{math.degrees(turned):.2g}° off that axis where the solver starts: it folds about "
             "the axes left free, and the chain lands (measured)."
         )
-        key = finding.key
-        findings = lowered(findings, reason, ("posed_off_axis", name), lambda f, k=key: f.key == k)
-        findings = [_freed_together(f, name) if f.key == key else f for f in findings]
+        findings = [
+            _freed_together(_lowered(f, reason, name), name) if f.key == finding.key else f
+            for f in findings
+        ]
     return findings
+
+
+def _lowered(finding: Finding, reason: str, name: str) -> Finding:
+    (lowered_one,) = lowered([finding], reason, ("posed_off_axis", name), lambda _f: True)
+    return lowered_one
 
 
 def _freed_together(finding: Finding, name: str) -> Finding:

@@ -315,10 +315,11 @@ def _locked_findings(
         # limit instead stays straight about Z (4.6% to 6.5% short, 25.9% with the upper bone
         # held too); a root so held alone lands or stops 0.115% short (the leg, the arm).
         folding = [_folds_about(chain, bones, free, bend) for bend in findings]
-        if all(folding):
+        axes = [fold for fold in folding if fold is not None]
+        if len(axes) == len(findings):
             findings = [
                 _bend_finding(rig, chain, bones[bend.bone or ""], axis, True, other)
-                for bend, (axis, other) in zip(findings, folding, strict=True)
+                for bend, (axis, other) in zip(findings, axes, strict=True)
             ]
     if not findings:
         yield from _every_lock(rig, chain, free, bones)

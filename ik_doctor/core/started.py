@@ -234,11 +234,11 @@ def folds_past_its_x_hold(
     rest = rig.raw_bone(bone)
     if rest.parent is None or readable(rest.parent) not in started:
         return None
-    turn = 0.0
+    turn: float | None = 0.0
     if chain.pole is not None and not pole_behind_bend(rig, chain):
         turn = pole_turn(rig, chain)
-        if turn is None or abs(math.degrees(turn)) > SAME_WAY_TURN + 1e-6:
-            return None
+    if turn is None or abs(math.degrees(turn)) > SAME_WAY_TURN + 1e-6:
+        return None
     rest_local = rest.parent.matrix_local.to_3x3().inverted_safe() @ rest.matrix_local.to_3x3()
     parent = started[readable(rest.parent)].to_3x3().normalized()
     local = parent.inverted_safe() @ started[bone].to_3x3().normalized()
