@@ -6,7 +6,7 @@ import math
 
 import bpy
 import pytest
-from faulted_limbs import Fault, judge
+from faulted_limbs import Fault, faulted_rig, judge
 from solving import assert_ik_works, findings_of, pose_snapshot
 
 from ik_doctor import Severity, apply_fix, diagnose, run_fix, solve_within_reach
@@ -298,3 +298,16 @@ def test_two_foot_iks_turning_the_whole_leg_leave_the_legs_ik_the_one_that_misse
     )
     judged = judge(faults)
     assert judged.holds, "\n".join(judged.problems())
+
+
+def test_an_ik_paired_twice_keeps_the_worse_of_its_findings() -> None:
+    """Agreement seed 150 (an error missed): the arm's IK without Use Tail puts the elbow on the
+    hand control, so the hand's IK of length 1 on that control misses (138%); the same arm IK
+    paired with an upper-arm IK on that control is a warning, which, found first, hid the
+    error."""
+    faults = (Fault("ik_above", "arm", 1), Fault("ik_below", "arm", 1), Fault("tail_off", "arm", 0))
+    rig = faulted_rig(faults)
+    assert {v.owner: v.state for v in judge_chains(rig)}["hand.L"] == "fail"
+    (finding,) = [f for f in findings_of(rig, "duplicates") if f.bone == "forearm.L"]
+    assert finding.severity == Severity.ERROR
+    assert "hand.L" in finding.message
