@@ -7,7 +7,7 @@ from pathlib import Path
 
 import bpy
 import pytest
-from faulted_limbs import LIMBS, Fault, judge
+from faulted_limbs import LIMBS, Fault, faulted_rig, judge
 from mathutils import Vector
 from solving import assert_ik_works, findings_of, pose_snapshot, tip_error
 
@@ -547,3 +547,29 @@ def test_a_copied_bone_another_ik_on_the_control_turns_sets_no_start_read_at_res
     order = [f for f in judged.findings if f.check_id == "constraint_order"]
     assert [f.severity for f in order] == [Severity.WARNING]
     assert list(judged.problems()) == []
+
+
+@pytest.mark.parametrize(("turn", "lands"), [(-140, True), (-90, True), (65, True), (150, True),
+                                             (-50, False), (10, False), (60, False)])  # fmt: skip
+def test_a_flat_start_under_a_turned_pole_angle_ends_side_on(turn, lands) -> None:
+    """Agreement seeds 139, 140, 145 and 150 (false errors): the shin copying the hips' rotation
+    starts folded flat (176°); with the pole angle turned 65° or more either way the knee ends
+    86.7° to 90.9° from its pole, inside the oracle's 91°, within 60° it ends 91.1° to 101°
+    away. Setting the rest angle alone would flip it (180°), so neither that nor the twin's
+    angle is offered."""
+    rig = faulted_rig((Fault("overriding_constraint", "leg", 0), Fault("pole_angle", "leg", turn)))
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == [
+        "pass" if lands else "fail"
+    ]
+    (order,) = findings_of(rig, "constraint_order")
+    if not lands:
+        assert (order.severity, order.title) == (Severity.ERROR, "Constraint flips the joint")
+        return
+    assert (order.severity, order.title) == (Severity.WARNING, "Flat start, side-on")
+    (pole,) = findings_of(rig, "pole")
+    assert pole.severity == Severity.WARNING and pole.fix_id is None
+    assert all(f.fix_id is None for f in findings_of(rig, "symmetry"))
+    ik = rig.pose.bones["shin.L"].constraints["IK"]
+    ik.pole_angle = math.radians(pole.stated["rest_angle"])  # the rest angle, set by hand
+    bpy.context.view_layer.update()
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"]

@@ -12,8 +12,15 @@ from mathutils import Vector
 
 from ..core.limb import MAX_BEND_TURN
 from ..core.rig import IKChain, RigView
-from ..core.start import pose_flips_the_start
+from ..core.start import flat_start_side_on, pose_flips_the_start
 from ._pole_limb import Limb, posed_joints, start_turn
+
+SIDE_ON_WAITS = (
+    "set alone, the rest angle would leave the flat start the other constraint sets bending "
+    "the joint away from the pole: mute that constraint and set the angle together"
+)
+"""Why the rest angle is not set where a flat start ends side-on (measured: the leg copying the
+hips' rotation, its angle turned 90°, set to the rest angle, bends 180° from its pole)."""
 
 
 @dataclass(frozen=True)
@@ -33,25 +40,37 @@ class PoleTurn:
     """Degrees the joint settles from its pole; None for a straight limb."""
     flipped: bool
     """A posed rotation bends the joint the other way where the solver starts."""
+    side_on: tuple[str, str] | None = None
+    """(bone, constraint) of a copied start folded flat that leaves the joint about 90° from its
+    pole with this angle (``core.start.flat_start_side_on``)."""
 
     @property
     def fails(self) -> bool:
         """Blender fails a chain whose joint bends away from its pole where it was not built to
-        (the oracle's verdict); bending away as modelled, or turning to face the pole, works."""
-        return self.away is not None and min(self.turned, self.away) > MAX_BEND_TURN
+        (the oracle's verdict); bending away as modelled, or turning to face the pole, works, and
+        so does a flat start left side-on."""
+        flipped = self.away is not None and min(self.turned, self.away) > MAX_BEND_TURN
+        return flipped and self.side_on is None
 
     def described(self, rig: RigView, chain: IKChain) -> str:
         """How far the pole angle, and the pose where the solver starts, turn the chain at rest."""
-        return (
+        said = (
             f"the pole angle {math.degrees(chain.pole_angle):.1f}° turns the chain "
             f"{math.degrees(self.twist):+.1f}° about the {chain.root}→target line at rest "
             f"({math.degrees(self.rest):.1f}° keeps the rest pose)"
-        ) + (
-            f", and the posed rotation of {', '.join(posed_joints(rig, chain))} turns its bend a "
-            f"further {math.degrees(self.start):+.1f}° where the solver starts"
-            if abs(math.degrees(self.start)) >= 1.0
-            else ""
         )
+        if abs(math.degrees(self.start)) >= 1.0:
+            said += (
+                f", and the posed rotation of {', '.join(posed_joints(rig, chain))} turns its "
+                f"bend a further {math.degrees(self.start):+.1f}° where the solver starts"
+            )
+        if self.side_on:
+            bone, constraint = self.side_on
+            said += (
+                f", and '{constraint}' on {bone} starts the joint folded flat, so it ends about "
+                "90° from the pole, side-on (measured)"
+            )
+        return said
 
     def facts(self, rig: RigView, chain: IKChain) -> tuple[tuple[str, Any], ...]:
         """``described`` as a finding's facts: the turn at rest, the rest-keeping angle, and the
@@ -84,4 +103,4 @@ def pole_turn(
         turned = abs(math.degrees(math.remainder(twist + start, math.tau)))
     side = limb.side_of(pole)
     away = None if bend_at_rest is None else math.degrees(bend_at_rest.angle(side, 0.0))
-    return PoleTurn(rest, twist, start, turned, away, flipped)
+    return PoleTurn(rest, twist, start, turned, away, flipped, flat_start_side_on(rig, chain))

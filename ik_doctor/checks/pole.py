@@ -80,7 +80,7 @@ from ._iteration_needs import iterations_short_with_a_pole
 from ._locks_what_if import lock_that_holds_a_pole, stiffness_that_fails_with_a_pole
 from ._pole_limb import POLE_DISTANCE, Limb, control_point, limb_at_rest, pole_point
 from ._pole_moves import kept_behind_the_bend, pole_bone_is_movable
-from ._pole_turn import PoleTurn, pole_turn
+from ._pole_turn import SIDE_ON_WAITS, PoleTurn, pole_turn
 from ._swung_start import turn_that_fails_with_a_pole
 from ._tip_motion import blocked
 
@@ -427,6 +427,7 @@ def _angle_off_rest(rig: RigView, chain: IKChain, limb: Limb, turn: PoleTurn) ->
         f"In {_where(chain)} {turns}{consequence}",
         WHY_TWIST,
         "set_angle",
+        no_fix=SIDE_ON_WAITS if turn.side_on else None,
         facts=facts,
     )
 

@@ -105,6 +105,7 @@ from ..core.reach import stretching_bones
 from ..core.registry import Check, all_checks
 from ..core.rig import IKChain, RigView
 from ..core.start import (
+    flat_start_side_on,
     pole_turns_the_flip_back,
     pose_flips_the_start,
     start_held_by_a_hinge,
@@ -263,8 +264,28 @@ def _copy_refused(
             f"with its twin's {'pole' if gains_pole else 'Use Tail'} the posed rotation of "
             f"{dest.owner}'s chain would bend its joint away from the pole: clear that pose first"
         )
-    angle_differs = any(d.what == "pole angle" for d in differences)
-    overridden = start_turned_back(rig, dest) if angle_differs else None
+    angle = _angle_refused(rig, dest, differences)
+    if angle is not None:
+        return angle
+    stretching = stretching_bones(rig, dest) if decided else ()
+    if stretching and not stretching_bones(rig, source):
+        # IK Stretch makes up what the side's other faults take from its reach (locks, a
+        # shortened bone): copied away, they leave the limb short.
+        return "stretch", (
+            f"copying would drop the IK Stretch of {', '.join(stretching)}, which lets "
+            f"{dest.owner} reach despite its other faults: fix those first"
+        )
+    return None
+
+
+def _angle_refused(
+    rig: RigView, dest: IKChain, differences: list[Difference]
+) -> tuple[str, str] | None:
+    """Why the twin's pole angle must not be copied alone: ``dest``'s angle makes up for a
+    start that bends the joint the other way, or leaves a flat start side-on."""
+    if not any(d.what == "pole angle" for d in differences):
+        return None
+    overridden = start_turned_back(rig, dest)
     if overridden is not None:
         # Measured: a Damped Track at the pole on the forearm lands with the pole angle turned
         # 180°, and bends 180° away from the pole with the twin's angle (constraint_order's error).
@@ -273,21 +294,22 @@ def _copy_refused(
             "pole angle turns it back: with the twin's angle it would bend away from the pole; "
             "mute it and copy the angle together"
         )
-    if angle_differs and pole_turns_the_flip_back(rig, dest):
+    side_on = flat_start_side_on(rig, dest)
+    if side_on is not None:
+        # Measured: the leg copying the hips' rotation lands side-on with its angle turned 90°,
+        # and bends 180° from its pole with the twin's angle.
+        return "overridden_start", (
+            f"'{side_on[1]}' on {side_on[0]} starts the joint folded flat and the pole angle "
+            "leaves it side-on: with the twin's angle it would bend away from the pole; mute it "
+            "and copy the angle together"
+        )
+    if pole_turns_the_flip_back(rig, dest):
         # Measured: the leg posed -20° at the knee lands with its pole angle turned 150°, and
         # bends 180° away from the pole with the twin's angle (the rest_pose check's error).
         return "posed", (
             f"the posed rotation of {dest.owner}'s chain bends its joint the other way and its "
             "pole angle turns it back: with the twin's angle it would bend away from the pole; "
             "clear the pose and copy the angle together"
-        )
-    stretching = stretching_bones(rig, dest) if decided else ()
-    if stretching and not stretching_bones(rig, source):
-        # IK Stretch makes up what the side's other faults take from its reach (locks, a
-        # shortened bone): copied away, they leave the limb short.
-        return "stretch", (
-            f"copying would drop the IK Stretch of {', '.join(stretching)}, which lets "
-            f"{dest.owner} reach despite its other faults: fix those first"
         )
     return None
 

@@ -285,6 +285,43 @@ def overridden_constraints(
                 yield bone, constraint
 
 
+FLAT_SIDE_ON_TURN = 62.5
+"""Degrees the pole angle turned from rest, either way, past which a start copied folded flat
+(``flat_start_side_on``) ends side-on, inside the oracle's bar. Measured on the leg copying the
+hips' rotation (folded 176°): turned 65° to 180° either way it ends 86.7° to 90.9° from its
+pole and lands; turned 10° to 60° it ends 91.1° to 101° away and fails. Either way the knee
+ends nearly square to its pole: the oracle's 91° decides, and the finding says so."""
+FLAT_SIDE_ON = (
+    "the solver starts from the rotation it sets, folded flat against the bone above, and the "
+    "pole angle turned this far from rest leaves the joint about 90° from its pole: it lands "
+    "side-on (measured: 86.7° to 90.9° with the angle turned 65° to 180° either way; 91.1° to "
+    "101°, away, within 60°)."
+)
+"""What ``constraint_order`` says of a flat start that ends side-on."""
+
+
+def flat_start_side_on(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
+    """(bone, constraint) of a Copy Rotation or Copy Transforms the IK overrides that starts an
+    inner joint of a pole chain folded flat (past ``FLAT_FOLD``), with the pole angle turned at
+    least ``FLAT_SIDE_ON_TURN`` from rest: the joint then ends about 90° from its pole, where
+    the oracle passes it. None otherwise."""
+    turn = pole_turn(rig, chain) if chain.pole is not None else None
+    if turn is None or abs(math.degrees(turn)) < FLAT_SIDE_ON_TURN:
+        return None
+    posed = forward_pose(rig, chain)
+    for bone, constraint in overridden_constraints(rig, chain.moving_bones[:-1]):
+        if not isinstance(constraint, COPIES) or start_set_by(rig, chain, bone) != constraint:
+            continue
+        start = started_rotation(rig, chain, constraint, posed[bone])
+        parent = rig.raw_bone(bone).parent
+        if start is None or parent is None or readable(parent) not in posed:
+            continue
+        above = posed[readable(parent)].to_3x3().normalized().col[1]
+        if math.degrees(above.angle(start.col[1])) > FLAT_FOLD:
+            return bone, readable(constraint)
+    return None
+
+
 def start_that_flips_a_pole(rig: RigView, chain: IKChain) -> str | None:
     """Why giving this chain a pole would break it: a constraint the IK overrides starts the
     solver bent the other way, which with a pole flips the joint away from it (the
