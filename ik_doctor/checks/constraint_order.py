@@ -105,6 +105,7 @@ from ..core.rig import AXES, IKChain, RigView
 from ..core.start import (
     FLAT_SIDE_ON,
     flat_start_side_on,
+    side_on_mute_waits,
     start_flips_the_bend,
     start_set_by,
     start_turned_back,
@@ -359,6 +360,8 @@ def _rotation_overridden(
         title, effect = "Constraint aims the start", _HOLDS_THE_START[blocked_by]
     if flips and flat_start_side_on(rig, chain) == (bone, readable(constraint)):
         severity, title, effect = Severity.WARNING, "Flat start, side-on", FLAT_SIDE_ON
+        if (waits := side_on_mute_waits(rig, chain)) is not None:
+            blocked_by, no_mute = "pole_angle", waits
     if blocked_by == "locks" and flips and lock_holds_the_bend_of(rig, chain, bone):
         # Its own bend axis locked, the bone cannot fold the way the start shows (fresh seed
         # 129; measured on the arm and the leg, the upper bone keyed -1.5 to 1.5 rad about X and

@@ -322,6 +322,20 @@ def flat_start_side_on(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     return None
 
 
+def side_on_mute_waits(rig: RigView, chain: IKChain) -> str | None:
+    """Why the copy that starts a chain side-on (``flat_start_side_on``) must not be muted
+    alone: its pole angle, turned past ``MAX_BEND_TURN`` from rest, then bends the joint away
+    (measured: the leg with the copy muted and the angle turned 100° fails, the pole check's
+    error; turned 65° to 90° it lands)."""
+    turn = pole_turn(rig, chain)
+    if turn is None or abs(math.degrees(turn)) <= MAX_BEND_TURN:
+        return None
+    return (
+        f"muted alone, the pole angle, turned {abs(math.degrees(turn)):.0f}° from rest, would "
+        "bend the joint away from its pole: mute it and set the rest angle together"
+    )
+
+
 def start_that_flips_a_pole(rig: RigView, chain: IKChain) -> str | None:
     """Why giving this chain a pole would break it: a constraint the IK overrides starts the
     solver bent the other way, which with a pole flips the joint away from it (the
