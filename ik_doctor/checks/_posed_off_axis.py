@@ -21,46 +21,39 @@ from ..core.finding import Finding, Severity, lowered
 from ..core.limb import forward_pose, parent_motion
 from ..core.names import readable
 from ..core.rig import AXES, IKChain, RigView
+from ..core.started import NARROW_X_LIMIT
 from ._lock_stretch import BEND_LOCKED_TITLE
 from ._tip_motion import blocked
 
 OFF_AXIS_START = 0.03
 """Radians the pose above must turn a joint off its held bend axis for the chain to land
 (measured: every limb from 0.03, about Y or Z; below, some miss)."""
-NARROW_HOLD = 6.0
-"""Degrees either way within which an IK limit on the bend axis holds the joint as a lock does
-(measured at 0°, 3° and 6°; at 20° the turned limb misses by its bend)."""
 _HELD_TITLES = (BEND_LOCKED_TITLE, "IK limit too narrow")
 
 
 def weighed_against_posed_parent(
     rig: RigView, chain: IKChain, findings: list[Finding]
 ) -> list[Finding]:
-    """A held bend axis's error made a warning where the pose turns that joint off it
+    """Each held bend axis's error made a warning where the pose turns that joint off it
     (``turned_off_its_bend``): the chain lands."""
-    for finding in findings:
-        if finding.severity != Severity.ERROR or finding.title not in _HELD_TITLES:
-            continue
-        name = finding.bone or ""
-        turned = turned_off_its_bend(rig, chain, name, str(finding.args.get("axes", "")))
-        if turned is None:
-            continue
-        parent = readable(rig.raw_bone(name).parent)
-        reason = (
-            f" But {name} does not inherit rotation, and the pose of {parent} turns it "
-            f"{math.degrees(turned):.2g}° off that axis where the solver starts: it folds about "
-            "the axes left free, and the chain lands (measured)."
-        )
-        findings = [
-            _freed_together(_lowered(f, reason, name), name) if f.key == finding.key else f
-            for f in findings
-        ]
-    return findings
+    return [_weighed(rig, chain, finding) for finding in findings]
 
 
-def _lowered(finding: Finding, reason: str, name: str) -> Finding:
-    (lowered_one,) = lowered([finding], reason, ("posed_off_axis", name), lambda _f: True)
-    return lowered_one
+def _weighed(rig: RigView, chain: IKChain, finding: Finding) -> Finding:
+    if finding.severity != Severity.ERROR or finding.title not in _HELD_TITLES:
+        return finding
+    name = finding.bone or ""
+    turned = turned_off_its_bend(rig, chain, name, str(finding.args.get("axes", "")))
+    if turned is None:
+        return finding
+    parent = readable(rig.raw_bone(name).parent)
+    reason = (
+        f" But {name} does not inherit rotation, and the pose of {parent} turns it "
+        f"{math.degrees(turned):.2g}° off that axis where the solver starts: it folds about "
+        "the axes left free, and the chain lands (measured)."
+    )
+    (weighed,) = lowered([finding], reason, ("posed_off_axis", name), lambda _f: True)
+    return _freed_together(weighed, name)
 
 
 def _freed_together(finding: Finding, name: str) -> Finding:
@@ -87,7 +80,8 @@ def held_together(name: str) -> str:
 
 def turned_off_its_bend(rig: RigView, chain: IKChain, name: str, axis: str) -> float | None:
     """Radians the pose above turns ``name``, a chain joint without Inherit Rotation held on
-    its bend ``axis`` (a lock, or an IK limit within ``NARROW_HOLD``) and free on another, off
+    its bend ``axis`` (a lock, or an IK limit within ``NARROW_X_LIMIT``: measured at 0°, 3° and
+    6°; at 20° the turned limb misses by its bend) and free on another, off
     that axis where the solver starts, relative to its parent; None below ``OFF_AXIS_START``, or
     where its parent is held on any axis (not measured: locked on every axis, the arm and the
     leg stop 36% short whatever the pose)."""
@@ -117,10 +111,9 @@ def turned_off_its_bend(rig: RigView, chain: IKChain, name: str, axis: str) -> f
 
 
 def held_on(rig: RigView, name: str, axis: str) -> bool:
-    """Whether the solver cannot turn ``name`` about ``axis`` beyond ``NARROW_HOLD``."""
+    """Whether the solver cannot turn ``name`` about ``axis`` beyond ``NARROW_X_LIMIT``."""
     pose_bone = rig.pose_bone(name)
     if blocked(pose_bone, axis):
         return True
-    ends = (getattr(pose_bone, f"ik_{end}_{axis}") for end in ("min", "max"))
-    widest = max(abs(math.degrees(end)) for end in ends)
-    return bool(getattr(pose_bone, f"use_ik_limit_{axis}")) and widest <= NARROW_HOLD + 1e-6
+    widest = max(abs(getattr(pose_bone, f"ik_{end}_{axis}")) for end in ("min", "max"))
+    return bool(getattr(pose_bone, f"use_ik_limit_{axis}")) and widest <= NARROW_X_LIMIT + 1e-6

@@ -91,10 +91,11 @@ to 103° away from its pole)."""
 def swung_past_x_holds(
     rig: RigView, chain: IKChain, without: bpy.types.Constraint | None = None
 ) -> dict[str, float]:
-    """Each turning bone held on X by a narrow limit alone that the solver starts turned
-    about Z enough to fold the limb, with that turn (radians); empty where the start is not
-    modelled (a constraint the IK overrides that ``started_pose`` does not turn the bone by).
-    ``without``: as if that constraint were muted."""
+    """Each turning bone held on X alone, by a narrow limit or an IK lock, that the solver
+    starts turned about Z enough to fold the limb (``folds_past_its_x_hold``), with that turn
+    (radians); empty where the start is not modelled (a constraint the IK overrides that
+    ``started_pose`` does not turn the bone by). ``without``: as if that constraint were
+    muted."""
     if not any(
         limited_on_x_alone(rig.pose_bone(name)) or locked_on_x_alone(rig.pose_bone(name))
         for name in chain.moving_bones
@@ -113,10 +114,10 @@ def swung_past_x_holds(
 
 
 def weighed_against_swing(rig: RigView, chain: IKChain, findings: list[Finding]) -> list[Finding]:
-    """Narrow X limit errors (zero-width included) made warnings where every joint they name
-    starts turned about Z within what was measured to fold the limb
-    (``swung_past_x_holds``); the fix waits where freeing the limit alone would bend the
-    joint away (``freeing_breaks``)."""
+    """X lock and narrow X limit errors (zero-width included) made warnings where every joint
+    they name starts turned about Z within what was measured to fold the limb
+    (``swung_past_x_holds``); the fix waits where freeing the axis alone would bend the joint
+    away (``freeing_breaks``)."""
     limited = [f for f in findings if _x_limit_error(f)]
     swings = swung_past_x_holds(rig, chain) if limited else {}
     if limited and [f.bone for f in limited] == [chain.moving_bones[0]] and not swings:

@@ -403,8 +403,8 @@ def _pair_set_off(rig: RigView, dest: IKChain, gains_tail: bool, unlocks: bool) 
 
 
 def _freeing_breaks(rig: RigView, chain: IKChain) -> str | None:
-    """Why copying the twin's X IK limit (none) onto ``chain`` would break it: a joint held on
-    X by a narrow limit that lands by a start turned about Z (``_swung_start``)."""
+    """Why copying the twin's X IK lock or limit (none) onto ``chain`` would break it: a joint
+    held on X by a lock or narrow limit that lands by a start turned about Z (``_swung_start``)."""
     for bone, swing in swung_past_x_holds(rig, chain).items():
         breaks = freeing_breaks(rig, chain, bone, swing)
         if breaks is not None:

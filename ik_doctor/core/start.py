@@ -163,7 +163,7 @@ def _bent_the_other_way(
         return True  # a hinge whose angle the start leaves to rounding: it flipped on 3 of 5
     start = kept
     if folds_past_its_x_hold(rig, chain, bone, swung_to(posed, chain, bone, start)):
-        return False  # held on X by a narrow limit, it folds about the Z it starts turned
+        return False  # held on X alone, it folds about the Z it starts turned
     # The bend the start shows: the bone's direction from its parent's, signed by the rest side.
     side = (parent_rotation @ rest_parent.inverted_safe() @ rest_normal).normalized()
     direction, parent_axis = start.col[1], parent_rotation.col[1]
