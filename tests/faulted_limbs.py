@@ -463,7 +463,9 @@ def faulted_rig(faults_to_apply: tuple[Fault, ...] | list[Fault]) -> bpy.types.O
     return faulted_rig(drawn)
 
 
-_UNREADABLE_FILE = Path(tempfile.mkdtemp(prefix="ik_doctor_faulted_")) / "unreadable.blend"
+SCRATCH_FOLDER = tempfile.TemporaryDirectory(prefix="ik_doctor_faulted_")
+"""Holds the file saved with unreadable names; removed when the run ends."""
+_UNREADABLE_FILE = Path(SCRATCH_FOLDER.name) / "unreadable.blend"
 _SAVED_UNREADABLE: dict[tuple[Fault, ...], tuple[Path, str]] = {}
 """The faults of the rig last saved with names Python cannot read: the file, the rig's name."""
 

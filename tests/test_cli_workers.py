@@ -122,6 +122,23 @@ def test_check_returns_after_a_file_with_a_python_driver(files) -> None:
     assert "Checked 2 files, 2 armatures" in result.stdout
 
 
+def test_a_run_leaves_no_temporary_folder_behind(files, tmp_path) -> None:
+    """Blender makes a folder per process and removes it as it exits; a worker leaves through
+    ``os._exit``, which skipped that: every run left one ``blender_*`` folder per worker."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    result = subprocess.run(
+        [str(IK_DOCTOR), "check", "--jobs", "2", str(files["driven"]), str(files["good"])],
+        cwd=files["root"],
+        env={**os.environ, "TMPDIR": str(temporary)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert list(temporary.iterdir()) == []
+
+
 PROBE = (
     "import sys; from ik_doctor.__main__ import main; code = main(); "
     "print('bpy imported:', 'bpy' in sys.modules, file=sys.stderr); raise SystemExit(code)"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -63,6 +64,7 @@ def test_built_zip_installs_enables_and_disables_twice(tmp_path) -> None:
     script.write_text(INSTALL_SCRIPT)
     result = subprocess.run(
         [sys.executable, str(script), str(zip_path), str(tmp_path / "repo")],
+        env={**os.environ, "TMPDIR": str(tmp_path)},  # it ends by os._exit, removing nothing
         capture_output=True,
         text=True,
         timeout=180,

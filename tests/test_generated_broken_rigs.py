@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 import textwrap
@@ -792,14 +793,16 @@ RIGIFY_SCRIPT = textwrap.dedent(
 @pytest.mark.slow
 @pytest.mark.parametrize(("metarig", "chains"), [("human", 8), ("basic_quadruped", 18)])
 def test_fresh_rigify_rig_agrees_with_the_solver_with_poles_on_and_off(
-    metarig: str, chains: int
+    metarig: str, chains: int, tmp_path: Path
 ) -> None:
     """Rigify pairs a pole and a no-pole IK per limb; whichever is switched on must work, and a
     fresh rig is reported clean (the quadruped's rear legs add a helper IK with no pole, on a
     hinge)."""
-    # Rigify can stall the interpreter at exit: run it in its own process, ended by os._exit.
+    # Rigify can stall the interpreter at exit: run it in its own process, ended by os._exit,
+    # which removes no temporary folder: they are made in the test's own.
     done = subprocess.run(
         [sys.executable, "-c", RIGIFY_SCRIPT, str(Path(__file__).resolve().parent.parent), metarig],
+        env={**os.environ, "TMPDIR": str(tmp_path)},
         capture_output=True,
         text=True,
         timeout=300,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import shutil
 import signal
 import sys
 import traceback
@@ -33,6 +34,8 @@ SAVING = "saving the fixed file"
 """From here on a fix job may have written: in place, the input is replaced whole or not at all."""
 SAVED = ("reading back the fixed file", "checking the fixed file")
 """Stages after the fixed file was written: what is left is reading it back to report on it."""
+SESSION_FOLDER_PREFIX = "blender_"
+"""How Blender names the temporary folder it makes for each process, and removes as it exits."""
 PR_SET_PDEATHSIG = 1
 """From <linux/prctl.h>: the signal the kernel sends a process when its parent thread ends."""
 
@@ -161,4 +164,20 @@ def main(parent: int) -> None:
         code = 1
     sys.stdout.flush()
     sys.stderr.flush()
+    remove_session_folder()
     os._exit(code)
+
+
+def remove_session_folder() -> None:
+    """Remove the folder Blender made for this process (``bpy.app.tempdir``), as Blender does
+    when it exits: ``os._exit`` skips that, and a run over a studio's files left one per worker.
+
+    Only a folder Blender named for the session: where it could not make one, Blender falls back
+    to the shared temporary folder itself, which is never ours to remove.
+    """
+    bpy = sys.modules.get("bpy")
+    if bpy is None:
+        return
+    folder = os.path.normpath(bpy.app.tempdir)
+    if os.path.basename(folder).startswith(SESSION_FOLDER_PREFIX):
+        shutil.rmtree(folder, ignore_errors=True)
