@@ -405,6 +405,24 @@ def test_damped_track_that_lets_few_iterations_land_is_not_muted(rig) -> None:
     assert solver.severity == Severity.ERROR
 
 
+def test_a_track_that_flips_a_leg_of_few_iterations_is_called_flipping_not_aiming(rig) -> None:
+    """Fresh seed 155: the leg at 5 iterations under a Track To at the foot control fails, and
+    the finding said the start "folds the chain nearer its target, which its few iterations
+    then reach". Its iterations set, the joint flips 180°: the flip is the error; the mute
+    still waits for the iterations."""
+    shin = rig.pose.bones["shin.L"]
+    shin.constraints["IK"].iterations = 5
+    track = shin.constraints.new("TRACK_TO")
+    track.target, track.subtarget = rig, "foot_ik.L"
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"]
+    (finding,) = [f for f in findings_of(rig, "constraint_order") if f.constraint == track.name]
+    assert (finding.severity, finding.title) == (Severity.ERROR, "Constraint flips the joint")
+    assert finding.fix_id is None and finding.stated["blocked_by"] == "iterations"
+    shin.constraints["IK"].iterations = 500
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert verdict.fails and verdict.bend_from_pole > 170  # degrees
+
+
 def test_damped_track_that_holds_a_knee_without_inherited_rotation_is_not_muted(rig) -> None:
     """The shin ignores the thigh's rotation but starts where the Damped Track points it, and
     the leg lands; muted, the knee flips once the hips turn (measured): the fix waits."""
