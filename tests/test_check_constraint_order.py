@@ -423,6 +423,23 @@ def test_a_track_that_flips_a_leg_of_few_iterations_is_called_flipping_not_aimin
     assert verdict.fails and verdict.bend_from_pole > 170  # degrees
 
 
+def test_a_flipped_start_solved_in_one_tree_with_a_fighting_ik_is_a_warning(scene) -> None:
+    """Fresh seed 155: the shin copying the hips' rotation flips the leg alone, but solved as
+    one tree with a thigh IK (Use Tail) at the foot control the leg lands, and the error was a
+    false alarm. The thigh IK's own error stands; removed, the leg is solved alone and flips."""
+    rig = faulted_rig((Fault("overriding_constraint", "leg", 0), Fault("ik_above", "leg", 1)))
+    assert {v.owner: v.state for v in judge_chains(rig)}["shin.L"] == "pass"
+    (start,) = [f for f in findings_of(rig, "constraint_order") if f.bone == "shin.L"]
+    assert (start.severity, start.title) == (Severity.WARNING, "Start may flip the joint")
+    assert "IK 'IK' on thigh.L" in start.message
+    (fight,) = [f for f in findings_of(rig, "duplicates") if f.severity == Severity.ERROR]
+    apply_fix(fight)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert verdict.fails and verdict.bend_from_pole > 170  # degrees
+    (start,) = [f for f in findings_of(rig, "constraint_order") if f.bone == "shin.L"]
+    assert (start.severity, start.title) == (Severity.ERROR, "Constraint flips the joint")
+
+
 def test_damped_track_that_holds_a_knee_without_inherited_rotation_is_not_muted(rig) -> None:
     """The shin ignores the thigh's rotation but starts where the Damped Track points it, and
     the leg lands; muted, the knee flips once the hips turn (measured): the fix waits."""

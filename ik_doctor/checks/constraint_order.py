@@ -56,6 +56,11 @@ What it reports:
   A warning on a joint held on X by a zero-width or narrow IK limit alone that the start turns
   about Z (``core.started.folds_past_its_x_hold``): it folds about Z and lands (measured:
   the forearm limited 0° to ±6°, a Track To at the hand control starting it 90° about Z).
+  A warning where another IK, turning the chain's bones toward a goal of its own, is solved with
+  it as one tree (not a twin at the same control): where the flipped start ends is the tree's
+  (measured: under a thigh IK with Use Tail at the foot control the shin copying the hips'
+  rotation lands, with a Track To at the control it still flips); the other IK's error stands,
+  and once it is fixed the chain is solved alone and flips.
 - Limit Rotation on a chain bone, which does not limit IK: a warning.
 - An IK nested inside another IK's longer, valid chain and sharing a bone it turns, which misses
   its target: an error.
@@ -114,6 +119,8 @@ from ..core.start import (
 from ..core.start import straight_start as straight_start_of
 from ._locks_what_if import lock_holds_the_bend_of
 from ._mute_blocks import why_not_muted
+from ._overridden_start import HOLDS_THE_START, flipped_in_a_tree, tree_partner, what_it_does
+from ._overridden_start import turned_back as turned_back_words
 from ._shared_control import line_aimer
 from ._straight_chain import limits_start
 from .duplicates import clash_after
@@ -320,24 +327,7 @@ def _rotation_overridden(
     kind = constraint.type.replace("_", " ").title()
     what = purpose.format(target=_target_name(constraint))
     moves_head = constraint.type == "COPY_TRANSFORMS" and not rig.bone(bone).use_connect
-    # A chain straight at rest folds the way this bends it where the solver starts: the track
-    # at its target, or another constraint whose bend lands (``core.start.straight_start``).
-    # Without a pole, its start is all that folds a chain whose line another IK aims at the
-    # control (``line_aimer``; measured: the arm copying another's rotation or tracking the
-    # control lands, muted it stops 4.3% short).
-    straight_start = bend_offset(rig, chain) < STRAIGHT_RATIO and (
-        target_tracking_joint(rig, chain) == (bone, readable(constraint))
-        or (
-            (found := straight_start_of(rig, chain)) is not None
-            and found[:2] == (bone, readable(constraint))
-            and (found[2] or limits_start(rig, chain) == "lands")
-        )
-        or (
-            chain.pole is None
-            and start_set_by(rig, chain, bone) == constraint
-            and line_aimer(rig, chain) is not None
-        )
-    )
+    straight_start = _pre_bends_a_straight_chain(rig, chain, bone, constraint)
     # A limb built bending away from its pole lands bent either way: the flipped start either
     # turns it back to its built bend or leaves it facing the pole, and the oracle passes both
     # (measured: the shin copying the hips' rotation flips the leg 180° from its pole alone,
@@ -349,9 +339,9 @@ def _rotation_overridden(
     # turned 120° to 180°, and fails at 100° and 110° (core.start.TURNED_BACK_BEND).
     turned_back = start_turned_back(rig, chain) == (bone, readable(constraint))
     severity, title, effect, why = (
-        _turned_back(chain)
+        turned_back_words(chain)
         if turned_back
-        else _what_it_does(flips, faces_the_pole, straight_start, moves_head)
+        else what_it_does(flips, faces_the_pole, straight_start, moves_head)
     )
     blocked_by, no_mute = why_not_muted(
         rig, chain, bone, constraint, moves_head, straight_start, turned_back
@@ -364,8 +354,10 @@ def _rotation_overridden(
     # Only a start that lands aims it: one that flips the joint stays that error, its mute
     # waiting all the same (seed 155: the leg at 5 iterations under a Track To at the foot
     # control stops 10% short, and with its iterations set the joint flips 180°).
-    if blocked_by in _HOLDS_THE_START and severity is Severity.WARNING:
-        title, effect = "Constraint aims the start", _HOLDS_THE_START[blocked_by]
+    if blocked_by in HOLDS_THE_START and severity is Severity.WARNING:
+        title, effect = "Constraint aims the start", HOLDS_THE_START[blocked_by]
+    if severity is Severity.ERROR and (partner := tree_partner(rig, chain)) is not None:
+        severity, title, effect = flipped_in_a_tree(partner)
     if flips and flat_start_side_on(rig, chain) == (bone, readable(constraint)):
         severity, title, effect = Severity.WARNING, "Flat start, side-on", FLAT_SIDE_ON
         if (waits := side_on_mute_waits(rig, chain)) is not None:
@@ -390,88 +382,28 @@ def _rotation_overridden(
     )
 
 
-_HOLDS_THE_START = {
-    "locks": (
-        "it shows only where the solver starts, and there it points the bone at the target, "
-        "which lands the chain that its IK locks would leave short (measured)."
-    ),
-    "iterations": (
-        "it shows only where the solver starts, and there it folds the chain nearer its "
-        "target, which its few iterations then reach (measured)."
-    ),
-    "narrow_limit": (
-        "it shows only where the solver starts, and there it turns the bone about Z, which "
-        "folds the joint that an X lock or narrow X limit holds, and the chain lands (measured)."
-    ),
-}
-"""What a constraint the IK overrides does where it sets the start that lands the chain, by
-why it must not be muted (``why_not_muted``)."""
-
-
-def _what_it_does(
-    flips: bool, faces_the_pole: bool, straight_start: bool, moves_head: bool
-) -> tuple[Severity, str, str, str]:
-    """Severity, title, effect and why of an overridden constraint, by what its rotation does
-    where the solver starts."""
-    if flips and not faces_the_pole:
-        severity, title = Severity.ERROR, "Constraint flips the joint"
-        effect = (
-            "but the solver starts from the rotation it sets, which bends the joint the other "
-            "way (or not at all): it ends up bent away from its pole, or short of the target."
+def _pre_bends_a_straight_chain(
+    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
+) -> bool:
+    """Whether the chain, straight at rest, folds from the bend this constraint gives it where
+    the solver starts."""
+    # A chain straight at rest folds the way this bends it where the solver starts: the track
+    # at its target, or another constraint whose bend lands (``core.start.straight_start``).
+    # Without a pole, its start is all that folds a chain whose line another IK aims at the
+    # control (``line_aimer``; measured: the arm copying another's rotation or tracking the
+    # control lands, muted it stops 4.3% short).
+    return bend_offset(rig, chain) < STRAIGHT_RATIO and (
+        target_tracking_joint(rig, chain) == (bone, readable(constraint))
+        or (
+            (found := straight_start_of(rig, chain)) is not None
+            and found[:2] == (bone, readable(constraint))
+            and (found[2] or limits_start(rig, chain) == "lands")
         )
-        why = (
-            "Blender solves IK after the chain's other constraints, starting from the pose they "
-            "leave; started bent backwards, it settles on the mirrored bend, and the pole only "
-            "turns that bend's plane."
+        or (
+            chain.pole is None
+            and start_set_by(rig, chain, bone) == constraint
+            and line_aimer(rig, chain) is not None
         )
-    elif faces_the_pole:
-        severity, title = Severity.WARNING, "Flipped start lands"
-        effect = (
-            "the solver starts from the rotation it sets, bent the other way from the rest "
-            "bend, and the pole sits behind the bend: the joint ends bent as built or facing "
-            "the pole, and the limb lands (measured on the leg and the arm), but with the pole "
-            "in front it would flip."
-        )
-        why = (
-            "Blender solves IK after the chain's other constraints, starting from the pose they "
-            "leave; started bent backwards it settles on the mirrored bend, which a pole behind "
-            "the bend turns back to the bend the limb was built with."
-        )
-    elif straight_start:
-        severity, title = Severity.WARNING, "Constraint pre-bends"
-        effect = (
-            "it shows only where the solver starts, and there it gives the chain, straight at "
-            "rest, the bend it folds from (measured: muted, the straight leg and arm stop short)."
-        )
-        why = (
-            "Blender solves IK after the chain's other constraints, starting from the pose they "
-            "leave: a straight chain started bent toward its target folds that way."
-        )
-    else:
-        severity, title = Severity.WARNING, "Constraint overridden"
-        effect = (
-            "only the location it copies still applies."
-            if moves_head
-            else "the rotation it sets never shows."
-        )
-        why = (
-            "Blender solves IK after every other constraint of the chain's bones, whatever "
-            "the stack order, and the solver replaces their rotation with its own."
-        )
-    return severity, title, effect, why
-
-
-def _turned_back(chain: IKChain) -> tuple[Severity, str, str, str]:
-    """Severity, title, effect and why of a flipped start that the pole angle turns back."""
-    return (
-        Severity.WARNING,
-        "Pole angle undoes the flip",
-        "the solver starts from the rotation it sets, bent the other way, and the pole angle of "
-        f"IK '{chain.constraint}' turns the chain back round: together they leave the joint "
-        "facing its pole, each alone would bend it away.",
-        "Blender solves IK after the chain's other constraints, starting from the pose they "
-        "leave; started bent backwards it settles on the mirrored bend, and the pole angle "
-        "turns that bend's plane, here back toward the pole.",
     )
 
 

@@ -1,0 +1,122 @@
+"""What a constraint the IK overrides does where the solver starts, in words for
+``constraint_order``'s finding: its severity, title, effect and why, by what that start does to
+the joint (flips it, pre-bends it, lands it, or nothing that shows)."""
+
+from __future__ import annotations
+
+from ..core.finding import Severity
+from ..core.limb import solved_with
+from ..core.rig import IKChain, RigView
+from ._stiffness_findings import one_solve
+
+Words = tuple[Severity, str, str, str]
+"""Severity, title, effect and why."""
+
+HOLDS_THE_START = {
+    "locks": (
+        "it shows only where the solver starts, and there it points the bone at the target, "
+        "which lands the chain that its IK locks would leave short (measured)."
+    ),
+    "iterations": (
+        "it shows only where the solver starts, and there it folds the chain nearer its "
+        "target, which its few iterations then reach (measured)."
+    ),
+    "narrow_limit": (
+        "it shows only where the solver starts, and there it turns the bone about Z, which "
+        "folds the joint that an X lock or narrow X limit holds, and the chain lands (measured)."
+    ),
+}
+"""What a constraint the IK overrides does where it sets the start that lands the chain, by
+why it must not be muted (``why_not_muted``)."""
+
+
+def what_it_does(
+    flips: bool, faces_the_pole: bool, straight_start: bool, moves_head: bool
+) -> Words:
+    """Severity, title, effect and why of an overridden constraint, by what its rotation does
+    where the solver starts."""
+    if flips and not faces_the_pole:
+        severity, title = Severity.ERROR, "Constraint flips the joint"
+        effect = (
+            "but the solver starts from the rotation it sets, which bends the joint the other "
+            "way (or not at all): it ends up bent away from its pole, or short of the target."
+        )
+        why = (
+            "Blender solves IK after the chain's other constraints, starting from the pose they "
+            "leave; started bent backwards, it settles on the mirrored bend, and the pole only "
+            "turns that bend's plane."
+        )
+    elif faces_the_pole:
+        severity, title = Severity.WARNING, "Flipped start lands"
+        effect = (
+            "the solver starts from the rotation it sets, bent the other way from the rest "
+            "bend, and the pole sits behind the bend: the joint ends bent as built or facing "
+            "the pole, and the limb lands (measured on the leg and the arm), but with the pole "
+            "in front it would flip."
+        )
+        why = (
+            "Blender solves IK after the chain's other constraints, starting from the pose they "
+            "leave; started bent backwards it settles on the mirrored bend, which a pole behind "
+            "the bend turns back to the bend the limb was built with."
+        )
+    elif straight_start:
+        severity, title = Severity.WARNING, "Constraint pre-bends"
+        effect = (
+            "it shows only where the solver starts, and there it gives the chain, straight at "
+            "rest, the bend it folds from (measured: muted, the straight leg and arm stop short)."
+        )
+        why = (
+            "Blender solves IK after the chain's other constraints, starting from the pose they "
+            "leave: a straight chain started bent toward its target folds that way."
+        )
+    else:
+        severity, title = Severity.WARNING, "Constraint overridden"
+        effect = (
+            "only the location it copies still applies."
+            if moves_head
+            else "the rotation it sets never shows."
+        )
+        why = (
+            "Blender solves IK after every other constraint of the chain's bones, whatever "
+            "the stack order, and the solver replaces their rotation with its own."
+        )
+    return severity, title, effect, why
+
+
+def turned_back(chain: IKChain) -> Words:
+    """Severity, title, effect and why of a flipped start that the pole angle turns back."""
+    return (
+        Severity.WARNING,
+        "Pole angle undoes the flip",
+        "the solver starts from the rotation it sets, bent the other way, and the pole angle of "
+        f"IK '{chain.constraint}' turns the chain back round: together they leave the joint "
+        "facing its pole, each alone would bend it away.",
+        "Blender solves IK after the chain's other constraints, starting from the pose they "
+        "leave; started bent backwards it settles on the mirrored bend, and the pole angle "
+        "turns that bend's plane, here back toward the pole.",
+    )
+
+
+def tree_partner(rig: RigView, chain: IKChain) -> IKChain | None:
+    """Another IK Blender solves with this one as one tree, turning its bones toward a goal of
+    its own (not a twin solved just as this one, ``one_solve``). Where a flipped start ends in
+    such a tree was not measured alone: under a thigh IK with Use Tail at the foot control, the
+    shin copying the hips' rotation lands (seed 155), with a Track To at the control it still
+    flips 180°, and a shoulder copy that the arm lands from alone flips the forearm."""
+    return next(
+        (other for other in solved_with(rig, chain) if not one_solve(rig, chain, other)), None
+    )
+
+
+def flipped_in_a_tree(partner: IKChain) -> tuple[Severity, str, str]:
+    """Severity, title and effect of a start that flips the joint, in a tree (``tree_partner``):
+    the other IK decides where it ends, and once that IK is fixed (the duplicates check's
+    error), the chain is solved alone and the start flips the joint."""
+    return (
+        Severity.WARNING,
+        "Start may flip the joint",
+        "the solver starts from the rotation it sets, which bends the joint the other way; "
+        f"solved as one tree with IK '{partner.constraint}' on {partner.owner}, which turns its "
+        "bones too, the limb may land or flip, and solved alone, as once that IK is fixed, it "
+        "ends bent away from its pole.",
+    )
