@@ -491,7 +491,9 @@ def _never_folds(rig: RigView, chain: IKChain, starting: tuple[str, ...] | None 
     aimed along its line, the solver never folds it. Measured: a straight limb whose lower bone
     copies or tracks something folds from that start, and the upper arm's or thigh's IK of
     length 1 on its control misses (0.45 short); a Limit Rotation sets no start, and the pair
-    lands."""
+    lands. The root turned keeps the chain straight: only its scale counts (seed 157: the upper
+    arm keyed 0.3 to 1.5 rad, the thigh too, and the IK of length 1 on the control lands; scaled
+    (1, 2, 1) it misses)."""
     setting = (
         constraint
         for _bone, constraint in overridden_constraints(
@@ -499,9 +501,13 @@ def _never_folds(rig: RigView, chain: IKChain, starting: tuple[str, ...] | None 
         )
         if not constraint.type.startswith("LIMIT_")
     )
+    posed = rig.turned_or_scaled.intersection(chain.bones if starting is None else starting)
+    scale = rig.pose_bone(chain.root).scale
+    if (scale.x, scale.y, scale.z) == (1.0, 1.0, 1.0):
+        posed.discard(chain.root)
     return (
         bend_offset(rig, chain) < STRAIGHT_RATIO
-        and rig.turned_or_scaled.isdisjoint(chain.bones if starting is None else starting)
+        and not posed
         and next(setting, None) is None
         and not stretching_bones(rig, chain)
     )
