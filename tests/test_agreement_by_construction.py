@@ -657,6 +657,41 @@ def test_a_dead_spline_ik_over_an_ik_without_use_tail_strands_its_tip_an_error_t
 
 
 @pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(("below", "lands"), [(1, False), (2, True)])
+def test_a_stranded_tip_beside_an_ik_below_on_its_control_agrees(limb, below, lands) -> None:
+    """Fresh seed 158 (a false error and a trade): the dead Spline IK strands the tip of the
+    limb's IK without Use Tail, and an IK on the bone below aims at the same control. Of
+    length 2 it turns the owner and poses it from its parent again: the limb lands, and the
+    Spline IK is only dead beside it (a warning). Of length 1 which of the two lands is the
+    order Blender's threads evaluate them in (the lower one misses on an idle machine and
+    lands with every core busy): duplicates' pair is a warning without a fix until the Spline
+    IK is gone; then the pair fights, and the lower IK misses."""
+    owner, lower = LIMBS[limb].owner, LIMBS[limb].below
+    faults = (
+        Fault("dead_spline_ik", limb, 0),
+        Fault("tail_off", limb, 0),
+        Fault("ik_below", limb, below),
+    )
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    (spline,) = [f for f in judged.findings if f.check_id == "spline_target"]
+    assert spline.severity == (Severity.WARNING if lands else Severity.ERROR)
+    if lands:
+        states = {v.owner: v.state for v in judged.verdicts}
+        assert states[lower] == "pass"
+        if limb == "arm":  # the leg without Use Tail reaches into the hips: chain_length's error
+            assert states[owner] == "pass"
+        return
+    (pair,) = [f for f in judged.findings if f.check_id == "duplicates"]
+    assert (pair.severity, pair.fix_id) == (Severity.WARNING, None)
+    rig = faulted_limbs.faulted_rig(faults)
+    apply_fix(next(f for f in diagnose(rig) if f.check_id == "spline_target"))
+    assert {v.owner: v.state for v in judge_chains(rig)}[lower] == "fail"
+    (pair,) = [f for f in diagnose(rig) if f.check_id == "duplicates"]
+    assert pair.severity == Severity.ERROR
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
 @pytest.mark.parametrize(
     ("lock", "others", "lands"),
     [(0, (), True), (1, (), True), (1, ("chain_length", 9), True), (2, (), False)],

@@ -24,7 +24,9 @@ What it reports:
   with an unusable curve stays an error: its solver still runs and, in evaluations whose order
   the depsgraph decides, undoes the IK (the shin 26% of the reach short).
 - An invalid one (muted or not) whose chain holds an IK's owner without Use Tail and the
-  owner's parent: an error on that IK's chain, whose tip stays behind.
+  owner's parent: an error on that IK's chain, whose tip stays behind. Not where another live
+  IK turns that owner: solved after, it poses the owner from its parent again (a hand or foot
+  IK of length 2 on the same control, and the arm lands).
 
 What its fixes do:
 
@@ -53,8 +55,10 @@ from ..core.rig import IKChain, RigView
 from ..core.spline import (
     SplineChain,
     ik_moving_owner,
+    skipped,
     spline_chain_of,
     spline_chains,
+    stranded_ik,
     unusable_curve,
     where,
 )
@@ -69,11 +73,11 @@ def find_spline_target_problems(rig: RigView, options: Mapping[str, Any]) -> Ite
         problem = unusable_curve(chain)
         if problem is None:
             continue
-        stranded = _tip_left_behind(rig, chain) if _skipped(chain) else None
+        stranded = stranded_ik(rig, chain)
         if stranded is not None:
             yield _tip_left_behind_finding(rig, chain, problem, stranded)
             continue
-        working = ik_moving_owner(rig, chain) if _skipped(chain) else None
+        working = ik_moving_owner(rig, chain) if skipped(chain) else None
         if working is not None:
             if chain.live:
                 yield _dead_beside(rig, chain, problem, working)
@@ -101,38 +105,6 @@ def _title(chain: SplineChain) -> str:
     if chain.curve is None:
         return "No curve target"
     return "Target is not a curve" if chain.curve.type != "CURVE" else "Curve has no points"
-
-
-def _skipped(chain: SplineChain) -> bool:
-    """Whether Blender skips the constraint as invalid (no target, or one that is not a curve).
-    A curve with no usable spline is valid: its solver still runs on the bones, in an order the
-    depsgraph leaves open, and in some evaluations undoes an IK on them (the shin 26% short)."""
-    return chain.curve is None or chain.curve.type != "CURVE"
-
-
-def _tip_left_behind(rig: RigView, chain: SplineChain) -> IKChain | None:
-    """A live IK without Use Tail on a bone of this skipped Spline IK's chain below its root:
-    Blender poses the Spline IK's bones in its own step all the same, the owner from its parent
-    before the IK turns that parent, and never again. Without Use Tail the IK's tip is the
-    owner's head, so it stays where the unsolved parent left it. Measured in 4.2, 4.5 and 5.3
-    (the reference arm and leg, the IK's chain length 2, the Spline IK with no target or a
-    mesh): the owner's head 0.079 off the upper arm's tail, the tip 53% (arm) and 39% (leg) of
-    the reach short, the Spline IK muted or at influence 0 alike; with its root at the owner
-    (chain length 1 there) or above the IK's chain, under an IK with Use Tail, or deleted, the
-    IK lands."""
-    below_root = chain.bones[:-1]
-    return next(
-        (
-            ik
-            for ik in rig.chains
-            if ik.live
-            and not ik.use_tail
-            and ik.target is not None
-            and not ik.target_bone_missing
-            and ik.owner in below_root
-        ),
-        None,
-    )
 
 
 def _tip_left_behind_finding(

@@ -180,6 +180,58 @@ def ik_moving_owner(rig: RigView, chain: SplineChain) -> IKChain | None:
     )
 
 
+def skipped(chain: SplineChain) -> bool:
+    """Whether Blender skips the constraint as invalid (no target, or one that is not a curve).
+    A curve with no usable spline is valid: its solver still runs on the bones, in an order the
+    depsgraph leaves open, and in some evaluations undoes an IK on them (the shin 26% short)."""
+    return chain.curve is None or chain.curve.type != "CURVE"
+
+
+def stranded_ik(rig: RigView, chain: SplineChain) -> IKChain | None:
+    """A live IK without Use Tail whose tip this skipped Spline IK leaves behind: its owner is a
+    bone of the Spline IK's chain below its root. Blender poses the Spline IK's bones in its own
+    step all the same, the owner from its parent before the IK turns that parent, and never
+    again. Without Use Tail the IK's tip is the owner's head, so it stays where the unsolved
+    parent left it. Measured in 4.2, 4.5 and 5.3 (the reference arm and leg, the IK's chain
+    length 2, the Spline IK with no target or a mesh): the owner's head 0.079 off the upper
+    arm's tail, the tip 53% (arm) and 39% (leg) of the reach short, the Spline IK muted or at
+    influence 0 alike; with its root at the owner (chain length 1 there) or above the IK's
+    chain, under an IK with Use Tail, or deleted, the IK lands. So it does where another live
+    IK turns the owner, solved after and posing it from its parent again (seed 158: a hand or
+    foot IK of length 2 on the same control, and the arm and the leg land)."""
+    if not skipped(chain):
+        return None
+    below_root = chain.bones[:-1]
+    return next(
+        (
+            ik
+            for ik in rig.chains
+            if ik.live
+            and not ik.use_tail
+            and _resolved(ik)
+            and ik.owner in below_root
+            and not any(
+                other.live and _resolved(other) and ik.owner in other.moving_bones
+                for other in rig.chains_with_bone(ik.owner)
+            )
+        ),
+        None,
+    )
+
+
+def stranding_spline(rig: RigView, ik: IKChain) -> SplineChain | None:
+    """The skipped Spline IK that leaves this IK's tip behind (``stranded_ik``), if any."""
+    for chain in spline_chains(rig):
+        stranded = stranded_ik(rig, chain)
+        if stranded is not None and stranded.key == ik.key:
+            return chain
+    return None
+
+
+def _resolved(ik: IKChain) -> bool:
+    return ik.target is not None and not ik.target_bone_missing
+
+
 def where(chain: SplineChain) -> str:
     """How messages name a Spline IK constraint."""
     return f"Spline IK '{chain.constraint}' on {chain.owner}"
