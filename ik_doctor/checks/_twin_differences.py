@@ -44,6 +44,8 @@ BONE_SETTINGS = (
     ("ik_stretch", "IK stretch"),
 )
 """The pose bone's IK settings that mirror unchanged (the limit ranges are compared apart)."""
+HOLDING_SETTINGS = ("lock_ik_", "use_ik_limit_", "ik_min_", "ik_max_")
+"""The pose bone's settings (by their start) that hold an axis: its IK lock and IK limit."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,13 @@ class Difference:
     values: tuple[Any, ...] = ()
     """The values ``source`` and ``dest`` show, in their order, as data for the reports (angles
     in degrees): the finding's ``differences`` fact holds them after ``what``."""
+
+    def held_axes(self, settings: tuple[str, ...] = HOLDING_SETTINGS) -> set[str]:
+        """The axes ("x", "y", "z") whose IK lock or limit (``settings``: which of them) the copy
+        writes on the twin."""
+        return {
+            setting[-1] for _bone, setting, _value in self.writes if setting.startswith(settings)
+        }
 
     def text(self) -> str:
         return f"{self.what} {self.source} / {self.dest}"

@@ -240,7 +240,7 @@ def _copy_refused(
             f"{sheared}, which shears it, and the limb would stop short: clear that scale or set "
             f"the Inherit Scale of {dest.owner} to Aligned first"
         )
-    unlocks = any(d.what.startswith("IK lock") for d in differences)
+    unlocks = any(d.held_axes(("lock_ik_",)) for d in differences)
     paired = _pair_set_off(rig, dest, gains_tail, unlocks)
     if paired is not None:
         return "duplicates", paired
@@ -323,7 +323,7 @@ def _freeing_refused(
     held = _frees_a_held_turn(rig, dest, differences)
     if held is not None:
         return "posed_off_axis", held
-    frees_x = any(d.what.startswith(("IK limit X", "IK lock X")) for d in differences)
+    frees_x = any("x" in d.held_axes() for d in differences)
     if frees_x and (breaks := _freeing_breaks(rig, dest)) is not None:
         return "overridden_start", breaks
     return None
@@ -332,11 +332,7 @@ def _freeing_refused(
 def _frees_a_held_turn(rig: RigView, dest: IKChain, differences: list[Difference]) -> str | None:
     """Why the copy must not free a held bend axis that the pose above turns where the bone
     does not inherit rotation (``_posed_off_axis``): freed alone, the joint flips."""
-    freed = {
-        d.what.split()[2].lower()
-        for d in differences
-        if d.what.startswith(("IK lock ", "IK limit ")) and len(d.what.split()) > 2
-    }
+    freed = set().union(*(d.held_axes() for d in differences))
     for name in dest.moving_bones:
         if any(turned_off_its_bend(rig, dest, name, axis) for axis in freed):
             return held_together(name)
