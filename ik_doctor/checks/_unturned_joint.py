@@ -21,9 +21,9 @@ from ..core.limb import (
 )
 from ..core.names import readable
 from ..core.reach import BODY_TURN
-from ..core.rig import IKChain, RigView
+from ..core.rig import AXES, IKChain, RigView
 from ..core.started import start_set_by
-from ._posed_off_axis import turned_off_its_bend
+from ._posed_off_axis import held_on, turned_off_its_bend
 from ._straight_chain import stretched_straight
 from ._tip_motion import TipMotion
 
@@ -108,7 +108,9 @@ def _stretched_straight(rig: RigView, chain: IKChain) -> Effect | None:
 def _held_and_turned(rig: RigView, chain: IKChain, name: str) -> Effect | None:
     """A joint held on its bend axis that the pose above turns off it (``_posed_off_axis``):
     not inheriting is what lets it fold."""
-    axis = TipMotion(rig, chain).bend_axis(rig, name) if len(chain.bones) > 1 else None
+    if len(chain.bones) < 2 or not any(held_on(rig, name, axis) for axis in AXES):
+        return None  # nothing holds it on an axis: no need to find its bend axis
+    axis = TipMotion(rig, chain).bend_axis(rig, name)
     turned = turned_off_its_bend(rig, chain, name, axis) if axis else None
     if turned is None:
         return None

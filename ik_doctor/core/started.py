@@ -239,13 +239,13 @@ def folds_past_its_x_hold(
         turn = pole_turn(rig, chain)
     if turn is None or abs(math.degrees(turn)) > SAME_WAY_TURN + 1e-6:
         return None
+    if locked and not _lock_folds(rig, chain, bone):
+        return None
     rest_local = rest.parent.matrix_local.to_3x3().inverted_safe() @ rest.matrix_local.to_3x3()
     parent = started[readable(rest.parent)].to_3x3().normalized()
     local = parent.inverted_safe() @ started[bone].to_3x3().normalized()
     swing = (rest_local.inverted_safe() @ local).to_quaternion().to_swing_twist("Y")[0]
     about_z = swing.axis.z * swing.angle
-    if locked and not _lock_folds(rig, chain, bone):
-        return None
     if abs(math.degrees(turn)) > EITHER_WAY_TURN + 1e-6 and about_z * turn <= 0.0:
         return None  # turned one way, started the other: it bends away from the pole
     least, most = SWING_THAT_FOLDS
