@@ -611,3 +611,19 @@ def test_a_flat_start_under_a_turned_pole_angle_ends_side_on(turn, lands) -> Non
     ik.pole_angle = math.radians(pole.stated["rest_angle"])  # the rest angle, set by hand
     bpy.context.view_layer.update()
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"]
+
+
+@pytest.mark.parametrize(("turn", "lands"), [(10, False), (18, False), (19, True), (30, True)])
+def test_a_track_to_start_that_the_pole_angle_turns_back_lands_from_19_degrees(turn, lands) -> None:
+    """Fresh seed 160: the forearm's Track To at the hand control starts the arm bent the other
+    way (106° from its pole at the rest angle). Turned by the pole angle, Blender ends it about
+    4.4° nearer the pole than the start model's furthest (core.start_bends): from 19° it lands
+    (90.8°), at 18° it fails (91.6°); the error read 'flips' at 20°, where the arm lands."""
+    rig = faulted_rig((Fault("overriding_constraint", "arm", 2), Fault("pole_angle", "arm", turn)))
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
+    assert verdict.state == ("pass" if lands else "fail")
+    (finding,) = [f for f in findings_of(rig, "constraint_order") if f.bone == "forearm.L"]
+    assert finding.severity == (Severity.WARNING if lands else Severity.ERROR)
+    assert finding.title == (
+        "Pole angle undoes the flip" if lands else "Constraint flips the joint"
+    )

@@ -336,7 +336,7 @@ def _rotation_overridden(
     flips = start_flips_the_bend(rig, chain, bone, constraint)
     faces_the_pole = flips and pole_behind_bend(rig, chain)
     # Measured: a Damped Track at the pole on the forearm or the shin lands with the pole angle
-    # turned 120° to 180°, and fails at 100° and 110° (core.start.TURNED_BACK_BEND).
+    # turned 120° to 180°, and fails at 100° and 110° (core.start_bends.TURNED_BACK_BEND).
     turned_back = start_turned_back(rig, chain) == (bone, readable(constraint))
     severity, title, effect, why = (
         turned_back_words(chain)

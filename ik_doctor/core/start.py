@@ -20,19 +20,16 @@ from .limb import (
     MAX_BEND_TURN,
     PRE_BENT,
     STRAIGHT_RATIO,
-    bend_from_x,
     bend_offset,
-    chain_joints,
     forward_pose,
-    forward_tip,
-    pole_rest_angle,
     pole_turn,
 )
 from .limit_rotation import limited_by_its_stack, limited_later
 from .names import readable
 from .posed_bend import pose_flips_bend
-from .reach import BODY_TURN, BODY_TURNS, limb_bones
-from .rig import AXES, IKChain, RigView
+from .reach import BODY_TURN
+from .rig import IKChain, RigView
+from .start_bends import FLAT_FOLD, body_turns, faces_the_pole, hinge_axis, start_bends
 from .started import (
     COPIES,
     folds_past_its_x_hold,
@@ -42,26 +39,6 @@ from .started import (
     swung_to,
     turns_with_the_body,
 )
-
-FLAT_FOLD = 165.0
-"""Degrees of bend past which a joint is folded nearly flat, and the side its bone lies on says
-little (measured on the shin: Damped Track starts at 167° and 170° on the far side unfolded the
-rest way, as the swing that put them there says; copied rotations at 176° flipped, as their
-side says)."""
-TURNED_BACK_BEND = 80.0
-"""Degrees from the pole within which the model of a flipped start turned by the pole angle
-(``start_turned_back``) must leave the joint, with the body as modelled and turned each way,
-for the chain to land: Blender ends 5° to 16° further from the pole than the model says.
-Measured on the arm and the leg with a Damped Track on the lower bone at the pole: the model's
-88° and 86° at an angle turned 110° end 93° from the pole (they fail), its 78° and 76° at 120°
-end 87° (they land), 48° and 46° at 150° end 64° and 66°, 18° and 21° at 180° end 34° and 38°."""
-COPIED_TURNED_BACK_BEND = 91.5
-"""``TURNED_BACK_BEND`` for a start a Copy Rotation or Copy Transforms sets: the rotation it
-copies is where Blender starts, and the joint ends as the model says. Measured on the straight
-leg and arm copying the other limb's control: started 80°, 85°, 88° and 90° from the pole they
-land, 92°, 95° and 100° fail (the arm at -95° lands); seed 114's leg, started 90° from its pole
-at the rest angle, was an error and lands, and pre-bent (90° but 89.5° and 91.1° with the body
-turned) lands too."""
 
 
 def start_flips_the_bend(
@@ -100,7 +77,7 @@ def start_flips_the_bend(
         # Its up axis is the world's, which the body does not carry: read under every turn.
         starts = [
             started_rotation(rig, chain, constraint, posed[bone], turn)
-            for turn in _body_turns(rig, chain)
+            for turn in body_turns(rig, chain)
         ]
         starts = [limited_later(rig, bone, constraint, posed, start) for start in starts]
         modelled = [start for start in starts if start is not None]
@@ -121,7 +98,7 @@ def _nearly_straight_start(
     rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
 ) -> bool | None:
     """Whether a start set on a chain bent at rest less than ``PRE_BENT`` ends facing
-    the pole, read as a straight chain's (``_faces_the_pole``): its rest bend is too slight to
+    the pole, read as a straight chain's (``faces_the_pole``): its rest bend is too slight to
     give the start a side. Measured (seed 114): the straight leg copying the hand control's
     rotation starts 90° from its pole and lands; pre-bent, it lands too, where the bent chain's
     model called that start out of the bend plane. None for a chain bent further, or a start
@@ -130,10 +107,10 @@ def _nearly_straight_start(
     if not STRAIGHT_RATIO <= offset < PRE_BENT:
         return None
     turn = pole_turn(rig, chain)
-    bends = _start_bends(rig, chain, bone, constraint)
+    bends = start_bends(rig, chain, bone, constraint)
     if turn is None or bends is None:
         return None
-    return _faces_the_pole(turn, bends, constraint)
+    return faces_the_pole(turn, bends, constraint)
 
 
 def _bent_the_other_way(
@@ -207,7 +184,7 @@ def _kept_by_a_hinge(pose_bone: bpy.types.PoseBone, rest: Matrix, start: Matrix)
     that start is bent the rest way and lands free, but it turns the forearm's Z axis onto the
     hinge's X; the angle Blender reads from it ends the elbow folded flat on either side, and
     the arm bends 180° from its pole at three of the oracle's five body turns."""
-    axis = _hinge_axis(pose_bone)
+    axis = hinge_axis(pose_bone)
     if axis is None:
         return start
     turn = rest.inverted_safe() @ start
@@ -215,12 +192,6 @@ def _kept_by_a_hinge(pose_bone: bpy.types.PoseBone, rest: Matrix, start: Matrix)
     if math.hypot(along, across) < HINGE_UNDECIDED:
         return None
     return rest @ Matrix.Rotation(-math.atan2(along, across), 3, axis.upper())
-
-
-def _hinge_axis(pose_bone: bpy.types.PoseBone) -> str | None:
-    """The one axis, X or Z, that the bone's IK locks leave free (None: any other case)."""
-    free = [axis for axis in AXES if not getattr(pose_bone, f"lock_ik_{axis}")]
-    return free[0] if free in (["x"], ["z"]) else None
 
 
 def pose_flips_the_start(rig: RigView, chain: IKChain) -> bool:
@@ -424,7 +395,7 @@ def start_turned_back(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     straight = straight_start_bends(rig, chain)
     if straight is not None:
         bone, constraint, started = straight
-        turned_back = _faces_the_pole(turn, started, constraint) and not _faces_the_pole(
+        turned_back = faces_the_pole(turn, started, constraint) and not faces_the_pole(
             0.0, started, constraint
         )
         return (bone, readable(constraint)) if turned_back else None
@@ -434,27 +405,17 @@ def start_turned_back(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
         if start_flips_the_bend(rig, chain, bone, constraint)
     ]
     for bone, constraint in flipping:
-        bends = _start_bends(rig, chain, bone, constraint)
-        if bends is None or not _faces_the_pole(turn, bends, constraint):
+        bends = start_bends(rig, chain, bone, constraint)
+        if bends is None or not faces_the_pole(turn, bends, constraint):
             return None
     return (flipping[0][0], readable(flipping[0][1])) if flipping else None
-
-
-def _faces_the_pole(turn: float, bends: list[float], constraint: bpy.types.Constraint) -> bool:
-    """Whether the pole angle turned by ``turn`` (radians) from its rest angle leaves each of
-    these started bends (``_start_bends``) that ``constraint`` sets within the degrees of the
-    pole such a start may end and land (``COPIED_TURNED_BACK_BEND`` or ``TURNED_BACK_BEND``)."""
-    limit = COPIED_TURNED_BACK_BEND if isinstance(constraint, COPIES) else TURNED_BACK_BEND
-    return all(
-        abs(math.degrees(math.remainder(turn + bend, math.tau))) <= limit + 1e-3 for bend in bends
-    )
 
 
 def straight_start(rig: RigView, chain: IKChain) -> tuple[str, str, bool] | None:
     """(bone, constraint, lands) of a constraint the IK overrides that sets where an inner joint
     of a pole chain straight at rest starts (``start_set_by``), bending it; ``lands`` when the
     pole angle turns that bend within ``TURNED_BACK_BEND`` of the pole with the body as
-    modelled and turned each way (``_start_bends``). Measured on the straight arm and leg with
+    modelled and turned each way (``start_bends``). Measured on the straight arm and leg with
     a Damped Track at the pole on the lower bone: the track starts the bend 90° from the root's
     X axis the wrong way round, and at the rest angle it ends 180° from the pole; with the angle
     turned 150° the model's 30° (46° and 14° with the body turned) ends 39° (65° and 9°), with
@@ -467,75 +428,23 @@ def straight_start(rig: RigView, chain: IKChain) -> tuple[str, str, bool] | None
     if turn is None or straight is None:
         return None
     bone, constraint, bends = straight
-    return bone, readable(constraint), _faces_the_pole(turn, bends, constraint)
+    return bone, readable(constraint), faces_the_pole(turn, bends, constraint)
 
 
 def straight_start_bends(
     rig: RigView, chain: IKChain
 ) -> tuple[str, bpy.types.Constraint, list[float]] | None:
-    """(bone, constraint, ``_start_bends``) of the first constraint the IK overrides that sets
+    """(bone, constraint, ``start_bends``) of the first constraint the IK overrides that sets
     the start of an inner joint of a pole chain straight at rest; None for a bent chain."""
     if chain.pole is None or bend_offset(rig, chain) >= STRAIGHT_RATIO:
         return None
     for bone, constraint in overridden_constraints(rig, chain.moving_bones[:-1]):
         if start_set_by(rig, chain, bone) != constraint:
             continue
-        bends = _start_bends(rig, chain, bone, constraint)
+        bends = start_bends(rig, chain, bone, constraint)
         if bends is not None:
             return bone, constraint, bends
     return None
-
-
-def _start_bends(
-    rig: RigView, chain: IKChain, bone: str, constraint: bpy.types.Constraint
-) -> list[float] | None:
-    """Radians the start this constraint gives ``bone`` turns the chain's bend about the
-    root-tip line from its rest bend (from the root's X axis, as the pole angle turns it), with
-    the body as modelled and turned each way as the oracle turns it (``BODY_TURNS``): a target
-    the body does not carry swings the start with each turn. Blender settles on the started
-    bend and the pole angle turns it further (``_pole_limb.start_turn``). None where the start
-    is not modelled, too straight to say, or folded past ``FLAT_FOLD``, whose side says little
-    (measured: the shin copying the hips' rotation starts folded 176°, and with the angle turned
-    100° to 170° lands 87° to 90° from the pole, where this model says 80° to 10°; the connect
-    fix of its thigh then flips it)."""
-    if _hinge_axis(rig.pose_bone(bone)) is not None:
-        return None  # a hinge keeps only its angle of the start (``_kept_by_a_hinge``)
-    posed = forward_pose(rig, chain)
-    joints = chain_joints(rig, chain)
-    rest_root = rig.raw_bone(chain.root).matrix_local
-    before = bend_from_x(rest_root, rig.chain_tip(chain), [rig.bone(j).head for j in joints])
-    if before is None:
-        # Straight at rest: the bend the pole angle that keeps the rest pose would face the
-        # pole with (on a bent chain it is the rest bend: -90° and 90° on the leg and the arm).
-        rest = pole_rest_angle(rig, chain)
-        if rest is None:
-            return None
-        before = -rest
-    parent = posed[readable(rig.raw_bone(bone).parent)].to_3x3().col[1]
-    bends = []
-    for turn in _body_turns(rig, chain):
-        start = started_rotation(rig, chain, constraint, posed[bone], turn)
-        if start is None or math.degrees(parent.angle(start.col[1])) > FLAT_FOLD:
-            return None
-        started = swung_to(posed, chain, bone, start)
-        tip = forward_tip(rig, chain, started)
-        after = bend_from_x(started[chain.root], tip, [started[j].translation for j in joints])
-        if after is None:
-            return None
-        bends.append(math.remainder(after - before, math.tau))
-    return bends
-
-
-def _body_turns(rig: RigView, chain: IKChain) -> list[Matrix | None]:
-    """The armature-space turns of the bone the limb hangs from that the oracle solves under
-    (``BODY_TURNS``), None for the body as modelled; only that for a limb hanging from none."""
-    body = rig.pose_bone(limb_bones(rig, chain)[-1]).parent
-    turns: list[Matrix | None] = [None]
-    for degrees, axis in BODY_TURNS:
-        if degrees and body is not None:
-            rotation = Matrix.Rotation(math.radians(degrees), 4, axis)
-            turns.append(body.matrix @ rotation @ body.matrix.inverted_safe())
-    return turns
 
 
 def _replaced_later(
