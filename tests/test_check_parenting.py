@@ -93,6 +93,28 @@ def test_unparented_shin_is_an_error_on_every_active_ik_of_the_bone(rig) -> None
     assert {f.severity for f in found} == {Severity.ERROR}
 
 
+def test_a_cut_shared_by_a_muted_ik_and_a_live_one_named_alike_is_told_on_the_live_one(
+    rig,
+) -> None:
+    """Fresh seed 159: the forearm, unparented, cuts both its own IK (muted) and a hand IK of
+    length 3, both named 'IK'; the one finding per bone and name went to the muted IK, and the
+    hand's chain missed 72% of its reach with no error on it."""
+    with edit_bones(rig) as bones:
+        bones["forearm.L"].use_connect = False
+        bones["forearm.L"].parent = None
+    rig.pose.bones["forearm.L"].constraints["IK"].mute = True
+    hand_ik = rig.pose.bones["hand.L"].constraints.new("IK")
+    hand_ik.target, hand_ik.subtarget, hand_ik.chain_count = rig, "hand_ik.L", 3
+    assert hand_ik.name == "IK"
+    assert {v.owner for v in judge_chains(rig) if v.fails} >= {"hand.L"}
+    (cut,) = findings_of(rig, "parenting")
+    assert (cut.chain, cut.severity, cut.title) == (
+        ("hand.L", "IK"),
+        Severity.ERROR,
+        "Chain cut: no parent",
+    )
+
+
 def test_unparented_shin_under_a_thigh_ik_on_its_control_is_not_parented_back(rig) -> None:
     """Issue 13 (a fix that traded): a thigh IK aimed at the foot control lands while the shin
     hangs free; parented back, the shin's chain turns the thigh too and the thigh's IK misses
