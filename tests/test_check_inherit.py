@@ -475,3 +475,35 @@ def test_joint_without_inherited_rotation_in_a_straight_stretching_chain_with_fr
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"]
     (finding,) = findings_of(rig, "inherit")
     assert finding.severity == Severity.ERROR
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("hold", [("ik_lock", 0), ("ik_limit", 6)])
+def test_a_held_joint_that_stretches_lands_whatever_it_inherits_and_keeps_its_hold(
+    limb, hold
+) -> None:
+    """Fresh seed 159 (two false errors, then a trade): the joint does not inherit rotation,
+    but its bend axis is held (an IK lock, or a limit of ±6°) and IK Stretch makes up for the
+    hold, so it has no bend of its own to flip: the limb lands. Freeing the hold alone (the
+    locks fix) lets it fold, and it flips once the body turns: that fix waits for Inherit
+    Rotation, whose fix lands the limb."""
+    owner = LIMBS[limb].owner
+    faults = (
+        Fault("inherit_rotation_off", limb, 0),
+        Fault(hold[0], limb, hold[1]),
+        Fault("stretch", limb, 0.5),
+    )
+    rig = faulted_rig(faults)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    (unturned,) = findings_of(rig, "inherit")
+    assert unturned.severity == Severity.WARNING
+    assert unturned.stated["effect"] == "held_and_stretching"
+    (held,) = [f for f in findings_of(rig, "locks") if f.bone == owner]
+    assert held.fix_id is None and "Inherit Rotation" in (held.no_fix_reason or "")
+    bone = rig.pose.bones[owner]
+    bone.lock_ik_x = bone.use_ik_limit_x = False  # what freeing it alone would do
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails and verdict.bend_from_pole > 170  # degrees
+    rig = faulted_rig(faults)
+    apply_fix(findings_of(rig, "inherit")[0])
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]

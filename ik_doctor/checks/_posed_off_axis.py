@@ -40,9 +40,11 @@ def weighed_against_posed_parent(
 
 
 def _weighed(rig: RigView, chain: IKChain, finding: Finding) -> Finding:
-    if finding.severity != Severity.ERROR or finding.title not in _HELD_TITLES:
+    if finding.title not in _HELD_TITLES:
         return finding
     name = finding.bone or ""
+    if finding.severity != Severity.ERROR:
+        return _kept_for_a_joint_that_ignores_the_turn(rig, chain, finding, name)
     turned = turned_off_its_bend(rig, chain, name, str(finding.args.get("axes", "")))
     if turned is None:
         return finding
@@ -65,6 +67,33 @@ def _freed_together(finding: Finding, name: str) -> Finding:
         fix_label=None,
         fix_args=(),
         no_fix_reason=held_together(name),
+    )
+
+
+def _kept_for_a_joint_that_ignores_the_turn(
+    rig: RigView, chain: IKChain, finding: Finding, name: str
+) -> Finding:
+    """A held bend axis that IK Stretch makes up for, on a joint of a pole chain that does not
+    inherit rotation, without its fix: held, the joint has no bend to flip and the chain lands
+    by stretching; freed alone, it folds and bends away from its pole once the bones above turn
+    (seed 159, measured on the leg and the arm: the trade of the locks fix)."""
+    if (
+        finding.fix_id is None
+        or "stretching" not in finding.stated
+        or chain.pole is None
+        or rig.raw_bone(name).use_inherit_rotation
+    ):
+        return finding
+    return replace(
+        finding,
+        fix_id=None,
+        fix_label=None,
+        fix_args=(),
+        no_fix_reason=(
+            f"freed alone, {name}, which does not inherit rotation, would fold and bend away "
+            "from its pole once the bones above turn: turn its Inherit Rotation on first (the "
+            "inherit check's fix)"
+        ),
     )
 
 

@@ -20,7 +20,7 @@ from ..core.limb import (
     root_folds_against,
 )
 from ..core.names import readable
-from ..core.reach import BODY_TURN
+from ..core.reach import BODY_TURN, stretching_bones
 from ..core.rig import AXES, IKChain, RigView
 from ..core.started import start_set_by
 from ._posed_off_axis import held_on, turned_off_its_bend
@@ -59,6 +59,7 @@ def rotation_effect(rig: RigView, chain: IKChain, name: str) -> Effect:
         return _opposed_hinges(rig, chain, name) or _WITHOUT_POLE
     return (
         _stretched_straight(rig, chain)
+        or _held_and_stretching(rig, chain, name)
         or _held_and_turned(rig, chain, name)
         or _start_set(rig, chain, name)
         or _pole_behind(rig, chain)
@@ -102,6 +103,27 @@ def _stretched_straight(rig: RigView, chain: IKChain) -> Effect | None:
         "40°, posed ±20° and ±70° too; with free hinges they bend away from the pole)",
         True,
         (("effect", "stretched_straight"),),
+    )
+
+
+def _held_and_stretching(rig: RigView, chain: IKChain, name: str) -> Effect | None:
+    """A joint held on its bend axis in a chain that stretches: it reaches by IK Stretch, with
+    no bend of its own to flip (seed 159)."""
+    if len(chain.bones) < 2 or not stretching_bones(rig, chain):
+        return None
+    if not any(held_on(rig, name, axis) for axis in AXES):
+        return None
+    axis = TipMotion(rig, chain).bend_axis(rig, name)
+    if not axis or not held_on(rig, name, axis):
+        return None
+    return (
+        "its bend axis is held (the locks check's finding) and the chain reaches by IK Stretch "
+        "instead, so it has no bend of its own to flip (measured: the leg and the arm, the "
+        "joint locked or limited 0° to ±6° on X, stretch 0.01 to 1 on either bone, land 69° to "
+        "81° from the pole with the body turned 40°; with the upper bone held instead, it "
+        "flips)",
+        True,
+        (("effect", "held_and_stretching"),),
     )
 
 
