@@ -206,6 +206,12 @@ def test_ik_along_a_straight_chain_on_its_control_lands_and_is_a_warning(
     assert finding.title == "Two IKs, one straight"
     (straight,) = findings_of(rig, "rest_pose")
     assert straight.fix_id is None and straight.stated["rival_ik"] == (upper, "IK")
+    # Seed 161: a Spline IK Blender skips (no target) sets no start: the upper IK lands.
+    dead = rig.pose.bones[owner].constraints.new("SPLINE_IK")
+    dead.chain_count = 2
+    assert next(v.state for v in judge_chains(rig) if v.owner == upper) == "pass"
+    (finding,) = findings_of(rig, "duplicates")
+    assert (finding.severity, finding.title) == (Severity.WARNING, "Two IKs, one straight")
     # Seed 157: the upper bone turned (keyed, as FK) keeps the limb straight, and both still
     # lay one line: the upper IK lands.
     rig.pose.bones[upper].rotation_mode = "XYZ"

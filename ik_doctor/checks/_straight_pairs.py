@@ -8,6 +8,7 @@ from ..core.finding import Severity
 from ..core.limb import FULL_INFLUENCE, STRAIGHT_RATIO, bend_offset, root_folds_against
 from ..core.reach import stretching_bones
 from ..core.rig import IKChain, RigView
+from ..core.spline import skipped_spline_ik
 from ..core.start import overridden_constraints
 from ._stacked_chains import frozen
 
@@ -105,16 +106,16 @@ def _never_folds(rig: RigView, chain: IKChain, starting: tuple[str, ...] | None 
     the IK overrides that sets a rotation, no IK Stretch; on ``starting`` only, when given):
     aimed along its line, the solver never folds it. Measured: a straight limb whose lower bone
     copies or tracks something folds from that start, and the upper arm's or thigh's IK of
-    length 1 on its control misses (0.45 short); a Limit Rotation sets no start, and the pair
-    lands. The root turned keeps the chain straight: only its scale counts (seed 157: the upper
-    arm keyed 0.3 to 1.5 rad, the thigh too, and the IK of length 1 on the control lands; scaled
-    (1, 2, 1) it misses)."""
+    length 1 on its control misses (0.45 short); a Limit Rotation, or a Spline IK Blender skips,
+    sets no start, and the pair lands. The root turned keeps the chain straight: only its scale
+    counts (seed 157: the upper arm keyed 0.3 to 1.5 rad, the thigh too, and the IK of length 1
+    on the control lands; scaled (1, 2, 1) it misses)."""
     setting = (
         constraint
         for _bone, constraint in overridden_constraints(
             rig, chain.moving_bones if starting is None else starting
         )
-        if not constraint.type.startswith("LIMIT_")
+        if not constraint.type.startswith("LIMIT_") and not skipped_spline_ik(constraint)
     )
     posed = rig.turned_or_scaled.intersection(chain.bones if starting is None else starting)
     scale = rig.pose_bone(chain.root).scale

@@ -184,7 +184,18 @@ def skipped(chain: SplineChain) -> bool:
     """Whether Blender skips the constraint as invalid (no target, or one that is not a curve).
     A curve with no usable spline is valid: its solver still runs on the bones, in an order the
     depsgraph leaves open, and in some evaluations undoes an IK on them (the shin 26% short)."""
-    return chain.curve is None or chain.curve.type != "CURVE"
+    return _not_a_curve(chain.curve)
+
+
+def skipped_spline_ik(constraint: bpy.types.Constraint) -> bool:
+    """Whether ``constraint`` is a Spline IK that Blender skips (``skipped``): it sets no
+    rotation where an IK's solver starts (seed 161: a straight leg under a thigh IK on its
+    control lands beside one, with no target or a mesh)."""
+    return constraint.type == "SPLINE_IK" and _not_a_curve(getattr(constraint, "target", None))
+
+
+def _not_a_curve(target: bpy.types.Object | None) -> bool:
+    return target is None or target.type != "CURVE"
 
 
 def stranded_ik(rig: RigView, chain: SplineChain) -> IKChain | None:
