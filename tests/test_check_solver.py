@@ -571,3 +571,33 @@ def test_a_straight_limb_started_bent_needs_what_the_straight_limbs_posed_so_nee
     assert verdict.fails == fails, verdict.reason
     errors = [f for f in findings_of(rig, "solver") if f.severity == Severity.ERROR]
     assert bool(errors) == fails, [f.message for f in findings_of(rig, "solver")]
+
+
+@pytest.mark.parametrize(
+    ("limb", "stiffness", "stretch", "iterations", "lands", "severity"),
+    [
+        ("leg", 0.95, 0.5, 10, True, Severity.WARNING),  # stiffness alone needs 20
+        ("leg", 0.95, 0.5, 5, False, Severity.ERROR),  # below both counts
+        ("arm", 0.95, 0.5, 12, True, Severity.WARNING),  # stiffness alone needs 21
+        ("arm", 0.95, 0.5, 8, False, Severity.ERROR),
+    ],
+)
+def test_iterations_for_a_chain_both_stiff_and_stretching_are_sure_only_below_both_counts(
+    limb, stiffness, stretch, iterations, lands, severity
+) -> None:
+    """Fresh seed 163: no table measured IK Stretch and stiffness together. The leg stiff 0.95
+    on both bones with IK Stretch 0.5 lands from 10 iterations, where the stiffness table alone
+    says 20 (the error was false), and fails at 8, where the stretch table alone lands. Below
+    the fewer of the two counts it is an error; from there a warning for Verify by Solving."""
+    owner = {"leg": "shin.L", "arm": "forearm.L"}[limb]
+    rig = faulted_rig(
+        (
+            Fault("stiff_both", limb, stiffness),
+            Fault("stretch", limb, stretch),
+            Fault("iterations", limb, iterations),
+        )
+    )
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass" if lands else "fail"]
+    (finding,) = findings_of(rig, "solver")
+    assert finding.severity == severity
+    assert finding.stated["needed_for"] == "stretch_and_stiffness"

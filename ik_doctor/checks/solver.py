@@ -78,6 +78,9 @@ What it reports:
 - Fewer than a stretching limb needs, by its stretch and how many of its bones stretch: an
   error (the arm at 0.6 stops short at 6 and lands from 7; the leg at 0.1 on both bones, short
   at 15, lands from 16).
+- A limb both stiff and stretching, which no table measured together: an error below the fewer
+  of the two counts, a warning from there (the leg stiff 0.95 on both bones with IK Stretch 0.5
+  lands from 10, where stiffness alone needs 20, and fails at 8, where stretch alone lands).
 - A chain no table measured (one bone or three, a limb posed folded further that is stiff,
   stretching or grown, a bend or proportion past the tables): a warning below 25, for Verify
   by Solving to prove. An
@@ -123,6 +126,10 @@ ITASC_DEFAULT_PRECISION = 0.005
 ITASC_FAILS_BELOW = 20
 
 
+UNSURE_NEEDS = ("three_bones", "stretch_and_stiffness")
+"""Counts below which a chain is known to stop short, but not that it lands from them."""
+
+
 def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     if not rig.chains:
         return
@@ -151,7 +158,7 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
                     if fails and need is not None
                     else f"perhaps too few for targets drawn near its root ({need.measured} on "
                     "other goals); Verify by Solving solves it."
-                    if need is not None and need.kind == "three_bones"
+                    if need is not None and need.kind in UNSURE_NEEDS
                     else "targets drawn close to the chain root are not reached."
                     if need is not None
                     else f"perhaps too few: how many {unmeasured(rig, chain)} needs was not "
