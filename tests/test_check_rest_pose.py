@@ -668,3 +668,26 @@ def test_a_straight_limb_started_bent_under_an_unevenly_scaled_body_shears_as_it
     unscaled = faulted_rig(faults[1:])
     (finding,) = [f for f in findings_of(unscaled, "rest_pose") if f.bone == owner]
     assert finding.severity == Severity.WARNING  # started bent, unscaled: it lands
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+def test_a_pose_that_keeps_a_joint_without_inherited_rotation_on_its_side_is_not_cleared(
+    limb,
+) -> None:
+    """Fresh seed 163 (a trade): the joint does not inherit rotation and is posed 70° into its
+    bend, which keeps its side (the inherit check's warning), and the upper bone is scaled 1.5.
+    The limb lands; clearing the pose cleared that rotation with the scale, and the joint then
+    flips once the bones above turn. The fix waits for Inherit Rotation."""
+    owner = faulted_limbs.LIMBS[limb].owner
+    faults = (
+        Fault("inherit_rotation_off", limb, 0),
+        Fault("pose_rotation", limb, 70),
+        Fault("inherit_scale_none", limb, 1.5),
+    )
+    rig = faulted_rig(faults)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    (leftover,) = findings_of(rig, "rest_pose")
+    assert leftover.fix_id is None and "Inherit Rotation" in (leftover.no_fix_reason or "")
+    rig.pose.bones[owner].rotation_euler = (0.0, 0.0, 0.0)  # what clearing the pose did
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails and verdict.bend_from_pole > 170  # degrees

@@ -97,7 +97,9 @@ What its fixes do:
   180° from the pole).
 - Clear the chain bones' rotation and scale, keeping a keyed channel (asks first). Not where
   the pose turns the start a constraint the IK overrides gives a joint the rest way, and
-  cleared it would start bent the other way (``core.start.start_held_by``).
+  cleared it would start bent the other way (``core.start.start_held_by``), nor where the pose
+  keeps a joint that does not inherit rotation on its side (the inherit check's warning):
+  cleared, it flips once the bones above turn.
 """
 
 from __future__ import annotations
@@ -137,6 +139,7 @@ from ..core.start import (
 )
 from ._one_bone_length import changed_length, clear_scale
 from ._straight_chain import pre_bend, straight_finding
+from ._unturned_joint import rotation_effect
 
 
 def find_rest_pose_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -238,6 +241,7 @@ def _leftover_pose(
         "pole: clear the pose and set the pole angle that keeps the rest pose together"
         if turned_back
         else start_held_by(rig, chain, "the pose", [n for n in posed if not _keyed(n, keyed)])
+        or _side_kept_by_the_pose(rig, chain, [n for n in rotated if not _keyed(n, keyed)])
     )
     return chain_finding(
         "rest_pose",
@@ -257,6 +261,25 @@ def _leftover_pose(
         no_fix_reason=no_fix,
         needs_confirmation=not no_fix,
     )
+
+
+def _side_kept_by_the_pose(rig: RigView, chain: IKChain, rotated: list[str]) -> str | None:
+    """Why clearing the pose would flip a joint that does not inherit rotation and keeps its
+    side by its pose (the inherit check's warning, effect ``pre_bent``). Seed 163: the forearm
+    posed 70° under an upper arm scaled 1.5; clearing the scale cleared the rotation too, and
+    the arm flipped once the shoulder turned (the leg alike)."""
+    for name in rotated:
+        if (
+            name in chain.moving_bones[:-1]
+            and not rig.raw_bone(name).use_inherit_rotation
+            and ("effect", "pre_bent") in rotation_effect(rig, chain, name)[2]
+        ):
+            return (
+                f"cleared, {name}, which does not inherit rotation and keeps its side by its "
+                "pose, would bend away from its pole once the bones above turn: turn its "
+                "Inherit Rotation on first (the inherit check's fix)"
+            )
+    return None
 
 
 def _leftover_title(wrong_way: bool, falls_short: bool, held_off: str | None) -> str:
