@@ -115,3 +115,22 @@ def test_keys_that_turn_a_root_a_narrow_limit_folds_by_are_kept() -> None:
     cleared = faulted_rig(faults[:2])
     (verdict,) = [v for v in judge_chains(cleared) if v.owner == "forearm.L"]
     assert verdict.fails, "without the keys' turn the limit stops the arm short"
+
+
+@pytest.mark.parametrize(("limb", "turn"), [("leg", -30), ("arm", -70)])
+def test_keys_whose_flip_a_limit_rotation_clamps_are_not_called_flipping(limb, turn) -> None:
+    """Fresh seed 164: the upper bone keyed and the lower posed against its bend flips the
+    joint (the error stands), but a Limit Rotation holding the lower bone to 0..0.1 rad about
+    its X clamps that turn where the solver starts, and the limb lands: fk_ik_mix read the pose
+    without the clamp, as rest_pose no longer does."""
+    faults = (Fault("pose_rotation", limb, turn), Fault("fk_keys", limb, 0.55))
+    flipped = faulted_rig(faults)
+    owner = {"leg": "shin.L", "arm": "forearm.L"}[limb]
+    (verdict,) = [v for v in judge_chains(flipped) if v.owner == owner]
+    assert verdict.fails and verdict.bend_from_pole > 170  # degrees
+    (error,) = findings_of(flipped, "fk_ik_mix")
+    assert (error.severity, error.title) == (Severity.ERROR, "FK keys flip the joint")
+    judged = judge((*faults, Fault("overriding_constraint", limb, 4)))
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    assert all(v.state == "pass" for v in judged.verdicts)
+    assert [f.severity for f in judged.findings if f.check_id == "fk_ik_mix"] == [Severity.INFO]

@@ -16,7 +16,8 @@ What it reports:
     - A warning without a pole: they steer the bend, moving the joints 0.11 and 0.64 on two real
       rigs.
     - An error with a pole, on a frame where they bend a joint backwards, which flips it away
-      from the pole.
+      from the pole, as the solver starts: not where a constraint sets that bone's start, or a
+      Limit Rotation clamps its turn (``core.start.pose_flips_the_start``).
     - A warning where the pole sits behind the bend the limb was built with: bent the other
       way, the joint bends toward it (measured: the arm without Use Tail, its shoulder and upper
       arm built bending away from the elbow's pole, keyed 0.3 and 0.8 rad at the upper arm,
@@ -58,10 +59,9 @@ from ..core.limb import (
     pole_behind_bend,
 )
 from ..core.names import readable
-from ..core.posed_bend import pose_flips_bend
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
-from ..core.start import start_held_by
+from ..core.start import pose_flips_the_start, start_held_by
 from ._locks_what_if import twist_that_holds_locks
 from ._shared_control import line_aimer
 from ._swung_start import root_turn_that_folds
@@ -97,16 +97,20 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
     active = _active_action(rig.object)
     assert active is not None  # the keys were found in it
     action = active[0]
+    # Where the solver starts: a constraint that sets a bone's start, or a Limit Rotation that
+    # clamps its keyed turn, replaces the keys there (seed 164: the shin keyed -30° against its
+    # bend, held to 0..0.1 rad about X by a Limit Rotation, starts at rest and the leg lands).
+    flips = chain.pole is not None and pose_flips_the_start(rig, chain)
     if chain.pole is None:
         severity, title = Severity.WARNING, "FK keys steer the IK"
         effect = "with no pole, the keys decide which way the limb bends and how it twists"
-    elif pose_flips_bend(rig, chain) and pole_behind_bend(rig, chain):
+    elif flips and pole_behind_bend(rig, chain):
         severity, title = Severity.WARNING, "FK keys turn the bend"
         effect = (
             "on this frame they bend a joint the other way, toward its pole, which sits behind "
             "the bend the limb was built with: it still lands, but not bent as built"
         )
-    elif pose_flips_bend(rig, chain):
+    elif flips:
         severity, title = Severity.ERROR, "FK keys flip the joint"
         effect = "on this frame they bend a joint backwards, so it flips away from its pole"
     else:
