@@ -13,14 +13,11 @@ from ..core.start import overridden_constraints
 from ._stacked_chains import frozen
 
 
-def straight_pair(winner: IKChain, loser: IKChain, hanging: bool) -> tuple[Severity, str, str, str]:
+def straight_pair(winner: IKChain, loser: IKChain) -> tuple[Severity, str, str, str]:
     """Severity, title, why and the message's end for a one-bone IK lying along a straight
     chain on its control. With a pole the chain never folds and both aim one line. Without one,
     its hinges limited against each other (``_folds_all_the_same`` is false), rounding decides
-    goal by goal whether the solver folds it, and where it folds the other misses: an error on
-    an arm (it misses at 17 of 160 turns, by up to all its reach), a warning on a limb that
-    hangs down (``hanging``: the thigh's IK misses at 6 to 8, by 0.2%, and lands on the oracle's
-    goals on 4.2, 4.5 and 5.3; seeds 164 and 167 called that an error)."""
+    goal by goal whether the solver folds it, and where it folds the other misses: an error."""
     title = "Two IKs, one straight"
     if winner.pole is None:
         why = (
@@ -36,7 +33,7 @@ def straight_pair(winner: IKChain, loser: IKChain, hanging: bool) -> tuple[Sever
             f": IK '{loser.constraint}' on {loser.owner} misses wherever the solver folds "
             f"{winner.owner}'s chain."
         )
-        return Severity.WARNING if hanging else Severity.ERROR, title, why, outcome
+        return Severity.ERROR, title, why, outcome
     why = (
         f"The chain of IK '{winner.constraint}' on {winner.owner} is straight and nothing starts "
         "it bent, so the solver never folds it: it only aims that line at the control, which "

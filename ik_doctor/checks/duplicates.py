@@ -39,9 +39,7 @@ What it reports:
   reach), an error on its chain. With no pole and its root's IK limit against its fold, its
   hinges limited against each other, rounding decides whether the solver folds it: an error on
   the other IK, which misses where it folds (the upper arm's IK at 17 of 160 turns of the
-  shoulder, 1° to 40° either way about X and Z, by up to all its reach); a warning on a limb
-  that hangs down (the thigh's misses at 6 to 8 turns, by 0.2%, and lands on the oracle's
-  goals). Nor when the other has
+  shoulder, 1° to 40° either way about X and Z; the thigh's at 6 to 8). Nor when the other has
   two bones or more: it folds to bring its own tip on, and misses (a forearm IK beside a hand
   IK of length 3 on the straight arm's control: 20% of its reach).
 - Of overlapping chains on one control (a hand IK of length 2 beside the forearm's), the lower
@@ -92,7 +90,6 @@ import bpy
 from ..core.armature import pose_of
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import hangs_down
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
@@ -168,7 +165,18 @@ def _finding(
         return None  # apart, or solved one after the other, each reaching: both hold
     if not (same_owner or same_control):
         return None
-    message = _opening(first, later, shared, same_control)
+    this = f"IK '{later.constraint}' on {later.owner}"
+    other = f"IK '{first.constraint}' on {first.owner}"
+    if shared:
+        message = f"{this} and {other} both move {', '.join(reversed(shared))}" + (
+            f", aimed at the same control {_control(first)}" if same_control else ""
+        )
+    else:
+        message = (
+            f"{this} and {other}, chains of one limb, are aimed at the same control "
+            f"{_control(first)} with their tips at different points ({_tip(later)} and "
+            f"{_tip(first)})"
+        )
     loser = _loser(rig, first, later, stacked)
     winner = later if loser is first else first
     aims_alike = False
@@ -178,8 +186,6 @@ def _finding(
     severity, title, why, outcome = _outcome(
         aims_alike, agree, held, bool(shared), winner, loser, unsure
     )
-    if aims_alike:
-        severity, title, why, outcome = straight_pair(winner, loser, hangs_down(rig, winner))
     stranded = None if shared else stranding_spline(rig, winner)
     if stranded is not None:
         severity, why, outcome = _left_behind(winner, loser, stranded)
@@ -220,21 +226,6 @@ def _finding(
     if fixed_alone and _toggle_clashes(rig, changed, kept):
         return _waiting_for_a_pair(rig, finding, changed)
     return _turning_use_tail_over(finding, changed, kept)
-
-
-def _opening(first: IKChain, later: IKChain, shared: list[str], same_control: bool) -> str:
-    """The message's start: the two IKs, and the bones they share or the control they aim at."""
-    this = f"IK '{later.constraint}' on {later.owner}"
-    other = f"IK '{first.constraint}' on {first.owner}"
-    if shared:
-        return f"{this} and {other} both move {', '.join(reversed(shared))}" + (
-            f", aimed at the same control {_control(first)}" if same_control else ""
-        )
-    return (
-        f"{this} and {other}, chains of one limb, are aimed at the same control "
-        f"{_control(first)} with their tips at different points ({_tip(later)} and "
-        f"{_tip(first)})"
-    )
 
 
 def _left_behind(winner: IKChain, loser: IKChain, spline: SplineChain) -> tuple[Severity, str, str]:
@@ -340,8 +331,7 @@ def _outcome(
     unsure: bool,
 ) -> tuple[Severity, str, str, str]:
     """Severity, title, why, and the end of the message: what the pair does to the loser
-    (``unsure``: pulled nearer than its IK limits fold, ``pulled_nearer_than_it_folds``; two
-    along one straight line are ``straight_pair``'s)."""
+    (``unsure``: pulled nearer than its IK limits fold, ``pulled_nearer_than_it_folds``)."""
     if unsure:
         return (
             Severity.WARNING,
@@ -372,6 +362,8 @@ def _outcome(
                 "chain cannot turn."
             ),
         )
+    if aims_alike:
+        return straight_pair(winner, loser)
     if agree:
         severity, why = (
             Severity.WARNING,
