@@ -292,3 +292,32 @@ def test_sigterm_while_the_command_imports_still_writes_the_report(files) -> Non
     assert "SIGTERM: finishing the files in flight" in process.stderr
     (file,) = report(process.stdout)["files"]
     assert (file["status"], file["problem"]) == ("failed", NOT_CHECKED)
+
+
+TERMINATED_WHILE_WRITING = """
+import os, signal, sys
+import ik_doctor.cli as cli
+import ik_doctor.__main__ as entry
+write = cli._write_reports
+def terminated_while_writing(*args, **kwargs):
+    os.kill(os.getpid(), signal.SIGTERM)  # a farm's stop, sent once every file is answered
+    write(*args, **kwargs)
+cli._write_reports = terminated_while_writing
+sys.argv[0] = "ik-doctor"
+raise SystemExit(entry.main())
+"""
+
+
+def test_sigterm_while_the_report_is_written_still_writes_it(files) -> None:
+    """The handlers were put back before the report was written, so a signal then (a second
+    SIGTERM, under load) ended the process by the default action: exit -15 and no report
+    (test_cli_kill's SIGTERM-twice case, once, on a busy machine)."""
+    process = subprocess.run(
+        [sys.executable, "-c", TERMINATED_WHILE_WRITING, "check", files["a"], "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert process.returncode == 143, process.stderr
+    (file,) = report(process.stdout)["files"]
+    assert file["status"] == "ok"

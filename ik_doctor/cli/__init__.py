@@ -259,7 +259,10 @@ def main(
         interrupt = Interrupt(early_signals)
         with interrupt.caught() as stop:  # from the start: a scan of a large tree takes time
             files, header = _check_or_fix(parser, args, stop)
-        _write_reports(args, files, header)
+            # Still caught while the report is written: a second signal there would otherwise
+            # end the process by the default action, leaving no report (a farm's stop sent
+            # twice, measured under load: exit -15 and nothing written).
+            _write_reports(args, files, header)
         return interrupt.exit_code or exit_code(files, header["fail_on"])
     if early_signals:
         print(f"ik-doctor: {signal.Signals(early_signals[0]).name}: stopped", file=sys.stderr)
