@@ -279,14 +279,20 @@ raise SystemExit(entry.main())
 """
 
 
-def test_sigterm_while_the_command_imports_still_writes_the_report(files) -> None:
-    """It died of the signal, silent, in the first tenth of a second: nothing was caught yet."""
-    process = subprocess.run(
-        [sys.executable, "-c", HELD_THEN_TERMINATED, "check", files["a"], "--format", "json"],
+def checked_by(script: str, path: Path) -> subprocess.CompletedProcess[str]:
+    """``ik-doctor check PATH --format json`` run by ``script``, which patches the command's
+    entry before it runs it."""
+    return subprocess.run(
+        [sys.executable, "-c", script, "check", str(path), "--format", "json"],
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def test_sigterm_while_the_command_imports_still_writes_the_report(files) -> None:
+    """It died of the signal, silent, in the first tenth of a second: nothing was caught yet."""
+    process = checked_by(HELD_THEN_TERMINATED, files["a"])
     assert process.returncode == 143, process.stderr
     assert "Traceback" not in process.stderr
     assert "SIGTERM: finishing the files in flight" in process.stderr
@@ -312,12 +318,7 @@ def test_sigterm_while_the_report_is_written_still_writes_it(files) -> None:
     """The handlers were put back before the report was written, so a signal then (a second
     SIGTERM, under load) ended the process by the default action: exit -15 and no report
     (test_cli_kill's SIGTERM-twice case, once, on a busy machine)."""
-    process = subprocess.run(
-        [sys.executable, "-c", TERMINATED_WHILE_WRITING, "check", files["a"], "--format", "json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    process = checked_by(TERMINATED_WHILE_WRITING, files["a"])
     assert process.returncode == 143, process.stderr
     (file,) = report(process.stdout)["files"]
     assert file["status"] == "ok"
