@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import bpy
 
 from ..core.finding import STIFFNESS, Finding, Severity, chain_finding, lowered
-from ..core.limb import PRE_BENT, bend_offset, fold_off_x, solved_with
+from ..core.limb import PRE_BENT, bend_offset, fold_off_x
 from ..core.names import readable
 from ..core.reach import REACH_TOLERANCE, limb_bones
 from ..core.rig import AXES, IKChain, RigView
@@ -40,11 +40,11 @@ from ._stiffness_findings import (
     evenly_stiff_finding,
     limb_kind,
     mobilities,
-    one_solve,
     severity_of_shortfall,
     stiff_bone_finding,
     stiff_bones,
     stiffest_axis,
+    tree_partner,
 )
 from ._stiffness_tables import (
     EVEN_SHORTFALL,
@@ -98,7 +98,7 @@ def stiff_findings(
     mobility = mobilities(chain, free, bones)
     if not mobility:
         return
-    partner = _solved_with(rig, chain)
+    partner = tree_partner(rig, chain)
     if len(chain.moving_bones) != 2 or partner is not None:
         yield from _stiff_unmeasured(rig, chain, mobility, threshold, partner)
         return
@@ -314,16 +314,6 @@ def single_bone_findings(rig: RigView, chain: IKChain, threshold: float) -> Iter
         fix_label=f"Set the IK stiffness of {', '.join(cleared)} to 0",
         fix_args=(("cause", STIFFNESS), ("bones", cleared)),
         facts=(("stiffness", freest), ("shortfall", share)),
-    )
-
-
-def _solved_with(rig: RigView, chain: IKChain) -> IKChain | None:
-    """Another live IK with a target that turns a bone this chain turns toward another goal
-    (not ``one_solve``): Blender solves the two as one tree, and the stiffness tables were
-    measured on chains solved alone (seed 94: a hand IK over the forearm's, the forearm at 0.8
-    to 0.85, lands where the table says 0.23% short)."""
-    return next(
-        (other for other in solved_with(rig, chain) if not one_solve(rig, chain, other)), None
     )
 
 

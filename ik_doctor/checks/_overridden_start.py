@@ -5,9 +5,7 @@ the joint (flips it, pre-bends it, lands it, or nothing that shows)."""
 from __future__ import annotations
 
 from ..core.finding import Severity
-from ..core.limb import solved_with
-from ..core.rig import IKChain, RigView
-from ._stiffness_findings import one_solve
+from ..core.rig import IKChain
 
 Words = tuple[Severity, str, str, str]
 """Severity, title, effect and why."""
@@ -83,7 +81,7 @@ def what_it_does(
     return severity, title, effect, why
 
 
-def turned_back(chain: IKChain) -> Words:
+def turned_back_words(chain: IKChain) -> Words:
     """Severity, title, effect and why of a flipped start that the pole angle turns back."""
     return (
         Severity.WARNING,
@@ -97,19 +95,9 @@ def turned_back(chain: IKChain) -> Words:
     )
 
 
-def tree_partner(rig: RigView, chain: IKChain) -> IKChain | None:
-    """Another IK Blender solves with this one as one tree, turning its bones toward a goal of
-    its own (not a twin solved just as this one, ``one_solve``). Where a flipped start ends in
-    such a tree was not measured alone: under a thigh IK with Use Tail at the foot control, the
-    shin copying the hips' rotation lands (seed 155), with a Track To at the control it still
-    flips 180°, and a shoulder copy that the arm lands from alone flips the forearm."""
-    return next(
-        (other for other in solved_with(rig, chain) if not one_solve(rig, chain, other)), None
-    )
-
-
 def flipped_in_a_tree(partner: IKChain) -> tuple[Severity, str, str]:
-    """Severity, title and effect of a start that flips the joint, in a tree (``tree_partner``):
+    """Severity, title and effect of a start that flips the joint, in a tree
+    (``_stiffness_findings.tree_partner``):
     the other IK decides where it ends, and once that IK is fixed (the duplicates check's
     error), the chain is solved alone and the start flips the joint."""
     return (

@@ -8,7 +8,7 @@ from __future__ import annotations
 import bpy
 
 from ..core.finding import STIFFNESS, Finding, Severity, chain_finding
-from ..core.limb import hangs_down
+from ..core.limb import hangs_down, solved_with
 from ..core.names import readable
 from ..core.reach import REACH_TOLERANCE, solved_by_itasc
 from ..core.rig import AXES, IKChain, RigView
@@ -151,6 +151,18 @@ def one_solve(rig: RigView, chain: IKChain, other: IKChain) -> bool:
         and set(other.moving_bones) == set(chain.moving_bones)
         and other.shares_control(chain)
         and (rig.chain_tip(other) - rig.chain_tip(chain)).length <= 1e-4 * rig.chain_reach(chain)
+    )
+
+
+def tree_partner(rig: RigView, chain: IKChain) -> IKChain | None:
+    """Another IK Blender solves (``solved_with``) that turns a bone this chain turns toward a
+    goal of its own (not ``one_solve``): the two are one tree, and what was measured on chains
+    solved alone does not hold for it (seed 94: a hand IK over the forearm's, the forearm at 0.8
+    to 0.85 stiff, lands where the stiffness table says 0.23% short; seed 155: the shin copying
+    the hips' rotation lands under a thigh IK with Use Tail at the foot control, where alone it
+    flips)."""
+    return next(
+        (other for other in solved_with(rig, chain) if not one_solve(rig, chain, other)), None
     )
 
 

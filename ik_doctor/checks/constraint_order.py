@@ -119,9 +119,14 @@ from ..core.start import (
 from ..core.start import straight_start as straight_start_of
 from ._locks_what_if import lock_holds_the_bend_of
 from ._mute_blocks import why_not_muted
-from ._overridden_start import HOLDS_THE_START, flipped_in_a_tree, tree_partner, what_it_does
-from ._overridden_start import turned_back as turned_back_words
+from ._overridden_start import (
+    HOLDS_THE_START,
+    flipped_in_a_tree,
+    turned_back_words,
+    what_it_does,
+)
 from ._shared_control import line_aimer
+from ._stiffness_findings import tree_partner
 from ._straight_chain import limits_start
 from .duplicates import clash_after
 
