@@ -171,10 +171,7 @@ def ik_moving_owner(rig: RigView, chain: SplineChain) -> IKChain | None:
         (
             ik
             for ik in rig.chains_with_bone(chain.owner)
-            if ik.live
-            and ik.target is not None
-            and not ik.target_bone_missing
-            and chain.owner in (*ik.moving_bones, ik.owner)
+            if ik.live and _resolved(ik) and chain.owner in (*ik.moving_bones, ik.owner)
         ),
         None,
     )
@@ -240,6 +237,7 @@ def stranding_spline(rig: RigView, ik: IKChain) -> SplineChain | None:
 
 
 def _resolved(ik: IKChain) -> bool:
+    """Whether the IK has a target Blender can resolve (an object, and its bone if it names one)."""
     return ik.target is not None and not ik.target_bone_missing
 
 
