@@ -57,10 +57,13 @@ def rotation_effect(rig: RigView, chain: IKChain, name: str) -> Effect:
     """
     if chain.pole is None:
         return _opposed_hinges(rig, chain, name) or _WITHOUT_POLE
+    stretched = _stretched_straight(rig, chain)
+    if stretched is not None:
+        return stretched
+    held = _held_bend_axis(rig, chain, name)
     return (
-        _stretched_straight(rig, chain)
-        or _held_and_stretching(rig, chain, name)
-        or _held_and_turned(rig, chain, name)
+        _held_and_stretching(rig, chain, name, held)
+        or _held_and_turned(rig, chain, name, held)
         or _start_set(rig, chain, name)
         or _pole_behind(rig, chain)
         or _aimed_above(rig, chain)
@@ -106,15 +109,21 @@ def _stretched_straight(rig: RigView, chain: IKChain) -> Effect | None:
     )
 
 
-def _held_and_stretching(rig: RigView, chain: IKChain, name: str) -> Effect | None:
-    """A joint held on its bend axis in a chain that stretches: it reaches by IK Stretch, with
-    no bend of its own to flip (seed 159)."""
-    if len(chain.bones) < 2 or not stretching_bones(rig, chain):
+def _held_bend_axis(rig: RigView, chain: IKChain, name: str) -> str | None:
+    """The bend axis of ``name`` where an IK lock or narrow limit holds it on some axis; None
+    otherwise. The cheap test goes first: finding the bend axis builds the chain's tip motion,
+    which both held-joint effects read."""
+    if len(chain.bones) < 2 or not any(held_on(rig, name, axis) for axis in AXES):
         return None
-    if not any(held_on(rig, name, axis) for axis in AXES):
-        return None
-    axis = TipMotion(rig, chain).bend_axis(rig, name)
-    if not axis or not held_on(rig, name, axis):
+    return TipMotion(rig, chain).bend_axis(rig, name) or None
+
+
+def _held_and_stretching(
+    rig: RigView, chain: IKChain, name: str, axis: str | None
+) -> Effect | None:
+    """A joint held on its bend axis (``axis``: ``_held_bend_axis``) in a chain that stretches:
+    it reaches by IK Stretch, with no bend of its own to flip (seed 159)."""
+    if axis is None or not held_on(rig, name, axis) or not stretching_bones(rig, chain):
         return None
     return (
         "its bend axis is held (the locks check's finding) and the chain reaches by IK Stretch "
@@ -127,12 +136,9 @@ def _held_and_stretching(rig: RigView, chain: IKChain, name: str) -> Effect | No
     )
 
 
-def _held_and_turned(rig: RigView, chain: IKChain, name: str) -> Effect | None:
-    """A joint held on its bend axis that the pose above turns off it (``_posed_off_axis``):
-    not inheriting is what lets it fold."""
-    if len(chain.bones) < 2 or not any(held_on(rig, name, axis) for axis in AXES):
-        return None  # nothing holds it on an axis: no need to find its bend axis
-    axis = TipMotion(rig, chain).bend_axis(rig, name)
+def _held_and_turned(rig: RigView, chain: IKChain, name: str, axis: str | None) -> Effect | None:
+    """A joint held on its bend axis (``axis``: ``_held_bend_axis``) that the pose above turns
+    off it (``_posed_off_axis``): not inheriting is what lets it fold."""
     turned = turned_off_its_bend(rig, chain, name, axis) if axis else None
     if turned is None:
         return None
