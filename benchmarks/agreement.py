@@ -18,22 +18,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-os.environ.setdefault("BLENDER_USER_RESOURCES", tempfile.mkdtemp(prefix="ik_doctor_user_"))
-
 ROOT = Path(__file__).resolve().parent.parent
-for path in (ROOT, ROOT / "tests"):
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
+for folder in (ROOT, ROOT / "tests"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
+import blender_session  # noqa: E402  (before bpy: Blender's user folder apart from the person's)
 import faulted_limbs as faulted  # noqa: E402
 from measured import write_table  # noqa: E402
 
@@ -218,8 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps(_plain(result), indent=1))
     if args.misses:
         args.misses.write_text("".join(json.dumps(m) + "\n" for m in result["misses"].every))
-    sys.stdout.flush()
-    os._exit(0)  # Blender's module can stall in interpreter shutdown (see tests/conftest.py)
+    blender_session.leave(0)
 
 
 if __name__ == "__main__":

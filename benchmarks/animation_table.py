@@ -17,21 +17,18 @@ fix the scan offers makes its chain-action land.
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-os.environ.setdefault("BLENDER_USER_RESOURCES", tempfile.mkdtemp(prefix="ik_doctor_user_"))
-
-import bpy
-
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for folder in (ROOT, ROOT / "tests"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
+import blender_session  # noqa: E402  (before bpy: Blender's user folder apart from the person's)
+import bpy  # noqa: E402
 from measured import write_table  # noqa: E402
 
 from ik_doctor import Finding, FixError, apply_fix  # noqa: E402
@@ -220,8 +217,7 @@ def main() -> int:
         [totals],
         per_line=True,
     )
-    sys.stdout.flush()
-    os._exit(0)
+    blender_session.leave(0)
 
 
 if __name__ == "__main__":

@@ -21,14 +21,13 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-os.environ.setdefault("BLENDER_USER_RESOURCES", tempfile.mkdtemp(prefix="ik_doctor_user_"))
-
-import bpy
-
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for folder in (ROOT, ROOT / "tests"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
+import blender_session  # noqa: E402, F401  (before bpy: Blender's user folder apart from the person's)
+import bpy  # noqa: E402
 from measured import write_table  # noqa: E402
 
 from ik_doctor.verify import export_roundtrip, export_settings  # noqa: E402

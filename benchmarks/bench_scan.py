@@ -16,19 +16,17 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-os.environ.setdefault("BLENDER_USER_RESOURCES", tempfile.mkdtemp(prefix="ik_doctor_user_"))
-
-import bpy
-
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for folder in (ROOT, ROOT / "tests"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
+import blender_session  # noqa: E402  (before bpy: Blender's user folder apart from the person's)
+import bpy  # noqa: E402
 from measured import write_table  # noqa: E402
 
 from ik_doctor.verify import animation, playback  # noqa: E402
@@ -131,8 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     header = ["rig/armature", "frames", "play s", "scan s", "scan / play", "cause search s"]
     write_table("scan-speed", header, rows, per_line=True, note=_load())
-    sys.stdout.flush()
-    os._exit(0)
+    blender_session.leave(0)
 
 
 if __name__ == "__main__":

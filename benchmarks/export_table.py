@@ -17,21 +17,17 @@ builder for what happens between them).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
-
-os.environ.setdefault("BLENDER_USER_RESOURCES", tempfile.mkdtemp(prefix="ik_doctor_user_"))
-
-import bpy
 
 ROOT = Path(__file__).resolve().parent.parent
 for folder in (ROOT, ROOT / "tests"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
+import blender_session  # noqa: E402, F401  (before bpy: Blender's user folder apart from the person's)
+import bpy  # noqa: E402
 from bench_export import ANIMATED, RIGS  # noqa: E402
 from export_faults import FAULTS  # noqa: E402
 from measured import write_table  # noqa: E402

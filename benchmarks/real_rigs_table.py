@@ -15,22 +15,19 @@ to the reviewed findings in ``tests/real_rigs_expected.tsv``.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-os.environ.setdefault("BLENDER_USER_RESOURCES", tempfile.mkdtemp(prefix="ik_doctor_user_"))
-
-import bpy
-
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for folder in (ROOT, ROOT / "tests"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
+import blender_session  # noqa: E402, F401  (before bpy: Blender's user folder apart from the person's)
+import bpy  # noqa: E402
 from measured import write_table  # noqa: E402
 
 from ik_doctor import Finding, diagnose  # noqa: E402

@@ -11,20 +11,17 @@ with an error or warning, the arms that pass with an error on them (false alarms
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 import time
 import traceback
 from pathlib import Path
 
-os.environ.setdefault("BLENDER_USER_RESOURCES", tempfile.mkdtemp(prefix="ik_doctor_user_"))
-
 ROOT = Path(__file__).resolve().parent.parent
-for path in (ROOT, ROOT / "tests"):
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
+for folder in (ROOT, ROOT / "tests"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
+import blender_session  # noqa: E402  (before bpy: Blender's user folder apart from the person's)
 import bpy  # noqa: E402
 from measured import write_table  # noqa: E402
 from robot_arms import build_robot_arm  # noqa: E402
@@ -94,8 +91,7 @@ def main() -> None:
             ],
             per_line=True,
         )
-    sys.stdout.flush()
-    os._exit(0)  # Blender's module can stall at interpreter exit
+    blender_session.leave(0)
 
 
 if __name__ == "__main__":

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 
-# Blender writes its user config on start: keep it away from the user's own, in a folder
-# removed when the run ends (a folder per run was left behind).
-USER_RESOURCES = tempfile.TemporaryDirectory(prefix="ik_doctor_user_")
-os.environ.setdefault("BLENDER_USER_RESOURCES", USER_RESOURCES.name)
-
-import bpy  # noqa: E402
-import pytest  # noqa: E402
+import blender_session  # before bpy: Blender's user folder apart from the person's
+import bpy
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -21,7 +15,6 @@ if str(ROOT) not in sys.path:
 
 import hypothesis_profiles  # noqa: E402, F401  (registered before --hypothesis-profile is read)
 
-from ik_doctor.cli.worker import remove_session_folder  # noqa: E402
 from ik_doctor.sample_rig import build_character_rig  # noqa: E402
 
 
@@ -44,19 +37,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
     After importers and Rigify have run, Blender 4.2's module can crash (or stall) while the
     interpreter shuts down, turning a green run into exit 139. Every result is printed by now,
-    so end the process with pytest's own exit status, after removing the temporary folders
-    that teardown would have removed.
+    so end the process with pytest's own exit status (``blender_session.leave``).
     """
     status = getattr(config, "_ik_doctor_exit_status", None)
     if status is None:
         return
-    USER_RESOURCES.cleanup()
-    remove_session_folder()
-    if (faulted_limbs := sys.modules.get("faulted_limbs")) is not None:
-        faulted_limbs.SCRATCH_FOLDER.cleanup()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(int(status))
+    blender_session.leave(int(status))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
