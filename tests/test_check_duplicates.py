@@ -325,3 +325,16 @@ def test_an_ik_paired_twice_keeps_the_worse_of_its_findings() -> None:
     (finding,) = [f for f in findings_of(rig, "duplicates") if f.bone == "forearm.L"]
     assert finding.severity == Severity.ERROR
     assert "hand.L" in finding.message
+
+
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+@pytest.mark.parametrize("amounts", [(0, 1), (1, 0)])
+def test_a_third_ik_agreeing_with_the_first_lands_beside_it(limb, amounts) -> None:
+    """Seeds 168 and 169 (false errors): the limb's IK, a second on its bone aimed at another
+    limb's control and a third aimed at its own, in either order. The first wins the tree and
+    the one agreeing with it lands too: only the one aimed elsewhere misses, one error."""
+    faults = tuple(Fault("twin_ik", limb, amount) for amount in amounts)
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    errors = [f for f in judged.findings if f.severity == Severity.ERROR]
+    assert [f.check_id for f in errors] == ["duplicates"]
