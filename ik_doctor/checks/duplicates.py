@@ -151,9 +151,9 @@ def _finding(
 ) -> Finding | None:
     """The pair's finding; ``fixed_alone`` False leaves out whether its fix would make another
     pair fight (asked by ``clash_after``, which a fix's check would otherwise ask again)."""
+    if _seconds_a_winner(rig, first, later):
+        return None
     same_owner = first.owner == later.owner
-    if same_owner and _seconds_a_winner(rig, first, later):
-        return None  # the twin's own pair with ``first`` tells who misses
     same_control = first.target is not None and first.shares_control(later)
     shared = [bone for bone in later.moving_bones if bone in first.moving_bones]
     agree = same_control and same_point(rig, first, later)
@@ -198,12 +198,6 @@ def _finding(
     # On one control, the IK to change is the one whose tip lies further from where the control
     # was placed: the other already reaches for it.
     changed = _further_from_control(rig, first, later) if same_control else later
-    # What the message names: both IKs, the bones they share, and their control if one.
-    facts = (
-        ("iks", (later.key, first.key)),
-        ("shared", tuple(reversed(shared))),
-        ("control", (readable(first.target), first.subtarget) if same_control else None),
-    )
     # The finding stands on the IK the fix changes, in the chain that misses.
     finding = chain_finding(
         "duplicates",
@@ -217,7 +211,7 @@ def _finding(
         why=why,
         fix_id=fix_id,
         fix_label=f"{verb} IK '{changed.constraint}' on {changed.owner} (asks first)",
-        facts=facts,
+        facts=_named(first, later, shared, same_control),
         needs_confirmation=True,
     )
     if stranded is not None:
@@ -228,6 +222,17 @@ def _finding(
     if fixed_alone and _toggle_clashes(rig, changed, kept):
         return _waiting_for_a_pair(rig, finding, changed)
     return _turning_use_tail_over(finding, changed, kept)
+
+
+def _named(
+    first: IKChain, later: IKChain, shared: list[str], same_control: bool
+) -> tuple[tuple[str, Any], ...]:
+    """What the pair's message names: both IKs, the bones they share, their control if one."""
+    return (
+        ("iks", (later.key, first.key)),
+        ("shared", tuple(reversed(shared))),
+        ("control", (readable(first.target), first.subtarget) if same_control else None),
+    )
 
 
 def _left_behind(winner: IKChain, loser: IKChain, spline: SplineChain) -> tuple[Severity, str, str]:
@@ -285,10 +290,13 @@ def _follows_a_twin(rig: RigView, chain: IKChain, inner: IKChain) -> bool:
 
 
 def _seconds_a_winner(rig: RigView, first: IKChain, later: IKChain) -> bool:
-    """Whether ``later`` agrees with an IK on its bone stacked before ``first``: that twin wins
-    against ``first`` and ``later`` lands with it (seed 168, measured on 4.2: the shin's IK, a
-    second aimed at another limb's control and a third on the shin's own control: the second
-    misses 90% of its reach, the third lands)."""
+    """Whether ``later``, on ``first``'s bone, agrees with an IK stacked there before ``first``:
+    that twin wins against ``first`` and ``later`` lands with it, so the twin's own pair with
+    ``first`` tells who misses (seed 168, measured on 4.2: the shin's IK, a second aimed at
+    another limb's control and a third on the shin's own control: the second misses 90% of its
+    reach, the third lands)."""
+    if first.owner != later.owner:
+        return False
     for twin in rig.chains_on_bone(later.owner):
         if twin.key == first.key:
             return False
