@@ -1297,12 +1297,16 @@ def test_a_hand_ik_in_line_with_the_forearm_misses_beside_the_forearm_ik(
     assert (pair.severity, pair.chain) == (Severity.ERROR, ("hand.L", "IK"))
 
 
-@pytest.mark.parametrize(("limb", "override"), [("arm", 3), ("leg", 0), ("leg", 2), ("leg", 3)])
+@pytest.mark.parametrize(
+    ("limb", "override"), [("arm", 2), ("arm", 3), ("leg", 0), ("leg", 2), ("leg", 3)]
+)
 def test_a_limit_rotation_below_an_overriding_constraint_reclamps_the_start(limb, override) -> None:
     """Once false alarms (issue 25 on 5.3): a Limit Rotation in local space below a constraint
     the IK overrides clamps the start that constraint sets (X held to 0..0.1 rad), so the joint
     no longer starts bent the other way and the limb lands; constraint_order read the start as
-    the constraint above left it and called it flipped."""
+    the constraint above left it and called it flipped. The arm's Track To (seed 169) swings
+    the forearm out of the bend plane, 90° at rest and 49° with the body turned, to a side the
+    clamp leaves within 91° of the rest side, which the solver keeps."""
     faults = (
         Fault("overriding_constraint", limb, override),
         Fault("overriding_constraint", limb, 4),

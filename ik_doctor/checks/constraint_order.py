@@ -27,7 +27,9 @@ What it reports:
   a pole chain when the rotation it sets, where the solver starts, bends the joint backwards,
   straight, or more than 45° out of its bend plane, or is a copied rotation bent the rest way by
   less than the 40° the body turns, which it does not follow; a Track To so under any of the
-  body's turns, since its up axis is the world's, which the hips do not carry (measured: one on
+  body's turns, since its up axis is the world's, which the hips do not carry, and out of the
+  plane only where the side it starts bent to lies more than 91° from the rest side, which the
+  solver keeps (measured: one on
   the shin at the foot control starts it 128° the rest way, and 52° the other way with the hips
   turned -40° about X; the thigh scaled 1.5 over a shin that inherits no scale starts it 154° the
   rest way under every turn, and the leg lands). Only the last constraint in the bone's stack that
