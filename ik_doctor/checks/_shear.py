@@ -120,19 +120,10 @@ def _shearing_ancestor(
     return None
 
 
-def stretch_across_the_fold(
-    rig: RigView, chain: IKChain, direction: Vector, either_way: bool = False
-) -> float | None:
+def stretch_across_the_fold(rig: RigView, chain: IKChain, direction: Vector) -> float | None:
     """How many times the pose scale the chain's root inherits in full from the bone it hangs
     from stretches the axis a straight chain folds about (toward ``direction``) more than its
-    line, when it does (beyond the tolerance); with ``either_way``, also when it stretches it
-    less; else None. Measured on 5.3, the straight leg and arm without a pole, folding by a
-    one-sided limit on the lower bone or freely, under hips or a shoulder scaled unevenly (9
-    scales): each stops 2.0% to 2.6% short where the scale across the fold exceeds the one
-    along the line, and lands wherever it does not; with IK Stretch 0.1 on the arm it lands.
-    With its upper bone limited one-sided too, the other way (``root_folds_against``), it
-    stops short either way: measured on 4.2 on the leg and the arm under hips or a shoulder
-    scaled 0.6 to 1.6 (0.95 and 1.05 too), 0.4% to 11% of the reach."""
+    line (below 1: less), where they differ beyond the tolerance; else None."""
     root = rig.pose_bone(chain.root)
     parent = root.parent
     if parent is None or root.bone.inherit_scale != "FULL" or solved_by_itasc(rig):
@@ -143,9 +134,21 @@ def stretch_across_the_fold(
     line = rig.chain_tip(chain) - rig.bone(chain.root).head
     across = inherited @ line.cross(direction).normalized()
     ratio = across.length / max((inherited @ line.normalized()).length, 1e-12)
-    if ratio > 1.0 + SCALE_TOLERANCE or (either_way and ratio * (1.0 + SCALE_TOLERANCE) < 1.0):
+    if ratio > 1.0 + SCALE_TOLERANCE or ratio * (1.0 + SCALE_TOLERANCE) < 1.0:
         return ratio
     return None
+
+
+ACROSS_THAT_STOPS = 1.09
+"""How many times more across its fold than along its line the scale a straight chain without a
+pole inherits may stretch before it stops short, its hinges free or limited one way. Measured on
+4.2 and 5.3 under hips or a shoulder scaled (s, 1, 1/s): the arm lands at 1.075, stops 0.31% of
+its reach short at 1.11, 1.1% at 1.18, 12% at 2; the leg lands at 1.08, stops 0.19% at 1.1."""
+ALONG_THAT_STOPS = 1.0 / 0.759
+"""The same, the scale stretching its line more than the fold's axis: the arm lands at 1.31
+(0.01%), stops 0.12% short at 1.32, 4.3% at 1.43, 12% at 2; the leg lands at 1.316 (0.07%),
+stops 0.27% at 1.333. As the body turns, the solver turns the fold's plane out of the scaled
+axes, and the shear grows."""
 
 
 def inherited_shear(
@@ -153,27 +156,33 @@ def inherited_shear(
 ) -> tuple[float | None, str]:
     """For a straight chain without a pole, or ``started`` bent with one: how many times the
     uneven scale its root inherits stretches its fold's axis more than its line
-    (``stretch_across_the_fold``; either way where its hinges are limited opposite ways, or it
-    is started bent), and the words the message adds for it."""
+    (``stretch_across_the_fold``), where it stops the chain short, and the words the message
+    adds for it. Where its hinges are limited opposite ways (``root_folds_against``) any
+    difference does (measured on 4.2, the leg and the arm under hips or a shoulder scaled 0.6
+    to 1.6, 0.95 and 1.05 too: 0.4% to 11% of the reach); else past ``ACROSS_THAT_STOPS`` or
+    ``ALONG_THAT_STOPS``."""
     if started:
         return _started_shear(rig, chain, direction)
-    if chain.pole is not None:
-        return None, ""
-    opposed = root_folds_against(rig, chain)
-    stretch = stretch_across_the_fold(rig, chain, direction, either_way=opposed)
+    stretch = stretch_across_the_fold(rig, chain, direction) if chain.pole is None else None
     if stretch is None:
         return None, ""
+    opposed = root_folds_against(rig, chain)
+    if not opposed and 1.0 / ALONG_THAT_STOPS <= stretch <= ACROSS_THAT_STOPS:
+        return None, ""
     if stretch < 1.0:
+        hinges = ", and its IK limits turn its two hinges opposite ways" if opposed else ""
         return stretch, (
             f" Its root inherits a pose scale {1.0 / stretch:.3g} times larger along its line "
-            "than across that fold, and its IK limits turn its two hinges opposite ways: folding, "
-            "it shears and stops short (measured on the leg and the arm under hips or a shoulder "
-            "scaled 0.6 to 1.6 either way: 0.4% to 11% of the reach; pre-bent, still short)."
+            f"than across that fold{hinges}: folding, it shears and stops short (measured on "
+            "the leg and the arm under hips or a shoulder scaled 0.6 to 1.6: "
+            + ("0.4% to 11% of the reach" if opposed else "from 1.32 times, 0.12% to 12%")
+            + "; pre-bent, still short)."
         )
     return stretch, (
         f" Its root inherits a pose scale {stretch:.3g} times larger across that fold than "
-        "along it: folding, it shears and stops short (measured on the leg and the arm: 2.0% "
-        "to 3.1% of the reach; pre-bent, still 1.7% to 3.2%, with the shear then at rest)."
+        "along it: folding, it shears and stops short (measured on the leg and the arm: from "
+        "1.1 times, 0.19% to 12% of the reach; pre-bent, still 1.7% to 3.2%, with the shear "
+        "then at rest)."
     )
 
 
@@ -189,7 +198,7 @@ def _started_shear(rig: RigView, chain: IKChain, direction: Vector) -> tuple[flo
     bent: folding from there it shears either way (seed 124: the arm posed 70° under a shoulder
     scaled (1.3, 1, 0.77) stops 13% of its reach short, where `inherit` reads no shear at rest,
     the straight upper arm lined up with the shoulder's axes)."""
-    stretch = stretch_across_the_fold(rig, chain, direction, either_way=True)
+    stretch = stretch_across_the_fold(rig, chain, direction)
     if stretch is None or abs(1.0 - stretch) < STARTED_SHEAR:
         return None, ""
     larger = "across that fold than along its line"
