@@ -591,6 +591,7 @@ def _trades(
             ):
                 continue
             carried = finding.chain in upstream.get(after.chain, ())
+            carried = carried or _copies_what_it_carried(faults_to_apply, rig, finding, after)
             if after.chain in failing_now and (after.chain in failing or carried):
                 continue  # revealed, not traded
             yield (
@@ -602,3 +603,23 @@ def _trades(
     for after in diagnose(rig):
         if after.severity == Severity.ERROR and after.key in claimed:
             yield f"Fix All claimed '{after.check_id}' on {after.bone} fixed: {after.message}"
+
+
+def _copies_what_it_carried(
+    faults: tuple[Fault, ...], fixed_rig: bpy.types.Object, fixed: Finding, after: Finding
+) -> bool:
+    """Whether the new error's constraint takes its target from a bone that hung below the fixed
+    chain's bones before the fix and no longer does: the chain worked only as that fault moved
+    what it copies (seeds 172 and 175: the shin copying the rotation of a hand control parented
+    into the arm's chain lands, turned with the arm; the cycle fixed, it bends 91.35° from its
+    pole, as it does alone)."""
+    bone = fixed_rig.pose.bones.get(after.bone or "")
+    constraint = bone.constraints.get(after.constraint or "") if bone else None
+    subtarget = getattr(constraint, "subtarget", "")
+    if not subtarget or not (fixed_view := RigView(fixed_rig)).has_bone(subtarget):
+        return False
+    hangs_from_now = set(fixed_view.ancestors(subtarget))
+    view = RigView(faulted_rig(faults))  # the rig as it was: the fixed one is gone after this
+    chain = next((c for c in view.chains if c.key == fixed.chain), None)
+    moved = set(chain.moving_bones) if chain is not None else set()
+    return not moved.isdisjoint(view.ancestors(subtarget)) and moved.isdisjoint(hangs_from_now)

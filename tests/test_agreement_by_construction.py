@@ -1607,6 +1607,22 @@ def test_an_arm_carried_by_a_leg_ik_turning_the_hips_is_revealed_by_the_legs_fix
     assert [f.severity for f in order] == [Severity.ERROR]
 
 
+@pytest.mark.parametrize("in_chain", [0, 1])
+def test_a_shin_copying_a_control_its_arm_carried_is_revealed_by_the_cycle_fix(in_chain) -> None:
+    """Seeds 172 and 175: the shin copies the rotation of the hand control, which hangs in the
+    arm's chain (the cycle check's error) and turns with the arm, so the leg lands (the copy a
+    warning). Reparented, the control no longer turns, and the leg bends 91.35° from its pole
+    with the body turned, as it does alone, with its error: revealed, not a trade."""
+    faults = (Fault("control_in_chain", "arm", in_chain), Fault("overriding_constraint", "leg", 5))
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    assert [v.state for v in judged.verdicts if v.owner == "shin.L"] == ["pass"]
+    leg = judge((faults[1],), fixes=False)
+    assert [v.state for v in leg.verdicts if v.owner == "shin.L"] == ["fail"]
+    order = [f for f in leg.findings if f.check_id == "constraint_order"]
+    assert [f.severity for f in order] == [Severity.ERROR]
+
+
 def test_an_ik_inside_a_chain_whose_ik_blender_marks_invalid_is_not_held_by_it() -> None:
     """Seed 93: the leg's IK aimed at the armature itself, without a bone, is invalid in Blender
     and moves nothing; the thigh IK inside its chain lands, and ``constraint_order`` called it
