@@ -32,7 +32,7 @@ from ik_doctor import Finding, FixError, Severity, apply_all_fixes, apply_fix, d
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.fix_policy import FixPermission
 from ik_doctor.core.geometry import rest_pole_angle
-from ik_doctor.core.names import has_unreadable
+from ik_doctor.core.names import has_unreadable, readable
 from ik_doctor.core.rig import RigView
 from ik_doctor.sample_rig import build_character_rig
 from ik_doctor.verify.oracle import ChainVerdict, Disagreement, disagreements, judge_chains
@@ -576,6 +576,7 @@ def _trades(
         if finding.fix_id is None:
             continue
         rig = faulted_rig(faults_to_apply)
+        below = _hanging_below(RigView(rig), finding.chain)
         try:
             apply_fix(finding)
         except FixError:
@@ -591,7 +592,7 @@ def _trades(
             ):
                 continue
             carried = finding.chain in upstream.get(after.chain, ())
-            carried = carried or _copies_what_it_carried(faults_to_apply, rig, finding, after)
+            carried = carried or _copies_what_it_carried(RigView(rig), below, after)
             if after.chain in failing_now and (after.chain in failing or carried):
                 continue  # revealed, not traded
             yield (
@@ -605,21 +606,23 @@ def _trades(
             yield f"Fix All claimed '{after.check_id}' on {after.bone} fixed: {after.message}"
 
 
-def _copies_what_it_carried(
-    faults: tuple[Fault, ...], fixed_rig: bpy.types.Object, fixed: Finding, after: Finding
-) -> bool:
-    """Whether the new error's constraint takes its target from a bone that hung below the fixed
-    chain's bones before the fix and no longer does: the chain worked only as that fault moved
-    what it copies (seeds 172 and 175: the shin copying the rotation of a hand control parented
-    into the arm's chain lands, turned with the arm; the cycle fixed, it bends 91.35° from its
-    pole, as it does alone)."""
-    bone = fixed_rig.pose.bones.get(after.bone or "")
-    constraint = bone.constraints.get(after.constraint or "") if bone else None
-    subtarget = getattr(constraint, "subtarget", "")
-    if not subtarget or not (fixed_view := RigView(fixed_rig)).has_bone(subtarget):
-        return False
-    hangs_from_now = set(fixed_view.ancestors(subtarget))
-    view = RigView(faulted_rig(faults))  # the rig as it was: the fixed one is gone after this
-    chain = next((c for c in view.chains if c.key == fixed.chain), None)
+def _hanging_below(view: RigView, key: tuple[str, str] | None) -> dict[str, set[str]]:
+    """The bones that hang below a bone the chain ``key`` turns, each with those bones."""
+    chain = view.chain(*key) if key else None
     moved = set(chain.moving_bones) if chain is not None else set()
-    return not moved.isdisjoint(view.ancestors(subtarget)) and moved.isdisjoint(hangs_from_now)
+    hanging = {name: moved.intersection(view.ancestors(name)) for name in view.bone_names()}
+    return {name: bones for name, bones in hanging.items() if bones}
+
+
+def _copies_what_it_carried(fixed: RigView, below: dict[str, set[str]], after: Finding) -> bool:
+    """Whether the new error's constraint takes its target from a bone that hung ``below`` the
+    fixed chain's bones before the fix and no longer does: the chain worked only as that fault
+    moved what it copies (seeds 172 and 175: the shin copying the rotation of a hand control
+    parented into the arm's chain lands, turned with the arm; the cycle fixed, it bends 91.35°
+    from its pole, as it does alone)."""
+    if not after.bone or not fixed.has_bone(after.bone):
+        return False
+    stack = fixed.constraints(after.bone)
+    constraint = next((c for c in stack if readable(c) == after.constraint), None)
+    subtarget = readable(constraint, "subtarget", "") if constraint is not None else ""
+    return subtarget in below and below[subtarget].isdisjoint(fixed.ancestors(subtarget))
