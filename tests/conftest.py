@@ -31,6 +31,16 @@ def rig(scene: bpy.types.Scene) -> bpy.types.Object:
     return build_character_rig()
 
 
+@pytest.fixture
+def temporary_folder_for_killed_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A temporary folder in the test's own for the commands it starts: a run killed with
+    SIGKILL cannot remove its workers' folders, which otherwise piled up in the system's."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setenv("TMPDIR", str(folder))
+    return folder
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Leave without Python's teardown once pytest has reported.

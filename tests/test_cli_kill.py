@@ -62,6 +62,8 @@ from ik_doctor.cli.pool import NOT_CHECKED
 from ik_doctor.cli.report_json import SCHEMA_PATH
 from ik_doctor.sample_rig import build_character_rig
 
+pytestmark = pytest.mark.usefixtures("temporary_folder_for_killed_runs")
+
 SEED = os.environ.get("IK_DOCTOR_KILL_SEED", "in-place-1")
 KILL_POINTS = int(os.environ.get("IK_DOCTOR_KILL_POINTS", "50"))
 TERM_POINTS = 3

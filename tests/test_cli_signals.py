@@ -31,9 +31,10 @@ from ik_doctor.cli.pool import NOT_CHECKED
 from ik_doctor.cli.report_json import SCHEMA_PATH
 from ik_doctor.sample_rig import build_character_rig
 
-pytestmark = pytest.mark.skipif(
-    not sys.platform.startswith("linux"), reason="finds the workers in /proc"
-)
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the workers in /proc"),
+    pytest.mark.usefixtures("temporary_folder_for_killed_runs"),
+]
 IK_DOCTOR = Path(sys.executable).with_name("ik-doctor")
 SCHEMA = json.loads(SCHEMA_PATH.read_text("utf-8"))
 WORKER_MARK = "ik_doctor.cli.worker"

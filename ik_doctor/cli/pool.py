@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import queue
+import shutil
 import signal
 import site
 import subprocess
@@ -279,16 +280,25 @@ class _Worker:
     ) -> None:
         # Closed in close(), after the worker has exited and its last words are read.
         self.log: TextIO = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
-        self.process = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.log,
-            env=_environment(),
-            text=True,
-            encoding="utf-8",
-            process_group=0,  # a Ctrl-C at the terminal reaches the main process only
-        )
+        # Blender makes a folder per process in the temporary folder and removes it as it exits;
+        # a worker killed (a timeout, a crash, a second Ctrl-C) cannot, and left one each. The
+        # worker's temporary folder is one of ours, removed in close() however it ended.
+        self.scratch = tempfile.mkdtemp(prefix="ik_doctor_worker_")
+        try:
+            self.process = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.log,
+                env=_environment(self.scratch),
+                text=True,
+                encoding="utf-8",
+                process_group=0,  # a Ctrl-C at the terminal reaches the main process only
+            )
+        except OSError:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.log.close()
+            raise
         self.stop = stop
         stop.watch(self.process)
         self.started = time.monotonic()
@@ -377,6 +387,7 @@ class _Worker:
                 self.process.stdin.close()
         code = _end(self.process)
         self.stop.forget(self.process)
+        shutil.rmtree(self.scratch, ignore_errors=True)
         self.log.seek(0)
         tail = [line.strip() for line in self.log.read().splitlines() if line.strip()][-3:]
         self.log.close()
@@ -406,13 +417,15 @@ def _left_on_disk(job: Job, doing: str) -> str:
     return ""
 
 
-def _environment() -> dict[str, str]:
-    """The environment the user gave (not bpy's changes to this process's: OCIO), ``PWD`` true.
+def _environment(temporary: str) -> dict[str, str]:
+    """The environment the user gave (not bpy's changes to this process's: OCIO), ``PWD`` true,
+    with ``temporary`` as the temporary folder.
 
     Blender 4.2 resolves a relative path against ``$PWD``, which a parent that changed
     directory without a shell (``subprocess.run(cwd=...)``) leaves pointing elsewhere.
     """
     environment = dict(os.environ)
+    environment.update(TMPDIR=temporary, TEMP=temporary, TMP=temporary)
     with contextlib.suppress(OSError):  # a removed current directory has no true PWD
         environment["PWD"] = os.getcwd()
     return environment
