@@ -175,8 +175,11 @@ def inherited_shear(
             f" Its root inherits a pose scale {1.0 / stretch:.3g} times larger along its line "
             f"than across that fold{hinges}: folding, it shears and stops short (measured on "
             "the leg and the arm under hips or a shoulder scaled 0.6 to 1.6: "
-            + ("0.4% to 11% of the reach" if opposed else "from 1.32 times, 0.12% to 12%")
-            + "; pre-bent, still short)."
+            + (
+                "0.4% to 11% of the reach; pre-bent, still short)."
+                if opposed
+                else "from 1.32 times, 0.12% to 12%; pre-bent, still 2.0% to 4.4%)."
+            )
         )
     return stretch, (
         f" Its root inherits a pose scale {stretch:.3g} times larger across that fold than "
