@@ -56,9 +56,9 @@ def start_flips_the_bend(
 
     Measured on the reference leg: a start bent the other way from the rest bend, or straight,
     or turned more than 45° out of the bend plane (a Track To's: to a side more than 91° from
-    the rest side, ``_side_turn``), flips or stalls the knee, and so does a
-    copied rotation bent the rest way by less than the body turns (it does not turn with the
-    hips); Track To on the shin did in every case. Without a pole the start decides the bend
+    the rest side, ``_side_turn``), flips or stalls the knee, and so does a copied rotation
+    bent the rest way by less than the body turns (it does not turn with the hips); Track To
+    on the shin did in every case. Without a pole the start decides the bend
     plane anyway, and the chain root's rotation is replaced by the pole's. A hinge keeps only
     its angle of the start (``_kept_by_a_hinge``); without ``hinged``, as if its axes were free;
     with ``rested``, as if those bones' rotation were at rest, with ``cleared`` their rotation
