@@ -1633,3 +1633,49 @@ def test_an_ik_inside_a_chain_whose_ik_blender_marks_invalid_is_not_held_by_it()
     assert [v.state for v in judged.verdicts if v.owner == "thigh.L"] == ["pass"]
     errors = {(f.check_id, f.bone) for f in judged.findings if f.severity == Severity.ERROR}
     assert ("target", "shin.L") in errors and ("constraint_order", "thigh.L") not in errors
+
+
+@pytest.mark.parametrize(
+    ("limb", "one_sided", "keyed", "fails"),
+    [
+        ("leg", 6, 0.8, True),  # seed 177
+        ("arm", 7, 1.0, True),  # seed 182
+        ("leg", 6, 0.3, False),
+        ("arm", 5, 1.0, False),  # only the lower hinge limited: lands
+    ],
+)
+def test_a_straight_limb_with_opposed_hinges_keyed_out_of_its_fold_stops_short(
+    limb, one_sided, keyed, fails
+) -> None:
+    """Seeds 177 and 182 (warnings only): straight, no pole, its hinges limited opposite ways,
+    the upper bone keyed (a, a/2, 0) rad: at 0.8 and 1.0 its direction swings 16° and 24° out of
+    the plane the limits fold it in, and the limb stops 0.13% short; at 0.3 (2.5°) it lands, and
+    with only the lower hinge limited it lands keyed either way."""
+    faults = (Fault("straight_one_sided", limb, one_sided), Fault("fk_keys", limb, keyed))
+    judged = judge(faults)
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    lands = next(v.state for v in judged.verdicts if v.owner == LIMBS[limb].owner) == "pass"
+    straight = next(f for f in judged.findings if f.check_id == "rest_pose")
+    assert (straight.title == "Straight, posed out of its fold", lands) == (fails, not fails)
+    assert not fails or (straight.severity, straight.fix_id) == (Severity.ERROR, None)
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(
+    ("bone", "degrees", "fails"), [("owner", 10, True), ("parent", 10, True), ("owner", 5, False)]
+)
+def test_a_bone_of_a_straight_limb_with_opposed_hinges_posed_out_of_its_fold(
+    limb, bone, degrees, fails
+) -> None:
+    """Measured on 4.2: a bone of that limb posed turned about its own Z, out of the plane its
+    limits fold it in, stops 0.12% short from 8° (0.10% at 7°, 0.078% at 6°), root or lower
+    bone alike; at 5° it lands."""
+    rig = faulted_limbs.faulted_rig((Fault("straight_one_sided", limb, 6),))
+    owner = LIMBS[limb].owner
+    posed = rig.pose.bones[getattr(LIMBS[limb], bone)]
+    posed.rotation_mode = "XYZ"
+    posed.rotation_euler = (0.0, 0.0, math.radians(degrees))
+    bpy.context.view_layer.update()
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    (finding,) = [f for f in diagnose(rig) if f.check_id == "rest_pose" and f.bone == owner]
+    assert (verdict.state == "fail", finding.severity == Severity.ERROR) == (fails, fails)

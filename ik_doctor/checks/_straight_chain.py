@@ -38,6 +38,7 @@ from ..core.start import (
     target_tracking_joint,
 )
 from ._no_pole_stiffness import short_once_bent_without_pole
+from ._opposed_swing import swung_out_of_its_fold, swung_words
 from ._shared_control import line_aimer, rival_on_the_control
 from ._shear import inherited_shear, shear_that_stops
 
@@ -89,6 +90,8 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
             if folded
             else "."
         )
+    elif not stretch and (swung := swung_out_of_its_fold(rig, chain)) is not None:
+        severity, title, effect, held_by = swung_words(*swung)
     else:
         severity, title, effect = _without_pole(rig, chain, bool(stretch), side if folded else None)
     bent_by = start.by if start else ()

@@ -23,22 +23,24 @@ What it reports:
 
 - The armature in Rest Position: an error, IK does nothing.
 - A chain straight in the rest pose: an error with a pole, it does not bend at all. A warning
-  without one: it cannot fold when the target comes straight toward the root, and bends only the
-  way its one-sided IK limits fold it, where they choose, as a robot arm's hinges do (the finding
-  names them); an error where its root inherits a pose scale larger across that fold than along it,
-  or, its two hinges limited one-sided opposite ways, any uneven scale (the leg and the arm under
-  hips or a shoulder scaled 0.95 to 1.6 either way stop 0.4% to 11% short): pre-bent, it lands no
-  better. A warning too where the solver starts it bent toward its pole, by a
-  posed rotation or by a Damped Track at its own target on the lower bone, and the leg and the arm
-  land, or bent by another constraint the IK overrides whose bend the pole angle turns to face the
-  pole (``core.start.straight_start``: a Damped Track at the pole with the angle turned 150° or
-  180°); an error where a posed rotation or such a constraint bends it away (a pole angle
-  that turns the chain more than 90° from its rest pose turns a posed bend round with it: the
-  leg and the arm posed ±20° or ±70°, the angle turned 100° to 180°, land posed away), and where a
-  posed rotation bends it toward the pole but the root's one-sided IK limit turns it only the
-  other way from the fold (measured: the leg and the arm posed 20° to 160° toward the pole
-  stop short, the leg 53% at 160°; with the root free they land), with no fix: pre-bent, the
-  pose still fails, so the message says what to clear or free.
+  without one: it cannot fold when the target comes straight toward the root, and bends only the way
+  its one-sided IK limits fold it, where they choose, as a robot arm's hinges do (the finding names
+  them); an error where its root inherits a pose scale 1.09 times larger across that fold than along
+  it, or 1.32 times larger along it, or, its two hinges limited one-sided opposite ways, any uneven
+  scale (the leg and the arm under hips or a shoulder scaled 0.95 to 1.6 either way stop 0.4% to 11%
+  short): pre-bent, it lands no better. An error too where those opposed hinges' chain is posed with
+  a bone turned 7° or more out of the plane they fold it in (``_opposed_swing``: 0.1% to 0.15%
+  short, pre-bent or not). A warning too where the solver starts it bent toward its pole, by a posed
+  rotation or by a Damped Track at its own target on the lower bone, and the leg and the arm land,
+  or bent by another constraint the IK overrides whose bend the pole angle turns to face the pole
+  (``core.start.straight_start``: a Damped Track at the pole with the angle turned 150° or 180°); an
+  error where a posed rotation or such a constraint bends it away (a pole angle that turns the chain
+  more than 90° from its rest pose turns a posed bend round with it: the leg and the arm posed ±20°
+  or ±70°, the angle turned 100° to 180°, land posed away), and where a posed rotation bends it
+  toward the pole but the root's one-sided IK limit turns it only the other way from the fold
+  (measured: the leg and the arm posed 20° to 160° toward the pole stop short, the leg 53% at 160°;
+  with the root free they land), with no fix: pre-bent, the pose still fails, so the message says
+  what to clear or free.
 - Where one-sided IK limits fold such a chain, they judge a constraint's start, not the pole
   alone: bent against them (180° off their fold) they hold it straight, an error ("Start held
   straight": the leg and the arm stop 3.4% short); within them (90° to 115° off) they take
