@@ -281,12 +281,10 @@ def _follows_a_twin(rig: RigView, chain: IKChain, inner: IKChain) -> bool:
     of length 2 after one of length 1 under the leg's IK stops 98% of its reach short and the
     leg lands; the hand's alike, 91%). A twin that turns the inner chain's bones too (two foot
     IKs of length 3) leaves the inner one the loser (seed 13)."""
-    for twin in rig.chains_on_bone(chain.owner):
-        if twin.key == chain.key:
-            return False
-        if _agrees(rig, twin, chain) and set(twin.moving_bones).isdisjoint(inner.moving_bones):
-            return True
-    return False
+    return any(
+        set(twin.moving_bones).isdisjoint(inner.moving_bones)
+        for twin in _agreeing_before(rig, chain, chain)
+    )
 
 
 def _seconds_a_winner(rig: RigView, first: IKChain, later: IKChain) -> bool:
@@ -295,14 +293,17 @@ def _seconds_a_winner(rig: RigView, first: IKChain, later: IKChain) -> bool:
     ``first`` tells who misses (seed 168, measured on 4.2: the shin's IK, a second aimed at
     another limb's control and a third on the shin's own control: the second misses 90% of its
     reach, the third lands)."""
-    if first.owner != later.owner:
-        return False
-    for twin in rig.chains_on_bone(later.owner):
-        if twin.key == first.key:
-            return False
-        if _agrees(rig, twin, later):
-            return True
-    return False
+    return first.owner == later.owner and any(_agreeing_before(rig, later, first))
+
+
+def _agreeing_before(rig: RigView, chain: IKChain, before: IKChain) -> Iterator[IKChain]:
+    """The live IKs on ``chain``'s bone, stacked above ``before`` there, that agree with
+    ``chain`` (``_agrees``)."""
+    for twin in rig.chains_on_bone(chain.owner):
+        if twin.key == before.key:
+            return
+        if _agrees(rig, twin, chain):
+            yield twin
 
 
 def _carried_by_a_twin(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
