@@ -24,10 +24,14 @@ for suite in "${suites[@]}"; do
     python="${suite_tests#*:}/bin/python"
     code=0
     # A folder of this run's own: pytest's shared temporary folders are pruned by other
-    # sessions, and a fixed --basetemp is emptied by the next run that starts.
+    # sessions, and a fixed --basetemp is emptied by the next run that starts. It is every
+    # Blender's TMPDIR too (the chroot binds /tmp): a window closed by SIGTERM, or a binary the
+    # kill tests stop, leaves its blender_* folder there, not in /tmp.
     temporary="$(mktemp -d "/tmp/ik_doctor_${folder}_$suite.XXXXXX")"
-    (cd "$ROOT" && IK_DOCTOR_DEBIAN_SUITE="$suite" "$python" -m pytest -p no:cacheprovider \
-      --confcutdir "tests/$folder" --basetemp "$temporary" "tests/$folder" "$@") || code=$?
+    mkdir "$temporary/tmp"
+    (cd "$ROOT" && TMPDIR="$temporary/tmp" IK_DOCTOR_DEBIAN_SUITE="$suite" "$python" -m pytest \
+      -p no:cacheprovider --confcutdir "tests/$folder" --basetemp "$temporary/pytest" \
+      "tests/$folder" "$@") || code=$?
     rm -rf "$temporary"
     echo "Debian $suite, tests/$folder: pytest exit $code after $((SECONDS - start)) s"
     # Exit 5 is "no tests collected": nothing was tested, which is no pass.
