@@ -9,7 +9,7 @@ import bpy
 import faulted_limbs
 import pytest
 from faulted_limbs import Fault, faulted_rig
-from mathutils import Quaternion, Vector
+from mathutils import Matrix, Quaternion, Vector
 from solving import (
     assert_ik_works,
     findings_of,
@@ -691,3 +691,27 @@ def test_a_pose_that_keeps_a_joint_without_inherited_rotation_on_its_side_is_not
     rig.pose.bones[owner].rotation_euler = (0.0, 0.0, 0.0)  # what clearing the pose did
     (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
     assert verdict.fails and verdict.bend_from_pole > 170  # degrees
+
+
+def test_a_pose_whose_start_lets_too_few_iterations_land_waits_for_more_iterations() -> None:
+    """Fresh seed 185 (a trade): the leg at 9 iterations, its shin posed folded 150° further and
+    its thigh scaled 1.5 (not inherited), lands. Cleared, it starts at its 7.6° rest bend, where
+    the solver check's table needs 12, and stops short: the fix waits for the iterations. At 12
+    iterations the pose is cleared as before."""
+    faults = (
+        Fault("iterations", "leg", 9),
+        Fault("pose_rotation", "leg", 150),
+        Fault("inherit_scale_none", "leg", 1.5),
+    )
+    rig = faulted_rig(faults)
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    (leftover,) = findings_of(rig, "rest_pose")
+    assert leftover.fix_id is None
+    assert "rest bend, where its 9 iterations are too few" in (leftover.no_fix_reason or "")
+    for name in ("thigh.L", "shin.L"):  # what clearing the pose did
+        rig.pose.bones[name].matrix_basis = Matrix()
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert verdict.fails, verdict.reason
+    enough = faulted_rig((Fault("iterations", "leg", 12), *faults[1:]))
+    (leftover,) = findings_of(enough, "rest_pose")
+    assert leftover.fix_id == "clear_pose"

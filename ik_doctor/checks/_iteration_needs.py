@@ -263,18 +263,22 @@ class Need:
 
 
 def iterations_needed(
-    rig: RigView, chain: IKChain, without: bpy.types.Constraint | None = None
+    rig: RigView,
+    chain: IKChain,
+    without: bpy.types.Constraint | None = None,
+    at_rest: bool = False,
 ) -> Need | None:
     """The fewest iterations the chain needs by the tables measured on two-bone limbs as straight
     as it is, or straighter, or posed folded as far; None for a chain no table measured (one or
-    three bones, a bend past the tables). ``without``: as if that constraint were muted."""
+    three bones, a bend past the tables). ``without``: as if that constraint were muted;
+    ``at_rest``: as if the chain's pose were cleared (it starts at its rest bend, unscaled)."""
     if len(chain.moving_bones) == 3:
         found = three_bone_need(rig, chain)
         return None if found is None else Need(*found, "three_bones")
     bends = joint_bends(rig, chain, without)
     if bends is None:
         return None
-    bend, further, straighter = bends
+    bend, further, straighter = (bends[0], 0.0, None) if at_rest else bends
     with_pole = chain.pole is not None and not chain.pole_bone_missing
     if further:
         return _folded_further_need(rig, chain, bend, further) if with_pole else None
@@ -310,7 +314,7 @@ def iterations_needed(
         posed = _straighter_need(rig, chain, bend, straighter)
         if posed is not None:
             needs.append(posed)
-    grown = _grown_need(rig, chain, measured, limb)
+    grown = None if at_rest else _grown_need(rig, chain, measured, limb)
     if grown is not None:
         needs.append(grown)
     stiff = _stiffness_need(rig, chain, bend, measured[1], limb) if with_pole else None
@@ -323,6 +327,14 @@ def iterations_needed(
     rolled = _rolled_need(rig, chain, measured, limb)
     if with_pole and table is BEND_NEEDS and not stretching and stiff is None and rolled:
         needs.append(rolled)
+    needs += _setup_needs(rig, chain, bend, with_pole)
+    return max(needs, key=lambda need: need.count)
+
+
+def _setup_needs(rig: RigView, chain: IKChain, bend: float, with_pole: bool) -> list[Need]:
+    """What the IK's own setup needs whatever the bend table says: no Use Tail under a pole, or
+    a straight chain without a pole on hinges limited opposite ways."""
+    needs = []
     if not chain.use_tail and with_pole and bend <= TAIL_OFF_BEND:
         needs.append(
             Need(
@@ -341,7 +353,7 @@ def iterations_needed(
                 "opposed_hinges",
             )
         )
-    return max(needs, key=lambda need: need.count)
+    return needs
 
 
 def _stretching_and_stiff(stretched: Need, stiff: Need) -> Need:

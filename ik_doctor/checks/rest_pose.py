@@ -101,7 +101,9 @@ What its fixes do:
   the pose turns the start a constraint the IK overrides gives a joint the rest way, and
   cleared it would start bent the other way (``core.start.start_held_by``), nor where the pose
   keeps a joint that does not inherit rotation on its side (the inherit check's warning):
-  cleared, it flips once the bones above turn.
+  cleared, it flips once the bones above turn; nor where the pose moves the joint's start and,
+  cleared, the chain would start at its rest bend with fewer iterations than the solver check's
+  table needs there (seed 185: the leg at 9, which lands posed, stops 2.3% short at rest).
 """
 
 from __future__ import annotations
@@ -124,7 +126,7 @@ from ..core.limb import (
     switched_off,
 )
 from ..core.names import readable
-from ..core.posed_bend import pose_flips_bend
+from ..core.posed_bend import joint_bends, pose_flips_bend
 from ..core.reach import (
     evenly_scaled,
     held_off_when_posed,
@@ -139,6 +141,7 @@ from ..core.start import (
     pose_flips_the_start,
     start_held_by,
 )
+from ._iteration_needs import iterations_needed
 from ._one_bone_length import changed_length, clear_scale
 from ._straight_chain import pre_bend, straight_finding
 from ._unturned_joint import rotation_effect
@@ -244,6 +247,7 @@ def _leftover_pose(
         if turned_back
         else start_held_by(rig, chain, "the pose", [n for n in posed if not _keyed(n, keyed)])
         or _side_kept_by_the_pose(rig, chain, [n for n in rotated if not _keyed(n, keyed)])
+        or (_too_few_iterations_once_cleared(rig, chain) if rotated else None)
     )
     return chain_finding(
         "rest_pose",
@@ -282,6 +286,25 @@ def _side_kept_by_the_pose(rig: RigView, chain: IKChain, rotated: list[str]) -> 
                 "Inherit Rotation on first (the inherit check's fix)"
             )
     return None
+
+
+def _too_few_iterations_once_cleared(rig: RigView, chain: IKChain) -> str | None:
+    """Why clearing a pose that changes where the joint starts would leave the chain short: from
+    its rest bend it needs more iterations than it has (the solver check's tables). Seed 185:
+    the leg at 9 iterations, its shin posed folded further and its thigh scaled, lands; cleared,
+    it starts at its 7.6° rest bend, where it needs 12, and stops 2.3% of its reach short."""
+    bends = joint_bends(rig, chain)
+    if bends is None or not (bends[1] or bends[2] is not None):
+        return None  # the pose leaves the joint's start as bent as at rest
+    iterations = rig.ik_constraint(chain).iterations
+    need = iterations_needed(rig, chain, at_rest=True)
+    if need is None or iterations >= need.count:
+        return None
+    return (
+        f"cleared, the joint would start at its {bends[0]:.1f}° rest bend, where its "
+        f"{iterations} iterations are too few ({need.measured}): set more iterations first "
+        "(the solver check's fix)"
+    )
 
 
 def _leftover_title(wrong_way: bool, falls_short: bool, held_off: str | None) -> str:
