@@ -1311,3 +1311,34 @@ def test_a_straight_limb_without_a_pole_its_lower_hinge_one_sided_has_its_own_st
         apply_fix(errors[0])
         (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
         assert not verdict.fails, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("limb", "override", "state"),
+    [("arm", 2, "pass"), ("leg", 2, "fail"), ("leg", 5, "pass")],
+)
+def test_a_lock_started_turned_about_z_by_a_constraint_reaches_and_waits(
+    limb, override, state
+) -> None:
+    """Fresh seed 187 (a false error and a trade): the forearm or shin locked on X, a Track To
+    at the hand or foot control (or, the leg, a copy of the hand control's rotation) starts it
+    turned about Z. The solver folds it about Z and the tip reaches every goal: the arm bends
+    71° from its pole, the leg 93° (a fail the constraint order check names), the leg copying
+    79°. The lock is no error, and freeing it alone would let the start flip the joint (the arm
+    106° from its pole): its fix waits for the constraint's mute."""
+    owner = LIMBS[limb].owner
+    faults = (Fault("ik_lock", limb, 0), Fault("overriding_constraint", limb, override))
+    judged = judge(faults)
+    (verdict,) = [v for v in judged.verdicts if v.owner == owner]
+    assert verdict.state == state and verdict.tip_error / verdict.reach < 0.001
+    (finding,) = [f for f in judged.findings if f.check_id == "locks" and f.bone == owner]
+    assert finding.severity == Severity.WARNING and finding.stated["swung_start"] == (owner,)
+    assert finding.fix_id is None and "mute that constraint" in (finding.no_fix_reason or "")
+    if state == "fail":
+        assert any(
+            f.check_id == "constraint_order" and f.severity == Severity.ERROR
+            for f in judged.findings
+        )
+    freed = judge(faults[1:])
+    (verdict,) = [v for v in freed.verdicts if v.owner == owner]
+    assert verdict.state == "fail" and verdict.bend_from_pole > 91.0

@@ -109,7 +109,10 @@ def swung_past_x_holds(
     if not modelled:
         return {}
     started = started_pose(rig, chain, without)
-    swings = {name: folds_past_its_x_hold(rig, chain, name, started) for name in chain.bones}
+    swings = {
+        name: folds_past_its_x_hold(rig, chain, name, started, reaching=True)
+        for name in chain.bones
+    }
     return {name: swing for name, swing in swings.items() if swing is not None}
 
 
@@ -134,7 +137,7 @@ def weighed_against_swing(rig: RigView, chain: IKChain, findings: list[Finding])
     said = ", ".join(f"{f.bone} {abs(swings[f.bone or '']):.2g} rad" for f in limited)
     reason = (
         f" But the solver starts it turned about its own Z ({said}): held on X alone, it folds "
-        "about Z and lands (measured)."
+        "about Z and its tip reaches the target (measured)."
     )
     named = tuple(f.bone for f in limited)
     weighed = lowered(findings, reason, ("swung_start", named), _x_limit_error)
