@@ -11,6 +11,7 @@ from solving import assert_ik_works, findings_of, pose_snapshot
 from ik_doctor import Severity, apply_fix, run_fix
 from ik_doctor.core.editing import edit_bones
 from ik_doctor.core.geometry import offset_from_line, rest_pole_angle
+from ik_doctor.verify.oracle import judge_chains
 from ik_doctor.verify.solve import evaluate
 
 LEG = ("thigh.L", "shin.L")
@@ -337,3 +338,21 @@ def test_no_roll_fix_that_would_put_an_x_lock_or_narrow_limit_on_the_bend(
     assert [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR] == []
     _roll(rig, owner, -roll)
     assert [f.severity for f in findings_of(rig, "locks")] == [Severity.ERROR]
+
+
+def test_no_roll_fix_that_turns_the_start_a_track_to_sets(rig) -> None:
+    """Fresh seed 190 (a trade): the forearm rolled 70° under a Track To at the hand control
+    (its -Z at the control) lands, the Track To's start the rest way. Rolled onto the bend, the
+    start turns with the bone's axes, and the arm bends 106° from its pole (the constraint order
+    check's error), as unrolled: the roll fix waits for the Track To's mute."""
+    track = rig.pose.bones["forearm.L"].constraints.new("TRACK_TO")
+    track.target, track.subtarget = rig, "hand_ik.L"
+    assert (track.track_axis, track.up_axis) == ("TRACK_NEGATIVE_Z", "UP_Y")  # Blender's own
+    _roll(rig, "forearm.L", 70.0)
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    (finding,) = findings_of(rig, "roll")
+    assert finding.fix_id is None and finding.stated["blocked_by"] == "start"
+    assert "Track To" in (finding.no_fix_reason or "")
+    _roll(rig, "forearm.L", -70.0)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
+    assert verdict.fails and verdict.bend_from_pole > 100.0

@@ -40,7 +40,9 @@ What its fixes do:
   narrow X limit would then lie on the bend (rolled 20° the limb folds about Z and lands; rolled
   back it stops 4.6% to 6.5% short), nor when an evenly stiff limb lands only folding about Z
   (the arm at 0.975 rolled 90°: 0.093% of the reach short; rolled back 0.117%, the locks
-  check's error).
+  check's error), nor when a Track To the IK overrides on a rolled bone starts the chain the
+  rest way (aligned, the forearm rolled 70° under a Track To at the hand control, which lands,
+  bends 106° from its pole: the constraint order check's error).
 """
 
 from __future__ import annotations
@@ -63,9 +65,11 @@ from ..core.limb import (
     keep_pole_turn,
     pole_turn,
 )
+from ..core.names import readable
 from ..core.reach import FOLD_DEGREES, HELD_SHARE, holds_the_fold
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
+from ..core.start import overridden_constraints, start_flips_the_bend
 from ._lock_stiffness import stiffness_held_by_roll
 
 PLANAR_RATIO = 0.01
@@ -250,8 +254,9 @@ def _facts(
     off: list[str], angles: dict[str, float], keyed: list[str], blocked_by: str | None
 ) -> tuple[tuple[str, Any], ...]:
     """What the message lists (the bones off the axis, in degrees), and what keeps the roll
-    fix back: 'keyed' bones, an X lock or limit that would hold the fold ('holds_fold'), or
-    stiffness the chain lands with only folding about Z ('stiffness')."""
+    fix back: 'keyed' bones, an X lock or limit that would hold the fold ('holds_fold'),
+    stiffness the chain lands with only folding about Z ('stiffness'), or a Track To whose start
+    turns with the roll ('start')."""
     return (
         ("off", tuple((name, angles[name]) for name in off)),
         ("keyed", tuple(keyed)),
@@ -268,7 +273,30 @@ def _held(
     if held is not None:
         return held, "keyed" if keyed else "holds_fold"
     held = stiffness_held_by_roll(rig, chain)
-    return held, "keyed" if keyed else "stiffness" if held else None
+    if held is not None:
+        return held, "keyed" if keyed else "stiffness"
+    held = _track_that_turns_with_the_roll(rig, chain, off)
+    return held, "keyed" if keyed else "start" if held else None
+
+
+def _track_that_turns_with_the_roll(rig: RigView, chain: IKChain, off: list[str]) -> str | None:
+    """Why rolling would flip the chain: a Track To the IK overrides on a bone the fix rolls aims
+    that bone's own axes, so the start it sets turns with the roll, and the chain lands on the
+    start it sets now (fresh seed 190: the forearm rolled 70° under a Track To at the hand
+    control lands; aligned, it bends 106° from its pole, as unrolled)."""
+    for bone, constraint in overridden_constraints(rig, chain.moving_bones[:-1]):
+        if (
+            bone in off
+            and constraint.type == "TRACK_TO"
+            and not start_flips_the_bend(rig, chain, bone, constraint)
+        ):
+            return (
+                f"'{readable(constraint)}' on {bone} aims the bone's own axes, so the start "
+                "it sets turns with the roll: rolled onto the bend, it would start the joint "
+                "bent away from the pole (the constraint order check's error); mute that "
+                "constraint first"
+            )
+    return None
 
 
 def _held_once_aligned(rig: RigView, chain: IKChain, off: list[str]) -> str | None:
