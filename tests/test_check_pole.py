@@ -553,3 +553,22 @@ def test_no_new_pole_where_a_posed_root_folds_a_narrow_limit() -> None:
     (finding,) = [f for f in findings_of(rig, "pole") if f.bone == "shin.L"]
     assert (finding.fix_id, finding.stated["blocked_by"]) == (None, "turned_root")
     assert list(judge(faults, fixes=True).problems()) == []
+
+
+def test_the_rest_angle_of_a_chain_cut_off_its_limb_waits_for_its_parent() -> None:
+    """Fresh seed 190 (Fix All's claimed fix undone): the forearm unparented and rolled 120°, its
+    chain cut to the forearm, reads its pole angle about the forearm's line, where 30° keeps the
+    rest pose. Fix All set 30°, then parented the forearm, and the whole arm's angle turned it
+    120° from its rest pose (this check's error). The angle waits for the parent; parented, the
+    arm's own -90° keeps its rest pose and it lands."""
+    rig = faulted_rig((Fault("unparented", "arm", 0), Fault("roll", "arm", 120)))
+    (angle,) = [f for f in diagnose(rig) if f.check_id == "pole" and f.bone == "forearm.L"]
+    assert angle.title == "Pole angle off rest" and angle.fix_id is None
+    assert "parent it first" in (angle.no_fix_reason or "")
+    (cut,) = [f for f in diagnose(rig) if f.check_id == "parenting" and f.bone == "forearm.L"]
+    apply_fix(cut)
+    assert [f for f in diagnose(rig) if f.check_id == "pole" and f.bone == "forearm.L"] == []
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    rig.pose.bones["forearm.L"].constraints["IK"].pole_angle = math.radians(30.0)  # set first
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
+    assert verdict.fails and verdict.bend_from_pole > 90.0

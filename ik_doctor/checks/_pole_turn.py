@@ -23,6 +23,22 @@ SIDE_ON_WAITS = (
 hips' rotation, its angle turned 90°, set to the rest angle, bends 180° from its pole)."""
 
 
+def angle_waits(rig: RigView, chain: IKChain, turn: PoleTurn) -> str | None:
+    """Why the rest angle is not set alone: a flat start side-on (``SIDE_ON_WAITS``), or a chain
+    cut off its limb, whose rest angle is read about its top bone's line and changes once it is
+    parented (fresh seed 190: Fix All set the cut forearm's angle, then parented it, and the
+    arm's angle turned it 120°, the error this check then gave)."""
+    if turn.side_on:
+        return SIDE_ON_WAITS
+    cut_from = rig.detached_parent(chain)
+    if cut_from is None:
+        return None
+    return (
+        f"{chain.bones[-1]} is cut off its limb (the parenting check's warning): parented to "
+        f"{cut_from}, the angle that keeps the rest pose changes; parent it first"
+    )
+
+
 @dataclass(frozen=True)
 class PoleTurn:
     """A pole angle's turn of one chain; angles in radians unless named in degrees."""

@@ -41,7 +41,7 @@ What it reports:
 
 What its fixes do:
 
-- Set the computed pole angle: the chain stays at rest to 1e-4.
+- Set the computed pole angle: the chain stays at rest to 1e-4 (not on a chain cut off its limb).
 - Move the pole bone in front of the bend, with the computed angle. A moved pole bone is a rest-
   pose edit of a bone that deforms nothing.
 - Or add a new non-deforming pole bone there, parented to the rig's top bone.
@@ -80,7 +80,7 @@ from ._iteration_needs import iterations_short_with_a_pole
 from ._locks_what_if import lock_that_holds_a_pole, stiffness_that_fails_with_a_pole
 from ._pole_limb import POLE_DISTANCE, Limb, control_point, limb_at_rest, pole_point
 from ._pole_moves import kept_behind_the_bend, pole_bone_is_movable
-from ._pole_turn import SIDE_ON_WAITS, PoleTurn, pole_turn
+from ._pole_turn import PoleTurn, angle_waits, pole_turn
 from ._swung_start import turn_that_fails_with_a_pole
 from ._tip_motion import blocked
 
@@ -427,7 +427,7 @@ def _angle_off_rest(rig: RigView, chain: IKChain, limb: Limb, turn: PoleTurn) ->
         f"In {_where(chain)} {turns}{consequence}",
         WHY_TWIST,
         "set_angle",
-        no_fix=SIDE_ON_WAITS if turn.side_on else None,
+        no_fix=angle_waits(rig, chain, turn),
         facts=facts,
     )
 
