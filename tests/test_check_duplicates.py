@@ -338,3 +338,33 @@ def test_a_third_ik_agreeing_with_the_first_lands_beside_it(limb, amounts) -> No
     assert judged.holds, "\n".join(judged.problems())
     errors = [f for f in judged.findings if f.severity == Severity.ERROR]
     assert [f.check_id for f in errors] == ["duplicates"]
+
+
+@pytest.mark.parametrize(
+    ("faults", "owner"),
+    [
+        ((Fault("ik_above", "leg", 0), Fault("chain_length", "leg", 1)), "shin.L"),
+        ((Fault("ik_above", "arm", 0), Fault("chain_length", "arm", 1)), "forearm.L"),
+        ((Fault("ik_below", "leg", 1),), "foot.L"),
+        ((Fault("ik_below", "arm", 1),), "hand.L"),
+    ],
+)
+def test_a_lower_chain_that_lands_only_by_stretching_is_a_warning(faults, owner) -> None:
+    """Fresh seed 192 (a false error): two IKs on one control, one above the other. The lower
+    chain cannot turn its tip onto the control from where the upper leaves the limb (204%, 39%,
+    59% and 8.6% of its reach short), but with IK Stretch on its bone it lands, lengthened or
+    shrunk toward its head: a warning that says so, not an error that it misses."""
+    rig = faulted_rig(faults)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails
+    (pair,) = [f for f in findings_of(rig, "duplicates")]
+    assert pair.severity == Severity.ERROR and pair.message.endswith("misses its target.")
+    pose_bone = rig.pose.bones[owner]
+    pose_bone.ik_stretch = 0.1
+    for constraint in pose_bone.constraints:
+        if constraint.type == "IK":
+            constraint.use_stretch = True
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    (pair,) = [f for f in findings_of(rig, "duplicates")]
+    assert pair.severity == Severity.WARNING
+    assert pair.message.endswith(f"on {owner} reaches it only by stretching its bones.")

@@ -65,6 +65,10 @@ What it reports:
   limited ±20° to ±32°, under an upper-arm IK of length 1 without Use Tail stops 0.2% to 0.7%
   short, the leg so limited ±20° to ±26° 0.2% to 1.5%; free, or at ±34° and ±28°, they land,
   and pulled much nearer the joint folds about a free axis and lands: the solver decides.
+- A warning where the lower chain lands only by stretching: with IK Stretch on its bones the
+  solver lengthens or shrinks them onto the control (a shin IK of length 1 under a thigh IK
+  without Use Tail misses 204% of its reach, and lands at IK Stretch 0.05; a foot IK of length 1
+  under the leg's misses 59%, and lands at 0.1, shrunk toward its head).
 - Muted twins, and IKs whose mute or influence is driven (Rigify switches), are left alone; so
   is an IK without a target Blender can resolve, which pulls nothing (its twin reaches).
 
@@ -91,6 +95,7 @@ from ..core.armature import pose_of
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.names import readable
+from ..core.reach import stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.spline import SplineChain, stranding_spline, where
@@ -100,6 +105,7 @@ from ._stacked_chains import (
     lower_reaches,
     one_above,
     pulled_nearer_than_it_folds,
+    reached_by_stretching,
     same_point,
     solving_chains,
 )
@@ -191,6 +197,8 @@ def _finding(
     stranded = None if shared else stranding_spline(rig, winner)
     if stranded is not None:
         severity, why, outcome = _left_behind(winner, loser, stranded)
+    elif severity == Severity.ERROR and stacked is not None and stretching_bones(rig, loser):
+        severity, why, outcome = reached_by_stretching(winner, loser)
     message += outcome
     # A muted twin on the same bone reads as an IK/FK switch, which is what it becomes; a lone
     # muted IK on another bone would read as an IK that does nothing: that one is removed.
