@@ -267,16 +267,19 @@ def _facts(
 def _held(
     rig: RigView, chain: IKChain, off: list[str], keyed: list[str]
 ) -> tuple[str | None, str | None]:
-    """Why rolling would break the chain (``_held_once_aligned``, ``stiffness_held_by_roll``),
-    and what keeps the fix back, in a word (the finding's 'blocked_by')."""
-    held = _held_once_aligned(rig, chain, off)
-    if held is not None:
-        return held, "keyed" if keyed else "holds_fold"
-    held = stiffness_held_by_roll(rig, chain)
-    if held is not None:
-        return held, "keyed" if keyed else "stiffness"
-    held = _track_that_turns_with_the_roll(rig, chain, off)
-    return held, "keyed" if keyed else "start" if held else None
+    """Why rolling would break the chain (``_held_once_aligned``, ``stiffness_held_by_roll``,
+    ``_track_that_turns_with_the_roll``: the first that speaks), and what keeps the fix back, in
+    a word (the finding's 'blocked_by')."""
+    reasons = (
+        ("holds_fold", lambda: _held_once_aligned(rig, chain, off)),
+        ("stiffness", lambda: stiffness_held_by_roll(rig, chain)),
+        ("start", lambda: _track_that_turns_with_the_roll(rig, chain, off)),
+    )
+    for word, reason in reasons:
+        held = reason()
+        if held is not None:
+            return held, "keyed" if keyed else word
+    return None, "keyed" if keyed else None
 
 
 def _track_that_turns_with_the_roll(rig: RigView, chain: IKChain, off: list[str]) -> str | None:
