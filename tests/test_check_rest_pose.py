@@ -404,6 +404,28 @@ def test_leftover_rotation_bending_the_knee_toward_a_pole_behind_it_is_a_warning
     assert finding.stated["bend"] == "behind"
 
 
+@pytest.mark.parametrize(
+    ("limb", "limit", "lands"),
+    [("arm", 55, False), ("arm", 60, True), ("leg", 40, False), ("leg", 45, True)],
+)
+def test_a_limit_that_holds_the_fold_toward_a_pole_behind_makes_the_flip_an_error(
+    limb, limit, lands
+) -> None:
+    """Fresh seed 196: posed the other way, toward a pole behind the bend, the joint folds back
+    through its rest bend; limited on that axis (the arm rests bent 13.7°, the leg 7.6°), it
+    cannot fold as far as the goals the limb was built for, and cleared it lands."""
+    faults = (Fault("pole_behind", limb, 0), Fault("pose_rotation", limb, -20))
+    rig = faulted_rig((*faults, Fault("ik_limit", limb, limit)))
+    owner = faulted_limbs.LIMBS[limb].owner
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass" if lands else "fail"]
+    (finding,) = findings_of(rig, "rest_pose")
+    assert finding.stated["bend"] == ("behind" if lands else "held_behind")
+    assert finding.severity == (Severity.WARNING if lands else Severity.ERROR)
+    if not lands:
+        assert run_fix(finding).changed
+        assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
 def test_leftover_scale_on_a_bone_keyed_in_rotation_is_still_a_leftover(rig) -> None:
     """Issue 13 (only a warning before): the upper arm's rotation is keyed, its scale of 0.5 is
     not, and the forearm does not inherit it: the arm stops 21.9% of its reach short."""

@@ -58,7 +58,9 @@ What it reports:
 - A leftover rotation under IK that bends a joint away from the pole, within its IK limits: an
   error (a pose beyond a one-sided limit is held back by it: the leg and the arm folding only
   toward their pole, posed -20° or -70° at the joint, land once pre-bent). A warning under
-  a pole behind the bend, where that is toward the pole and the leg lands; a warning where the
+  a pole behind the bend, where that is toward the pole and the leg lands, unless the joint's IK
+  limit stops that fold short of the goals (the arm limited ±55°, the leg ±40°: an error, 0.75%
+  and 1.4% of the reach short; ±60° and ±45° land); a warning where the
   pole angle turns the chain more than 89° round, back toward the pole (the leg posed -20° with
   the angle turned 150° lands 30° from it), with no fix, since cleared alone the angle bends it
   away; a warning too where a Copy Rotation or Damped Track sets the bone's start rotation,
@@ -130,6 +132,7 @@ from ..core.posed_bend import joint_bends, pose_flips_bend
 from ..core.reach import (
     evenly_scaled,
     held_off_when_posed,
+    mirrored_fold_held_by,
     solved_by_itasc,
     spans_the_goals,
     stretching_bones,
@@ -220,8 +223,12 @@ def _leftover_pose(
     # Under a pole behind the bend, bending the other way is bending toward the pole: the leg
     # posed -70° at the knee still lands, facing the pole (measured).
     behind = flipped and pole_behind_bend(rig, chain)
+    # ... unless an IK limit keeps the joint from folding that way as far (fresh seed 196).
+    held_by = mirrored_fold_held_by(rig, chain) if behind else None
     turned_back = flipped and not behind and pole_turns_the_flip_back(rig, chain)
-    bend_kind, bend_effect = _bend_effect(chain, rotated, flipped, replaced, behind, turned_back)
+    bend_kind, bend_effect = _bend_effect(
+        chain, rotated, flipped, replaced, (behind, held_by), turned_back
+    )
     # Posed longer, a limb may no longer fold its tip as near its root as it was built to.
     held_off = (
         held_off_when_posed(rig, chain) if scaled and not stretching_bones(rig, chain) else None
@@ -235,7 +242,7 @@ def _leftover_pose(
         ("bend", bend_kind),
     )
     falls_short = shrunk and not (stretching or solved_by_itasc(rig) or spans_the_goals(rig, chain))
-    wrong_way = flipped and not (behind or turned_back)
+    wrong_way = flipped and not ((behind and not held_by) or turned_back)
     severity = Severity.ERROR if wrong_way or falls_short or held_off else Severity.WARNING
     posed = sorted(set(rotated) | set(scaled), key=bones.index)
     keyed = tuple((n, c) for n in posed for c in ("rotation", "scale") if (n, c) in animated)
@@ -384,12 +391,21 @@ def _bend_effect(
     rotated: list[str],
     flipped: bool,
     replaced: bool,
-    behind: bool,
+    behind: tuple[bool, str | None],
     turned_back: bool,
 ) -> tuple[str | None, str | None]:
     """Which of the cases below the leftover rotation is, as the finding's ``bend`` fact names it,
-    and what it does to the bend; (None, None) when it changes nothing said here."""
-    if behind:
+    and what it does to the bend; (None, None) when it changes nothing said here. ``behind``:
+    whether the pole sits behind the bend, and the joint whose IK limit holds that fold."""
+    toward_behind, held_by = behind
+    if held_by:
+        return "held_behind", (
+            "the posed rotation bends the joint the other way, toward its pole, which sits "
+            f"behind the bend, but the IK limit of {held_by} stops that fold short of the "
+            "targets the limb was built to reach (measured: the arm limited ±55° and the leg "
+            "±40° stop 0.75% and 1.4% of the reach short)"
+        )
+    if toward_behind:
         return "behind", (
             "the posed rotation bends the joint the other way, toward its pole, which sits "
             "behind the bend (measured: the leg still lands, bent toward the pole)"
