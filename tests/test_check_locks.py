@@ -1342,3 +1342,36 @@ def test_a_lock_started_turned_about_z_by_a_constraint_reaches_and_waits(
     freed = judge(faults[1:])
     (verdict,) = [v for v in freed.verdicts if v.owner == owner]
     assert verdict.state == "fail" and verdict.bend_from_pole > 91.0
+
+
+@pytest.mark.parametrize(
+    ("limb", "lock", "stiffness", "lands"),
+    [
+        ("arm", 0, 0.935, False),
+        ("arm", 0, 0.8, True),
+        ("leg", 1, 0.9, False),
+        ("leg", 1, 0.8, True),
+    ],
+)
+def test_a_stiff_limb_without_a_pole_folding_around_its_lock_is_read_by_its_own_table(
+    limb, lock, stiffness, lands
+) -> None:
+    """Fresh seed 196: one bone locked on its bend axis, a limb without a pole folds around it
+    and lands, but lags its stiffness otherwise than free. Both bones stiff, it stops short
+    where the locked table says (cleared, it lands); where it lands, freeing the lock would
+    leave it short by the free table, so that fix waits."""
+    faults = (Fault("ik_lock", limb, lock), Fault("stiff_both", limb, stiffness))
+    rig = faulted_rig((*faults, Fault("no_pole", limb, 0)))
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass" if lands else "fail"]
+    found = {f.title: f for f in findings_of(rig, "locks")}
+    assert found["Locked, folds off plane"].severity == Severity.WARNING
+    if lands:
+        assert all(f.severity == Severity.WARNING for f in found.values())
+        assert found["Locked, folds off plane"].fix_id is None
+        rig.pose.bones[found["Locked, folds off plane"].bone].lock_ik_x = False
+        assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
+    else:
+        assert found["Stiff, no pole"].severity == Severity.ERROR
+        assert run_fix(found["Stiff, no pole"]).changed
+        assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
