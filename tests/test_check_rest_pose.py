@@ -737,3 +737,28 @@ def test_a_pose_whose_start_lets_too_few_iterations_land_waits_for_more_iteratio
     enough = faulted_rig((Fault("iterations", "leg", 12), *faults[1:]))
     (leftover,) = findings_of(enough, "rest_pose")
     assert leftover.fix_id == "clear_pose"
+
+
+@pytest.mark.parametrize(
+    ("limb", "one_sided", "squash", "fails"),
+    [("leg", 1, 1.3, True), ("leg", 1, 0.9, False), ("arm", 0, 0.9, True), ("arm", 0, 1.3, False)],
+)
+def test_a_straight_limb_started_bent_within_its_limits_shears_as_one_without_a_pole(
+    limb, one_sided, squash, fails
+) -> None:
+    """Fresh seeds 190 and 201: a straight limb whose one-sided limits take a Damped Track's
+    start as their fold bends as built whatever its pole, and under hips or a shoulder squashed
+    (s, 1, 1/s) it shears as a straight limb without a pole does: past 1.09 across its fold (the
+    leg at 1.3, the arm at 0.9, whose fold lies the other way) it stops short; along, it lands."""
+    faults = (
+        Fault("straight_one_sided", limb, one_sided),
+        Fault("overriding_constraint", limb, 1),
+        Fault("body_squashed", limb, squash),
+    )
+    rig = faulted_rig(faults)
+    owner = faulted_limbs.LIMBS[limb].owner
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail" if fails else "pass"]
+    (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == owner]
+    expected = "Straight, shears as it folds" if fails else "Straight, bent at start"
+    assert finding.title == expected
+    assert finding.severity == (Severity.ERROR if fails else Severity.WARNING)

@@ -56,7 +56,10 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
     start = _start_bend(rig, chain) if chain.pole is not None else None
     opposite = _limits_decide(rig, chain, start) if start is not None else None
     held_by = ""  # why the pre-bend is not offered, where the limits' fold decides
-    stretch, sheared = inherited_shear(rig, chain, direction, started=bool(start and start.toward))
+    # Started within its limits, which take the start as their fold, it shears as unaimed.
+    as_built = opposite is not None and opposite[0] == Severity.WARNING
+    toward = bool(start and start.toward) and not as_built
+    stretch, sheared = inherited_shear(rig, chain, direction, started=toward, as_built=as_built)
     # Posed toward its pole, not stretching, its root limited to turn the other way from the fold.
     root_held = bool(
         start and not stretching and start.toward and start.posed and root_folds_against(rig, chain)
@@ -77,6 +80,8 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         )
     elif opposite is not None:
         severity, title, effect, held_by = opposite
+        if stretch and as_built:
+            severity, title = Severity.ERROR, "Straight, shears as it folds"
     elif start is not None:
         severity, title, effect = _started(start)
         if stretch:
