@@ -507,3 +507,26 @@ def test_a_held_joint_that_stretches_lands_whatever_it_inherits_and_keeps_its_ho
     rig = faulted_rig(faults)
     apply_fix(findings_of(rig, "inherit")[0])
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
+@pytest.mark.parametrize(("limb", "scale"), [("arm", 0.96), ("leg", 0.97)])
+def test_no_inherit_scale_fix_that_shrinks_a_limb_short_of_its_goals(limb, scale) -> None:
+    """Fresh seed 202 (a trade): the upper bone posed a little smaller, which the lower one does
+    not inherit, still spans the goals and lands; inheriting it, the lower bone shrinks too and
+    the limb stops short. The fix waits for that scale to be cleared."""
+    rig = faulted_rig((Fault("inherit_scale_none", limb, scale),))
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "inherit") if f.bone == owner]
+    assert finding.fix_id is None and "shrink" in (finding.no_fix_reason or "")
+    rig.data.bones[owner].inherit_scale = "FULL"
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
+
+
+def test_a_chain_of_three_spans_its_goals_by_the_gap_its_bones_sit_off_each_other() -> None:
+    """Fresh seed 202 (a false error): the arm of chain length 3, its upper arm posed at 0.95
+    (the forearm not inheriting it), lands: its upper arm sits 0.03 off the shoulder's tail, a
+    lever that bone lengths alone left out, and rest_pose called it short."""
+    rig = faulted_rig((Fault("chain_length", "arm", 3), Fault("inherit_scale_none", "arm", 0.95)))
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    assert all(f.severity != Severity.ERROR for f in findings_of(rig, "rest_pose"))

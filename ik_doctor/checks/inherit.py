@@ -104,7 +104,13 @@ from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import FULL_INFLUENCE, animated_bones
 from ..core.names import readable
-from ..core.reach import held_off_when_posed, posed_longer, solved_by_itasc, stretching_bones
+from ..core.reach import (
+    held_off_when_posed,
+    posed_longer,
+    solved_by_itasc,
+    spans_the_goals,
+    stretching_bones,
+)
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ._posed_off_axis import held_together
@@ -212,6 +218,18 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
     # Inheriting a leftover scale-up, a limb whose IK limits stop its fold would fall short.
     inherited = posed_longer(rig, chain).get(readable(bone.parent), 1.0) if mode == "FULL" else 1.0
     outgrows = inherited > 1.0 and held_off_when_posed(rig, chain, {name: inherited}) is not None
+    # Inheriting a leftover scale-down, a limb that spans its goals may no longer (seed 202: the
+    # arm with its upper arm at 0.95 lands; inherited, the forearm shrank too, 1.9% short).
+    shrinks_with = readable(bone.parent)
+    scale = rig.pose_bone(shrinks_with).matrix.col[1].xyz.length
+    shrinks = scale < 0.999 and _stops_spanning(rig, chain, {name: scale})
+    waits = (
+        f"inheriting it, {name} would grow past what the limb can fold to"
+        if outgrows
+        else f"inheriting it, {name} would shrink with {shrinks_with} and the limb fall short"
+        if shrinks
+        else None
+    )
     return _finding(
         rig,
         chain,
@@ -223,15 +241,20 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
             f"With Inherit Scale '{bone.inherit_scale.title()}' the limb keeps its length "
             "while the controls move with the scaled rig, so targets drift out of reach."
         ),
-        fix_id=None if outgrows else "inherit_scale",
-        fix_label=None if outgrows else f"Set Inherit Scale of {name} to {mode.title()}",
-        fix_args=() if outgrows else (("mode", mode),),
-        no_fix_reason=f"inheriting it, {name} would grow past what the limb can fold to: "
-        f"clear the scale of {readable(bone.parent)} first"
-        if outgrows
+        fix_id=None if waits else "inherit_scale",
+        fix_label=None if waits else f"Set Inherit Scale of {name} to {mode.title()}",
+        fix_args=() if waits else (("mode", mode),),
+        no_fix_reason=f"{waits}: clear the scale of {readable(bone.parent)} first"
+        if waits
         else None,
         facts=(("grown", grown), ("stretching", stretching)),
     )
+
+
+def _stops_spanning(rig: RigView, chain: IKChain, times: Mapping[str, float]) -> bool:
+    """Whether the chain spans its goals now (``spans_the_goals``) and would not with these bones
+    that many times longer."""
+    return spans_the_goals(rig, chain) and not spans_the_goals(rig, chain, times)
 
 
 def _sheared(rig: RigView, chain: IKChain, name: str, scaled: str, uneven: Vector) -> Finding:

@@ -137,18 +137,25 @@ SPAN_MARGIN = 3e-3
 """How much further than its farthest goal a chain posed shorter must still span to land."""
 
 
-def spans_the_goals(rig: RigView, chain: IKChain) -> bool:
+def spans_the_goals(rig: RigView, chain: IKChain, times: Mapping[str, float] | None = None) -> bool:
     """Whether a chain whose bones are posed scaled, each evenly, still spans the farthest goal
     the oracle sets it (the limb posed by hand at rest lengths, ``reachable_tips``) by
-    ``SPAN_MARGIN``: each bone at the length its posed scale, and all it inherits, give it.
-    Measured: the reference leg's shin at 0.97 spans 0.985 of the reach, its goals lie 0.981
-    away, and it lands; the thigh at 0.97, which the shin inherits, spans 0.970 and stops 1.1%
-    short; the last of three tail bones at 0.95 lands (1.1% to spare), at 0.9 stops short."""
+    ``SPAN_MARGIN``: each bone's lever (its head to the joint below it) at the length its posed
+    scale, and all it inherits, give it; with ``times``, bones that many times longer again (a
+    fix that would scale them). Measured: the reference leg's shin at 0.97 spans 0.985 of the
+    reach, its goals lie 0.981 away, and it lands; the thigh at 0.97, which the shin inherits,
+    spans 0.970 and stops 1.1% short; the last of three tail bones at 0.95 lands (1.1% to
+    spare), at 0.9 stops short. The arm of chain length 3, its upper arm at 0.9 (the forearm
+    not inheriting it), lands by the 0.03 its upper arm sits off the shoulder's tail (seed 202:
+    bone lengths alone said it fell short)."""
+    moving = chain.moving_bones
+    below = [rig.chain_tip(chain)] + [rig.bone(name).head for name in moving[:-1]]
     span = 0.0
-    for name in chain.moving_bones:
+    for name, end in zip(moving, below, strict=True):
         if not evenly_scaled(rig, name):
             return False  # scaled unevenly, it shears the bones below: no length says it
-        span += rig.bone(name).length * rig.pose_bone(name).matrix.col[1].xyz.length
+        scale = rig.pose_bone(name).matrix.col[1].xyz.length * (times or {}).get(name, 1.0)
+        span += (end - rig.bone(name).head).length * scale
     root = rig.bone(chain.root).head
     far = max((tip - root).length for tip in reachable_tips(rig, chain))
     return span >= far * (1.0 + SPAN_MARGIN)
