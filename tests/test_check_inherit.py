@@ -6,7 +6,7 @@ import math
 
 import bpy
 import pytest
-from faulted_limbs import LIMBS, Fault, faulted_rig
+from faulted_limbs import LIMBS, Fault, faulted_rig, judge
 from mathutils import Quaternion
 from solving import assert_ik_works, findings_of, hand_posed_miss, pose_snapshot
 
@@ -530,3 +530,22 @@ def test_a_chain_of_three_spans_its_goals_by_the_gap_its_bones_sit_off_each_othe
     rig = faulted_rig((Fault("chain_length", "arm", 3), Fault("inherit_scale_none", "arm", 0.95)))
     assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
     assert all(f.severity != Severity.ERROR for f in findings_of(rig, "rest_pose"))
+
+
+@pytest.mark.parametrize("squash", [0.8, 2.0])
+def test_a_straight_arm_that_lands_by_stretching_is_not_sheared_by_the_body_above(squash) -> None:
+    """Fresh seed 203 (a false error): the straight arm with a pole and IK Stretch never folds,
+    only aims and stretches, and lands under hips scaled unevenly; "Body scaled unevenly" is a
+    warning there. Pre-bent it would fold and the body would shear it (the pre-bend then traded),
+    so rest_pose's pre-bend waits for the body's scale to be reset."""
+    faults = (Fault("straight", "arm", 0), Fault("stretch", "arm", 0.5))
+    judged = judge((*faults, Fault("body_squashed", "leg", squash)), fixes=True)
+    assert judged.holds, "\n".join(judged.problems())
+    (body,) = [
+        f for f in judged.findings if f.title == "Body scaled unevenly" and f.bone == "forearm.L"
+    ]
+    assert body.severity == Severity.WARNING
+    (straight,) = [
+        f for f in judged.findings if f.check_id == "rest_pose" and f.bone == "forearm.L"
+    ]
+    assert straight.fix_id is None and "reset that scale" in (straight.no_fix_reason or "")

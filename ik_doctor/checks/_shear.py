@@ -76,6 +76,18 @@ def copy_that_drops_the_shear(
     return rebuilt if isinstance(rebuilt, COPIES) else None
 
 
+def uneven_body(
+    rig: RigView, chain: IKChain, tolerance: float = SCALE_TOLERANCE
+) -> tuple[str, Vector] | None:
+    """The bone above the one the chain hangs from that is scaled unevenly, with its scale: once
+    a bone between them turns, it shears the chain (the inherit check's "Body scaled
+    unevenly")."""
+    uneven = non_uniform_scales(rig, tolerance)
+    above = rig.ancestors(chain.root) if uneven else []
+    body = next((name for name in above[1:] if name in uneven), None)
+    return None if body is None else (body, uneven[body])
+
+
 def non_uniform_scales(rig: RigView, tolerance: float) -> dict[str, Vector]:
     """Pose scales of the bones scaled unevenly, read in one call once a pass (most rigs have
     none): ``shear_source`` asks again for every copied rotation other checks weigh."""

@@ -40,7 +40,7 @@ from ..core.start import (
 from ._no_pole_stiffness import short_once_bent_without_pole
 from ._opposed_swing import swung_out_of_its_fold, swung_words
 from ._shared_control import line_aimer, rival_on_the_control
-from ._shear import inherited_shear, shear_that_stops
+from ._shear import inherited_shear, shear_that_stops, uneven_body
 
 PRE_BEND = 0.01
 """The pre-bend moves each inner joint by this share of the length of the bone above it (or of
@@ -101,18 +101,18 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         severity, title, effect = _without_pole(rig, chain, bool(stretch), side if folded else None)
     bent_by = start.by if start else ()
     fix = _pre_bend_fix(rig, chain, (joint, side), direction, bent_by, severity.name == "WARNING")
-    if root_held:
-        reason = f"clear the posed rotation of {', '.join(bent_by) or joint} and pre-bend it, or "
-        fix = dict(facts=fix["facts"], no_fix_reason=reason + f"free the IK limit of {chain.root}")
-    if held_by:
-        fix = dict(facts=fix["facts"], no_fix_reason=held_by)
-    if "fix_id" in fix and start is None and (setter := _unread_start(rig, chain, joint)):
-        fix = dict(facts=fix["facts"], no_fix_reason=setter)
-    if "fix_id" in fix and (against := _against_a_joints_limit(rig, chain, direction, side)):
-        fix = dict(facts=fix["facts"], no_fix_reason=against)
     if stretch:
         effect += sheared
-        fix = dict(facts=fix["facts"], no_fix_reason="clear the scale it inherits first")
+    root_freed = f"clear the posed rotation of {', '.join(bent_by) or joint} and pre-bend it, or "
+    waits = (
+        "clear the scale it inherits first"
+        if stretch
+        else held_by
+        or (root_freed + f"free the IK limit of {chain.root}" if root_held else "")
+        or ("fix_id" in fix and _pre_bend_breaks(rig, chain, start is None, joint, direction, side))
+    )
+    if waits:
+        fix = dict(facts=fix["facts"], no_fix_reason=waits)
     return chain_finding(
         "rest_pose",
         rig,
@@ -126,6 +126,25 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         ),
         **fix,
     )
+
+
+def _pre_bend_breaks(
+    rig: RigView, chain: IKChain, unstarted: bool, joint: str, direction: Vector, side: str
+) -> str:
+    """Why a pre-bend would not help the chain or would break it: a start no model reads
+    (``_unread_start``, for a chain nothing starts bent), a joint's limit it bends against, or,
+    for a chain that lands by IK Stretch, a body scaled unevenly above it (straight it only aims
+    and stretches; pre-bent it folds, and the body shears it: seed 203); "" where none does."""
+    if unstarted and (setter := _unread_start(rig, chain, joint)):
+        return setter
+    if against := _against_a_joints_limit(rig, chain, direction, side):
+        return against
+    if stretching_bones(rig, chain) and (body := uneven_body(rig, chain)):
+        return (
+            f"pre-bent, it would fold, and {body[0]}, scaled unevenly above it, would shear it: "
+            "reset that scale first"
+        )
+    return ""
 
 
 def _started(start: StartBend) -> tuple[Severity, str, str]:

@@ -70,7 +70,10 @@ What it reports:
   which rebuilds its matrix from a rotation and drops the shear (the arm lands; without it, 34%
   short).
 - A non-uniform pose scale further up, with bones between that turn: an error. The arms miss by
-  up to a quarter of their reach once the shoulder turns, whatever they inherit.
+  up to a quarter of their reach once the shoulder turns, whatever they inherit. A warning on a
+  chain straight at rest with a pole and IK Stretch, which never folds, only aims and stretches:
+  the straight arm with stretch 0.01 to 0.5 lands under hips scaled 0.6 to 2 (and its pre-bend
+  waits for that scale to be reset: pre-bent, it folds and misses).
 - Inherit Scale None: a warning, the limb keeps its size when the rig is scaled.
     - An error while a bone above the chain is scaled up: 6% to 31% of the reach short, unless
       IK Stretch makes it up. The chain's own upper bone scaled up only lengthens the limb,
@@ -102,7 +105,7 @@ from mathutils import Matrix, Vector
 from ..core.armature import armature_data, pose_of
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import FULL_INFLUENCE, animated_bones
+from ..core.limb import FULL_INFLUENCE, STRAIGHT_RATIO, animated_bones, bend_offset
 from ..core.names import readable
 from ..core.reach import (
     held_off_when_posed,
@@ -114,7 +117,13 @@ from ..core.reach import (
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ._posed_off_axis import held_together
-from ._shear import SCALE_TOLERANCE, copy_that_drops_the_shear, non_uniform_scales, shearing_bone
+from ._shear import (
+    SCALE_TOLERANCE,
+    copy_that_drops_the_shear,
+    non_uniform_scales,
+    shearing_bone,
+    uneven_body,
+)
 from ._unturned_joint import posed_ancestor, rotation_effect
 
 NOT_SCALING = ("NONE", "NONE_LEGACY")
@@ -127,11 +136,9 @@ def find_inheritance_problems(rig: RigView, options: Mapping[str, Any]) -> Itera
     for chain in rig.chains:
         if not chain.live:
             continue  # it moves nothing: a live twin on the bone carries the findings
-        # Most rigs scale nothing unevenly: then no bone above a chain is worth reading.
-        above = rig.ancestors(chain.root) if uneven else []
-        body = next((name for name in above[1:] if name in uneven), None)
+        body = uneven_body(rig, chain, tolerance)
         if body is not None:
-            yield _uneven_body(rig, chain, body, uneven[body])
+            yield _uneven_body(rig, chain, *body)
         # Without Use Tail the owner only follows: its head is the tip, whatever it inherits.
         for name in chain.moving_bones:
             for finding in _problems(rig, chain, name, uneven, tolerance):
@@ -295,16 +302,24 @@ def _sheared(rig: RigView, chain: IKChain, name: str, scaled: str, uneven: Vecto
 
 def _uneven_body(rig: RigView, chain: IKChain, body: str, scale: Vector) -> Finding:
     keyed = body in animated_bones(rig)
+    straight = _stretched_straight(rig, chain)
+    effect = (
+        "but the chain is straight and reaches by IK Stretch without folding, so it still lands "
+        "(measured: the straight arm with a pole and stretch 0.01 to 0.5 under hips scaled 0.6 "
+        "to 2)"
+        if straight
+        else "the chain misses its target as soon as a bone between them turns, whatever it "
+        "inherits"
+    )
     return chain_finding(
         "inherit",
         rig,
         chain,
-        severity=Severity.ERROR,
+        severity=Severity.WARNING if straight else Severity.ERROR,
         title="Body scaled unevenly",
         message=(
             f"{body}, above the chain of IK '{chain.constraint}' on {chain.owner}, is scaled "
-            f"unevenly {_rounded(scale)}: the chain misses its target as "
-            "soon as a bone between them turns, whatever it inherits."
+            f"unevenly {_rounded(scale)}: {effect}."
         ),
         why=(
             "A bone turned inside an unevenly scaled parent is sheared, and the solver, which "
@@ -324,6 +339,18 @@ def _uneven_body(rig: RigView, chain: IKChain, body: str, scale: Vector) -> Find
             else None
         ),
         needs_confirmation=not keyed,
+    )
+
+
+def _stretched_straight(rig: RigView, chain: IKChain) -> bool:
+    """Whether the chain is straight at rest with a pole and IK Stretch (rest_pose's "Straight,
+    lands by stretch"): it never folds, only aims and stretches (fresh seed 203: the straight
+    arm so, under hips scaled (1.3, 1, 0.77), lands where this check said it missed)."""
+    return (
+        chain.pole is not None
+        and len(chain.moving_bones) >= 2
+        and bend_offset(rig, chain) < STRAIGHT_RATIO
+        and bool(stretching_bones(rig, chain))
     )
 
 
