@@ -405,6 +405,31 @@ def test_an_insect_leg_below_the_iterations_insect_legs_need_is_an_error(
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
 
 
+@pytest.mark.parametrize(
+    ("elbow", "iterations", "lands"), [(None, 5, False), (None, 9, True), (0.18, 4, True)]
+)
+def test_an_arm_from_its_shoulder_below_the_iterations_such_chains_need_is_an_error(
+    elbow, iterations, lands
+) -> None:
+    """Fresh seed 205: the reference arm at chain length 3 (shoulder, upper arm, forearm; its
+    elbow bent 13.7°) stopped 4.1% of its reach short at 5 iterations under a warning; arms so
+    built need at least 8, this one lands from 9. The insect legs' table overcounted arms
+    folded further: with the elbow bent 90°, 4 iterations land, where it said 5."""
+    rig = faulted_rig((Fault("chain_length", "arm", 3), Fault("iterations", "arm", iterations)))
+    if elbow is not None:
+        with edit_bones(rig) as bones:
+            bones["upper_arm.L"].tail = (0.2 + elbow, elbow, 1.55)
+            bones["forearm.L"].tail = (0.2 + 2 * elbow, 0.0, 1.55)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
+    assert verdict.fails != lands, verdict.reason
+    (finding,) = [f for f in findings_of(rig, "solver") if f.bone == "forearm.L"]
+    assert finding.severity == (Severity.WARNING if lands else Severity.ERROR), finding.message
+    assert dict(finding.facts)["needs"] == (4 if elbow else 8)
+    if not lands:
+        apply_fix(finding)
+        assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+
+
 LONG_ROOTED_LEG = (
     ("coxa", (0.15, 0.0, 0.9), (0.501, 0.0, 1.075)),
     ("femur", (0.501, 0.0, 1.075), (0.89, 0.0, 1.052)),

@@ -13,21 +13,22 @@ and targets drawn to 30% of the reach, which need the most steps):
   near the root stay up to 1% short (warning). A joint posed folded further than at rest starts
   nearer the goals, then must unfold (``FOLDED_FURTHER_NEEDS``): posed 20° further, the leg and the
   arm land from 3; 70°, the leg needs 8 and the arm 7; 150°, 12 and 11. A chain of one bone or of
-  three was not measured so, but for insect legs (a short coxa under two long bones): none of 39
-  built so lands below 5 iterations, and the straighter their lower joint the more they need
-  (``_three_bone_needs``; one whose femur and tibia lie in line needs 16). Below that, an error; the
-  others are warnings, which Verify by Solving solves. An arm IK without Use Tail under a pole (its
-  tip the elbow, its chain the shoulder and upper arm, bent 6.8°) needs 15: 12 leave it 2.1% of its
-  reach short with the body turned, 14 0.19% (without the pole, or at chain length 1, 12 reach). IK
-  Stretch sets the count of a limb of equal bones with a pole (``STRETCH_NEEDS``, by the greater
-  stretch of its bones): on one bone, 0.001 to 0.1, it lands sooner (the arm from 7, the leg from
-  10), on both later (11 and 16: 12 leave the leg 0.22% of its reach short, 15 0.11%); at 0.2 on
-  both the leg needs 20; from 0.35 the stronger the sooner, either bone alike (at 0.5 the arm 9 and
-  the leg 8, at 0.95 both 3). Straight at rest, both bones stretching 0.1 or less, none of 1 to 24
-  land (at 0.3 14 do). A stretching limb unlike these gets no count. Without a pole, a limb straight
-  at rest needs 14 (12 leave the arm 0.31% of its reach short), 16 with its two hinges IK-limited to
-  turn opposite ways on X (14: 0.11%). Each holds on a chain as straight as the one measured, or
-  straighter.
+  three was not measured so, but for a short root under two long bones (insect legs, arms from the
+  shoulder): none of 39 insect legs lands below 5 iterations, no arm from the shoulder bent 20°
+  below 7, and the straighter their lower joint the more they need (``_three_bone_needs``; an insect
+  leg whose femur and tibia lie in line needs 16, the reference arm at chain length 3 9). Below
+  that, an error; the others are warnings, which Verify by Solving solves. An arm IK without Use
+  Tail under a pole (its tip the elbow, its chain the shoulder and upper arm, bent 6.8°) needs 15:
+  12 leave it 2.1% of its reach short with the body turned, 14 0.19% (without the pole, or at chain
+  length 1, 12 reach). IK Stretch sets the count of a limb of equal bones with a pole
+  (``STRETCH_NEEDS``, by the greater stretch of its bones): on one bone, 0.001 to 0.1, it lands
+  sooner (the arm from 7, the leg from 10), on both later (11 and 16: 12 leave the leg 0.22% of its
+  reach short, 15 0.11%); at 0.2 on both the leg needs 20; from 0.35 the stronger the sooner, either
+  bone alike (at 0.5 the arm 9 and the leg 8, at 0.95 both 3). Straight at rest, both bones
+  stretching 0.1 or less, none of 1 to 24 land (at 0.3 14 do). A stretching limb unlike these gets
+  no count. Without a pole, a limb straight at rest needs 14 (12 leave the arm 0.31% of its reach
+  short), 16 with its two hinges IK-limited to turn opposite ways on X (14: 0.11%). Each holds on a
+  chain as straight as the one measured, or straighter.
 - iTaSC ignores the constraint's count and reads the armature's ``pose.ik_param``: 15
   iterations miss the oracle's goals, 20 reach them but not the near ones, 25 reach all
   (default 100). Any precision above its default of 0.005 stops it early: at 0.006 the arms
@@ -85,8 +86,9 @@ What it reports:
   stretching or grown, a bend or proportion past the tables): a warning below 25, for Verify
   by Solving to prove. An
   insect leg of three bones (a short coxa under a femur and a tibia) lands from 5 iterations;
-  one whose femur and tibia lie in line needs 16. Fewer than insect legs so bent need: an error
-  (3 and 4 leave the leg 0.5% and 0.1% of its reach short with the body turned).
+  one whose femur and tibia lie in line needs 16. Fewer than such chains so bent need: an error
+  (3 and 4 leave the insect leg 0.5% and 0.1% of its reach short with the body turned, 5 the
+  reference arm from its shoulder 4.1%).
 - iTaSC with fewer than 20 iterations: an error; 20 to 24: a warning.
 - iTaSC with a precision above its default 0.005: an error (at 0.006 the arms end 6.5% short, at
   0.015 nothing moves). Precision 0 converges and is not reported.
@@ -163,7 +165,7 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
                     if need is not None
                     else f"perhaps too few: how many {unmeasured(rig, chain)} needs was not "
                     "measured (a two-bone leg bent 7.6° needs 12, an insect leg of three bones "
-                    "lands from 5); Verify by Solving solves it."
+                    "lands from 5, an arm from the shoulder from 9); Verify by Solving solves it."
                 )
             ),
             why=(
