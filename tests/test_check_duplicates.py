@@ -328,6 +328,28 @@ def test_an_ik_paired_twice_keeps_the_worse_of_its_findings() -> None:
 
 
 @pytest.mark.parametrize("limb", ["leg", "arm"])
+def test_an_ik_whose_two_pairs_leave_two_chains_short_names_each(limb) -> None:
+    """Fresh seed 206 (a silent failure): the limb's IK at length 1, an IK of length 1 on its
+    parent and one of length 3 on the bone below, all on the limb's control. Both pairs the
+    parent's IK is in change that IK, and each leaves another chain short: the limb's own (50%
+    of its reach) and the parent's, which the IK of length 3 turns (137%). One finding kept per
+    IK named only the first."""
+    faults = (
+        Fault("chain_length", limb, 1),
+        Fault("ik_above", limb, 1),
+        Fault("ik_below", limb, 3),
+    )
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    parent = "upper_arm.L" if limb == "arm" else "thigh.L"
+    errors = [f for f in judged.findings if f.check_id == "duplicates" and f.bone == parent]
+    assert {f.chain[0] for f in errors if f.severity == Severity.ERROR} == {
+        parent,
+        "forearm.L" if limb == "arm" else "shin.L",
+    }
+
+
+@pytest.mark.parametrize("limb", ["leg", "arm"])
 @pytest.mark.parametrize("amounts", [(0, 1), (1, 0)])
 def test_a_third_ik_agreeing_with_the_first_lands_beside_it(limb, amounts) -> None:
     """Seeds 168 and 169 (false errors): the limb's IK, a second on its bone aimed at another

@@ -113,18 +113,28 @@ from ._straight_pairs import along_one_line, straight_pair
 
 
 def find_duplicates(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
-    """One finding per IK a fix would change, the worst of its pairs' (seed 150: an arm IK
-    without Use Tail paired with an upper-arm IK, a warning, and with a hand IK that misses by
-    138%, an error; the warning, found first, hid the error)."""
-    kept: dict[tuple[str, str], Finding] = {}
+    """For each IK a fix would change, the worst of its pairs' findings, one per chain that
+    misses there (seed 150: an arm IK without Use Tail paired with an upper-arm IK, a warning,
+    and with a hand IK that misses by 138%, an error; the warning, found first, hid the error).
+    Past the first, only pairs that share bones add theirs, whose loser the solver's tree
+    decides (fresh seed 206: an upper-arm IK of length 1 beside a forearm IK of length 1 and a
+    hand IK of length 3, all on the hand control; both pairs change the upper-arm IK, and the
+    forearm's IK and the upper arm's, which the hand's turns, miss 50% and 137% of their
+    reach). Chains one above the other on one bone, beside a third IK that agrees with one of
+    them, are not so read: the third decides which misses (two foot IKs beside the leg's)."""
+    worst: dict[tuple[str, str], dict[tuple[str, str] | None, Finding]] = defaultdict(dict)
     for first, later in _candidate_pairs(solving_chains(rig)):
         finding = _finding(rig, first, later)
         if finding is None:
             continue
-        where = (finding.bone or "", finding.constraint or "")
-        if where not in kept or finding.severity.rank < kept[where].severity.rank:
-            kept[where] = finding
-    yield from kept.values()
+        kept = worst[(finding.bone or "", finding.constraint or "")]
+        rank = min((f.severity.rank for f in kept.values()), default=finding.severity.rank)
+        if finding.severity.rank < rank:
+            kept.clear()
+        if finding.severity.rank <= rank and (not kept or dict(finding.facts)["shared"]):
+            kept.setdefault(finding.chain, finding)
+    for kept in worst.values():
+        yield from kept.values()
 
 
 def clash_after(rig: RigView, changed: IKChain) -> IKChain | None:
