@@ -572,3 +572,29 @@ def test_the_rest_angle_of_a_chain_cut_off_its_limb_waits_for_its_parent() -> No
     rig.pose.bones["forearm.L"].constraints["IK"].pole_angle = math.radians(30.0)  # set first
     (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
     assert verdict.fails and verdict.bend_from_pole > 90.0
+
+
+@pytest.mark.parametrize(
+    "faults",
+    [
+        (("pole_behind", "arm", 0), ("pose_rotation", "arm", 70)),
+        (("pole_behind", "arm", 0), ("pose_rotation", "arm", 20)),
+        (("pole_behind", "leg", 0), ("pose_rotation", "leg", 70)),
+        (("pole_angle", "leg", 180), ("pose_rotation", "leg", -70)),
+    ],
+)
+def test_no_rest_angle_alone_for_a_straight_limb_whose_pose_the_angle_turns_round(faults) -> None:
+    """Fresh seed 207 (a trade): a straight limb posed at its joint, its pole angle 180° off
+    rest, lands: the angle turns the bend the pose starts it with round toward the pole. Set to
+    the rest angle alone, or pre-bent toward the pole, the pose starts it bent away, and it
+    bends 180° from its pole. Both fixes wait for the pose to be cleared."""
+    limb = faults[0][1]
+    drawn = (Fault("straight", limb, 0), *(Fault(*fault) for fault in faults))
+    judged = judge(drawn)
+    assert judged.holds, "\n".join(judged.problems())
+    owner = "forearm.L" if limb == "arm" else "shin.L"
+    waiting = [
+        f for f in judged.findings if f.bone == owner and f.check_id in ("pole", "rest_pose")
+    ]
+    assert {f.check_id for f in waiting} == {"pole", "rest_pose"}
+    assert all(f.fix_id is None and f.no_fix_reason for f in waiting), waiting

@@ -10,10 +10,11 @@ from typing import Any
 
 from mathutils import Vector
 
-from ..core.limb import MAX_BEND_TURN
+from ..core.limb import MAX_BEND_TURN, STRAIGHT_RATIO, bend_offset
 from ..core.rig import IKChain, RigView
 from ..core.start import flat_start_side_on, pose_flips_the_start
 from ._pole_limb import Limb, posed_joints, start_turn
+from ._straight_chain import start_bend
 
 SIDE_ON_WAITS = (
     "set alone, the rest angle would leave the flat start the other constraint sets bending "
@@ -30,6 +31,8 @@ def angle_waits(rig: RigView, chain: IKChain, turn: PoleTurn) -> str | None:
     arm's angle turned it 120°, the error this check then gave)."""
     if turn.side_on:
         return SIDE_ON_WAITS
+    if _angle_turns_a_posed_start_toward(rig, chain):
+        return POSED_START_WAITS
     cut_from = rig.detached_parent(chain)
     if cut_from is None:
         return None
@@ -37,6 +40,23 @@ def angle_waits(rig: RigView, chain: IKChain, turn: PoleTurn) -> str | None:
         f"{chain.bones[-1]} is cut off its limb (the parenting check's warning): parented to "
         f"{cut_from}, the angle that keeps the rest pose changes; parent it first"
     )
+
+
+POSED_START_WAITS = (
+    "the chain is straight at rest, and this angle turns the bend its pose starts it with round "
+    "toward the pole: set alone, the rest angle would start it bent away; clear the pose and "
+    "set the angle together"
+)
+
+
+def _angle_turns_a_posed_start_toward(rig: RigView, chain: IKChain) -> bool:
+    """Whether a chain straight at rest starts toward its pole only because the pole angle turns
+    its posed bend round (fresh seed 207, a trade: the straight arm posed 70° at the elbow, the
+    angle 180° off rest, lands; set to the rest angle alone, it bent 180° from its pole)."""
+    if bend_offset(rig, chain) >= STRAIGHT_RATIO:
+        return False
+    start = start_bend(rig, chain)
+    return start is not None and start.posed and start.turned_round and start.toward
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
     direction, side = _bend_direction(rig, chain)
     folded = limits_fold(rig, chain) is not None
     stretching = stretching_bones(rig, chain)
-    start = _start_bend(rig, chain) if chain.pole is not None else None
+    start = start_bend(rig, chain) if chain.pole is not None else None
     opposite = _limits_decide(rig, chain, start) if start is not None else None
     held_by = ""  # why the pre-bend is not offered, where the limits' fold decides
     # Started within its limits, which take the start as their fold, it shears as unaimed.
@@ -109,7 +109,7 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         if stretch
         else held_by
         or (root_freed + f"free the IK limit of {chain.root}" if root_held else "")
-        or ("fix_id" in fix and _pre_bend_breaks(rig, chain, start is None, joint, direction, side))
+        or ("fix_id" in fix and _pre_bend_breaks(rig, chain, start, joint, direction, side))
     )
     if waits:
         fix = dict(facts=fix["facts"], no_fix_reason=waits)
@@ -129,14 +129,18 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
 
 
 def _pre_bend_breaks(
-    rig: RigView, chain: IKChain, unstarted: bool, joint: str, direction: Vector, side: str
+    rig: RigView, chain: IKChain, start: StartBend | None, joint: str, direction: Vector, side: str
 ) -> str:
     """Why a pre-bend would not help the chain or would break it: a start no model reads
-    (``_unread_start``, for a chain nothing starts bent), a joint's limit it bends against, or,
-    for a chain that lands by IK Stretch, a body scaled unevenly above it (straight it only aims
-    and stretches; pre-bent it folds, and the body shears it: seed 203); "" where none does."""
-    if unstarted and (setter := _unread_start(rig, chain, joint)):
+    (``_unread_start``, for a chain nothing starts bent), a pose the pole angle turns round
+    toward the pole (pre-bent, the pose starts it away: fresh seed 207), a joint's limit it
+    bends against, or, for a chain that lands by IK Stretch, a body scaled unevenly above it
+    (straight it only aims and stretches; pre-bent it folds, and the body shears it: seed 203);
+    "" where none does."""
+    if start is None and (setter := _unread_start(rig, chain, joint)):
         return setter
+    if start is not None and start.posed and start.turned_round and start.toward:
+        return "its pole angle turns the bend its pose starts it with round: clear the pose first"
     if against := _against_a_joints_limit(rig, chain, direction, side):
         return against
     if stretching_bones(rig, chain) and (body := uneven_body(rig, chain)):
@@ -435,7 +439,7 @@ def _shear_once_bent(rig: RigView, chain: IKChain, direction: Vector) -> tuple[s
 
 
 class StartBend(NamedTuple):
-    """What bends a chain straight at rest where the solver starts (``_start_bend``)."""
+    """What bends a chain straight at rest where the solver starts (``start_bend``)."""
 
     shown: str
     """It, in words for the message."""
@@ -448,6 +452,8 @@ class StartBend(NamedTuple):
     as_built: bool = False
     """Whether it bends the chain the way its IK limits fold it, away from its pole
     (``_posed_as_built``): the joint then bends as built."""
+    turned_round: bool = False
+    """Whether the pole angle turns it round (more than a quarter turn off the rest angle)."""
 
 
 def stretched_straight(rig: RigView, chain: IKChain) -> bool:
@@ -462,7 +468,7 @@ def stretched_straight(rig: RigView, chain: IKChain) -> bool:
     )
 
 
-def _start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
+def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
     """What bends a chain that is straight at rest where the solver starts: a Damped Track on
     an inner joint aimed at the chain's own target (it points the bone at the target wherever
     the target goes: the leg and the arm then land, measured), another constraint the IK
@@ -493,7 +499,7 @@ def _start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
         shown += f", turned {math.degrees(turn):.0f}° round by the pole angle,"
     toward = (bend.dot(side) > 0.0) != turned_round
     as_built = not toward and _posed_as_built(rig, chain, bend)
-    return StartBend(shown, toward, tuple(turned), True, as_built)
+    return StartBend(shown, toward, tuple(turned), True, as_built, turned_round)
 
 
 def _posed_as_built(rig: RigView, chain: IKChain, bend: Vector) -> bool:
