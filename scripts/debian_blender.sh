@@ -13,7 +13,9 @@
 # Exit 3 from setup means "cannot here" (not root, no debootstrap, no Debian packages), said why.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-SHARED="$(cd "$ROOT/.." && pwd)/shared"
+# The folder itself, not a symbolic link to it: a link bound into Debian's system still points
+# at a path that system has not got (every shared rig was "no such file" there).
+SHARED="$(readlink -f "$ROOT/../shared")"
 PACKAGES=(blender xvfb openbox xdotool imagemagick python3-numpy libgl1-mesa-dri libglx-mesa0
   fonts-dejavu-core)
 # sid's Release file is past its Valid-Until date on these machines.
