@@ -598,3 +598,25 @@ def test_no_rest_angle_alone_for_a_straight_limb_whose_pose_the_angle_turns_roun
     ]
     assert {f.check_id for f in waiting} == {"pole", "rest_pose"}
     assert all(f.fix_id is None and f.no_fix_reason for f in waiting), waiting
+
+
+@pytest.mark.parametrize("pose", [-70, -20, 20, 70])
+@pytest.mark.parametrize(
+    "turn", [(("chain_length", 3),), (("pole_angle", 89),), (("pole_angle", 91),)]
+)
+def test_a_straight_limb_turned_side_on_by_its_pole_angle_lands_posed_either_way(
+    turn, pose
+) -> None:
+    """Fresh seed 209 (false errors and trades): a straight arm posed at the elbow whose pole
+    angle turns it a quarter turn (the arm of chain length 3 turns exactly 90°) starts side-on
+    to its pole and folds toward it either way: measured every degree, 89° to 91° land posed
+    ±20° or ±70°, and one side fails at 88° and 92°. No error; and no rest angle or pre-bend
+    alone where the angle is what turns a start posed away toward the pole."""
+    drawn = (
+        Fault("straight", "arm", 0),
+        *(Fault(kind, "arm", amount) for kind, amount in turn),
+        Fault("pose_rotation", "arm", pose),
+    )
+    judged = judge(drawn)
+    assert judged.holds, "\n".join(judged.problems())
+    assert {v.owner: v.state for v in judged.verdicts}["forearm.L"] == "pass"

@@ -14,7 +14,7 @@ from ..core.limb import MAX_BEND_TURN, STRAIGHT_RATIO, bend_offset
 from ..core.rig import IKChain, RigView
 from ..core.start import flat_start_side_on, pose_flips_the_start
 from ._pole_limb import Limb, posed_joints, start_turn
-from ._straight_chain import start_bend
+from ._straight_start import start_bend
 
 SIDE_ON_WAITS = (
     "set alone, the rest angle would leave the flat start the other constraint sets bending "
@@ -43,20 +43,21 @@ def angle_waits(rig: RigView, chain: IKChain, turn: PoleTurn) -> str | None:
 
 
 POSED_START_WAITS = (
-    "the chain is straight at rest, and this angle turns the bend its pose starts it with round "
-    "toward the pole: set alone, the rest angle would start it bent away; clear the pose and "
-    "set the angle together"
+    "the chain is straight at rest, and this angle turns the bend its pose starts it with toward "
+    "the pole: set alone, the rest angle would start it bent away; clear the pose and set the "
+    "angle together"
 )
 
 
 def _angle_turns_a_posed_start_toward(rig: RigView, chain: IKChain) -> bool:
     """Whether a chain straight at rest starts toward its pole only because the pole angle turns
-    its posed bend round (fresh seed 207, a trade: the straight arm posed 70° at the elbow, the
-    angle 180° off rest, lands; set to the rest angle alone, it bent 180° from its pole)."""
+    its posed bend round or side-on (fresh seed 207, a trade: the straight arm posed 70° at the
+    elbow, the angle 180° off rest, lands; set to the rest angle alone, it bent 180° from its
+    pole; seed 209: the arm of chain length 3, turned 90°, alike)."""
     if bend_offset(rig, chain) >= STRAIGHT_RATIO:
         return False
     start = start_bend(rig, chain)
-    return start is not None and start.posed and start.turned_round and start.toward
+    return start is not None and start.posed and start.turned_by_angle
 
 
 @dataclass(frozen=True)

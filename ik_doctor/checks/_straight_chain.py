@@ -4,7 +4,7 @@ the solver starts it bent, and the pre-bend that gives it a side."""
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any
 
 import bpy
 from mathutils import Matrix, Vector
@@ -17,8 +17,6 @@ from ..core.limb import (
     bend_offset,
     built_bend,
     chain_joints,
-    forward_pose,
-    forward_tip,
     hangs_down,
     keep_pole_at_rest,
     limits_fold,
@@ -33,7 +31,6 @@ from ..core.start import (
     overridden_constraints,
     start_set_by,
     start_turned_back,
-    straight_start,
     straight_start_bends,
     target_tracking_joint,
 )
@@ -41,6 +38,7 @@ from ._no_pole_stiffness import short_once_bent_without_pole
 from ._opposed_swing import swung_out_of_its_fold, swung_words
 from ._shared_control import line_aimer, rival_on_the_control
 from ._shear import inherited_shear, shear_that_stops, uneven_body
+from ._straight_start import StartBend, built_side_from_pole, start_bend, turned_off_rest
 
 PRE_BEND = 0.01
 """The pre-bend moves each inner joint by this share of the length of the bone above it (or of
@@ -139,8 +137,11 @@ def _pre_bend_breaks(
     "" where none does."""
     if start is None and (setter := _unread_start(rig, chain, joint)):
         return setter
-    if start is not None and start.posed and start.turned_round and start.toward:
-        return "its pole angle turns the bend its pose starts it with round: clear the pose first"
+    if start is not None and start.posed and start.turned_by_angle:
+        return (
+            "its pole angle turns the bend its pose starts it with toward the pole: clear the "
+            "pose first"
+        )
     if against := _against_a_joints_limit(rig, chain, direction, side):
         return against
     if stretching_bones(rig, chain) and (body := uneven_body(rig, chain)):
@@ -174,27 +175,6 @@ def _started(start: StartBend) -> tuple[Severity, str, str]:
         "away from the pole."
     )
     return Severity.ERROR, "Start bent from the pole", effect
-
-
-ALONG_POLE = 10.0
-"""Degrees within which the side a straight chain's IK limits fold it to counts as the pole's
-side, or (from 180°) as opposite it. Opposite, a bend turns within 90° of the pole or of that
-side wherever it ends (but for a sliver as wide as this), so it never flips, as the oracle
-judges a pole."""
-
-
-def built_side_from_pole(rig: RigView, chain: IKChain) -> float | None:
-    """The side a chain straight at rest is built to fold to by its IK limits, as an angle from
-    its pole's side: 0 along it, pi opposite it (``ALONG_POLE``); None for other chains."""
-    pole = rig.joint_point(chain.pole, chain.pole_subtarget)
-    if pole is None or limits_fold(rig, chain) is None:
-        return None
-    built = built_bend(rig, chain)
-    side = offset_from_line(pole, rig.bone(chain.root).head, rig.chain_tip(chain))
-    if built is None or side.length < STRAIGHT_RATIO * rig.chain_reach(chain):
-        return None
-    apart = math.degrees(built.angle(side))
-    return 0.0 if apart < ALONG_POLE else math.pi if apart > 180.0 - ALONG_POLE else None
 
 
 LIMITS_HOLD = 145.0
@@ -355,7 +335,7 @@ def _aimed_along_its_line(rig: RigView, chain: IKChain) -> str | None:
     # Measured unturned under the standard solver: turned, the arm's root about its X or Y
     # still fails, about Z it lands, and 17° about X and 9° about Y lands; iTaSC lands. A scale
     # keeps the line (the upper arm at (1, 2, 1) stops 104% short, at 0.5 47%).
-    turned = [n for n in rig.turned_or_scaled & set(chain.moving_bones) if _turned(rig, n)]
+    turned = [n for n in rig.turned_or_scaled & set(chain.moving_bones) if turned_off_rest(rig, n)]
     if solved_by_itasc(rig) or turned:
         return None
     return line_aimer(rig, chain)
@@ -438,24 +418,6 @@ def _shear_once_bent(rig: RigView, chain: IKChain, direction: Vector) -> tuple[s
     return None
 
 
-class StartBend(NamedTuple):
-    """What bends a chain straight at rest where the solver starts (``start_bend``)."""
-
-    shown: str
-    """It, in words for the message."""
-    toward: bool
-    """Whether it bends the chain toward its pole, as the solver ends."""
-    by: tuple[str, ...]
-    """The names of what bends it: the bone and its constraint, or the turned bones."""
-    posed: bool
-    """Whether it is the posed rotations."""
-    as_built: bool = False
-    """Whether it bends the chain the way its IK limits fold it, away from its pole
-    (``_posed_as_built``): the joint then bends as built."""
-    turned_round: bool = False
-    """Whether the pole angle turns it round (more than a quarter turn off the rest angle)."""
-
-
 def stretched_straight(rig: RigView, chain: IKChain) -> bool:
     """Whether a pole chain straight at rest reaches by IK Stretch (the finding "Straight,
     lands by stretch") folded by one-sided IK limits, which keep its side however the bones
@@ -466,69 +428,6 @@ def stretched_straight(rig: RigView, chain: IKChain) -> bool:
         and bend_offset(rig, chain) < STRAIGHT_RATIO
         and limits_fold(rig, chain) is not None
     )
-
-
-def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
-    """What bends a chain that is straight at rest where the solver starts: a Damped Track on
-    an inner joint aimed at the chain's own target (it points the bone at the target wherever
-    the target goes: the leg and the arm then land, measured), another constraint the IK
-    overrides, whose bend the pole angle turns (``core.start.straight_start``), or the posed
-    rotations (forward kinematics); None when the start is straight too."""
-    overriding = straight_start(rig, chain)
-    if overriding is not None:
-        bone, name, lands = overriding
-        return StartBend(f"'{name}' on {bone}, which the IK overrides,", lands, (bone, name), False)
-    tracking = target_tracking_joint(rig, chain)
-    if tracking is not None:
-        shown = f"Damped Track '{tracking[1]}' on {tracking[0]}, aimed at the target,"
-        return StartBend(shown, True, tracking, False)
-    joints = chain_joints(rig, chain)
-    bend = _posed_bend(rig, chain)
-    pole = rig.joint_point(chain.pole, chain.pole_subtarget)
-    if bend.length < STRAIGHT_RATIO * rig.chain_reach(chain) or pole is None:
-        return None
-    side = offset_from_line(pole, rig.bone(chain.root).head, rig.chain_tip(chain))
-    turned = [name for name in joints if _turned(rig, name)]
-    shown = f"the posed rotation of {', '.join(turned) or 'its bones'}"
-    # A pole angle that turns the chain more than a quarter turn from its rest pose turns the
-    # started bend round with it: toward the pole becomes away, and away toward (measured: the
-    # straight leg and arm posed ±20° or ±70°, the angle turned 100° or 180°, land posed away).
-    turn = abs(pole_turn(rig, chain) or 0.0)
-    turned_round = turn > math.pi / 2
-    if turned_round:
-        shown += f", turned {math.degrees(turn):.0f}° round by the pole angle,"
-    toward = (bend.dot(side) > 0.0) != turned_round
-    as_built = not toward and _posed_as_built(rig, chain, bend)
-    return StartBend(shown, toward, tuple(turned), True, as_built, turned_round)
-
-
-def _posed_as_built(rig: RigView, chain: IKChain, bend: Vector) -> bool:
-    """Whether a posed start bends a chain whose IK limits fold it away from its pole
-    (``built_side_from_pole``) the way they fold it, its root free to follow: measured on the
-    leg and the arm, posed 20° or 70° that way, they land. With the root limited to turn the
-    other way, only the root's own turn starts them so (posed at the joint, they stop short).
-    Not where a bone below the root ignores its parent's turn: the body's turn then moves the
-    start (posed at the lower bone, the leg and the arm stop short)."""
-    if any(not rig.raw_bone(name).use_inherit_rotation for name in chain.moving_bones[:-1]):
-        return False
-    built = built_bend(rig, chain)
-    if built is None or built_side_from_pole(rig, chain) != math.pi or bend.dot(built) <= 0.0:
-        return False
-    return not root_folds_against(rig, chain) or _turned(rig, chain.root)
-
-
-def _turned(rig: RigView, name: str) -> bool:
-    """Whether the bone's posed rotation turns it off rest (its scale aside)."""
-    return rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
-
-
-def _posed_bend(rig: RigView, chain: IKChain) -> Vector:
-    """How far the chain's posed rotations (within its IK limits) bend its joints off the line
-    from root to tip, summed: the bend the solver starts from."""
-    posed = forward_pose(rig, chain, within_limits=True, hinged=True)
-    root, tip = posed[chain.root].translation, forward_tip(rig, chain, posed)
-    joints = chain_joints(rig, chain)
-    return sum((offset_from_line(posed[name].translation, root, tip) for name in joints), Vector())
 
 
 def _bend_direction(rig: RigView, chain: IKChain) -> tuple[Vector, str]:

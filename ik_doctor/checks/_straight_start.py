@@ -1,0 +1,135 @@
+"""What starts a chain straight at rest bent where the solver starts, for the rest_pose and
+pole checks: a constraint the IK overrides, a Damped Track at its target, or the posed rotations,
+and whether that start points it toward its pole, as its pole angle turns it."""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from mathutils import Vector
+
+from ..core.geometry import offset_from_line
+from ..core.limb import (
+    STRAIGHT_RATIO,
+    built_bend,
+    chain_joints,
+    forward_pose,
+    forward_tip,
+    limits_fold,
+    pole_turn,
+    root_folds_against,
+)
+from ..core.rig import IKChain, RigView
+from ..core.start import straight_start, target_tracking_joint
+
+SIDE_ON_TURN = 1.5
+"""Degrees off a quarter turn within which the pole angle turns a posed start side-on (measured
+every degree: 89° to 91° land either way, 88° and 92° not)."""
+ALONG_POLE = 10.0
+"""Degrees within which the side a straight chain's IK limits fold it to counts as the pole's
+side, or (from 180°) as opposite it. Opposite, a bend turns within 90° of the pole or of that
+side wherever it ends (but for a sliver as wide as this), so it never flips, as the oracle
+judges a pole."""
+
+
+def built_side_from_pole(rig: RigView, chain: IKChain) -> float | None:
+    """The side a chain straight at rest is built to fold to by its IK limits, as an angle from
+    its pole's side: 0 along it, pi opposite it (``ALONG_POLE``); None for other chains."""
+    pole = rig.joint_point(chain.pole, chain.pole_subtarget)
+    if pole is None or limits_fold(rig, chain) is None:
+        return None
+    built = built_bend(rig, chain)
+    side = offset_from_line(pole, rig.bone(chain.root).head, rig.chain_tip(chain))
+    if built is None or side.length < STRAIGHT_RATIO * rig.chain_reach(chain):
+        return None
+    apart = math.degrees(built.angle(side))
+    return 0.0 if apart < ALONG_POLE else math.pi if apart > 180.0 - ALONG_POLE else None
+
+
+class StartBend(NamedTuple):
+    """What bends a chain straight at rest where the solver starts (``start_bend``)."""
+
+    shown: str
+    """It, in words for the message."""
+    toward: bool
+    """Whether it bends the chain toward its pole, as the solver ends."""
+    by: tuple[str, ...]
+    """The names of what bends it: the bone and its constraint, or the turned bones."""
+    posed: bool
+    """Whether it is the posed rotations."""
+    as_built: bool = False
+    """Whether it bends the chain the way its IK limits fold it, away from its pole
+    (``_posed_as_built``): the joint then bends as built."""
+    turned_by_angle: bool = False
+    """Whether only the pole angle's turn (round, or side-on) points it toward the pole: the
+    rest angle alone would start it away."""
+
+
+def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
+    """What bends a chain that is straight at rest where the solver starts: a Damped Track on
+    an inner joint aimed at the chain's own target (it points the bone at the target wherever
+    the target goes: the leg and the arm then land, measured), another constraint the IK
+    overrides, whose bend the pole angle turns (``core.start.straight_start``), or the posed
+    rotations (forward kinematics); None when the start is straight too."""
+    overriding = straight_start(rig, chain)
+    if overriding is not None:
+        bone, name, lands = overriding
+        return StartBend(f"'{name}' on {bone}, which the IK overrides,", lands, (bone, name), False)
+    tracking = target_tracking_joint(rig, chain)
+    if tracking is not None:
+        shown = f"Damped Track '{tracking[1]}' on {tracking[0]}, aimed at the target,"
+        return StartBend(shown, True, tracking, False)
+    joints = chain_joints(rig, chain)
+    bend = _posed_bend(rig, chain)
+    pole = rig.joint_point(chain.pole, chain.pole_subtarget)
+    if bend.length < STRAIGHT_RATIO * rig.chain_reach(chain) or pole is None:
+        return None
+    side = offset_from_line(pole, rig.bone(chain.root).head, rig.chain_tip(chain))
+    turned = [name for name in joints if turned_off_rest(rig, name)]
+    shown = f"the posed rotation of {', '.join(turned) or 'its bones'}"
+    # A pole angle that turns the chain more than a quarter turn from its rest pose turns the
+    # started bend round with it: toward the pole becomes away, and away toward (measured: the
+    # straight leg and arm posed ±20° or ±70°, the angle turned 100° or 180°, land posed away).
+    # Turned a quarter turn, give or take a degree, it starts side-on and folds toward the pole
+    # either way (fresh seed 209: posed ±20° or ±70°, the arm lands from 89° to 91°, and one
+    # way fails at 88° and 92°; the arm of chain length 3 turns exactly 90°).
+    turn = abs(pole_turn(rig, chain) or 0.0)
+    side_on = abs(math.degrees(turn) - 90.0) <= SIDE_ON_TURN
+    turned_round = turn > math.pi / 2 and not side_on
+    if turned_round or side_on:
+        shown += f", turned {math.degrees(turn):.0f}° {'side-on' if side_on else 'round'} by the "
+        shown += "pole angle,"
+    posed_toward = bend.dot(side) > 0.0
+    toward = side_on or posed_toward != turned_round
+    as_built = not toward and _posed_as_built(rig, chain, bend)
+    return StartBend(shown, toward, tuple(turned), True, as_built, toward and not posed_toward)
+
+
+def _posed_as_built(rig: RigView, chain: IKChain, bend: Vector) -> bool:
+    """Whether a posed start bends a chain whose IK limits fold it away from its pole
+    (``built_side_from_pole``) the way they fold it, its root free to follow: measured on the
+    leg and the arm, posed 20° or 70° that way, they land. With the root limited to turn the
+    other way, only the root's own turn starts them so (posed at the joint, they stop short).
+    Not where a bone below the root ignores its parent's turn: the body's turn then moves the
+    start (posed at the lower bone, the leg and the arm stop short)."""
+    if any(not rig.raw_bone(name).use_inherit_rotation for name in chain.moving_bones[:-1]):
+        return False
+    built = built_bend(rig, chain)
+    if built is None or built_side_from_pole(rig, chain) != math.pi or bend.dot(built) <= 0.0:
+        return False
+    return not root_folds_against(rig, chain) or turned_off_rest(rig, chain.root)
+
+
+def turned_off_rest(rig: RigView, name: str) -> bool:
+    """Whether the bone's posed rotation turns it off rest (its scale aside)."""
+    return rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
+
+
+def _posed_bend(rig: RigView, chain: IKChain) -> Vector:
+    """How far the chain's posed rotations (within its IK limits) bend its joints off the line
+    from root to tip, summed: the bend the solver starts from."""
+    posed = forward_pose(rig, chain, within_limits=True, hinged=True)
+    root, tip = posed[chain.root].translation, forward_tip(rig, chain, posed)
+    joints = chain_joints(rig, chain)
+    return sum((offset_from_line(posed[name].translation, root, tip) for name in joints), Vector())
