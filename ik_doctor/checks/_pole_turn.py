@@ -57,7 +57,7 @@ def _angle_turns_a_posed_start_toward(rig: RigView, chain: IKChain) -> bool:
     if bend_offset(rig, chain) >= STRAIGHT_RATIO:
         return False
     start = start_bend(rig, chain)
-    return start is not None and start.posed and start.turned_by_angle
+    return start is not None and start.turned_by_angle
 
 
 @dataclass(frozen=True)

@@ -137,7 +137,7 @@ def _pre_bend_breaks(
     "" where none does."""
     if start is None and (setter := _unread_start(rig, chain, joint)):
         return setter
-    if start is not None and start.posed and start.turned_by_angle:
+    if start is not None and start.turned_by_angle:
         return (
             "its pole angle turns the bend its pose starts it with toward the pole: clear the "
             "pose first"

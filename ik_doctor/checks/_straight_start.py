@@ -62,8 +62,8 @@ class StartBend(NamedTuple):
     """Whether it bends the chain the way its IK limits fold it, away from its pole
     (``_posed_as_built``): the joint then bends as built."""
     turned_by_angle: bool = False
-    """Whether only the pole angle's turn (round, or side-on) points it toward the pole: the
-    rest angle alone would start it away."""
+    """Whether only the pole angle's turn (round, or side-on) points the posed rotations toward
+    the pole: the rest angle alone would start them away (never set for a constraint's start)."""
 
 
 def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
@@ -91,15 +91,15 @@ def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
     # A pole angle that turns the chain more than a quarter turn from its rest pose turns the
     # started bend round with it: toward the pole becomes away, and away toward (measured: the
     # straight leg and arm posed ±20° or ±70°, the angle turned 100° or 180°, land posed away).
-    # Turned a quarter turn, give or take a degree, it starts side-on and folds toward the pole
+    # Turned a quarter turn, within SIDE_ON_TURN, it starts side-on and folds toward the pole
     # either way (fresh seed 209: posed ±20° or ±70°, the arm lands from 89° to 91°, and one
     # way fails at 88° and 92°; the arm of chain length 3 turns exactly 90°).
     turn = abs(pole_turn(rig, chain) or 0.0)
     side_on = abs(math.degrees(turn) - 90.0) <= SIDE_ON_TURN
     turned_round = turn > math.pi / 2 and not side_on
     if turned_round or side_on:
-        shown += f", turned {math.degrees(turn):.0f}° {'side-on' if side_on else 'round'} by the "
-        shown += "pole angle,"
+        how = "side-on" if side_on else "round"
+        shown += f", turned {math.degrees(turn):.0f}° {how} by the pole angle,"
     posed_toward = bend.dot(side) > 0.0
     toward = side_on or posed_toward != turned_round
     as_built = not toward and _posed_as_built(rig, chain, bend)

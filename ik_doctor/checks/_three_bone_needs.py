@@ -15,10 +15,10 @@ legs: from 9 at 3° to 10°, 8 at 14°, 7 at 20°, 6 at 30°, 5 at 40° to 60°,
 (the reference arm, bent 13.7°, lands from 9 and stops 4.1% short at 5); a forearm 1.6 times
 as long needs more (12 at 10°, 5 to 7 at 140°). The rows are the fewest of each side of that
 line (the insect legs' tibia is 1.26 times the femur), below 20° the shorter side's, where no
-insect leg was measured; between rows, the fewer side. A root as
-long as the femur, bent against it, lands from 4 with the lower joint folded 140°: another
-chain, left to the warning, as are a chain posed, stretching, stiff or started by another
-constraint, and proportions or bends past those measured.
+insect leg was measured; between rows, the fewer side. A root as long as the femur, bent
+against it, lands from 4 with the lower joint folded 140°: another chain, left to the warning,
+as are a chain posed, stretching, stiff or started by another constraint, and proportions or
+bends past those measured.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def three_bone_need(rig: RigView, chain: IKChain) -> tuple[int, str] | None:
         return None
     bend = math.degrees(upper_way.angle(lower_way))
     share = lower.length / middle.length
-    rows = next((rows for longest, rows in THREE_BONE_NEEDS if share <= longest + 1e-6), None)
+    rows = next((table for longest, table in THREE_BONE_NEEDS if share <= longest + 1e-6), None)
     if rows is None or share < SHORTEST_LOWER - 1e-6 or bend < STRAIGHTEST - 1e-6:
         return None
     count = next((n for at, n in rows if at >= bend - 1e-6), None)
