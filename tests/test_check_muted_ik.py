@@ -56,6 +56,29 @@ def test_a_muted_ik_above_without_use_tail_breaks_the_live_one_and_moving_it_lan
     assert findings_of(rig, "muted_ik") == []
 
 
+def test_a_muted_leg_ik_reaching_the_hips_drags_the_arms_and_is_told_as_acting_now(rig) -> None:
+    """Fresh seed 215, a silent failure: the muted leg IK without Use Tail, of chain length 2,
+    reaches the hips; built into the solve of its live twin (aimed at the hand control) it
+    turns them, and the arm's IK hanging from them misses (124% of its reach). The muted_ik
+    error is the cause the oracle counts for the arm, its words name the hips, and the chain
+    length the muted IK has acts now."""
+    live = _switch(rig, "shin.L", "hand_ik.L")
+    rig.pose.bones["shin.L"].constraints["IK"].use_tail = False
+    verdicts = {v.key: v for v in judge_chains(rig)}
+    assert verdicts[("shin.L", live.name)].upstream == ()
+    assert verdicts[("forearm.L", "IK")].state == "fail"
+    assert ("shin.L", live.name) in verdicts[("forearm.L", "IK")].upstream
+    (finding,) = findings_of(rig, "muted_ik")
+    assert "It turns hips too" in finding.message
+    (length,) = [f for f in findings_of(rig, "chain_length") if f.constraint == "IK"]
+    assert "yet Blender builds it into the solve of IK" in length.message
+    apply_fix(finding)
+    states = {v.key: v.state for v in judge_chains(rig)}
+    assert states[("forearm.L", "IK")] == "pass"
+    (length,) = [f for f in findings_of(rig, "chain_length") if f.constraint == "IK"]
+    assert "it fails once switched on" in length.message
+
+
 def test_a_live_ik_without_use_tail_below_one_is_broken_too(rig) -> None:
     live = _switch(rig, "forearm.L", "hand_ik.L")
     live.use_tail = False

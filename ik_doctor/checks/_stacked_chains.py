@@ -6,9 +6,9 @@ ask whether their fixes would free a chain another one only lands beside."""
 from __future__ import annotations
 
 from ..core.finding import Severity
-from ..core.limb import constraint_switches
 from ..core.reach import REACH_TOLERANCE, nearest_folded, reachable_tips, stretching_bones
 from ..core.rig import AXES, IKChain, RigView
+from ..core.switches import constraint_switches
 from ._tip_motion import blocked
 
 SAME_POINT = 1e-4

@@ -95,16 +95,7 @@ import bpy
 from ..core.armature import pose_of
 from ..core.editing import constraint_on
 from ..core.finding import NESTED_IK, NESTED_IK_REASON, Finding, Severity, chain_finding
-from ..core.limb import (
-    FULL_INFLUENCE,
-    STRAIGHT_RATIO,
-    animated_switch,
-    bend_offset,
-    off_state,
-    pole_behind_bend,
-    switched_by,
-    turn_on,
-)
+from ..core.limb import FULL_INFLUENCE, STRAIGHT_RATIO, bend_offset, pole_behind_bend
 from ..core.names import readable
 from ..core.reach import holds_the_fold, solved_by_itasc
 from ..core.registry import Check
@@ -119,6 +110,7 @@ from ..core.start import (
     target_tracking_joint,
 )
 from ..core.start import straight_start as straight_start_of
+from ..core.switches import animated_switch, off_state, switched_by, turn_on
 from ._locks_what_if import lock_holds_the_bend_of
 from ._mute_blocks import why_not_muted
 from ._overridden_start import (

@@ -51,17 +51,12 @@ from mathutils import Matrix
 
 from ..core.armature import pose_of
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import (
-    STRAIGHT_RATIO,
-    bend_offset,
-    constraint_switches,
-    fcurves,
-    pole_behind_bend,
-)
+from ..core.limb import STRAIGHT_RATIO, bend_offset, fcurves, pole_behind_bend
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import pose_flips_the_start, start_held_by
+from ..core.switches import constraint_switches
 from ._locks_what_if import twist_that_holds_locks
 from ._shared_control import line_aimer
 from ._swung_start import root_turn_that_folds

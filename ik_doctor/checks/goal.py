@@ -33,9 +33,9 @@ import bpy
 
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import switched_off
 from ..core.registry import Check
 from ..core.rig import RigView
+from ..core.switches import switched_off
 
 WHY_ROTATION = (
     "A limb has too few joints to meet both the target's position and its rotation wherever it "

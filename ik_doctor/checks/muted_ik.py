@@ -31,9 +31,9 @@ import bpy
 from ..core.armature import pose_bone_of
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
+from ..core.switches import built_in_while_off
 
 WHY = (
     "Blender builds every IK with a target on a bone into that bone's solve, switched off or "
@@ -45,33 +45,15 @@ WHY = (
 
 def find_muted_iks(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
     for live in rig.chains:
-        if not (live.live and _aimed(rig, live)):
-            continue
-        off = next((o for o in rig.chains_on_bone(live.owner) if _interferes(rig, live, o)), None)
-        if off is not None:
-            yield _finding(rig, live, off)
-
-
-def _interferes(rig: RigView, live: IKChain, off: IKChain) -> bool:
-    """Whether ``off``, a switched-off IK with a target and Use Tail off above the live IK in its
-    bone's stack, enters the live IK's solve."""
-    if off.live or off.use_tail or not _aimed(rig, off):
-        return False
-    stack = [readable(c) for c in rig.constraints(live.owner)]
-    return stack.index(off.constraint) < stack.index(live.constraint)
-
-
-def _aimed(rig: RigView, chain: IKChain) -> bool:
-    """Whether the IK has a target Blender can resolve (``RigView.pulls`` without asking the
-    constraint's ``is_valid``: read in the middle of a diagnosis, that changed how a chain
-    whose Use Tail keys switch it solved afterwards)."""
-    if chain.target is None or chain.target_bone_missing:
-        return False
-    return chain.target != rig.object or bool(chain.subtarget)
+        built_in = built_in_while_off(rig, live)
+        if built_in:
+            yield _finding(rig, live, built_in[0])
 
 
 def _finding(rig: RigView, live: IKChain, off: IKChain) -> Finding:
     how = "muted" if off.mute else "at influence 0"
+    beyond = [name for name in off.moving_bones if name not in live.moving_bones]
+    also = f" It turns {', '.join(beyond)} too, and all that hangs from them." if beyond else ""
     return chain_finding(
         "muted_ik",
         rig,
@@ -81,7 +63,7 @@ def _finding(rig: RigView, live: IKChain, off: IKChain) -> Finding:
         message=(
             f"IK '{off.constraint}' on {live.owner} is {how}, but it stands above IK "
             f"'{live.constraint}' with Use Tail off, and Blender still builds it into the "
-            f"bone's solve: IK '{live.constraint}' misses its target."
+            f"bone's solve: IK '{live.constraint}' misses its target.{also}"
         ),
         why=WHY,
         fix_id="move_below",

@@ -36,12 +36,13 @@ import bpy
 
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import MAX_BEND_TURN, switched_off
+from ..core.limb import MAX_BEND_TURN
 from ..core.names import readable
 from ..core.reach import limb_bones, posed_longer, stretching_bones
 from ..core.registry import Check, get_check
 from ..core.rig import GAP_RATIO, IKChain, RigView
 from ..core.started import start_set_by
+from ..core.switches import switched_off
 from ._shear import SCALE_TOLERANCE, non_uniform_scales
 
 

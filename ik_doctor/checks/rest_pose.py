@@ -127,7 +127,6 @@ from ..core.limb import (
     bend_offset,
     has_degenerate_bone,
     pole_behind_bend,
-    switched_off,
 )
 from ..core.names import readable
 from ..core.posed_bend import joint_bends, pose_flips_bend
@@ -146,6 +145,7 @@ from ..core.start import (
     pose_flips_the_start,
     start_held_by,
 )
+from ..core.switches import switched_off
 from ._iteration_needs import iterations_needed
 from ._one_bone_length import changed_length, clear_scale
 from ._straight_chain import pre_bend, straight_finding

@@ -47,11 +47,11 @@ import bpy
 
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import off_state, turn_on
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import RigView
 from ..core.spline import SplineChain, spline_chains, spline_switched_by, where
+from ..core.switches import off_state, turn_on
 
 NO_EFFECT = {"COPY_LOCATION", "COPY_SCALE", "LIMIT_ROTATION", "CHILD_OF", "LOCKED_TRACK"}
 """Constraints on a Spline IK chain bone that change nothing (measured)."""

@@ -29,10 +29,11 @@ import bpy
 from ..core.controls import add_control_bone
 from ..core.editing import constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import solved_with, switched_off
+from ..core.limb import solved_with
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
+from ..core.switches import switched_off
 
 FIX_LABEL = "Create an IK control bone at the chain tip and make it the target"
 

@@ -16,10 +16,9 @@ import bpy
 from mathutils import Matrix, Vector
 
 from .editing import constraint_on
-from .finding import Finding, Severity, lowered
 from .geometry import bend_normal, offset_from_line, rest_pole_angle
 from .names import readable
-from .rig import BoneChain, IKChain, RigView
+from .rig import IKChain, RigView
 
 FULL_INFLUENCE = 0.999
 """Below this a constraint visibly blends: an IK at 0.99 leaves its tip 0.004 short of a 0.9
@@ -333,20 +332,6 @@ def _pose_bone_setting(path: str) -> tuple[str, str | None, str] | None:
     return (unescape(bone), None, setting) if found else None
 
 
-def constraint_switches(rig: RigView) -> dict[tuple[str, str, str], str]:
-    """(bone, constraint, "mute" or "influence") that a driver or the animation sets, with how
-    ("driven" or "keyed"): the rig switches those itself (an IK/FK switch, a pole switch)."""
-    return rig.remember(
-        "constraint_switches",
-        lambda: {
-            (bone, constraint, setting): how
-            for bone, settings in set_elsewhere(rig).items()
-            for constraint, setting, how in settings
-            if constraint is not None and setting in ("mute", "influence")
-        },
-    )
-
-
 def solved_with(rig: RigView, chain: IKChain) -> list[IKChain]:
     """The other IKs Blender solves (``RigView.pulls``) that turn a bone this chain turns, in rig
     order: Blender solves them with it as one tree, each pulling toward its own target."""
@@ -359,68 +344,6 @@ def solved_with(rig: RigView, chain: IKChain) -> list[IKChain]:
         if other.key != chain.key and turned & set(other.moving_bones) and rig.pulls(other)
     ]
     return sorted(found, key=lambda other: order[other.key])
-
-
-def switched_by(rig: RigView, chain: IKChain) -> str | None:
-    """Why this IK's mute or influence is the rig's own business (one half of a switch), or
-    None when nothing but the animator switches it."""
-    for other in rig.chains_on_bone(chain.owner):
-        if other is not chain and other.live:
-            return f"IK '{other.constraint}' on the same bone is active, its switch partner"
-    return animated_switch(rig, chain)
-
-
-def switched_off_note(rig: RigView, chain: IKChain) -> str | None:
-    """For an IK off as one half of a switch (``switched_by``), the words a fault on it ends
-    with: the oracle judges it through its twin, and it fails once switched on (a warning, not
-    an error). None for a live IK, or one off by hand."""
-    switch = switched_by(rig, chain) if not chain.live else None
-    return None if switch is None else f" It is switched off ({switch}): it fails once switched on."
-
-
-def lowered_where_switched_off(rig: RigView, finding: Finding) -> Finding:
-    """An error on an IK off as one half of a switch, as a warning that names the switch, for
-    every check: the IK moves nothing, the oracle judges the switch through its live partner,
-    and the fault shows only once it is switched on (issue 25: an IK lock on a muted twin)."""
-    if finding.severity != Severity.ERROR or finding.chain is None:
-        return finding
-    chain = rig.chain(*finding.chain)
-    note = None if chain is None else switched_off_note(rig, chain)
-    if note is None:
-        return finding
-    return lowered([finding], note, ("switched_off", True), lambda _finding: True)[0]
-
-
-def switched_off(rig: RigView, chain: IKChain) -> bool:
-    """Whether this IK is off on purpose: muted or at influence 0, and one half of a switch
-    (``switched_by``). It moves nothing, and the oracle judges it through its partner."""
-    return (not chain.live) and switched_by(rig, chain) is not None
-
-
-def animated_switch(rig: RigView, chain: BoneChain) -> str | None:
-    """How keys or drivers switch the chain's constraint ("its influence is driven"), or None
-    (``constraint_switches``)."""
-    switches = constraint_switches(rig)
-    for setting in ("mute", "influence"):
-        how = switches.get((*chain.key, setting))
-        if how is not None:
-            return f"its {setting} is {how}"
-    return None
-
-
-def off_state(switch: BoneChain | bpy.types.Constraint) -> str:
-    """How messages say a constraint is off or blended: "muted" or "at influence 0.5"."""
-    return "muted" if switch.mute else f"at influence {switch.influence:.3g}"
-
-
-def turn_on(obj: bpy.types.Object, finding: Finding, kind: type[bpy.types.Constraint]) -> str:
-    """Unmute the constraint a finding stands on, at full influence; return what it was
-    (``off_state``)."""
-    constraint = constraint_on(obj, finding.bone, finding.constraint, kind)
-    was = off_state(constraint)
-    constraint.mute = False
-    constraint.influence = 1.0
-    return was
 
 
 def animated_bones(rig: RigView) -> set[str]:

@@ -52,7 +52,7 @@ class Check:
         check, a fix that a driver or keys would undo is withheld (``core.driven``), and an
         error on an IK switched off as one half of a switch is made a warning (``core.limb``)."""
         from .driven import withheld_where_driven  # reads bpy: not at ``import ik_doctor``
-        from .limb import lowered_where_switched_off
+        from .switches import lowered_where_switched_off
 
         def found() -> list[Finding]:
             return [

@@ -29,9 +29,9 @@ from mathutils import Matrix, Vector
 from mathutils.geometry import interpolate_bezier
 
 from .finding import Finding
-from .limb import animated_switch
 from .names import readable
 from .rig import BoneChain, IKChain, RigView, known_constraints
+from .switches import animated_switch
 
 START_WITHIN = 0.5
 """The curve starts at a bone when its first point lies within this fraction of the bone's

@@ -47,10 +47,11 @@ from mathutils import Matrix, Quaternion, Vector
 from ..core.armature import armature_data, pose_bone_of
 from ..core.finding import Finding, Severity
 from ..core.geometry import offset_from_line
-from ..core.limb import MAX_BEND_TURN, NOISE_LENGTH, built_bend, parent_motion, switched_by
+from ..core.limb import MAX_BEND_TURN, NOISE_LENGTH, built_bend, parent_motion
 from ..core.reach import BODY_TURNS, landing_tolerance, limb_bones, reachable_tips
 from ..core.rig import BoneChain, IKChain, RigView, posed_point, posed_tip
 from ..core.spline import spline_chains
+from ..core.switches import built_in_while_off, switched_by
 from .settle import evaluate
 from .solve import channels, set_channels
 from .target_moves import everything_restored, lands_without, target_moved, target_point
@@ -424,10 +425,20 @@ def _upstream(rig: RigView, chain: IKChain) -> tuple[tuple[str, str], ...]:
         if other is not chain
         and not other.mute
         and (
-            carried.intersection(other.bones)
+            carried.intersection(_solved_bones(rig, other))
             or (isinstance(other, IKChain) and turned.intersection(other.moving_bones))
         )
     )
+
+
+def _solved_bones(rig: RigView, chain: BoneChain) -> set[str]:
+    """The bones a chain's solve moves: its own, and those of a switched-off IK Blender builds
+    into it (``built_in_while_off``: a muted leg IK reaching the hips drags the arms)."""
+    bones = set(chain.bones)
+    if isinstance(chain, IKChain):
+        for off in built_in_while_off(rig, chain):
+            bones.update(off.bones)
+    return bones
 
 
 def _world_reach(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> float:
