@@ -324,6 +324,36 @@ def test_a_bone_shrunk_along_its_length_alone_shears_the_limb_and_stretch_does_n
     assert finding.severity == Severity.ERROR
 
 
+@pytest.mark.parametrize(
+    ("shrunk", "below", "inherit"),
+    [
+        ("thigh.L", "shin.L", "NONE"),
+        ("upper_arm.L", "forearm.L", "ALIGNED"),
+        ("shin.L", None, None),
+        ("forearm.L", None, None),
+    ],
+)
+def test_a_bone_shrunk_along_its_length_that_shears_nothing_lands_by_stretch(
+    rig, shrunk, below, inherit
+) -> None:
+    """Fresh seed 214, a false error: the bone below does not inherit the scale in full (or
+    none is below), so nothing is sheared and IK Stretch makes up the length (measured on the
+    leg and the arm under every Inherit Scale but Full, at IK Stretch 0.01 to 0.5)."""
+    owner = below or shrunk
+    rig.pose.bones[shrunk].scale = (1.0, 0.5, 1.0)
+    if below:
+        rig.data.bones[below].inherit_scale = inherit
+    rig.pose.bones[owner].ik_stretch = 0.1
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == owner]
+    assert finding.severity == Severity.WARNING
+    assert finding.stated["stretching"] == (owner,)
+    rig.pose.bones[owner].ik_stretch = 0.0
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
+    (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == owner]
+    assert finding.severity == Severity.ERROR
+
+
 def test_a_limb_scaled_down_under_itasc_still_reaches_and_is_a_warning(rig) -> None:
     rig.pose.ik_solver = "ITASC"
     rig.pose.bones["thigh.L"].scale = (1.0, 0.5, 1.0)

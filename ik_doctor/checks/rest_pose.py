@@ -216,12 +216,7 @@ def _leftover_pose(
     replaced = flips and not flipped
     if rotated and chain.pole is not None and not flips and not scaled:
         return None  # measured: the pole sets the plane and the solve is the same
-    # Stretch makes up a bone scaled down evenly; one scaled down along its length alone shears
-    # the bones below, which no stretching undoes (measured: a thigh at (1, 0.5, 1) still fails),
-    # unless they lie along it: on a ``straight`` chain that scale shears nothing, and the leg
-    # and the arm at (1, 0.5, 1) land with IK Stretch 0.01 to 0.5 on the upper bone.
-    even = straight or all(evenly_scaled(rig, name) for name in shrunk)
-    stretching = stretching_bones(rig, chain) if shrunk and even else ()
+    stretching = _stretch_that_makes_up(rig, chain, shrunk, straight)
     # Under a pole behind the bend, bending the other way is bending toward the pole: the leg
     # posed -70° at the knee still lands, facing the pole (measured).
     behind = flipped and pole_behind_bend(rig, chain)
@@ -276,6 +271,30 @@ def _leftover_pose(
         no_fix_reason=no_fix,
         needs_confirmation=not no_fix,
     )
+
+
+def _stretch_that_makes_up(
+    rig: RigView, chain: IKChain, shrunk: list[str], straight: bool
+) -> tuple[str, ...]:
+    """The bones whose IK Stretch makes up the ``shrunk`` ones' length, if it can. It makes up a
+    bone scaled down evenly; one scaled down along its length alone shears the bones below,
+    which no stretching undoes (measured: a thigh at (1, 0.5, 1) still fails), unless they lie
+    along it: on a ``straight`` chain that scale shears nothing, and the leg and the arm at
+    (1, 0.5, 1) land with IK Stretch 0.01 to 0.5 on the upper bone."""
+    even = straight or all(
+        evenly_scaled(rig, name) or not _shears_below(rig, chain, name) for name in shrunk
+    )
+    return stretching_bones(rig, chain) if shrunk and even else ()
+
+
+def _shears_below(rig: RigView, chain: IKChain, name: str) -> bool:
+    """Whether a chain bone's scale shears the chain bone below it: one is below and inherits
+    scale in full. Measured on the leg and the arm, the upper bone at (1, 0.5, 1) or (1, 0.8, 1)
+    with the bone below inheriting scale any other way, or the lowest bone turned scaled so: IK
+    Stretch 0.01 to 0.5 lands them all, as it does a bone scaled evenly (fresh seed 214)."""
+    bones = chain.moving_bones
+    below = bones.index(name) - 1
+    return below >= 0 and rig.raw_bone(bones[below]).inherit_scale == "FULL"
 
 
 def _side_kept_by_the_pose(rig: RigView, chain: IKChain, rotated: list[str]) -> str | None:
