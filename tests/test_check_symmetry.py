@@ -383,6 +383,24 @@ def test_twins_use_tail_is_not_copied_onto_a_forearm_an_uneven_scale_would_shear
     assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["fail"]
 
 
+def test_twins_chain_length_is_not_copied_where_the_target_hangs_below_the_longer_chain(
+    rig,
+) -> None:
+    """Fresh seed 217, a trade: the arm of chain length 1 whose hand control hangs from the
+    upper arm lands; with its twin's length 2 the chain turns the bone its target hangs below,
+    the cycle check's error."""
+    with edit_bones(rig) as bones:
+        bones["hand_ik.L"].parent = bones["upper_arm.L"]
+    rig.pose.bones["forearm.L"].constraints["IK"].chain_count = 1
+    rig.pose.bones["forearm.L"].ik_stiffness_x = 0.71
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    (finding,) = [f for f in findings_of(rig, "symmetry") if f.bone == "forearm.L"]
+    assert finding.fix_id is None and finding.stated["blocked_by"] == "cycle"
+    assert "upper_arm.L, which its target hand_ik.L hangs below" in finding.no_fix_reason
+    rig.pose.bones["forearm.L"].constraints["IK"].chain_count = 2  # the copy, made by hand
+    assert [f.bone for f in findings_of(rig, "cycle")] == ["forearm.L"]
+
+
 def test_no_pole_angle_copied_onto_a_flipped_start_that_the_angle_turns_back(rig) -> None:
     """shin.L posed -20° starts bent the other way and its pole angle, turned 150°, turns it
     back: it lands 30° from its pole (measured). With its twin's angle it would bend 180° away

@@ -240,6 +240,9 @@ def _copy_refused(
             f"{sheared}, which shears it, and the limb would stop short: clear that scale or set "
             f"the Inherit Scale of {dest.owner} to Aligned first"
         )
+    looped = _target_below_copied_chain(rig, source, dest)
+    if looped is not None:
+        return "cycle", looped
     unlocks = any(d.held_axes(("lock_ik_",)) for d in differences)
     paired = _pair_set_off(rig, dest, gains_tail, unlocks)
     if paired is not None:
@@ -276,6 +279,25 @@ def _copy_refused(
             f"{dest.owner} reach despite its other faults: fix those first"
         )
     return None
+
+
+def _target_below_copied_chain(rig: RigView, source: IKChain, dest: IKChain) -> str | None:
+    """Why the twin's chain length and Use Tail would loop ``dest``: its chain would then turn
+    a bone its target hangs below (the cycle check's error). Fresh seed 217: the arm of chain
+    length 1 whose hand control hangs from the upper arm lands; copied length 2, it cycles."""
+    if dest.target != rig.object or not rig.has_bone(dest.subtarget):
+        return None
+    above = [dest.owner, *rig.ancestors(dest.owner)][0 if source.use_tail else 1 :]
+    turned = above[: source.chain_count] if source.chain_count else above
+    held = set(rig.ancestors(dest.subtarget)).difference(dest.moving_bones)
+    looped = next((name for name in turned if name in held), None)
+    if looped is None:
+        return None
+    return (
+        f"with its twin's chain length {dest.owner}'s chain would turn {looped}, which its "
+        f"target {dest.subtarget} hangs below: a dependency cycle; parent the control elsewhere "
+        "first"
+    )
 
 
 def _angle_refused(
