@@ -1313,6 +1313,28 @@ def test_a_straight_limb_without_a_pole_its_lower_hinge_one_sided_has_its_own_st
         assert not verdict.fails, verdict.reason
 
 
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+def test_a_straight_limb_folding_about_z_its_root_limited_against_the_fold_is_weighed_as_free(
+    limb: str,
+) -> None:
+    """Fresh seed 219, a miss under a warning: the straight arm without a pole, its forearm
+    locked on X (so it folds about Z) and its upper arm limited to turn only negatively about
+    X and stiff 0.95, stopped 0.4% short. Such a limit changes no verdict (measured), so the
+    stiffness tables of the free root weigh it; the lower bone's own X limit, locked, chooses
+    nothing."""
+    faults = (
+        Fault("ik_lock", limb, 0),
+        Fault("straight_one_sided", limb, 6),
+        Fault("stiff_parent", limb, 0.95),
+    )
+    assert list(judge(faults).problems()) == []
+    rig = faulted_rig(faults)
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == LIMBS[limb].owner]
+    assert verdict.fails, verdict.reason
+    (error,) = [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR]
+    assert error.title == "Stiff, no pole" and error.bone == LIMBS[limb].parent
+
+
 @pytest.mark.parametrize(
     ("limb", "override", "state"),
     [("arm", 2, "pass"), ("leg", 2, "fail"), ("leg", 5, "pass")],
