@@ -1335,6 +1335,23 @@ def test_a_straight_limb_folding_about_z_its_root_limited_against_the_fold_is_we
     assert error.title == "Stiff, no pole" and error.bone == LIMBS[limb].parent
 
 
+def test_a_straight_limb_whose_root_limit_changes_its_lag_says_its_stiffness_is_unmeasured():
+    """The straight arm without a pole folding about Z, its upper arm limited to turn only
+    positively about X: its forearm at 0.9 stops 0.126% short where the free root's table
+    reads otherwise (measured, 8 of 18 verdicts differ). No table: a warning naming the
+    stiffness, which Verify by Solving proves, where there was no word of it."""
+    faults = (Fault("ik_lock", "arm", 0), Fault("straight_one_sided", "arm", 4))
+    rig = faulted_rig((*faults, Fault("stiff_owner", "arm", 0.9)))
+    upper = rig.pose.bones["upper_arm.L"]
+    upper.use_ik_limit_x, upper.ik_min_x, upper.ik_max_x = True, 0.0, math.radians(150)
+    (finding,) = findings_of(rig, "locks")
+    assert (finding.severity, finding.title) == (Severity.WARNING, "Stiff chain")
+    assert "upper_arm.L held by its IK limit, how far short it stops was not measured" in (
+        finding.message
+    )
+    assert finding.fix_id == "clear_stiffness"
+
+
 @pytest.mark.parametrize(
     ("limb", "override", "state"),
     [("arm", 2, "pass"), ("leg", 2, "fail"), ("leg", 5, "pass")],

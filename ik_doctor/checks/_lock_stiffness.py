@@ -100,7 +100,7 @@ def stiff_findings(
         return
     partner = tree_partner(rig, chain)
     if len(chain.moving_bones) != 2 or partner is not None:
-        yield from _stiff_unmeasured(rig, chain, mobility, threshold, partner)
+        yield from stiff_unmeasured(rig, chain, mobility, threshold, partner)
         return
     if not aimed_by_a_pole(rig, chain) and len(mobility) == 2 and len(chain.moving_bones) == 2:
         yield from stiff_without_pole(rig, chain, mobility, threshold)
@@ -317,24 +317,25 @@ def single_bone_findings(rig: RigView, chain: IKChain, threshold: float) -> Iter
     )
 
 
-def _stiff_unmeasured(
+def stiff_unmeasured(
     rig: RigView,
     chain: IKChain,
     mobility: dict[str, float],
     threshold: float,
     partner: IKChain | None = None,
+    unmeasured: str | None = None,
 ) -> Iterator[Finding]:
-    """A chain of a shape no table measured (not two turning bones), or solved together with
-    ``partner``, with a bone at least ``threshold`` stiff: a warning naming every stiff bone,
-    as the scan's stiffness suspect does, so that its proof by solving joins this finding
-    (``core.scan_proofs``)."""
+    """A chain of a shape no table measured (not two turning bones, or as ``unmeasured`` says),
+    or solved together with ``partner``, with a bone at least ``threshold`` stiff: a warning
+    naming every stiff bone, as the scan's stiffness suspect does, so that its proof by solving
+    joins this finding (``core.scan_proofs``)."""
     stiffest = max(1.0 - value for value in mobility.values())
     if stiffest < threshold - 1e-6:
         return
     stiff = stiff_bones(rig, chain)
     said = " and ".join(f"{name} {stiffest_axis(rig, name):.3g}" for name in stiff)
     bones = len(chain.moving_bones)
-    unmeasured = (
+    unmeasured = unmeasured or (
         f"solved together with IK '{partner.constraint}' on {partner.owner}, which turns its "
         "bones too, how far short it stops was not measured"
         if partner is not None

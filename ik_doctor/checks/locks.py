@@ -106,8 +106,10 @@ What it reports:
       measured), whose fix clears the other chain's stiff bones too (freed alone, the upper
       arm leaves an arm evenly stiff at 0.9 0.13% short). Of two chains sharing a stiff bone,
       a live one keeps the finding;
-    - on a chain of another shape (three bones: no table measured it), a bone from the
-      ``stiffness`` option: a warning that Verify by Solving proves on this chain. The tables
+    - on a chain of another shape (three bones: no table measured it), or straight at rest
+      with its root held by an IK limit otherwise than against its fold (the arm and the leg
+      so held stop short or land by amounts of their own), a bone from the ``stiffness``
+      option: a warning that Verify by Solving proves on this chain. The tables
       are a guess there: an insect leg (a short coxa under a femur and a tibia) evenly at 0.9
       stops 0.12% of its reach short where they say 0.046%, at 0.95 0.2%; with its coxa alone
       at 0.99 it lands. Solved without its stiffness at the oracle's goals, the chain that
@@ -160,13 +162,18 @@ from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
 from ._aimed_start import aim_that_lands, weighed_against_aim
 from ._lock_pairs import weighed_against_other_iks
-from ._lock_stiffness import single_bone_findings, stiff_findings, straight_stiff_findings
+from ._lock_stiffness import (
+    single_bone_findings,
+    stiff_findings,
+    stiff_unmeasured,
+    straight_stiff_findings,
+)
 from ._lock_stretch import BEND_LOCKED_TITLE, weighed_against_stretch
 from ._narrow_limits import held_swing_finding, narrow_finding
 from ._no_pole_stiffness import locked_fold_findings, straight_no_pole_findings
 from ._other_joints import weighed_against_other_joints
 from ._posed_off_axis import weighed_against_posed_parent
-from ._stiffness_findings import aimed_by_a_pole
+from ._stiffness_findings import aimed_by_a_pole, mobilities
 from ._swung_start import weighed_against_swing
 from ._tip_motion import TipMotion, blocked
 from ._transform_locks import axis_list, transform_lock_findings
@@ -268,8 +275,8 @@ def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Itera
         # stiffness is weighed by the table of the way its hinge limits fold it: the lower
         # bone's alone (``_no_pole_stiffness``: the root fails from 0.72), or its root's swing
         # limited the other way (the root at 0.9 passes, both bones at 0.7 fail); unlimited,
-        # by the bent limb's tables; with the root limited otherwise, not at all (not
-        # measured). With a pole, as it bends once pre-bent.
+        # by the bent limb's tables; with the root limited otherwise, a warning that this
+        # was not measured. With a pole, as it bends once pre-bent.
         root_limited = _root_limited(bones, chain)
         if max((motion.columns[key].length for key in free), default=0.0) <= 1e-6 * reach:
             yield from _every_lock(rig, chain, free, bones)  # nothing free moves the tip
@@ -279,6 +286,14 @@ def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Itera
         if root_limited:
             if not aimed_by_a_pole(rig, chain) and root_folds_against(rig, chain):
                 yield from straight_no_pole_findings(rig, chain, free, bones, stiffness, "opposed")
+            else:
+                unweighed = (
+                    f"straight at rest, {chain.root} held by its IK limit, how far short it "
+                    "stops was not measured"
+                )
+                yield from stiff_unmeasured(
+                    rig, chain, mobilities(chain, free, bones), stiffness, unmeasured=unweighed
+                )
             return
         if aimed_by_a_pole(rig, chain):
             yield from straight_stiff_findings(rig, chain, free, bones, stiffness)
