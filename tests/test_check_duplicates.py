@@ -327,6 +327,26 @@ def test_an_ik_paired_twice_keeps_the_worse_of_its_findings() -> None:
     assert "hand.L" in finding.message
 
 
+@pytest.mark.parametrize(
+    ("limb", "upper", "lower"), [("arm", "upper_arm.L", "hand.L"), ("leg", "thigh.L", "foot.L")]
+)
+def test_an_ik_without_use_tail_that_stretches_onto_the_control_leaves_the_ik_below_short(
+    limb, upper, lower
+) -> None:
+    """Seed 222's neighbours: the limb's IK without Use Tail reaches the hand or foot control
+    only by stretching its upper bone; stretched, it puts the elbow or knee on the control, and
+    the hand's or foot's IK of length 2 below it misses (70% to 120% of its reach, at IK Stretch
+    0.01 to 1). Out of reach without stretch it only aims the joint, and the IK below lands."""
+    rig = faulted_rig((Fault("ik_below", limb, 2), Fault("tail_off", limb, 0)))
+    assert not [f for f in findings_of(rig, "duplicates") if f.severity == Severity.ERROR]
+    rig.pose.bones[upper].ik_stretch = 0.1
+    assert {v.owner: v.state for v in judge_chains(rig)}[lower] == "fail"
+    (finding,) = [f for f in findings_of(rig, "duplicates") if f.severity == Severity.ERROR]
+    assert f"IK 'IK' on {lower} misses its target" in finding.message
+    apply_fix(finding)
+    assert {v.owner: v.state for v in judge_chains(rig)}[lower] == "pass"
+
+
 @pytest.mark.parametrize("limb", ["leg", "arm"])
 def test_an_ik_whose_two_pairs_leave_two_chains_short_names_each(limb) -> None:
     """Fresh seed 206 (a silent failure): the limb's IK at length 1, an IK of length 1 on its
