@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bpy
 import pytest
+from faulted_limbs import Fault, judge
 from solving import assert_ik_works, findings_of, tip_error
 
 from ik_doctor import Severity, apply_fix, judge_chains
@@ -256,6 +257,17 @@ def test_use_tail_switched_after_loading_keeps_the_chain_built_at_load(
     else:
         bpy.context.scene.frame_set(10)
     assert verdict().tip_error > 0.5 * verdict().reach, "switched, it solves the old chain"
+
+
+def test_a_twin_reaching_into_the_body_does_not_lengthen_the_limb() -> None:
+    """Fresh seed 224, a false error and then a trade: the thigh's IK of length 1 on the foot
+    control lands beside a twin without Use Tail that turns the hips (its own error). The twin
+    spans the limb only up to the hips, so the thigh's length is no error, nor after the
+    duplicates fix gives the twin Use Tail and length 2."""
+    faults = (Fault("ik_above", "leg", 1), Fault("ik_above", "leg", 0), Fault("muted", "leg", 0))
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    assert not [f for f in judged.findings if f.title == "Chain length 1"]
 
 
 def test_chain_length_one_under_an_ik_above_on_the_same_control_is_still_the_length(rig) -> None:

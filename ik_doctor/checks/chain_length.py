@@ -194,7 +194,10 @@ def _twin_span(rig: RigView, chain: IKChain) -> int:
     above carry IKs of their own (seed 118: beside a twin of length 2, the forearm IK of length
     1 stops 39% of the arm's reach short under an upper-arm IK on the hand control, which ends
     the limb as read from the bones alone). Not where a third IK turns a bone the twin adds: that
-    bone is the third's limb (the foot IK of length 1 beside one of 2 lands under the leg's IK)."""
+    bone is the third's limb (the foot IK of length 1 beside one of 2 lands under the leg's IK).
+    A twin reaching into the body spans the limb only up to it: the bone other limbs hang from
+    is no part of this limb (seed 224: the thigh's IK of length 1 lands beside a twin that turns
+    the hips, with or without Use Tail; the twin is ``_reaches_the_body``'s error)."""
     twins = [
         twin
         for twin in rig.chains_on_bone(chain.owner)
@@ -204,7 +207,7 @@ def _twin_span(rig: RigView, chain: IKChain) -> int:
         return 0
     chains = [other for other in rig.chains if other.live and other.key != chain.key]
     spans = [
-        len(twin.bones)
+        twin.bones.index(body[0]) if (body := rig.limb_carriers(twin)) else len(twin.bones)
         for twin in twins
         if not any(
             set(twin.bones[len(chain.bones) :]).intersection(third.moving_bones)
