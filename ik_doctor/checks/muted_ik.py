@@ -53,7 +53,8 @@ def find_muted_iks(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding
 def _finding(rig: RigView, live: IKChain, off: IKChain) -> Finding:
     how = "muted" if off.mute else "at influence 0"
     beyond = [name for name in off.moving_bones if name not in live.moving_bones]
-    also = f" It turns {', '.join(beyond)} too, and all that hangs from them." if beyond else ""
+    hanging = "all that hangs from " + ("it" if len(beyond) == 1 else "them")
+    also = f" It turns {', '.join(beyond)} too, and {hanging}." if beyond else ""
     return chain_finding(
         "muted_ik",
         rig,

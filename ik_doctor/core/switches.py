@@ -68,7 +68,9 @@ def switched_by(rig: RigView, chain: IKChain) -> str | None:
 def switched_off_note(rig: RigView, chain: IKChain) -> str | None:
     """For an IK off as one half of a switch (``switched_by``), the words a fault on it ends
     with: the oracle judges it through its twin, and it fails once switched on (a warning, not
-    an error). None for a live IK, or one off by hand."""
+    an error); or, where Blender still builds it into the twin's solve, that it acts now
+    (``muted_ik``'s error on the twin is the fault to fix). None for a live IK, or one off by
+    hand."""
     switch = switched_by(rig, chain) if not chain.live else None
     if switch is None:
         return None
@@ -90,8 +92,9 @@ def switched_off_note(rig: RigView, chain: IKChain) -> str | None:
 
 def lowered_where_switched_off(rig: RigView, finding: Finding) -> Finding:
     """An error on an IK off as one half of a switch, as a warning that names the switch, for
-    every check: the IK moves nothing, the oracle judges the switch through its live partner,
-    and the fault shows only once it is switched on (issue 25: an IK lock on a muted twin)."""
+    every check: the oracle judges the switch through its live partner, and the fault shows
+    once it is switched on (issue 25: an IK lock on a muted twin), or now through the partner
+    it is built into (``switched_off_note``), whose ``muted_ik`` error names it."""
     if finding.severity != Severity.ERROR or finding.chain is None:
         return finding
     chain = rig.chain(*finding.chain)
