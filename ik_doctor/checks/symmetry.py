@@ -287,8 +287,13 @@ def _target_below_copied_chain(rig: RigView, source: IKChain, dest: IKChain) -> 
     length 1 whose hand control hangs from the upper arm lands; copied length 2, it cycles."""
     if dest.target != rig.object or not rig.has_bone(dest.subtarget):
         return None
-    above = [dest.owner, *rig.ancestors(dest.owner)][0 if source.use_tail else 1 :]
-    turned = above[: source.chain_count] if source.chain_count else above
+    copied = replace(
+        dest,
+        use_tail=source.use_tail,
+        chain_count=source.chain_count,
+        bones=rig.chain_bones(dest.owner, source.chain_count, source.use_tail),
+    )
+    turned = copied.moving_bones
     held = set(rig.ancestors(dest.subtarget)).difference(dest.moving_bones)
     looped = next((name for name in turned if name in held), None)
     if looped is None:

@@ -477,21 +477,27 @@ class RigView:
                 return name
         return None
 
-    def _chain(self, owner: str, constraint: bpy.types.KinematicConstraint) -> IKChain:
-        count = constraint.chain_count
-        use_tail = constraint.use_tail
+    def chain_bones(self, owner: str, count: int, use_tail: bool) -> tuple[str, ...]:
+        """The bones an IK on ``owner`` of this ``chain_count`` and Use Tail spans, owner first
+        (``IKChain.bones``): without Use Tail the count starts at the owner's parent."""
         bones = [owner]
         while count == 0 or len(bones) < count + (not use_tail):
             parent = self.bone(bones[-1]).parent
             if parent is None:
                 break
             bones.append(parent)
+        return tuple(bones)
+
+    def _chain(self, owner: str, constraint: bpy.types.KinematicConstraint) -> IKChain:
+        count = constraint.chain_count
+        use_tail = constraint.use_tail
+        bones = self.chain_bones(owner, count, use_tail)
         target, subtarget = constraint.target, readable(constraint, "subtarget")
         pole, pole_subtarget = constraint.pole_target, readable(constraint, "pole_subtarget")
         return IKChain(
             owner=owner,
             constraint=readable(constraint),
-            bones=tuple(bones),
+            bones=bones,
             chain_count=count,
             use_tail=use_tail,
             target=target,
