@@ -240,6 +240,28 @@ def test_ik_nested_inside_a_longer_chain_misses_its_target(rig) -> None:
         apply_fix(finding)
 
 
+@pytest.mark.parametrize(
+    ("shape", "lands"),
+    [("straight", True), ("straight_one_sided", True), ("pose_rotation", False), (None, False)],
+)
+def test_ik_along_a_straight_chain_on_its_control_outweighs_the_longer_chain(shape, lands) -> None:
+    """Fresh seed 225 (a false error): the upper arm's IK of length 1 on the hand control sits
+    inside the chain of the forearm's twin IK aimed at the foot control, yet lands: the arm,
+    straight with its pole, never folds, and its IK on the hand control aims the same line.
+    Bent (built or posed), the longer chain wins and the upper arm misses all its reach."""
+    faults = [Fault("twin_ik", "arm", 0), Fault("ik_above", "arm", 1)]
+    if shape == "pose_rotation":
+        faults += [Fault("straight", "arm", 0), Fault("pose_rotation", "arm", 20)]
+    elif shape is not None:
+        faults.append(Fault(shape, "arm", 0))
+    judged = judge(tuple(faults))
+    (verdict,) = [v for v in judged.verdicts if v.owner == "upper_arm.L"]
+    assert verdict.state == ("pass" if lands else "fail"), verdict.reason
+    nested = [f for f in judged.findings if f.title == "Nested IK misses"]
+    assert [f.bone for f in nested] == ([] if lands else ["upper_arm.L"])
+    assert list(judged.problems()) == []
+
+
 @pytest.mark.parametrize("keyed", [True, False], ids=["keyed", "beside_its_twin"])
 def test_half_switched_ik_nested_inside_a_longer_chain_is_one_finding_with_one_key(
     rig, keyed

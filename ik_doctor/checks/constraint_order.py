@@ -9,7 +9,9 @@ knee away from its pole (``core.start``: an error; a start bent the rest way is 
 muted IK, or one at influence 0, does nothing; at a lower influence the tip stops short of the
 target, except under iTaSC, which ignores influence (measured: the leg and the arm reach alike
 at 0 and 0.5). An IK whose owner lies inside another active IK's
-chain is solved in one tree with it, and the outer chain's target wins.
+chain is solved in one tree with it, and the outer chain's target wins, unless a straight chain
+that never folds aims its line at the inner IK's control, along which the inner bone lies: the
+two outweigh it (``duplicates`` warns of the pair).
 
 A muted IK that is half of a switch (a second IK on the same bone, as Rigify pairs a pole and a
 no-pole IK, or an IK whose mute or influence is driven or keyed) is off on purpose: that is
@@ -122,6 +124,7 @@ from ._overridden_start import (
 from ._shared_control import line_aimer
 from ._stiffness_findings import tree_partner
 from ._straight_chain import limits_start
+from ._straight_pairs import aimed_along_a_straight_chain
 from .duplicates import clash_after
 
 OVERRIDDEN = {
@@ -444,7 +447,7 @@ def _overlaps(rig: RigView) -> Iterator[Finding]:
     the outer chain wins."""
     for inner in rig.chains:
         outer = rig.nesting_chain(inner) if inner.live else None
-        if outer is None:
+        if outer is None or aimed_along_a_straight_chain(rig, inner):
             continue
         yield chain_finding(
             "constraint_order",
