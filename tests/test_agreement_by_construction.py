@@ -811,14 +811,16 @@ def test_foot_ik_under_a_limb_locked_on_every_axis_waits_for_the_pair(limb) -> N
 @pytest.mark.parametrize("limb", ["arm", "leg"])
 def test_twins_use_tail_is_not_copied_onto_an_ik_that_agrees_with_the_one_above(limb) -> None:
     """Once a trade: a forearm's (shin's) IK without Use Tail and an IK of length 1 on the bone
-    above, on the same control, reach for one point and land; the twin's Use Tail would move
-    the forearm's tip to the hand and the upper arm's IK would miss (duplicates' error)."""
+    above, on the same control, reach for one point; the twin's Use Tail would move the
+    forearm's tip to the hand and the upper arm's IK would miss (duplicates' error). The two
+    chains start at different bones, so they race on Blender's threads: an error that lands or
+    misses as the threads fall, so the oracle's verdict is not asserted here."""
     judged = judge((Fault("tail_off", limb, 0), Fault("ik_above", limb, 1)))
-    assert judged.holds, "\n".join(judged.problems())
+    assert not (judged.silent or judged.trades), "\n".join(judged.problems())
     mirror = next(f for f in judged.findings if f.check_id == "symmetry")
     assert (mirror.fix_id, mirror.stated["blocked_by"]) == (None, "duplicates")
     pair = next(f for f in judged.findings if f.check_id == "duplicates")
-    assert pair.severity == Severity.WARNING
+    assert (pair.severity, pair.title) == (Severity.ERROR, "Two IKs race")
 
 
 @pytest.mark.parametrize("limb", ["arm", "leg"])

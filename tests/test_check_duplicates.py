@@ -314,17 +314,54 @@ def test_two_foot_iks_turning_the_whole_leg_leave_the_legs_ik_the_one_that_misse
     assert judged.holds, "\n".join(judged.problems())
 
 
+@pytest.mark.parametrize(
+    ("owner", "target", "count", "use_tail", "title"),
+    [
+        ("hand.L", "hand_ik.L", 3, False, "Two IKs race"),
+        ("upper_arm.L", "hand_ik.L", 1, True, "Two IKs race"),
+        ("upper_arm.L", "hand_ik.L", 2, True, "Duplicate IK"),
+        ("hand.L", "hand_ik.L", 2, False, "Duplicate IK"),
+        ("foot.L", "foot_ik.L", 1, False, "Duplicate IK"),
+        ("forearm.L", "hand_ik.L", 3, True, "Duplicate IK"),
+    ],
+)
+def test_agreeing_iks_whose_lower_one_starts_above_the_others_root_race(
+    rig, owner, target, count, use_tail, title
+) -> None:
+    """Seed 228, and seeds 179 to 213 before it (a miss, 'the racy upper-arm pair'): two IKs on
+    one control with their tips on one point land or miss from solve to solve. Blender solves
+    them as two trees on its threads at once where the IK on the lower bone starts its chain
+    above the other's root (the arm's IK without Use Tail, from the shoulder, beside the upper
+    arm's of length 1). Measured with other work running: 1 to 6 of 30 solves missed; from one
+    root, on one bone, or the lower chain starting below the other's root, none of 60 to 100.
+    Whether a given solve misses is the threads', so only the deleted pair's landing is
+    asserted."""
+    rig.pose.bones["forearm.L"].constraints["IK"].use_tail = owner != "upper_arm.L"
+    added = _add_ik(rig, owner, target, count)
+    added.use_tail = use_tail
+    (finding,) = findings_of(rig, "duplicates")
+    assert finding.title == title
+    assert finding.severity == (Severity.ERROR if title == "Two IKs race" else Severity.WARNING)
+    if finding.severity == Severity.ERROR:
+        assert "now and then one of them misses" in finding.message
+        apply_fix(finding)
+        for _solve in range(10):
+            assert not [v.key for v in judge_chains(rig) if v.fails]
+
+
 def test_an_ik_paired_twice_keeps_the_worse_of_its_findings() -> None:
     """Agreement seed 150 (an error missed): the arm's IK without Use Tail puts the elbow on the
     hand control, so the hand's IK of length 1 on that control misses (138%); the same arm IK
-    paired with an upper-arm IK on that control is a warning, which, found first, hid the
-    error."""
+    paired with an upper-arm IK on that control was a warning, which, found first, hid the
+    error. That pair races on Blender's threads (its chains start at different bones), an error
+    too, and kept beside the hand's whichever is found first."""
     faults = (Fault("ik_above", "arm", 1), Fault("ik_below", "arm", 1), Fault("tail_off", "arm", 0))
     rig = faulted_rig(faults)
     assert {v.owner: v.state for v in judge_chains(rig)}["hand.L"] == "fail"
-    (finding,) = [f for f in findings_of(rig, "duplicates") if f.bone == "forearm.L"]
-    assert finding.severity == Severity.ERROR
-    assert "hand.L" in finding.message
+    found = [f for f in findings_of(rig, "duplicates") if f.bone == "forearm.L"]
+    assert {f.severity for f in found} == {Severity.ERROR}
+    assert sorted(f.title for f in found) == ["Two IKs race", "Two IKs, one control"]
+    assert any("hand.L" in f.message for f in found)
 
 
 @pytest.mark.parametrize(
