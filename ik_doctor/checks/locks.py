@@ -44,7 +44,10 @@ What it reports:
 - A chain without a pole locked to its bend plane: a warning.
 - A chain straight at rest whose free axes do not move its tip at all (every axis locked): an
   error on every lock (it stays put, 36.8% of the reach short, measured on the leg and the arm
-  with and without a pole); straight, it has no bend axis to blame.
+  with and without a pole); straight, it has no bend axis to blame. Unless its pose starts it
+  bent (``rest_pose``'s "Straight, bent at start"): the axis that bend turns about is its bend
+  axis, and an IK lock there is the error above (the leg and the arm posed ±20° or ±70° about
+  X, locked on X on either bone, stop 1.9% to 14.9% short; freed, they land).
 - An IK limit that lets a joint fold only a few degrees toward its bend, or only away from it,
   so that the limb posed by hand within its limits folds less than half as far as it does free:
   an error (a ±6° knee leaves the foot 4.7% of the reach short). A warning when the chain still
@@ -174,6 +177,7 @@ from ._no_pole_stiffness import locked_fold_findings, straight_no_pole_findings
 from ._other_joints import weighed_against_other_joints
 from ._posed_off_axis import weighed_against_posed_parent
 from ._stiffness_findings import aimed_by_a_pole, mobilities
+from ._straight_start import posed_bend_locked
 from ._swung_start import weighed_against_swing
 from ._tip_motion import TipMotion, blocked
 from ._transform_locks import axis_list, transform_lock_findings
@@ -296,6 +300,9 @@ def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Itera
                 )
             return
         if aimed_by_a_pole(rig, chain):
+            if (held := posed_bend_locked(rig, chain)) is not None:
+                yield _bend_finding(rig, chain, bones[held[0]], held[1], bend=True)
+                return
             yield from straight_stiff_findings(rig, chain, free, bones, stiffness)
         elif one_way_on_x(lower := bones[chain.moving_bones[0]]) and not lower.lock_ik_x:
             yield from straight_no_pole_findings(rig, chain, free, bones, stiffness, "one_sided")
