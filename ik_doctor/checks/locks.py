@@ -300,8 +300,8 @@ def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Itera
                 )
             return
         if aimed_by_a_pole(rig, chain):
-            if (held := posed_bend_locked(rig, chain)) is not None:
-                yield _bend_finding(rig, chain, bones[held[0]], held[1], bend=True)
+            if (posed_lock := posed_bend_locked(rig, chain)) is not None:
+                yield _bend_finding(rig, chain, bones[posed_lock[0]], posed_lock[1], bend=True)
                 return
             yield from straight_stiff_findings(rig, chain, free, bones, stiffness)
         elif one_way_on_x(lower := bones[chain.moving_bones[0]]) and not lower.lock_ik_x:
