@@ -549,3 +549,26 @@ def test_a_straight_arm_that_lands_by_stretching_is_not_sheared_by_the_body_abov
         f for f in judged.findings if f.check_id == "rest_pose" and f.bone == "forearm.L"
     ]
     assert straight.fix_id is None and "reset that scale" in (straight.no_fix_reason or "")
+
+
+@pytest.mark.parametrize(("limb", "scale"), [("leg", 0.5), ("leg", 0.95), ("arm", 0.8)])
+def test_one_bone_that_keeps_its_length_under_a_shrunk_parent_stops_short(limb, scale) -> None:
+    """Fresh seed 229 (a miss, all of its reach short under a warning): the shin's IK of length
+    1, its control hanging from the thigh scaled 0.5, the shin not inheriting that scale. The
+    targets shrink with the thigh and one bone only points: it reaches no nearer than its
+    length. Measured at 0.95, 0.8 and 0.5 on the leg and the arm: 5% to 100% short; inheriting
+    the scale, it lands."""
+    faults = (
+        Fault("chain_length", limb, 1),
+        Fault("control_in_chain", limb, 1),
+        Fault("inherit_scale_none", limb, scale),
+    )
+    judged = judge(faults)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["fail"]
+    assert not (judged.silent or judged.unexplained), "\n".join(judged.problems())
+    rig = faulted_rig(faults)
+    (finding,) = [f for f in findings_of(rig, "inherit") if f.title == "Scale not inherited"]
+    assert finding.severity == Severity.ERROR and "scaled down" in finding.message
+    apply_fix(finding)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]

@@ -78,6 +78,10 @@ What it reports:
     - An error while a bone above the chain is scaled up: 6% to 31% of the reach short, unless
       IK Stretch makes it up. The chain's own upper bone scaled up only lengthens the limb,
       which still lands.
+    - An error on a chain of one bone (no IK Stretch) while a bone above it is scaled down:
+      the targets shrink with it and one bone only points, reaching no nearer than its length
+      (the shin or forearm alone under a thigh or upper arm at 0.95 stops 5% short, at 0.5 all
+      of its reach; inheriting the scale, it lands).
     - Nothing is reported when a live Copy Scale at full influence, on every axis, pose to pose
       or world to world space, copies the scale of a bone that scales with the limb (and with
       the bone above, scaled up now), as BlenRig's forearms and shins do: the root scaled 1.5
@@ -213,7 +217,19 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
     mode = "ALIGNED" if shears else "FULL"
     grown = posed_ancestor(rig, name, _is_grown, skipped=chain.bones)
     stretching = stretching_bones(rig, chain) if grown else ()
-    if grown and stretching:
+    # One bone only points: the targets, shrunk with a bone above, lie nearer than it reaches.
+    shrunk = (
+        posed_ancestor(rig, name, _is_shrunk, skipped=chain.bones)
+        if len(chain.moving_bones) == 1 and not stretching_bones(rig, chain)
+        else None
+    )
+    if shrunk:
+        effect = (
+            f"{shrunk} is scaled down, so the targets lie nearer than {name}, one bone that "
+            "keeps its length, reaches (measured: the shin or forearm alone under a thigh or "
+            "upper arm at 0.95 stops 5% of its reach short, at 0.5 all of it)"
+        )
+    elif grown and stretching:
         effect = (
             f"{grown} is scaled up, so the targets are reached only by IK Stretch on "
             f"{', '.join(stretching)}"
@@ -241,7 +257,7 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
         rig,
         chain,
         name,
-        severity=Severity.ERROR if grown and not stretching else Severity.WARNING,
+        severity=Severity.ERROR if (grown and not stretching) or shrunk else Severity.WARNING,
         title="Scale not inherited",
         message=f"{name} does not inherit scale from {readable(bone.parent)}: {effect}.",
         why=(
@@ -254,7 +270,7 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
         no_fix_reason=f"{waits}: clear the scale of {readable(bone.parent)} first"
         if waits
         else None,
-        facts=(("grown", grown), ("stretching", stretching)),
+        facts=(("grown", grown), ("stretching", stretching), ("shrunk", shrunk)),
     )
 
 
@@ -416,6 +432,10 @@ def _scale_sources(rig: RigView, name: str) -> list[str] | None:
 
 def _is_grown(basis: Matrix) -> bool:
     return max(basis.to_scale().to_tuple()) > 1.0 + 1e-3
+
+
+def _is_shrunk(basis: Matrix) -> bool:
+    return min(basis.to_scale().to_tuple()) < 1.0 - 1e-3
 
 
 def _rounded(scale: Vector) -> tuple[float, ...]:
