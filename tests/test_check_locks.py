@@ -1439,3 +1439,23 @@ def test_a_straight_limb_posed_bent_about_its_locked_axis_stops_short(limb, lock
     assert [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR] == []
     if turn > 0:
         assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
+@pytest.mark.parametrize(("stiffness", "lands"), [(0.65, True), (0.7, False), (0.995, False)])
+def test_a_twisted_start_folds_too_little_where_the_bone_is_stiff(stiffness, lands) -> None:
+    """Fresh seed 234 (a miss, 1.1% short under a warning): the thigh locked on X and keyed
+    twisted lands by swinging Z in the untwisted frame, but stiff on its free axes that swing
+    folds the leg too little. Measured with the keys 0.15 and 0.5 rad of twist: 0.3 to 0.65
+    lands, 0.7 to 0.995 stops 0.1% to 1.1% short: the lock's error stands there."""
+    faults = (
+        Fault("ik_lock", "leg", 1),
+        Fault("stiff_parent", "leg", stiffness),
+        Fault("fk_keys", "leg", 1.0),
+    )
+    judged = judge(faults)
+    assert [v.state for v in judged.verdicts if v.owner == "shin.L"] == [
+        "pass" if lands else "fail"
+    ]
+    assert not (judged.silent or judged.unexplained), "\n".join(judged.problems())
+    (locked,) = [f for f in judged.findings if f.title == "Bend axis locked"]
+    assert locked.severity == (Severity.WARNING if lands else Severity.ERROR)

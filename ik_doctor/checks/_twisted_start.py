@@ -16,8 +16,9 @@ pose keyed on the locked bone:
   fails the leg, 0.025 both (3.3% short); from 2.0 the twisted fold bends the joint away from
   its pole (it fails), at 3.14 it stops 87% short.
 
-Only as measured: the other bones of the chain at rest, no other constraint on them, and the
-pole angle turning the chain at most 20° from rest. Otherwise the twisted fold was seen to fail
+Only as measured: the other bones of the chain at rest, no other constraint on them, the
+pole angle turning the chain at most 20° from rest, and the twisted bone's free axes less stiff
+than 0.7 (``STIFF_SWING``). Otherwise the twisted fold was seen to fail
 (the forearm or shin posed 70° about X: 14% to 18% short; the pole angle turned 60°: the joint
 ends 111° to 130° from the pole; the shin copying the hips' rotation: 33% to 50% short).
 
@@ -57,6 +58,10 @@ TWIST_THAT_FOLDS = {
 axis alone was measured to fold the limb and land, as the chain's root or an inner joint (of a
 chain built bending away from its pole: no pole turn bounds it), or as the root locked on X
 over an inner joint that a zero-width X limit holds."""
+STIFF_SWING = 0.7
+"""IK stiffness on the twisted bone's free axes from which its swing folds the limb too little:
+measured on the leg, the thigh locked on X and keyed twisted 0.5 or 0.15 rad, stiff on every
+axis: 0.3 to 0.65 lands, 0.7 to 0.995 stops 0.1% to 1.1% short (fresh seed 234)."""
 POLE_TURN_MEASURED = 20.0
 """Degrees the pole angle may turn the chain from rest (``pole_turn``) for the twisted fold to
 land: measured at 0° and 20° (lands), 60° (bends away from the pole)."""
@@ -146,6 +151,11 @@ def twist_that_folds(
     locks = {axis: getattr(pose_bone, f"lock_ik_{axis}") for axis in "xyz"}
     if not locks[axes] or locks["y"] or locks[other]:
         return None  # a zero-width limit, or no twist or swing left: not measured to fold
+    if (
+        max(getattr(pose_bone, f"ik_stiffness_{axis}") for axis in ("y", other))
+        >= STIFF_SWING - 1e-6
+    ):
+        return None  # it swings too little to fold the limb
     twist = abs(pose_bone.matrix_basis.to_quaternion().to_swing_twist("Y")[1])
     where = "root" if name == chain.root else "joint"
     if over_zero_limit:
