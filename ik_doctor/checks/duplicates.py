@@ -214,6 +214,9 @@ def _finding(
     )
     if agree and (racing := _racing_trees(rig, first, later)) is not None:
         severity, title, why, outcome = _racing(*racing)
+        # Its chain the lower one, which misses more often (5 of 30 on the arm, the upper arm's
+        # 1) or always, turning the hips (the leg; the thigh's 3 of 30).
+        loser = racing[0]
     stranded = None if shared else stranding_spline(rig, winner)
     if stranded is not None:
         severity, why, outcome = _left_behind(winner, loser, stranded)
