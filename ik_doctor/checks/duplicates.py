@@ -191,18 +191,7 @@ def _finding(
         return None  # apart, or solved one after the other, each reaching: both hold
     if not (same_owner or same_control):
         return None
-    this = f"IK '{later.constraint}' on {later.owner}"
-    other = f"IK '{first.constraint}' on {first.owner}"
-    if shared:
-        message = f"{this} and {other} both move {', '.join(reversed(shared))}" + (
-            f", aimed at the same control {_control(first)}" if same_control else ""
-        )
-    else:
-        message = (
-            f"{this} and {other}, chains of one limb, are aimed at the same control "
-            f"{_control(first)} with their tips at different points ({_tip(later)} and "
-            f"{_tip(first)})"
-        )
+    message = _pair_message(first, later, shared, same_control)
     loser = _loser(rig, first, later, stacked)
     winner = later if loser is first else first
     aims_alike = False
@@ -253,6 +242,21 @@ def _finding(
     if fixed_alone and _toggle_clashes(rig, changed, kept):
         return _waiting_for_a_pair(rig, finding, changed)
     return _turning_use_tail_over(finding, changed, kept)
+
+
+def _pair_message(first: IKChain, later: IKChain, shared: list[str], same_control: bool) -> str:
+    """The message's start: the two IKs, and the bones they share or the control they aim at."""
+    this = f"IK '{later.constraint}' on {later.owner}"
+    other = f"IK '{first.constraint}' on {first.owner}"
+    if shared:
+        return f"{this} and {other} both move {', '.join(reversed(shared))}" + (
+            f", aimed at the same control {_control(first)}" if same_control else ""
+        )
+    return (
+        f"{this} and {other}, chains of one limb, are aimed at the same control "
+        f"{_control(first)} with their tips at different points ({_tip(later)} and "
+        f"{_tip(first)})"
+    )
 
 
 def _named(
