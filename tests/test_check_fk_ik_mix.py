@@ -134,3 +134,24 @@ def test_keys_whose_flip_a_limit_rotation_clamps_are_not_called_flipping(limb, t
     assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
     assert all(v.state == "pass" for v in judged.verdicts)
     assert [f.severity for f in judged.findings if f.check_id == "fk_ik_mix"] == [Severity.INFO]
+
+
+@pytest.mark.parametrize(("turn", "lands"), [(150, True), (120, True), (60, False)])
+def test_keys_that_flip_the_start_under_a_pole_angle_turned_round_land(turn, lands) -> None:
+    """Fresh seed 236 (a false error): the arm posed -70° at the elbow and keyed 0.3 rad at the
+    upper arm starts bent backwards, but the pole angle turned 120° or 150° turns the chain
+    round so the mirrored bend faces the pole, and it lands; turned 60° it ends 117° away.
+    (Blender clamps the angle to ±180°: the fault's -150° from the rest -90° is a quarter
+    turn, side-on, which this does not read.)"""
+    faults = (
+        Fault("pose_rotation", "arm", -70),
+        Fault("fk_keys", "arm", 0.3),
+        Fault("pole_angle", "arm", turn),
+    )
+    judged = judge(faults)
+    assert [v.state for v in judged.verdicts if v.owner == "forearm.L"] == [
+        "pass" if lands else "fail"
+    ]
+    assert list(judged.problems()) == []
+    (keys,) = [f for f in judged.findings if f.check_id == "fk_ik_mix"]
+    assert keys.severity == (Severity.WARNING if lands else Severity.ERROR)
