@@ -463,8 +463,9 @@ def _racing(lower: IKChain, upper: IKChain) -> tuple[Severity, str, str, str]:
     (``_racing_trees``)."""
     why = (
         f"Blender builds one IK tree per chain root: the chain of IK '{lower.constraint}' on "
-        f"{lower.owner} starts at {lower.root}, above {upper.root}, where the chain of "
-        f"{upper.owner}'s starts, so Blender solves them as two trees on its threads at once, "
+        f"{lower.owner} starts at {lower.root}, above {upper.root}, where that of IK "
+        f"'{upper.constraint}' on {upper.owner} starts, so Blender solves them as two trees on "
+        "its threads at once, "
         "each writing the bones they share; where the two solves overlap, one writes over the "
         "other and a tip misses. Measured on the arm with other work running (the forearm's IK "
         "without Use Tail beside the upper arm's of length 1; a hand IK of length 3 without Use "
