@@ -6,6 +6,7 @@ ask whether their fixes would free a chain another one only lands beside."""
 from __future__ import annotations
 
 from ..core.finding import Severity
+from ..core.geometry import offset_from_line
 from ..core.reach import REACH_TOLERANCE, nearest_folded, reachable_tips, stretching_bones
 from ..core.rig import AXES, IKChain, RigView
 from ..core.switches import constraint_switches
@@ -13,6 +14,8 @@ from ._tip_motion import blocked
 
 SAME_POINT = 1e-4
 """Tips closer than this share of the chain's reach are one goal (float noise apart)."""
+ON_THE_LINE = 0.05
+"""Of the aimed bone's length: a point this near its line lies on it."""
 
 
 def solving_chains(rig: RigView) -> list[IKChain]:
@@ -107,29 +110,48 @@ def lower_reaches(
     return shortest <= furthest and nearest <= furthest_reach
 
 
-def pulled_nearer_than_it_folds(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
-    """Whether the upper chain, pointing its head at each goal the oracle sets the lower one
-    (which hangs from that head), pulls the lower root nearer a goal than the lower chain's IK
-    limits let it fold about the axis they hold. Free, the lower chain folds as near as it must
+def pulled_nearer_than_it_folds(rig: RigView, upper: IKChain, lower: IKChain) -> float | None:
+    """How much nearer a goal (of the lower chain's reach, the most over its goals) the upper
+    chain, pointing its head at each goal the oracle sets the lower one (which hangs from that
+    head), pulls the lower root than the lower chain's IK limits let it fold about the axis they
+    hold; None where it pulls it no nearer. Free, the lower chain folds as near as it must
     (measured: the hand and the foot land under an upper-arm or thigh IK of chain length 1
     without Use Tail). Limited, it may miss: the forearm limited ±20° to ±32° about X stops 0.2%
     to 0.7% of the arm's reach short (±34° lands), the shin ±20° to ±26° 0.2% to 1.5% (±28°
-    lands); but pulled much nearer (the thigh connected to the hips' tail, 0.3 nearer) the knee
-    folds about its free Z axis and the leg lands. Which it does is the solver's, not modelled:
-    a warning."""
+    lands); but pulled much nearer (the thigh connected to the hips' tail, 0.28 of the reach
+    nearer) the knee folds about its free Z axis and the leg lands (``just_nearer``)."""
     if upper.use_tail or len(lower.moving_bones) < 2:
-        return False  # a tail on the control stays there; one bone does not fold
+        return None  # a tail on the control stays there; one bone does not fold
     pivot, head = rig.bone(upper.root).head, rig.chain_tip(upper)
     radius = (head - pivot).length  # the head swings round the pivot
     control = rig.joint_point(upper.target, upper.subtarget)
     if control is None or (control - pivot).length <= radius:
-        return False  # the head reaches the control: it does not point at it
+        return None  # the head reaches the control: it does not point at it
     if (head - rig.bone(lower.root).head).length > SAME_POINT * radius:
-        return False  # bones hang between (``lower_reaches``)
+        return None  # bones hang between (``lower_reaches``)
     nearest, clamped = nearest_folded(rig, lower)
     short = nearest - REACH_TOLERANCE * rig.chain_reach(lower)
-    goals = reachable_tips(rig, lower)
-    return clamped and any(0.0 < (goal - pivot).length - radius < short for goal in goals)
+    gaps = [(goal - pivot).length - radius for goal in reachable_tips(rig, lower)]
+    nearer = [short - gap for gap in gaps if 0.0 < gap < short]
+    return max(nearer) / rig.chain_reach(lower) if clamped and nearer else None
+
+
+JUST_NEARER = 0.01
+"""Of the lower chain's reach: pulled no more than this nearer than its IK limits fold, the
+lower chain stays in its plane and stops short (``just_nearer``)."""
+
+
+def just_nearer(rig: RigView, upper: IKChain, nearer: float) -> bool:
+    """Whether the lower root, pulled ``nearer`` (``pulled_nearer_than_it_folds``), lies on the
+    line of the bone the upper chain aims, where that model holds, and only just nearer: the
+    lower chain then stops short. Measured on the arm, the forearm limited ±20° to ±32° (0.2% to
+    0.5% of the reach nearer, the shoulder apart or connected): 0.2% to 0.7% short. Pulled
+    0.28 nearer (the thigh connected to the hips' tail) the knee folds about Z and lands; off
+    the line (the thigh beside the hips) the model says 11% to 13% nearer and the leg stops
+    0.2% to 1.5% short at ±20° to ±26°, lands at ±28°: neither is read."""
+    aimed = rig.bone(upper.moving_bones[0])
+    off = offset_from_line(rig.chain_tip(upper), aimed.head, aimed.tail).length
+    return nearer <= JUST_NEARER and off <= ON_THE_LINE * aimed.length
 
 
 def _turned_between(

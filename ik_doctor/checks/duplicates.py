@@ -68,7 +68,9 @@ What it reports:
   that root nearer the goals than the lower chain's IK limits let it fold: the arm, its forearm
   limited ±20° to ±32°, under an upper-arm IK of length 1 without Use Tail stops 0.2% to 0.7%
   short, the leg so limited ±20° to ±26° 0.2% to 1.5%; free, or at ±34° and ±28°, they land,
-  and pulled much nearer the joint folds about a free axis and lands: the solver decides.
+  and pulled much nearer the joint folds about a free axis and lands: the solver decides. An
+  error where the root lies on the line of the bone the upper chain turns, where that model
+  holds, and comes at most 1% of the reach nearer than the joint folds (the arm: 0.2% to 0.5%).
 - A warning where the lower chain lands only by stretching: with IK Stretch on its bones the
   solver lengthens or shrinks them onto the control (a shin IK of length 1 under a thigh IK
   without Use Tail misses 204% of its reach, and lands at IK Stretch 0.05; a foot IK of length 1
@@ -103,9 +105,11 @@ from ..core.reach import stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.spline import SplineChain, stranding_spline, where
+from ._racing_trees import racing_trees, racing_words
 from ._stacked_chains import (
     SAME_POINT,
     frozen,
+    just_nearer,
     lower_reaches,
     one_above,
     pulled_nearer_than_it_folds,
@@ -185,8 +189,10 @@ def _finding(
     reaches = not shared and (
         stacked is None or lower_reaches(rig, *stacked) or _carried_by_a_twin(rig, *stacked)
     )
-    # Reaching by the model, but pulled nearer than its IK limits fold: the solver decides.
-    unsure = reaches and stacked is not None and pulled_nearer_than_it_folds(rig, *stacked)
+    # Reaching by the model, but pulled nearer than its IK limits fold: the solver decides,
+    # unless the model holds and it is only just nearer (``just_nearer``), an error.
+    nearer = pulled_nearer_than_it_folds(rig, *stacked) if reaches and stacked else None
+    unsure = nearer is not None
     if reaches and not unsure:
         return None  # apart, or solved one after the other, each reaching: both hold
     if not (same_owner or same_control):
@@ -201,8 +207,11 @@ def _finding(
     severity, title, why, outcome = _outcome(
         aims_alike, agree, held, bool(shared), winner, loser, unsure
     )
-    if agree and (racing := _racing_trees(rig, first, later)) is not None:
-        severity, title, why, outcome = _racing(*racing)
+    if stacked and nearer is not None and just_nearer(rig, stacked[0], nearer):
+        severity = Severity.ERROR
+        outcome = f": IK '{loser.constraint}' on {loser.owner} misses where the control comes near."
+    if agree and (racing := racing_trees(rig, first, later)) is not None:
+        severity, title, why, outcome = racing_words(*racing)
         # Its chain the lower one, which misses more often (5 of 30 on the arm, the upper arm's
         # 1) or always, turning the hips (the leg; the thigh's 3 of 30).
         loser = racing[0]
@@ -402,7 +411,8 @@ def _outcome(
                 "Measured with an upper-arm or thigh IK of length 1 without Use Tail: the "
                 "forearm limited ±20° to ±32° leaves the arm 0.2% to 0.7% of its reach short, "
                 "the shin ±20° to ±26° the leg 0.2% to 1.5%; pulled much nearer, the joint folds "
-                "about a free axis and lands."
+                "about a free axis and lands. An error where the root lies on the line of the "
+                "bone turned and is pulled at most 1% of the reach nearer (the arm's case)."
             ),
             (f": IK '{loser.constraint}' on {loser.owner} may miss where the control comes near."),
         )
@@ -445,36 +455,6 @@ def _outcome(
         title = "Two IKs fight" if shared else "Two IKs, one control"
         outcome = f": IK '{loser.constraint}' on {loser.owner} misses its target."
     return severity, title, why, outcome
-
-
-def _racing_trees(rig: RigView, first: IKChain, later: IKChain) -> tuple[IKChain, IKChain] | None:
-    """(lower, upper) for two agreeing IKs on two bones where the one on the lower bone starts
-    its chain above the other's root: Blender solves them as two trees on its threads at once.
-    None otherwise: the lower owner's chain starting at or below the other's root is solved
-    after it (measured: a foot IK of length 1 without Use Tail beside the shin's, 0 of 60)."""
-    for lower, upper in ((first, later), (later, first)):
-        if upper.owner in rig.ancestors(lower.owner):
-            return (lower, upper) if lower.root in rig.ancestors(upper.root) else None
-    return None
-
-
-def _racing(lower: IKChain, upper: IKChain) -> tuple[Severity, str, str, str]:
-    """Severity, title, why and the message's end for two agreeing IKs that race
-    (``_racing_trees``)."""
-    why = (
-        f"Blender builds one IK tree per chain root: the chain of IK '{lower.constraint}' on "
-        f"{lower.owner} starts at {lower.root}, above {upper.root}, where that of IK "
-        f"'{upper.constraint}' on {upper.owner} starts, so Blender solves them as two trees on "
-        "its threads at once, "
-        "each writing the bones they share; where the two solves overlap, one writes over the "
-        "other and a tip misses. Measured on the arm with other work running (the forearm's IK "
-        "without Use Tail beside the upper arm's of length 1; a hand IK of length 3 without Use "
-        "Tail beside the forearm's; each pair's tips on one point of one control): 1 to 6 of 30 "
-        "solves missed by 33% to all of the reach. Chains from one root, or the lower one "
-        "starting at or below the other's root, never missed in 60 to 100."
-    )
-    outcome = ": now and then one of them misses, whichever of Blender's threads writes last."
-    return Severity.ERROR, "Two IKs race", why, outcome
 
 
 def _count_keeping_the_top(chain: IKChain) -> int:
