@@ -448,3 +448,15 @@ def test_a_lower_chain_that_lands_only_by_stretching_is_a_warning(faults, owner)
     (pair,) = [f for f in findings_of(rig, "duplicates")]
     assert pair.severity == Severity.WARNING
     assert pair.message.endswith(f"on {owner} reaches it only by stretching its bones.")
+
+
+def test_the_agree_fix_is_not_offered_where_the_turned_ik_would_race() -> None:
+    """Fresh seed 238 (a trade): turning the hand IK of length 3 to reach with its head, onto
+    the tip of the forearm's IK of length 1, would leave a chain from the upper arm beside one
+    from the forearm on one point: a race (both miss in 37 and 38 of 40 solves)."""
+    judged = judge(
+        (Fault("chain_length", "arm", 1), Fault("roll", "arm", 90), Fault("ik_below", "arm", 3))
+    )
+    assert not judged.trades, "\n".join(judged.trades)
+    pair = next(f for f in judged.findings if f.check_id == "duplicates")
+    assert pair.fix_id != "agree"

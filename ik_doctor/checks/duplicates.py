@@ -514,10 +514,13 @@ def _toggle_agrees(rig: RigView, chain: IKChain, other: IKChain) -> bool:
 def _toggle_clashes(rig: RigView, chain: IKChain, other: IKChain) -> bool:
     """Whether ``chain`` with Use Tail turned over (the agree fix) would fight a third live IK
     as this check's error (a property example: the upper arm's IK reaching with its head, so
-    turned, shares the upper arm with the forearm's IK on the hand control)."""
+    turned, shares the upper arm with the forearm's IK on the hand control), or race ``other``
+    (``racing_trees``; fresh seed 238: the hand's IK of length 3 turned over beside the
+    forearm's of length 1, from their roots the upper arm and the forearm)."""
     toggled = replace(chain, use_tail=not chain.use_tail, chain_count=_count_keeping_the_top(chain))
     clash = clash_after(rig, toggled)
-    return clash is not None and clash.key != other.key
+    racing = racing_trees(rig, toggled, other) is not None
+    return racing or (clash is not None and clash.key != other.key)
 
 
 def _tip(chain: IKChain) -> str:
