@@ -130,10 +130,11 @@ def pulled_nearer_than_it_folds(rig: RigView, upper: IKChain, lower: IKChain) ->
     if (head - rig.bone(lower.root).head).length > SAME_POINT * radius:
         return None  # bones hang between (``lower_reaches``)
     nearest, clamped = nearest_folded(rig, lower)
-    short = nearest - REACH_TOLERANCE * rig.chain_reach(lower)
+    reach = rig.chain_reach(lower)
+    short = nearest - REACH_TOLERANCE * reach
     gaps = [(goal - pivot).length - radius for goal in reachable_tips(rig, lower)]
     nearer = [short - gap for gap in gaps if 0.0 < gap < short]
-    return max(nearer) / rig.chain_reach(lower) if clamped and nearer else None
+    return max(nearer) / reach if clamped and nearer else None
 
 
 JUST_NEARER = 0.01

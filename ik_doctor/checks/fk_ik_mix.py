@@ -60,7 +60,7 @@ from ..core.limb import STRAIGHT_RATIO, bend_offset, fcurves, pole_behind_bend, 
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
-from ..core.start import pole_turns_the_flip_back, pose_flips_the_start, start_held_by
+from ..core.start import pole_turns_round, pose_flips_the_start, start_held_by
 from ..core.switches import constraint_switches
 from ._locks_what_if import twist_that_holds_locks
 from ._shared_control import line_aimer
@@ -161,10 +161,10 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
 
 def _turned_round(rig: RigView, chain: IKChain) -> bool:
     """Whether the pole angle turns a flipped start round to face the pole
-    (``pole_turns_the_flip_back``), past a quarter turn: the arm without Use Tail, its keys
+    (``core.start.pole_turns_round``), past a quarter turn: the arm without Use Tail, its keys
     flipping it, is turned exactly 90° by its rest angle and ends 104° to 114° away."""
     turn = abs(math.degrees(pole_turn(rig, chain) or 0.0))
-    return abs(turn - 90.0) > SIDE_ON_TURN and pole_turns_the_flip_back(rig, chain)
+    return abs(turn - 90.0) > SIDE_ON_TURN and pole_turns_round(rig, chain)
 
 
 def _turn_off_the_line(rig: RigView, chain: IKChain) -> str | None:

@@ -216,11 +216,12 @@ def _scale_not_inherited(rig: RigView, chain: IKChain, name: str, shears: bool) 
     # Full would shear it under an unevenly scaled bone (an error then): Aligned does not.
     mode = "ALIGNED" if shears else "FULL"
     grown = posed_ancestor(rig, name, _is_grown, skipped=chain.bones)
-    stretching = stretching_bones(rig, chain) if grown else ()
+    stretches = stretching_bones(rig, chain)
+    stretching = stretches if grown else ()
     # One bone only points: the targets, shrunk with a bone above, lie nearer than it reaches.
     shrunk = (
         posed_ancestor(rig, name, _is_shrunk, skipped=chain.bones)
-        if len(chain.moving_bones) == 1 and not stretching_bones(rig, chain)
+        if len(chain.moving_bones) == 1 and not stretches
         else None
     )
     if shrunk:

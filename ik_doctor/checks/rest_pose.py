@@ -141,7 +141,7 @@ from ..core.reach import (
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import (
-    pole_turns_the_flip_back,
+    pole_turns_round,
     pose_flips_the_start,
     start_held_by,
 )
@@ -222,7 +222,7 @@ def _leftover_pose(
     behind = flipped and pole_behind_bend(rig, chain)
     # ... unless an IK limit keeps the joint from folding that way as far (fresh seed 196).
     held_by = mirrored_fold_held_by(rig, chain) if behind else None
-    turned_back = flipped and not behind and pole_turns_the_flip_back(rig, chain)
+    turned_back = flipped and not behind and pole_turns_round(rig, chain)
     bend_kind, bend_effect = _bend_effect(
         chain, rotated, flipped, replaced, (behind, held_by), turned_back
     )

@@ -106,6 +106,7 @@ from ..core.registry import Check, all_checks
 from ..core.rig import IKChain, RigView
 from ..core.start import (
     flat_start_side_on,
+    pole_turns_round,
     pole_turns_the_flip_back,
     pose_flips_the_start,
     start_held_by_a_hinge,
@@ -453,7 +454,7 @@ def _pose_flips_with_tail(rig: RigView, chain: IKChain) -> bool:
     with_tail = _with_tail(chain)
     if with_tail.pole is None or not pose_flips_the_start(rig, with_tail):
         return False
-    return not (pole_behind_bend(rig, with_tail) or pole_turns_the_flip_back(rig, with_tail))
+    return not (pole_behind_bend(rig, with_tail) or pole_turns_round(rig, with_tail))
 
 
 def _where(chain: IKChain) -> str:

@@ -253,10 +253,15 @@ def pole_turns_the_flip_back(rig: RigView, chain: IKChain) -> bool:
     the pole ends within the oracle's ``MAX_BEND_TURN`` of it. Measured on the leg and the arm
     posed -20° and -70° at the joint: the angle turned 95° to 180° lands them 86° to 0° from
     the pole; 60° and 85° leave them 120° and 95° away."""
+    return pole_turns_round(rig, chain) and pose_flips_the_start(rig, chain)
+
+
+def pole_turns_round(rig: RigView, chain: IKChain) -> bool:
+    """Whether the pole angle turns the chain far enough round from rest that a flipped start's
+    mirrored bend faces the pole (``pole_turns_the_flip_back``, for callers that know the start
+    flips)."""
     turn = pole_turn(rig, chain)
-    if turn is None or abs(math.degrees(turn)) < 180.0 - MAX_BEND_TURN:
-        return False
-    return pose_flips_the_start(rig, chain)
+    return turn is not None and abs(math.degrees(turn)) >= 180.0 - MAX_BEND_TURN
 
 
 def overridden_constraints(
