@@ -1456,6 +1456,11 @@ def test_a_twisted_start_folds_too_little_where_the_bone_is_stiff(stiffness, lan
     assert [v.state for v in judged.verdicts if v.owner == "shin.L"] == [
         "pass" if lands else "fail"
     ]
-    assert not (judged.silent or judged.unexplained), "\n".join(judged.problems())
+    assert not (judged.silent or judged.unexplained or judged.trades), "\n".join(judged.problems())
     (locked,) = [f for f in judged.findings if f.title == "Bend axis locked"]
     assert locked.severity == (Severity.WARNING if lands else Severity.ERROR)
+    if stiffness == 0.7:  # the axis freed, the thigh at 0.7 is stiff enough to land alone
+        rig = faulted_rig(faults)
+        (locked,) = [f for f in findings_of(rig, "locks") if f.title == "Bend axis locked"]
+        apply_fix(locked)
+        assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
