@@ -502,6 +502,39 @@ def test_pole_angle_turning_a_flipped_start_back_toward_the_pole_is_a_warning(
     assert finding.severity == Severity.ERROR
 
 
+@pytest.mark.parametrize(
+    ("limb", "roll", "posed", "turn", "lands"),
+    [
+        ("arm", 10, -60, 80, True),  # seed 243: modelled 89° from the pole
+        ("arm", 20, -20, 60, True),  # 68°
+        ("arm", -40, -20, 100, False),  # 162°, ends 162° away
+        ("leg", 20, -20, 60, True),  # 89°
+        ("leg", -40, -70, 100, False),  # 117°, ends 118° away
+    ],
+)
+def test_a_flipped_start_tilted_by_the_roll_is_turned_as_far_as_it_tilts(
+    limb, roll, posed, turn, lands
+) -> None:
+    """The lower bone rolled, then posed against its bend about its X, starts the joint bent
+    the other way but tilted out of the plane by the roll: short of a half turn, and the pole
+    angle turns that (``core.posed_bend.flipped_turn``; seed 243: the arm rolled 10°, posed
+    -60°, its angle turned 80°, landed under the pole and rest_pose checks' errors, where
+    unrolled it ends 99° away). The errors stand where the two turns leave it past 91°."""
+    faults = (
+        Fault("roll", limb, roll),
+        Fault("pose_rotation", limb, posed),
+        Fault("pole_angle", limb, turn),
+    )
+    rig = faulted_rig(faults)
+    owner = {"arm": "forearm.L", "leg": "shin.L"}[limb]
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass" if lands else "fail"]
+    expected = Severity.WARNING if lands else Severity.ERROR
+    (turned,) = [f for f in findings_of(rig, "pole") if f.bone == owner]
+    (leftover,) = [f for f in findings_of(rig, "rest_pose") if f.bone == owner]
+    assert (turned.severity, leftover.severity) == (expected, expected)
+    assert turned.title == ("Pose turns the bend" if lands else "Pole angle flips joint")
+
+
 @pytest.mark.parametrize(("keyed", "fails"), [(0.0, False), (0.3, True), (0.8, True)])
 def test_keys_on_the_upper_arm_of_a_chain_into_the_shoulder_turn_its_bend_past_the_pole(
     rig, keyed, fails

@@ -14,13 +14,10 @@ from ..core.armature import armature_data
 from ..core.geometry import offset_from_line, rest_pole_angle
 from ..core.limb import (
     STRAIGHT_RATIO,
-    bend_from_x,
-    chain_joints,
     chain_shape,
-    forward_pose,
-    forward_tip,
 )
 from ..core.names import find
+from ..core.posed_bend import posed_turn
 from ..core.rig import IKChain, RigView
 
 POLE_DISTANCE = 0.5
@@ -86,41 +83,16 @@ def limb_at_rest(rig: RigView, chain: IKChain) -> Limb:
 
 
 def start_turn(rig: RigView, chain: IKChain) -> float:
-    """Radians the posed rotations of the chain's inner joints (forward kinematics) turn its
-    bend about the root-tip line, measured from the root's X axis as the pole angle is.
-
-    The pole sets only the root's turn about that line; the solver folds the joints below from
-    where the pose starts them, so that turn adds to the pole's (measured: an arm IK reaching
-    into the shoulder under a pole angle 90° off, with its upper arm keyed 17° and 9°, bends
-    100° from its pole, where this model says 101°). 0 for a start that bends a joint the other
-    way (``pose_flips_the_start``), or a chain too straight to say."""
-    joints = chain_joints(rig, chain)
-    if not posed_joints(rig, chain):
-        return 0.0
-    posed = forward_pose(rig, chain)
-    rest_root = rig.raw_bone(chain.root).matrix_local
-    before = bend_from_x(rest_root, rig.chain_tip(chain), [rig.bone(j).head for j in joints])
-    after = bend_from_x(
-        posed[chain.root],
-        forward_tip(rig, chain, posed),
-        [posed[j].translation for j in joints],
-    )
-    if before is None or after is None:
-        return 0.0
-    turn = math.remainder(after - before, math.tau)
-    if rest_root.col[1].xyz.dot(rig.chain_tip(chain) - rest_root.translation) < 0.0:
-        turn = -turn  # as the pole angle turns a root pointing away from the tip (bend_at_rest)
-    return turn if abs(turn) < math.pi / 2.0 else 0.0
-
-
-def posed_joints(rig: RigView, chain: IKChain) -> list[str]:
-    """The chain's bones below its root that are posed: each turns the bend where the solver
-    starts (a thigh keyed under a leg's chain rooted in the hips, measured: 56°)."""
-    return [
-        name
-        for name in chain.moving_bones[:-1]
-        if rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
-    ]
+    """Radians the posed rotations of the chain's inner joints turn its bend where the solver
+    starts (``core.posed_bend.posed_turn``), within a quarter turn: the pole sets only the root's
+    turn about the root-tip line, and the solver folds the joints below from where the pose
+    starts them, so that turn adds to the pole's (measured: an arm IK reaching into the shoulder
+    under a pole angle 90° off, with its upper arm keyed 17° and 9°, bends 100° from its pole,
+    where this model says 101°). 0 for a start that bends a joint the other way
+    (``pose_flips_the_start``: ``core.posed_bend.flipped_turn``), or a chain too straight to
+    say."""
+    turn = posed_turn(rig, chain)
+    return turn if turn is not None and abs(turn) < math.pi / 2.0 else 0.0
 
 
 def pole_point(rig: RigView, chain: IKChain) -> Vector | None:

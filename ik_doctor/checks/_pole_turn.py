@@ -11,9 +11,10 @@ from typing import Any
 from mathutils import Vector
 
 from ..core.limb import MAX_BEND_TURN, STRAIGHT_RATIO, bend_offset
+from ..core.posed_bend import flipped_turn, posed_joints
 from ..core.rig import IKChain, RigView
 from ..core.start import flat_start_side_on, pose_flips_the_start
-from ._pole_limb import Limb, posed_joints, start_turn
+from ._pole_limb import Limb, start_turn
 from ._straight_start import start_bend
 
 SIDE_ON_WAITS = (
@@ -70,7 +71,7 @@ class PoleTurn:
     """How far the pole angle turns the chain about the root-target line at rest."""
     start: float
     """How far further the posed rotations turn the bend where the solver starts (0 when the
-    pose flips the start, or the limb is straight)."""
+    pose flips the start, or the limb is straight: ``turned`` then counts the flip)."""
     turned: float
     """Degrees the joint settles from the bend it was built with, the pose counted."""
     away: float | None
@@ -130,14 +131,14 @@ def pole_turn(
     # A posed rotation that bends a joint the other way where the solver starts mirrors the
     # bend it settles on, and the pole angle turns that (measured on the leg and the arm posed
     # -20° and -70° at the joint: the angle turned 95° to 180° lands them 86° to 0° from the
-    # pole, 60° and 85° leave them 120° and 95° away, the rest_pose check's error).
+    # pole, 60° and 85° leave them 120° and 95° away, the rest_pose check's error; with the
+    # lower bone rolled, short of a half turn, ``flipped_turn``).
     flipped = bend_at_rest is not None and pose_flips_the_start(rig, chain)
-    if bend_at_rest is not None and flipped:
-        bend_at_rest, turned = -bend_at_rest, 180.0 - turned
     start = 0.0 if flipped or bend_at_rest is None else start_turn(rig, chain)
-    if start:
-        bend_at_rest = limb.bend_at_rest(twist + start)
-        turned = abs(math.degrees(math.remainder(twist + start, math.tau)))
+    settled = flipped_turn(rig, chain) if flipped else start
+    if settled:
+        bend_at_rest = limb.bend_at_rest(twist + settled)
+        turned = abs(math.degrees(math.remainder(twist + settled, math.tau)))
     side = limb.side_of(pole)
     away = None if bend_at_rest is None else math.degrees(bend_at_rest.angle(side, 0.0))
     return PoleTurn(rest, twist, start, turned, away, flipped, flat_start_side_on(rig, chain))

@@ -31,10 +31,13 @@ What it reports:
   the upper arm keyed 17°, bends 100° from its pole. A posed rotation that bends the joint the
   other way where the solver starts mirrors the bend, so an angle turned 95° to 180° turns it
   back toward the pole: a warning (the leg and the arm land 86° to 0° from it), with no fix,
-  since either change alone leaves the joint bent away. So does an overridden constraint that
-  starts the joint bent the other way (``core.start.start_turned_back``): a Damped Track at the
-  pole on the forearm or the shin lands with the angle turned 120° to 180°, a warning with no
-  fix; at 100° and 110° it fails.
+  since either change alone leaves the joint bent away. Posed about an axis the lower bone's
+  roll tilts out of the bend plane, the mirrored bend is short of a half turn and the angle
+  turns that (``core.posed_bend.flipped_turn``: rolled -40° to 45°, 40 such starts each end
+  within 8° of it, the arm rolled 10° and posed -60° lands with its angle turned 80°). So does
+  an overridden constraint that starts the joint bent the other way
+  (``core.start.start_turned_back``): a Damped Track at the pole on the forearm or the shin
+  lands with the angle turned 120° to 180°, a warning with no fix; at 100° and 110° it fails.
 - A bending two-bone limb with no pole: a warning. Not for chains of 3 or more bones, nor when a
   twin IK on the bone has one, nor when the root's IK locks leave it one axis (a hinge keeps the
   joint on its plane: Rigify's quadruped rear legs).

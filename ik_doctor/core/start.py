@@ -26,7 +26,7 @@ from .limb import (
 )
 from .limit_rotation import limited_by_its_stack, limited_later
 from .names import readable
-from .posed_bend import pose_flips_bend
+from .posed_bend import flipped_turn, pose_flips_bend
 from .reach import BODY_TURN
 from .rig import IKChain, RigView
 from .start_bends import FLAT_FOLD, body_turns, faces_the_pole, hinge_axis, start_bends
@@ -258,10 +258,14 @@ def pole_turns_the_flip_back(rig: RigView, chain: IKChain) -> bool:
 
 def pole_turns_round(rig: RigView, chain: IKChain) -> bool:
     """Whether the pole angle turns the chain far enough round from rest that a flipped start's
-    mirrored bend faces the pole (``pole_turns_the_flip_back``, for callers that know the start
-    flips)."""
+    mirrored bend (``flipped_turn``: a half turn, or short of one where the pose tilts out of
+    the bend plane) faces the pole (``pole_turns_the_flip_back``, for callers that know the
+    start flips)."""
     turn = pole_turn(rig, chain)
-    return turn is not None and abs(math.degrees(turn)) >= 180.0 - MAX_BEND_TURN
+    if turn is None:
+        return False
+    settled = math.remainder(turn + flipped_turn(rig, chain), math.tau)
+    return abs(math.degrees(settled)) <= MAX_BEND_TURN
 
 
 def overridden_constraints(
