@@ -314,6 +314,33 @@ def test_a_straight_or_shrunk_limb_that_stretches_still_lands_and_is_a_warning(r
     assert {f.severity for f in findings_of(rig, "rest_pose")} == {Severity.ERROR}
 
 
+@pytest.mark.parametrize(
+    ("limb", "bent_by"),
+    [
+        ("arm", Fault("pose_rotation", "arm", -20)),  # seed 242
+        ("leg", Fault("pose_rotation", "leg", -70)),
+        ("arm", Fault("overriding_constraint", "arm", 2)),  # a Track To at the control
+        ("leg", Fault("overriding_constraint", "leg", 3)),  # a Damped Track at the pole
+        ("leg", Fault("pose_rotation", "leg", 20)),  # toward the pole: lands
+    ],
+)
+def test_a_straight_limb_started_bent_from_its_pole_folds_that_way_under_ik_stretch(
+    limb, bent_by
+) -> None:
+    """IK Stretch lands a straight limb that nothing bends; one that starts bent away from its
+    pole still folds that way and stretches the rest (seed 242: the arm posed -20° at the elbow
+    under IK Stretch 0.5 ended 180° from its pole under a warning)."""
+    rig = faulted_rig((Fault("straight", limb, 0), Fault("stretch", limb, 0.5), bent_by))
+    owner = {"arm": "forearm.L", "leg": "shin.L"}[limb]
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == owner]
+    if bent_by.amount == 20:
+        assert (verdict.state, finding.title) == ("pass", "Straight, lands by stretch")
+        return
+    assert verdict.state == "fail"
+    assert (finding.severity, finding.title) == (Severity.ERROR, "Start bent from the pole")
+
+
 def test_a_bone_shrunk_along_its_length_alone_shears_the_limb_and_stretch_does_not_help(
     rig,
 ) -> None:

@@ -79,6 +79,9 @@ What it reports:
 - A straight chain, or an evenly shortened bone, is a warning when IK Stretch on a chain bone
   makes up the reach; so is a shortened bone under iTaSC (measured: they land), and bones scaled
   evenly that still span the oracle's farthest goal (``spans_the_goals``: a shin at 0.97 lands).
+  Not a straight chain that a pose or a constraint starts bent away from its pole: it folds that
+  way and stretches the rest, an error as without stretch (the leg and the arm posed -20° or -70°
+  under IK Stretch 0.1 or 0.5 end 106° to 180° from the pole).
 - Animated channels are left alone, but a scale left on a bone keyed only in rotation is a
   leftover: an upper arm at 0.5 under a forearm that does not inherit scale stops 21.9% short.
 - A chain of one bone posed scaled along its length: an error. It turns but cannot fold, so its
