@@ -572,3 +572,25 @@ def test_one_bone_that_keeps_its_length_under_a_shrunk_parent_stops_short(limb, 
     assert finding.severity == Severity.ERROR and "scaled down" in finding.message
     apply_fix(finding)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
+@pytest.mark.parametrize(("limb", "posed"), [("arm", 100), ("leg", 20)])
+def test_a_straight_limb_posed_bent_shears_under_its_upper_bone_scaled_along_its_length(
+    limb, posed
+) -> None:
+    """Straight at rest, the lower bone shares its parent's axes and inherits the upper bone's
+    (1, 1.7, 1) scale unsheared; the pose starts it bent, and folded it shears (seed 243: the
+    arm posed 100°, 9.2% of its reach short under warnings; the leg posed 20°, 25%). Inherit
+    Scale Aligned lands it. A Damped Track at the control starting it instead lands as it is."""
+    faults = (Fault("straight", limb, 0), Fault("pose_scale", limb, 1.7))
+    rig = faulted_rig((*faults, Fault("pose_rotation", limb, posed)))
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
+    (finding,) = [f for f in findings_of(rig, "inherit") if f.bone == owner]
+    assert (finding.severity, finding.title) == (Severity.ERROR, "Uneven scale shears bone")
+    assert "once its start folds the chain" in finding.message
+    apply_fix(finding)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    tracked = faulted_rig((*faults, Fault("overriding_constraint", limb, 1)))
+    assert [v.state for v in judge_chains(tracked) if v.owner == owner] == ["pass"]
+    assert [f for f in findings_of(tracked, "inherit") if f.bone == owner] == []

@@ -419,13 +419,33 @@ def _shear_once_bent(rig: RigView, chain: IKChain, direction: Vector) -> tuple[s
     Measured on the leg and the arm, straight and folding by their one-sided limits without a
     pole, the thigh or upper arm scaled (1, 2, 1), or the body (0.8, 1, 1.25): they land; pre-
     bent, the first stop 3.0% of the reach short with the body turned 40°."""
-    axis = (rig.chain_tip(chain) - rig.bone(chain.root).head).cross(direction)
-    turn = Matrix.Rotation(math.pi / 4.0, 3, axis)
+    turn = _folding_turn(rig, chain, direction)
     for name in chain.moving_bones:
         scaled = shear_that_stops(rig, chain, name, turn)
         if scaled is not None and shear_that_stops(rig, chain, name) is None:
             return name, scaled
     return None
+
+
+def started_fold(rig: RigView, chain: IKChain) -> Matrix | None:
+    """The turn (armature space) that folds a pole chain straight at rest the way its pose
+    starts it bent (toward its pole, or as its IK limits fold it), for a shear it meets only
+    once folded (the inherit check); None where it is bent at rest or not posed bent. Not a
+    constraint's start: measured under an upper arm or thigh scaled (1, 1.7, 1), a Damped
+    Track at the control points the lower bone at it and the limb lands."""
+    if chain.pole is None or bend_offset(rig, chain) >= STRAIGHT_RATIO:
+        return None
+    start = start_bend(rig, chain)
+    if start is None or not start.posed or not (start.toward or start.as_built):
+        return None
+    return _folding_turn(rig, chain, _bend_direction(rig, chain)[0])
+
+
+def _folding_turn(rig: RigView, chain: IKChain, direction: Vector) -> Matrix:
+    """An eighth of a turn folding the straight chain toward ``direction``: any turn about the
+    bend's axis tells whether a bone turns against an uneven scale above it."""
+    axis = (rig.chain_tip(chain) - rig.bone(chain.root).head).cross(direction)
+    return Matrix.Rotation(math.pi / 4.0, 3, axis)
 
 
 def stretched_straight(rig: RigView, chain: IKChain) -> bool:
