@@ -341,6 +341,31 @@ def test_a_straight_limb_started_bent_from_its_pole_folds_that_way_under_ik_stre
     assert (finding.severity, finding.title) == (Severity.ERROR, "Start bent from the pole")
 
 
+@pytest.mark.parametrize(
+    "faults",
+    [
+        (Fault("straight_one_sided", "leg", 0), Fault("pose_rotation", "leg", 10)),  # seed 245
+        (Fault("straight", "leg", 0), Fault("pose_rotation", "leg", 20)),
+        (Fault("straight", "arm", 0), Fault("pose_rotation", "arm", 20)),
+    ],
+)
+def test_a_pose_that_an_overridden_copy_rotation_replaces_does_not_start_the_limb_bent(
+    faults,
+) -> None:
+    """The lower bone copies the body's rotation, which the IK overrides: that sets its start
+    (folded flat, which no model reads) and replaces its pose toward the pole. Seed 245: the
+    leg stopped 3.4% short under the posed start's warning, and its pre-bend traded for
+    constraint_order's error; read as unposed, it is the straight limb's error, no trade."""
+    limb = faults[0].limb
+    faults = (*faults, Fault("overriding_constraint", limb, 0))
+    rig = faulted_rig(faults)
+    owner = faulted_limbs.LIMBS[limb].owner
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
+    (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == owner]
+    assert (finding.severity, finding.title) == (Severity.ERROR, "Straight limb won't bend")
+    assert list(faulted_limbs.judge(faults).problems()) == []
+
+
 def test_a_bone_shrunk_along_its_length_alone_shears_the_limb_and_stretch_does_not_help(
     rig,
 ) -> None:

@@ -22,6 +22,7 @@ from ..core.limb import (
 )
 from ..core.rig import IKChain, RigView
 from ..core.start import straight_start, target_tracking_joint
+from ..core.started import start_set_by
 from ._tip_motion import axis_nearest
 
 SIDE_ON_TURN = 1.5
@@ -88,6 +89,11 @@ def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
         return None
     side = offset_from_line(pole, rig.bone(chain.root).head, rig.chain_tip(chain))
     turned = [name for name in joints if turned_off_rest(rig, name)]
+    if turned and all(start_set_by(rig, chain, name) is not None for name in turned):
+        # A constraint the IK overrides sets their start and replaces the pose (seed 245: the
+        # shin posed 10° toward the pole but copying the hips' rotation, folded flat, which no
+        # model reads, stopped 3.4% short under this start's warning; unposed, the error).
+        return None
     shown = f"the posed rotation of {', '.join(turned) or 'its bones'}"
     # A pole angle that turns the chain more than a quarter turn from its rest pose turns the
     # started bend round with it: toward the pole becomes away, and away toward (measured: the
