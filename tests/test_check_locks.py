@@ -942,6 +942,35 @@ def test_a_damped_track_at_the_target_lands_past_a_lock_not_a_zero_width_limit(
 
 
 @pytest.mark.parametrize("limb", ["leg", "arm"])
+@pytest.mark.parametrize(
+    ("scaled", "scale", "state"),
+    [
+        ("parent", (1.1, 1.1, 1.1), "fail"),  # seed 245, the lower bone not inheriting it
+        ("owner", (1.1, 1.1, 1.1), "fail"),
+        ("parent", (1.1, 1.0, 1.0), "pass"),  # across its length
+    ],
+)
+def test_a_damped_track_at_the_target_does_not_land_a_locked_limb_posed_longer_or_shorter(
+    limb, scaled, scale, state
+) -> None:
+    """The upper bone locked on X, the lower bone's Damped Track at the control lands the limb
+    (the lock's warning), unless a bone of the chain is posed scaled along its length: then it
+    stops short (seed 245: the upper arm at 1.1, 2.8% under warnings) and the lock is the
+    error, which freeing the axis lands."""
+    faults = (Fault("overriding_constraint", limb, 1), Fault("ik_lock", limb, 1))
+    rig = faulted_rig(faults)
+    names = LIMBS[limb]
+    rig.data.bones[names.owner].inherit_scale = "NONE"
+    rig.pose.bones[getattr(names, scaled)].scale = scale
+    assert [v.state for v in judge_chains(rig) if v.owner == names.owner] == [state]
+    (finding,) = [f for f in findings_of(rig, "locks") if f.bone == names.parent]
+    assert finding.severity == (Severity.WARNING if state == "pass" else Severity.ERROR)
+    if state == "fail":
+        apply_fix(finding)
+        assert [v.state for v in judge_chains(rig) if v.owner == names.owner] == ["pass"]
+
+
+@pytest.mark.parametrize("limb", ["leg", "arm"])
 @pytest.mark.parametrize("limit", [0.0, 6.0])
 @pytest.mark.parametrize(
     ("about_z", "pole_turn", "state"),
