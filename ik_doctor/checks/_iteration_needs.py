@@ -8,9 +8,7 @@ tables do not describe gets no count, and the check leaves it a warning.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import TypeVar
+from dataclasses import replace
 
 import bpy
 
@@ -18,10 +16,14 @@ from ..core.limb import fold_off_x, one_way_on_x
 from ..core.posed_bend import joint_bends
 from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
-from ._lock_stiffness import folds_about_z
+from ._need_tables import Need, by_bend, fewer_either_side
+from ._stiff_needs import (
+    stiff_and_stretching_need,
+    stiffness_need,
+    stretching_and_stiff,
+    swing_stiffness,
+)
 from ._three_bone_needs import three_bone_need
-
-T = TypeVar("T")
 
 BEND_NEEDS = (
     (2.0, 20),
@@ -148,57 +150,6 @@ with the lower bone not inheriting it, both scaled, or the lower bone alone, the
 three. 2% longer, the leg needs 13 where the table gives 12 and the arm 10 for 9; at 1.01 the leg
 still lands at 12. Scaled 2, the leg needs 16 to 29 and the arm 14 to 24."""
 # fmt: off
-STIFF_NEEDS = {
-    "even": (
-        (7.63, (
-            (0.2, 11), (0.785, 12), (0.845, 13), (0.875, 14), (0.9, 15), (0.92, 16), (0.925, 17),
-            (0.935, 18), (0.95, 20),
-        )),
-        (13.7, (
-            (0.695, 10), (0.77, 11), (0.83, 12), (0.86, 13), (0.89, 14), (0.9, 15), (0.92, 17),
-            (0.935, 19), (0.95, 21),
-        )),
-    ),
-    "joint": (
-        (7.63, ((0.65, 13), (0.77, 14), (0.815, 15))),
-        (13.7, ((0.3, 10), (0.605, 11), (0.725, 12), (0.785, 13), (0.83, 14), (0.85, 15))),
-    ),
-    "root": (
-        (7.63, ((0.515, 13),)),
-        (13.7, ((0.3, 10), (0.59, 11), (0.74, 12))),
-    ),
-}
-# fmt: on
-"""Iterations a two-bone limb with a pole needs by its joint's bend at rest (degrees) with IK
-stiffness at least this on X and Z of both bones ("even", the lesser of the two), of the lower
-bone alone ("joint") or of the upper alone ("root"), the other not stiff at all; below the
-first stiffness the bend table holds. Measured on 5.3 on the leg (bent 7.63°, 12 unstiff) and
-the arm (13.7°, 9), and on the leg bent as the arm: the same counts as the arm, so the bend
-decides, not the limb (eleven of the counts held on 4.2 and 4.5 too). Stiffer than the last
-row the limb fails at 500 (``locks``). A straighter stiff limb need not need more: the leg at
-0.95 needs 20, the arm 21. Both leg bones mildly stiff (0.2 to 0.77) land at 11, one fewer than
-unstiff, the same on 4.2, 4.5 and 5.3 (a row below the bend table's count lowers it). The rows
-from 0.5 were read every 0.015 on 4.5 (the benchmark's amounts off the grid), where a row
-between the measured ones left a failing limb a warning."""
-# fmt: off
-ROLLED_STIFF_NEEDS = {
-    "even": (
-        (7.63, ((0.5, 9), (0.8, 10), (0.9, 13))),
-        (13.7, ((0.5, 7), (0.7, 8), (0.8, 9), (0.9, 12))),
-    ),
-    "joint": ((7.63, ((0.5, 11), (0.7, 12), (0.8, 13))), (13.7, ((0.5, 8), (0.7, 10), (0.8, 11)))),
-    "root": ((7.63, ((0.5, 11), (0.7, 12))), (13.7, ((0.5, 8), (0.7, 9), (0.8, 11)))),
-}
-# fmt: on
-"""``STIFF_NEEDS`` for a limb whose joint folds within ``ROLLED`` of its own Z axis (rolled
-about 90°): it needs one or two fewer (measured on 5.3 at 0.5, 0.7, 0.8 and 0.9: the arm rolled
-90° with its forearm at 0.8 lands from 11 where unrolled it needs 13; seed 113 called it an error
-at 12). Each row holds from its stiffness up to the next, the fewer side."""
-
-STIFF_BEND_SPAN = 1.0
-"""Degrees from a measured bend a limb may be for that row to hold; between the two, the
-fewer of both rows holds; outside, nothing was measured."""
-# fmt: off
 FOLDED_FURTHER_NEEDS = (
     (0.0, (
         (2, 19), (5, 13), (10, 8), (15, 6), (20, 4), (25, 3), (30, 4), (35, 5), (40, 6),
@@ -242,24 +193,6 @@ straight (``BEND_NEEDS``: the arm starting at 7.7° needs 13, the leg at 4.6° 1
 say 12 and 13), so the row at the first measured start as bent or more is the least it needs
 (seed 106: the forearm copying the shoulder's rotation starts the arm at 6.8°, and 12 iterations
 leave it 1.3% of its reach short)."""
-
-
-@dataclass(frozen=True)
-class Need:
-    """The iterations a measured chain at least as bent as this one needs, and what was measured,
-    in words for the message."""
-
-    count: int
-    measured: str
-    kind: str = "bend"
-    """Which measurement sets the count: "bend" (the tables by the joint's bend at rest),
-    "tail_off" (no Use Tail under a pole), "opposed_hinges", "stretch" (IK Stretch),
-    "posed_longer" (a bone posed longer than at rest), "stiffness", "stretch_and_stiffness"
-    (both, the fewer of their counts: ``_stretching_and_stiff``),
-    "folded_further" (the joint folded further than at rest where the solver starts) or
-    "posed_straighter" (straighter, on the same side), "rolled" (the lower bone rolled off its
-    fold, ``ROLLED_OFF_FOLD``) or "three_bones" (an insect's leg, ``_three_bone_needs``); the
-    finding's ``needed_for``."""
 
 
 def iterations_needed(
@@ -317,9 +250,12 @@ def iterations_needed(
     grown = None if at_rest else _grown_need(rig, chain, measured, limb)
     if grown is not None:
         needs.append(grown)
-    stiff = _stiffness_need(rig, chain, bend, measured[1], limb) if with_pole else None
-    if stiff is not None and stretching:
-        needs[0] = _stretching_and_stiff(needs[0], stiff)
+    stiff = stiffness_need(rig, chain, bend, measured[1], limb) if with_pole else None
+    both = stiff_and_stretching_need(rig, chain, stretching, starts) if with_pole else None
+    if both is not None:
+        needs[0] = both
+    elif stiff is not None and stretching:
+        needs[0] = stretching_and_stiff(needs[0], stiff)
     elif stiff is not None and stiff.count < measured[1]:
         needs[0] = stiff  # mild stiffness on both bones steadies the leg: it lands sooner
     elif stiff is not None:
@@ -354,19 +290,6 @@ def _setup_needs(rig: RigView, chain: IKChain, bend: float, with_pole: bool) -> 
             )
         )
     return needs
-
-
-def _stretching_and_stiff(stretched: Need, stiff: Need) -> Need:
-    """IK Stretch and stiffness together, which no table measured: the fewer of their counts,
-    below which both say the chain stops short (seed 163: the leg stiff 0.95 on both bones with
-    IK Stretch 0.5 lands from 10 iterations, where stiffness alone needs 20, and fails at 8, where
-    the stretch alone lands; at stretch 0.1 and stiffness 0.8 it fails at 16, where each alone
-    lands). At or above it the solver check warns, and Verify by Solving solves it."""
-    return Need(
-        min(stretched.count, stiff.count),
-        f"{stretched.measured}; {stiff.measured}; the two together were not measured",
-        "stretch_and_stiffness",
-    )
 
 
 def _grown_need(
@@ -424,7 +347,7 @@ def _stretch_need(
     # Stretchier than measured lands no later (measured: 1.0 needs 3, as 0.95 does).
     at = min(stretch, most)
     rows = STRETCH_NEEDS[min(len(stretching), 2)]
-    need = _by_bend(rows, starts, lambda row: _fewer_either_side(row, at))
+    need = by_bend(rows, starts, lambda row: fewer_either_side(row, at))
     if not need:
         return None
     return Need(
@@ -433,58 +356,6 @@ def _stretch_need(
         f"pole bent {starts:g}° so stretching need at least {need}, measured",
         "stretch",
     )
-
-
-def _stiffness_need(
-    rig: RigView, chain: IKChain, bend: float, count: int, limb: str
-) -> Need | None:
-    """The count the two bones' IK stiffness raises (or, mild on both, lowers) the bend table's
-    to (``STIFF_NEEDS``), None when it does not change it. A bone is as stiff as its freer swing
-    axis: one axis alone was not measured, nor two bones stiff unevenly (evenly, they need less
-    than one alone)."""
-    joint, root = (_swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones)
-    if not (joint or root):
-        return None
-    if joint and root:
-        kind, stiffness, where = "even", min(joint, root), "both bones"
-    else:
-        kind, stiffness = ("joint", joint) if joint else ("root", root)
-        where = chain.moving_bones[0 if joint else 1]
-    rolled = folds_about_z(rig, chain)
-    need = _stiff_count((ROLLED_STIFF_NEEDS if rolled else STIFF_NEEDS)[kind], bend, stiffness)
-    if not need or need == count:
-        return None
-    return Need(
-        need,
-        f"IK stiffness {stiffness:g} on {where}; {limb} bent {bend:g}° need {count}, and {need} "
-        + ("so stiff with the joint rolled to fold about Z" if rolled else "so stiff")
-        + ", measured",
-        "stiffness",
-    )
-
-
-def _stiff_count(
-    rows: tuple[tuple[float, tuple[tuple[float, int], ...]], ...], bend: float, stiffness: float
-) -> int:
-    """The count the rows give a limb so bent and stiff (0: none measured)."""
-    return _by_bend(
-        rows, bend, lambda row: next((n for least, n in reversed(row) if stiffness >= least), 0)
-    )
-
-
-def _by_bend(rows: tuple[tuple[float, T], ...], bend: float, count: Callable[[T], int]) -> int:
-    """The count read from the row measured at this rest bend (within ``STIFF_BEND_SPAN``), or
-    the fewest of the rows' between the first and the last; 0 outside them."""
-    counts = [(abs(bend - at), count(row)) for at, row in rows]
-    near = [n for off, n in counts if off <= STIFF_BEND_SPAN]
-    if near:
-        return near[0]
-    return min(n for _off, n in counts) if rows[0][0] < bend < rows[-1][0] else 0
-
-
-def _swing_stiffness(pose_bone: bpy.types.PoseBone) -> float:
-    """The bone's IK stiffness on its freer swing axis, as set (0.7 reads 0.699999988)."""
-    return round(min(pose_bone.ik_stiffness_x, pose_bone.ik_stiffness_z), 3)
 
 
 def _bend_table(rig: RigView, chain: IKChain, with_pole: bool) -> tuple[tuple[float, int], ...]:
@@ -501,7 +372,7 @@ def _folded_further_need(rig: RigView, chain: IKChain, bend: float, further: flo
     was not measured: another rest bend or proportion, or a bone stiff, stretching or grown."""
     if not _posed_as_measured(rig, chain):
         return None
-    count = _by_bend(FOLDED_FURTHER_NEEDS, bend, lambda folds: _fewer_either_side(folds, further))
+    count = by_bend(FOLDED_FURTHER_NEEDS, bend, lambda folds: fewer_either_side(folds, further))
     if not count:
         return None
     return Need(
@@ -517,7 +388,7 @@ def _straighter_need(rig: RigView, chain: IKChain, bend: float, start: float) ->
     measured: another rest bend or proportion, or a bone stiff, stretching or grown."""
     if not _posed_as_measured(rig, chain):
         return None
-    count = _by_bend(
+    count = by_bend(
         STRAIGHTER_NEEDS, bend, lambda starts: next((n for at, n in starts if at >= start), 0)
     )
     if not count:
@@ -537,18 +408,7 @@ def _posed_as_measured(rig: RigView, chain: IKChain) -> bool:
         return False
     if stretching_bones(rig, chain) or posed_longer(rig, chain):
         return False
-    return not any(_swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones)
-
-
-def _fewer_either_side(rows: tuple[tuple[float, int], ...], at: float) -> int:
-    """The count of the row at ``at``, or the fewer of the two around it (the first row's below
-    it; 0 past the last)."""
-    above = next((i for i, (row_at, _n) in enumerate(rows) if row_at >= at), None)
-    if above is None:
-        return 0
-    if rows[above][0] == at:
-        return rows[above][1]
-    return min(rows[above][1], rows[max(above - 1, 0)][1])
+    return not any(swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones)
 
 
 def _opposed_hinges(rig: RigView, chain: IKChain) -> bool:

@@ -1,0 +1,182 @@
+"""How many Standard-solver iterations IK stiffness asks of a two-bone limb, alone or with IK
+Stretch on both bones (``iterations_needed`` asks): tables measured on the reference rig's leg and
+arm."""
+
+from __future__ import annotations
+
+import bpy
+
+from ..core.rig import IKChain, RigView
+from ._lock_stiffness import folds_about_z
+from ._need_tables import Need, by_bend, fewer_either_side
+
+# fmt: off
+STIFF_NEEDS = {
+    "even": (
+        (7.63, (
+            (0.2, 11), (0.785, 12), (0.845, 13), (0.875, 14), (0.9, 15), (0.92, 16), (0.925, 17),
+            (0.935, 18), (0.95, 20),
+        )),
+        (13.7, (
+            (0.695, 10), (0.77, 11), (0.83, 12), (0.86, 13), (0.89, 14), (0.9, 15), (0.92, 17),
+            (0.935, 19), (0.95, 21),
+        )),
+    ),
+    "joint": (
+        (7.63, ((0.65, 13), (0.77, 14), (0.815, 15))),
+        (13.7, ((0.3, 10), (0.605, 11), (0.725, 12), (0.785, 13), (0.83, 14), (0.85, 15))),
+    ),
+    "root": (
+        (7.63, ((0.515, 13),)),
+        (13.7, ((0.3, 10), (0.59, 11), (0.74, 12))),
+    ),
+}
+# fmt: on
+"""Iterations a two-bone limb with a pole needs by its joint's bend at rest (degrees) with IK
+stiffness at least this on X and Z of both bones ("even", the lesser of the two), of the lower
+bone alone ("joint") or of the upper alone ("root"), the other not stiff at all; below the
+first stiffness the bend table holds. Measured on 5.3 on the leg (bent 7.63°, 12 unstiff) and
+the arm (13.7°, 9), and on the leg bent as the arm: the same counts as the arm, so the bend
+decides, not the limb (eleven of the counts held on 4.2 and 4.5 too). Stiffer than the last
+row the limb fails at 500 (``locks``). A straighter stiff limb need not need more: the leg at
+0.95 needs 20, the arm 21. Both leg bones mildly stiff (0.2 to 0.77) land at 11, one fewer than
+unstiff, the same on 4.2, 4.5 and 5.3 (a row below the bend table's count lowers it). The rows
+from 0.5 were read every 0.015 on 4.5 (the benchmark's amounts off the grid), where a row
+between the measured ones left a failing limb a warning."""
+# fmt: off
+ROLLED_STIFF_NEEDS = {
+    "even": (
+        (7.63, ((0.5, 9), (0.8, 10), (0.9, 13))),
+        (13.7, ((0.5, 7), (0.7, 8), (0.8, 9), (0.9, 12))),
+    ),
+    "joint": ((7.63, ((0.5, 11), (0.7, 12), (0.8, 13))), (13.7, ((0.5, 8), (0.7, 10), (0.8, 11)))),
+    "root": ((7.63, ((0.5, 11), (0.7, 12))), (13.7, ((0.5, 8), (0.7, 9), (0.8, 11)))),
+}
+# fmt: on
+"""``STIFF_NEEDS`` for a limb whose joint folds within ``ROLLED`` of its own Z axis (rolled
+about 90°): it needs one or two fewer (measured on 5.3 at 0.5, 0.7, 0.8 and 0.9: the arm rolled
+90° with its forearm at 0.8 lands from 11 where unrolled it needs 13; seed 113 called it an error
+at 12). Each row holds from its stiffness up to the next, the fewer side."""
+
+_SLIGHT_STRETCH_LEG = ((0.7, 25), (0.8, 30), (0.9, 43), (0.95, 47))
+_SLIGHT_STRETCH_ARM = ((0.7, 19), (0.8, 24), (0.9, 38), (0.95, 47))
+# fmt: off
+STIFF_STRETCH_NEEDS = (
+    (7.63, (
+        (0.01, _SLIGHT_STRETCH_LEG), (0.1, _SLIGHT_STRETCH_LEG),
+        (0.2, ((0.7, 24), (0.8, 25), (0.9, 26))), (0.3, ((0.7, 16),)), (0.4, ((0.7, 11),)),
+        (0.5, ((0.7, 9),)),
+    )),
+    (13.7, (
+        (0.01, _SLIGHT_STRETCH_ARM), (0.1, _SLIGHT_STRETCH_ARM),
+        (0.2, ((0.7, 22), (0.8, 24), (0.9, 26), (0.95, 27))), (0.3, ((0.7, 16), (0.8, 17))),
+        (0.4, ((0.7, 12),)), (0.5, ((0.7, 9),)),
+    )),
+)
+# fmt: on
+"""Iterations a two-bone limb with a pole needs by its joint's bend at rest (degrees), with both
+bones stretching (the greater IK Stretch; a tenth of it on the other bone) and IK stiffness at
+least this (as ``STIFF_NEEDS`` reads it), every count below failing: measured on 4.2 on the leg
+and the arm, the upper bone, the lower or both stiff 0.7 to 0.95, the fewest of the three. The
+two together need far more than either alone: at stretch 0.1 and stiffness 0.9 the arm needs
+38 to 49 and the leg 43 to 47 (fresh seed 245: the upper arm at 0.89 under stretch 0.055 stopped
+1.2% short at 16, a warning), where the stretch alone needs 11 and 16; 0.01 needs what 0.1
+does; from 0.3 the stretch decides (16 at 0.3, 9 at 0.5, at any stiffness). Between two
+stretches, the fewer of both rows."""
+
+
+MOST_NEEDED = max(n for _bend, rows in STIFF_STRETCH_NEEDS for _at, row in rows for _k, n in row)
+"""The most iterations any table gives a chain (the iterations a count at or above it needs no
+reading)."""
+
+
+def stretching_and_stiff(stretched: Need, stiff: Need) -> Need:
+    """IK Stretch and stiffness together where ``STIFF_STRETCH_NEEDS`` has no row (one bone
+    stretching, a stiffness below 0.7, a stretch past 0.5): the fewer of their counts,
+    below which both say the chain stops short (seed 163: the leg stiff 0.95 on both bones with
+    IK Stretch 0.5 lands from 10 iterations, where stiffness alone needs 20, and fails at 8, where
+    the stretch alone lands; at stretch 0.1 and stiffness 0.8 it fails at 16, where each alone
+    lands). At or above it the solver check warns, and Verify by Solving solves it."""
+    return Need(
+        min(stretched.count, stiff.count),
+        f"{stretched.measured}; {stiff.measured}; the two together were not measured",
+        "stretch_and_stiffness",
+    )
+
+
+def stiff_and_stretching_need(
+    rig: RigView, chain: IKChain, stretching: tuple[str, ...], starts: float
+) -> Need | None:
+    """The count ``STIFF_STRETCH_NEEDS`` gives a limb with both bones stretching and a bone
+    IK-stiff from 0.7; None for a bend, a stretch or a stiffness no row measured."""
+    stiff = _chain_stiffness(rig, chain)
+    if len(stretching) != 2 or stiff is None:
+        return None
+    _kind, stiffness, where = stiff
+    stretch = max(round(rig.pose_bone(name).ik_stretch, 4) for name in stretching)
+
+    def count(rows: tuple[tuple[float, tuple[tuple[float, int], ...]], ...]) -> int:
+        counts = tuple((at, _at_least(row, stiffness)) for at, row in rows)
+        return fewer_either_side(counts, stretch) if rows[0][0] <= stretch else 0
+
+    need = by_bend(STIFF_STRETCH_NEEDS, starts, count)
+    if not need:
+        return None
+    return Need(
+        need,
+        f"IK Stretch {stretch:g} on {' and '.join(stretching)} and IK stiffness {stiffness:g} "
+        f"on {where}; two-bone limbs with a pole bent {starts:g}° so stretching and so stiff "
+        f"need at least {need}, measured",
+        "stretch_and_stiffness",
+    )
+
+
+def stiffness_need(rig: RigView, chain: IKChain, bend: float, count: int, limb: str) -> Need | None:
+    """The count the two bones' IK stiffness raises (or, mild on both, lowers) the bend table's
+    to (``STIFF_NEEDS``), None when it does not change it. A bone is as stiff as its freer swing
+    axis: one axis alone was not measured, nor two bones stiff unevenly (evenly, they need less
+    than one alone)."""
+    stiff = _chain_stiffness(rig, chain)
+    if stiff is None:
+        return None
+    kind, stiffness, where = stiff
+    rolled = folds_about_z(rig, chain)
+    need = _stiff_count((ROLLED_STIFF_NEEDS if rolled else STIFF_NEEDS)[kind], bend, stiffness)
+    if not need or need == count:
+        return None
+    return Need(
+        need,
+        f"IK stiffness {stiffness:g} on {where}; {limb} bent {bend:g}° need {count}, and {need} "
+        + ("so stiff with the joint rolled to fold about Z" if rolled else "so stiff")
+        + ", measured",
+        "stiffness",
+    )
+
+
+def _chain_stiffness(rig: RigView, chain: IKChain) -> tuple[str, float, str] | None:
+    """(kind, stiffness, where) of the two bones' IK stiffness as the tables read it: "even"
+    (both, the lesser), "joint" (the lower bone alone) or "root"; None where neither is stiff."""
+    joint, root = (swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones)
+    if joint and root:
+        return "even", min(joint, root), "both bones"
+    if joint or root:
+        kind, stiffness = ("joint", joint) if joint else ("root", root)
+        return kind, stiffness, chain.moving_bones[0 if joint else 1]
+    return None
+
+
+def _stiff_count(
+    rows: tuple[tuple[float, tuple[tuple[float, int], ...]], ...], bend: float, stiffness: float
+) -> int:
+    """The count the rows give a limb so bent and stiff (0: none measured)."""
+    return by_bend(rows, bend, lambda row: _at_least(row, stiffness))
+
+
+def _at_least(row: tuple[tuple[float, int], ...], stiffness: float) -> int:
+    """The count of the stiffest row entry at or below ``stiffness`` (0: below them all)."""
+    return next((n for least, n in reversed(row) if stiffness >= least), 0)
+
+
+def swing_stiffness(pose_bone: bpy.types.PoseBone) -> float:
+    """The bone's IK stiffness on its freer swing axis, as set (0.7 reads 0.699999988)."""
+    return round(min(pose_bone.ik_stiffness_x, pose_bone.ik_stiffness_z), 3)
