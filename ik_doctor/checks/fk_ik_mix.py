@@ -24,10 +24,13 @@ What it reports:
       lands 66° to 76° from its rest bend; with that pole moved to the bend's side it fails,
       104° and 114° from the pole, an error).
     - A warning where the pole angle turns the chain far enough round that the mirrored bend
-      faces the pole (``core.start.pole_turns_the_flip_back``), past a quarter turn (fresh seed
-      236: the arm posed -70° or -20° at the elbow, keyed 0.3 or 0.8 rad at the upper arm, the
-      angle turned 100° to 150°, lands; turned 60° it ends 117° from the pole; the arm without
-      Use Tail turned 90° by its rest angle, 104° to 114°: the error).
+      faces the pole (``core.start.pole_turns_the_flip_back``; fresh seed 236: the arm posed
+      -70° or -20° at the elbow, keyed 0.3 or 0.8 rad at the upper arm, the angle turned 100°
+      to 150°, lands; turned 60° it ends 117° from the pole). The mirrored bend is where the
+      keys start it (``core.posed_bend.flipped_turn``): the arm without Use Tail keyed at the
+      upper arm starts 14° to 28° short of a half turn, and turned 90° by its rest angle ends
+      104° and 114° from the pole (the error); with Use Tail, turned exactly 90°, the leg and
+      the arm land (seed 247, a false error).
     - Information otherwise: the swing is overridden, the twist stays.
 - An IK whose influence a driver or keys leave between 0 and 1: an error, the tip stops between
   FK and IK.
@@ -56,7 +59,7 @@ from mathutils import Matrix
 
 from ..core.armature import pose_of
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import STRAIGHT_RATIO, bend_offset, fcurves, pole_behind_bend, pole_turn
+from ..core.limb import STRAIGHT_RATIO, bend_offset, fcurves, pole_behind_bend
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
@@ -64,7 +67,6 @@ from ..core.start import pole_turns_round, pose_flips_the_start, start_held_by
 from ..core.switches import constraint_switches
 from ._locks_what_if import twist_that_holds_locks
 from ._shared_control import line_aimer
-from ._straight_start import SIDE_ON_TURN
 from ._swung_start import root_turn_that_folds
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
@@ -111,7 +113,7 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
             "on this frame they bend a joint the other way, toward its pole, which sits behind "
             "the bend the limb was built with: it still lands, but not bent as built"
         )
-    elif flips and _turned_round(rig, chain):
+    elif flips and pole_turns_round(rig, chain):
         severity, title = Severity.WARNING, "FK keys turn the bend"
         effect = (
             "on this frame they bend a joint backwards, and the pole angle turns the chain "
@@ -157,14 +159,6 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
         no_fix_reason=holding,
         needs_confirmation=holding is None,
     )
-
-
-def _turned_round(rig: RigView, chain: IKChain) -> bool:
-    """Whether the pole angle turns a flipped start round to face the pole
-    (``core.start.pole_turns_round``), past a quarter turn: the arm without Use Tail, its keys
-    flipping it, is turned exactly 90° by its rest angle and ends 104° to 114° away."""
-    turn = abs(math.degrees(pole_turn(rig, chain) or 0.0))
-    return abs(turn - 90.0) > SIDE_ON_TURN and pole_turns_round(rig, chain)
 
 
 def _turn_off_the_line(rig: RigView, chain: IKChain) -> str | None:
