@@ -654,6 +654,34 @@ def test_a_hand_ik_reaching_for_the_wrist_is_aimed_by_the_forearms_pole(rig) -> 
 
 
 @pytest.mark.parametrize(
+    ("limb", "stiffness", "state"),
+    [
+        ("arm", 0.965, "pass"),
+        ("arm", 0.975, "fail"),
+        ("leg", 0.965, "pass"),
+        ("leg", 0.975, "fail"),
+    ],
+)
+def test_a_stiff_root_lands_with_an_agreeing_pair_further_than_a_stiff_joint(
+    limb, stiffness, state
+) -> None:
+    """Fresh seed 249 (a trade): the hand's IK turned by ``duplicates``' fix to agree with the
+    arm's pulls the upper arm, stiff 0.965 and read 0.49% short alone, to the same point, and
+    the pair lands, where the lock check's 0.46% bar, measured on the lower bone, called it an
+    error. The two goals turn the root the harder: it lands to 0.97 (0.57%), 0.975 fails."""
+    faults = (Fault("stiff_parent", limb, stiffness), Fault("ik_below", limb, 3))
+    rig = faulted_rig(faults)
+    below = next(b for b in rig.pose.bones if b.parent and b.parent.name == LIMBS[limb].owner)
+    ik = next(c for c in below.constraints if c.type == "IK")
+    ik.use_tail, ik.chain_count = False, 2  # the agree fix's turn
+    assert {v.state for v in judge_chains(rig) if v.owner in (below.name, LIMBS[limb].owner)} == {
+        state
+    }
+    (stiff,) = [f for f in findings_of(rig, "locks") if f.bone == LIMBS[limb].parent]
+    assert stiff.severity == (Severity.WARNING if state == "pass" else Severity.ERROR)
+
+
+@pytest.mark.parametrize(
     ("scale", "stiffness", "severity", "state"),
     [
         (1.5, 0.9, Severity.ERROR, "fail"),

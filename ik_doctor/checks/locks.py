@@ -136,8 +136,9 @@ What it reports:
   where the root is posed turned about its own Y (0.05 to 3 rad) or Z (0.5 to 1): the joint
   folds about Z by that turn; clearing the keys and giving a pole wait.
 - Stiffness is a warning where a hand's IK pulls the same bones to the same point and alone it
-  stops under 0.46% short; a lock's fix waits while freeing it would make a foot's IK below
-  miss (``_lock_pairs``, measured).
+  stops under 0.46% short, 0.58% where the stiff bone is the root (the two goals turn it the
+  harder: the upper arm lands to 0.97, 0.57%); a lock's fix waits while freeing it would make
+  a foot's IK below miss (``_lock_pairs``, measured).
 
 What its fixes do:
 
