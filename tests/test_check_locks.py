@@ -682,6 +682,33 @@ def test_a_stiff_root_lands_with_an_agreeing_pair_further_than_a_stiff_joint(
 
 
 @pytest.mark.parametrize(
+    ("limb", "stiffness", "scale", "severity"),
+    [
+        ("arm", 0.755, 2.0, Severity.ERROR),  # seed 247
+        ("arm", 0.785, 1.8, Severity.ERROR),  # seed 252
+        ("leg", 0.75, 1.2, Severity.ERROR),
+        ("arm", 0.785, 1.0, Severity.WARNING),  # unscaled, the arm passes to 0.8
+    ],
+)
+def test_a_stiff_root_lags_further_with_its_upper_bone_posed_longer(
+    limb, stiffness, scale, severity
+) -> None:
+    """The upper bone scaled over a lower one that does not inherit it: a stiff root lags
+    further than ``ROOT_SHORTFALL`` says (seeds 247 and 252: the upper arm at 0.755 and 0.785,
+    scaled 2 and 1.8, 0.12% and 0.16% of the reach short under a warning), read by
+    ``GROWN_ROOT_SHORTFALL``; clearing the stiffness lands it."""
+    faults = (Fault("stiff_parent", limb, stiffness),)
+    faults += (Fault("inherit_scale_none", limb, scale),) if scale != 1.0 else ()
+    judged = judge(faults)
+    owner = LIMBS[limb].owner
+    lands = severity == Severity.WARNING
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
+    assert list(judged.problems()) == []
+    (stiff,) = [f for f in judged.findings if f.check_id == "locks"]
+    assert (stiff.severity, stiff.title) == (severity, "One bone too stiff")
+
+
+@pytest.mark.parametrize(
     ("scale", "stiffness", "severity", "state"),
     [
         (1.5, 0.9, Severity.ERROR, "fail"),

@@ -50,6 +50,8 @@ from ._stiffness_tables import (
     EVEN_SHORTFALL,
     EVEN_WARNING,
     GROWN_EVEN_SHORTFALL,
+    GROWN_ROOT,
+    GROWN_ROOT_SHORTFALL,
     HALF_SHORTFALL,
     JOINT_SHORTFALL,
     PRE_BENT_EVEN_SHORTFALL,
@@ -221,7 +223,8 @@ def _one_bone_table(
     """The shortfalls measured on a two-bone chain with ``name`` stiff: its root or its joint,
     the other bone free or, with ``half``, half as stiff (``HALF_SHORTFALL``); a chain whose
     root is short (``SHORT_ROOT``) by its own table, measured with the other bone free; a limb
-    nearly straight (``PRE_BENT``) by the tables of the pre-bent leg and arm."""
+    nearly straight (``PRE_BENT``) by the tables of the pre-bent leg and arm; a stiff root with
+    a bone posed longer (``GROWN_ROOT``) by ``GROWN_ROOT_SHORTFALL``."""
     role = "root" if name == chain.root else "joint"
     joint, root = (rig.bone(bone).length for bone in chain.moving_bones)
     if root <= SHORT_ROOT * joint:
@@ -234,7 +237,8 @@ def _one_bone_table(
     table = (ROOT_SHORTFALL if role == "root" else JOINT_SHORTFALL)[kind]
     width = limited_width(rig, chain)
     if width is None:
-        return table
+        grown = max(_posed_scale(rig, bone) for bone in chain.moving_bones) >= GROWN_ROOT - 1e-3
+        return GROWN_ROOT_SHORTFALL[kind] if role == "root" and grown else table
     rows = (LIMITED_ROOT_SHORTFALL if role == "root" else LIMITED_JOINT_SHORTFALL)[kind]
     return limited_table(width, ONE_BONE_POINTS, rows, table)
 

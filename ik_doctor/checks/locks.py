@@ -85,11 +85,12 @@ What it reports:
       measured so: nearly as short as alone (the upper arm 0.22%), and the fix clears both. A
       chain whose root is at most 0.6 of its joint's length (an arm IK without Use Tail: the
       shoulder under the upper arm) lags further, by its own tables: the upper arm at 0.8
-      stops 0.105% short. Both bones stiff, the stiffer more than half as mobile as the
-      other, by a table measured at mobility ratios 0.6 to 0.9 (``UNEVEN_SHORTFALL``): the
-      forearm at 0.875 under an upper arm at 0.905 stops 0.116% short, where the even table
-      said 0.05%; within 0.02% of the tolerance, how far reading between its rows erred, a
-      warning;
+      stops 0.105% short. So does a stiff root with a bone posed 1.1 times its length or more
+      (``GROWN_ROOT_SHORTFALL``: from 0.725 on a leg and 0.75 on an arm). Both bones stiff,
+      the stiffer more than half as mobile as the other, by a table measured at mobility
+      ratios 0.6 to 0.9 (``UNEVEN_SHORTFALL``): the forearm at 0.875 under an upper arm at
+      0.905 stops 0.116% short, where the even table said 0.05%; within 0.02% of the
+      tolerance, how far reading between its rows erred, a warning;
     - on a two-bone limb without a pole, which the solver must also swing toward the target: the
       worse of its root's and its joint's stiffness by their own tables (the root from 0.75 on
       either limb; the joint from 0.9, and at 0.85 on a leg; both equally stiff from 0.75 on a
