@@ -594,3 +594,25 @@ def test_a_straight_limb_posed_bent_shears_under_its_upper_bone_scaled_along_its
     tracked = faulted_rig((*faults, Fault("overriding_constraint", limb, 1)))
     assert [v.state for v in judge_chains(tracked) if v.owner == owner] == ["pass"]
     assert [f for f in findings_of(tracked, "inherit") if f.bone == owner] == []
+
+
+@pytest.mark.parametrize(
+    ("limb", "kind", "amount"), [("leg", "straight_one_sided", 5), ("arm", "no_pole", 0)]
+)
+def test_a_straight_limb_without_a_pole_posed_bent_shears_under_its_upper_bone_scaled(
+    limb, kind, amount
+) -> None:
+    """Without a pole too (seed 255: the straight leg folding one way by its limits, posed -70°
+    under a thigh at (1, 2, 1), 19% short under warnings): unposed it lands, posed it folds and
+    shears. Inherit Scale Aligned lands it."""
+    faults = (Fault("straight", limb, 0), Fault(kind, limb, amount), Fault("pose_scale", limb, 2))
+    owner = LIMBS[limb].owner
+    unposed = faulted_rig(faults)
+    assert [v.state for v in judge_chains(unposed) if v.owner == owner] == ["pass"]
+    assert [f for f in findings_of(unposed, "inherit") if f.bone == owner] == []
+    rig = faulted_rig((*faults, Fault("pose_rotation", limb, -70)))
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
+    (finding,) = [f for f in findings_of(rig, "inherit") if f.bone == owner]
+    assert finding.severity == Severity.ERROR and "once its start folds" in finding.message
+    apply_fix(finding)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]

@@ -68,7 +68,8 @@ What it reports:
   Scale along the shared bend axis does not shear and is not reported; nor does a straight
   chain's scale along its line at rest, until its pose starts it folding: then an error (the
   straight leg and arm posed 20° to 100° toward the pole under an upper bone scaled (1, 1.7, 1)
-  stop 9.2% to 25% short; started by a constraint, they land). A warning under iTaSC,
+  stop 9.2% to 25% short, without a pole 19% to 41% under (1, 2, 1); started by a constraint,
+  they land). A warning under iTaSC,
   which still lands, and under a plain world-space Copy Rotation or Copy Transforms on the bone,
   which rebuilds its matrix from a rotation and drops the shear (the arm lands; without it, 34%
   short).
