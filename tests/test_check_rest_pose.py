@@ -366,6 +366,31 @@ def test_a_pose_that_an_overridden_copy_rotation_replaces_does_not_start_the_lim
     assert list(faulted_limbs.judge(faults).problems()) == []
 
 
+@pytest.mark.parametrize(
+    ("limb", "limit", "roll", "posed"),
+    [("arm", 16, 30, -50), ("arm", 8, 30, -20), ("leg", 20, 60, -70)],
+)
+def test_a_pose_against_a_limit_that_folds_the_joint_off_its_plane_flips_nothing(
+    limb, limit, roll, posed
+) -> None:
+    """Fresh seed 254 (a false error): the lower bone rolled off its bend axis and limited on X
+    folds about its other axis, which the roll tilts into the plane (locks' "Limit folds off
+    plane"), and a pose about X decides nothing: it lands. Dropped, the limit would let the
+    pose flip it, so that fix waits for the pose (and so does symmetry's copy of the twin)."""
+    faults = (
+        Fault("ik_limit", limb, limit),
+        Fault("roll", limb, roll),
+        Fault("pose_rotation", limb, posed),
+    )
+    judged = faulted_limbs.judge(faults)
+    owner = faulted_limbs.LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass"]
+    assert list(judged.problems()) == []
+    assert [f for f in judged.findings if f.check_id == "rest_pose"] == []
+    (folds,) = [f for f in judged.findings if f.check_id == "locks"]
+    assert folds.title == "Limit folds off plane" and folds.fix_id is None
+
+
 def test_a_bone_shrunk_along_its_length_alone_shears_the_limb_and_stretch_does_not_help(
     rig,
 ) -> None:

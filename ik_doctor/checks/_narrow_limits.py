@@ -15,9 +15,11 @@ from __future__ import annotations
 import math
 
 from ..core.finding import IK_LIMIT, Finding, Severity, chain_finding
-from ..core.limb import has_degenerate_bone
-from ..core.reach import ClampedFold, held_back
+from ..core.limb import forward_pose, has_degenerate_bone, pole_behind_bend
+from ..core.posed_bend import pose_flips_bend
+from ..core.reach import ClampedFold, clamped_folds, held_back
 from ..core.rig import IKChain, RigView
+from ..core.start import pole_turns_round
 from ._other_joints import folds_by_hand
 from ._tip_motion import TipMotion, blocked
 
@@ -41,6 +43,7 @@ def narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding:
         else f"the chain of IK '{chain.constraint}' can barely fold and misses targets nearer "
         "its root."
     )
+    held = posed_flip_held(rig, chain) if elsewhere else None
     return chain_finding(
         "locks",
         rig,
@@ -54,10 +57,43 @@ def narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding:
             "that cannot fold toward its bend leaves the limb nearly straight, so its tip "
             "stops short of any target it would have to bend to reach."
         ),
-        fix_id="drop_limit",
-        fix_label=f"Turn off the {axis} IK limit of {clamp.bone}",
+        fix_id=None if held else "drop_limit",
+        fix_label=None if held else f"Turn off the {axis} IK limit of {clamp.bone}",
         fix_args=(("axes", clamp.axis), ("cause", IK_LIMIT), ("bones", (clamp.bone,))),
         facts=(("folded", clamp.folded),),
+        no_fix_reason=held,
+    )
+
+
+def posed_flip_held(rig: RigView, chain: IKChain) -> str | None:
+    """Why the limit that folds the chain off its plane (``folds_off_plane``) must stay while
+    its pose bends the joint the other way: dropped, the joint folds in its plane from that
+    start and bends away from the pole (the rest_pose check's error; measured on the arm rolled
+    30°, limited ±16°, posed -50°: it lands, and with the limit dropped ends 141° away)."""
+    if chain.pole is None or not folds_off_plane(rig, chain):
+        return None
+    # As posed once the limit is gone, not held within it (the arm limited ±8° and posed -20°
+    # starts bent the rest way within the limit).
+    if not pose_flips_bend(rig, chain, forward_pose(rig, chain)) or pole_behind_bend(rig, chain):
+        return None
+    if pole_turns_round(rig, chain):
+        return None
+    return (
+        "dropped, the limit would hand the fold back to the joint's own axis, and the posed "
+        "rotation bends it the other way: the chain would bend away from its pole; clear the "
+        "pose first"
+    )
+
+
+def folds_off_plane(rig: RigView, chain: IKChain) -> bool:
+    """Whether an IK limit clamps the chain's fold and the joint, rolled off its bend axis,
+    folds about its other free axis instead (the finding "Limit folds off plane"): a posed
+    rotation about the clamped axis then decides nothing. Measured (fresh seed 254, a false
+    error of ``rest_pose``): the arm rolled 30°, limited ±8° to ±16° on X, the leg rolled 60°
+    at ±20°, posed -20° or -70° against the bend, land; rolled 10° at ±20° the leg, which
+    folds in its plane, ends 107° to 109° from its pole."""
+    return folds_by_hand(rig, chain) is None and any(
+        _folds_without(rig, chain, clamp) for clamp in clamped_folds(rig, chain)
     )
 
 

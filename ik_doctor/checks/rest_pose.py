@@ -82,6 +82,9 @@ What it reports:
   Not a straight chain that a pose or a constraint starts bent away from its pole: it folds that
   way and stretches the rest, an error as without stretch (the leg and the arm posed -20° or -70°
   under IK Stretch 0.1 or 0.5 end 106° to 180° from the pole).
+- Not a pose about the axis an IK limit clamps where the joint, rolled off its bend axis, folds
+  about its other axis instead (locks' "Limit folds off plane"): the arm rolled 30° and limited
+  ±8° to ±16°, posed -20° or -50°, lands, and so does the leg rolled 60° at ±20°.
 - Animated channels are left alone, but a scale left on a bone keyed only in rotation is a
   leftover: an upper arm at 0.5 under a forearm that does not inherit scale stops 21.9% short.
 - A chain of one bone posed scaled along its length: an error. It turns but cannot fold, so its
@@ -150,6 +153,7 @@ from ..core.start import (
 )
 from ..core.switches import switched_off
 from ._iteration_needs import iterations_needed
+from ._narrow_limits import folds_off_plane
 from ._one_bone_length import changed_length, clear_scale
 from ._straight_chain import pre_bend, straight_finding
 from ._unturned_joint import rotation_effect
@@ -212,7 +216,9 @@ def _leftover_pose(
     if not rotated and not scaled:
         return None
     where = f"IK '{chain.constraint}' on {chain.owner}"
-    flips = chain.pole is not None and pose_flips_bend(rig, chain)
+    flips = (
+        chain.pole is not None and pose_flips_bend(rig, chain) and not folds_off_plane(rig, chain)
+    )
     flipped = flips and pose_flips_the_start(rig, chain)
     # A constraint that sets where the solver starts the turned bones replaces their pose: the
     # flip shows only once it is muted (the constraint order check then keeps its mute back).

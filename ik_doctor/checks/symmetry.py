@@ -115,6 +115,7 @@ from ..core.start import (
 )
 from ._locks_what_if import start_held_by_a_lock
 from ._mirror_twins import Twins, controls_across, named_twin, paired
+from ._narrow_limits import posed_flip_held
 from ._posed_off_axis import held_together, turned_off_its_bend
 from ._shear import shear_that_stops
 from ._stacked_chains import held_below
@@ -428,12 +429,13 @@ def _pair_set_off(rig: RigView, dest: IKChain, gains_tail: bool, unlocks: bool) 
 
 def _freeing_breaks(rig: RigView, chain: IKChain) -> str | None:
     """Why copying the twin's X IK lock or limit (none) onto ``chain`` would break it: a joint
-    held on X by a lock or narrow limit that lands by a start turned about Z (``_swung_start``)."""
+    held on X by a lock or narrow limit that lands by a start turned about Z (``_swung_start``),
+    or a limit that folds it off its plane past a pose that flips it (``posed_flip_held``)."""
     for bone, swing in swung_past_x_holds(rig, chain).items():
         breaks = freeing_breaks(rig, chain, bone, swing)
         if breaks is not None:
             return breaks
-    return None
+    return posed_flip_held(rig, chain)
 
 
 def _with_tail(chain: IKChain) -> IKChain:
