@@ -179,3 +179,23 @@ def test_keys_that_flip_the_start_a_quarter_turn_off_land_where_the_start_says(
     assert list(judged.problems()) == []
     (keys,) = [f for f in judged.findings if f.check_id == "fk_ik_mix"]
     assert keys.severity == (Severity.WARNING if lands else Severity.ERROR)
+
+
+@pytest.mark.parametrize(
+    ("limb", "kind", "amount"), [("leg", "ik_limit", 3), ("arm", "ik_lock", 0)]
+)
+def test_keys_that_bend_a_joint_below_that_inherits_no_rotation_are_kept(
+    limb, kind, amount
+) -> None:
+    """Fresh seed 258 (a trade): the lower bone inherits no rotation and is held on X, so the
+    keys on the upper bone bend the joint the solver cannot fold: it lands, and with the keys
+    cleared stops 4.9% (the leg) short. The fix waits for the joint to be freed."""
+    kept = (Fault(kind, limb, amount), Fault("inherit_rotation_off", limb, 0))
+    judged = judge((*kept, Fault("fk_keys", limb, 0.3)))
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass"]
+    assert list(judged.problems()) == []
+    (keys,) = [f for f in judged.findings if f.check_id == "fk_ik_mix"]
+    assert keys.fix_id is None and keys.stated["blocked_by"] == "kept_bend"
+    cleared = faulted_rig(kept)
+    assert [v.state for v in judge_chains(cleared) if v.owner == owner] == ["fail"]

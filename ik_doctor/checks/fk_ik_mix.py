@@ -44,7 +44,10 @@ What its fixes do:
   twist a bone IK-locked on its bend axis, which folds the limb by that twist (``locks``),
   nor where they turn a straight chain without a pole off the line another IK aims at the
   control, along which it cannot fold at rest (the arm keyed 0.3 rad lands; cleared, it stops
-  4.3% of its reach short: ``rest_pose``).
+  4.3% of its reach short: ``rest_pose``), nor where they bend the joint above a bone that
+  inherits no rotation and is held on X (an IK lock, a limit of 6° or less), which the solver
+  cannot fold itself (the leg and the arm keyed 0.3 or 0.8 rad land; cleared, 3.4% to 6.1%
+  short).
 - None for a half-way switch.
 """
 
@@ -64,6 +67,7 @@ from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import pole_turns_round, pose_flips_the_start, start_held_by
+from ..core.started import held_on_x_by_a_narrow_limit
 from ..core.switches import constraint_switches
 from ._locks_what_if import twist_that_holds_locks
 from ._shared_control import line_aimer
@@ -136,6 +140,8 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
         blocked_by = "aimed_line"
     if holding is None and (holding := _turn_that_folds_a_limit(rig, chain, keyed)) is not None:
         blocked_by = "turned_root"
+    if holding is None and (holding := _bend_kept_below_keys(rig, chain, keyed)) is not None:
+        blocked_by = "kept_bend"
     return chain_finding(
         "fk_ik_mix",
         rig,
@@ -193,6 +199,28 @@ def _twist_held_by_keys(rig: RigView, chain: IKChain, keyed: list[str]) -> str |
         "solver folds the limb by that twist, and cleared, the lock would stop it short (the "
         "locks check's error); free that axis first"
     )
+
+
+def _bend_kept_below_keys(rig: RigView, chain: IKChain, keyed: list[str]) -> str | None:
+    """Why clearing the keys would break the chain: a keyed bone's child in the chain inherits
+    no rotation, so the keyed turn bends the joint between them, and an IK lock or a narrow X
+    limit keeps that bend where the solver cannot fold it itself (fresh seed 258, a trade:
+    measured on the leg and the arm, the lower bone limited 0° to ±6° on X or locked on X, the
+    upper keyed 0.3 or 0.8 rad: they land, and stop 3.4% to 6.1% short with the keys cleared;
+    limited ±20°, they fail either way)."""
+    for name in chain.moving_bones[:-1]:
+        bone = rig.raw_bone(name)
+        parent = readable(bone.parent) if bone.parent is not None else None
+        if parent not in keyed or bone.use_inherit_rotation:
+            continue
+        pose_bone = rig.pose_bone(name)
+        if pose_bone.lock_ik_x or held_on_x_by_a_narrow_limit(rig, name):
+            return (
+                f"the keys on {parent} bend the joint at {name}, which inherits no rotation and "
+                "is held on X, so the solver cannot fold it: cleared, the limb would stop short; "
+                f"free the X IK axis of {name} first (the locks check)"
+            )
+    return None
 
 
 def _turn_that_folds_a_limit(rig: RigView, chain: IKChain, keyed: list[str]) -> str | None:
