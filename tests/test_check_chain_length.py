@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bpy
 import pytest
-from faulted_limbs import Fault, judge
+from faulted_limbs import LIMBS, Fault, judge
 from solving import assert_ik_works, findings_of, tip_error
 
 from ik_doctor import Severity, apply_fix, judge_chains
@@ -301,3 +301,24 @@ def test_chain_length_one_beside_a_longer_twin_whose_extra_bone_another_ik_turns
     states = {v.constraint: v.state for v in judge_chains(rig) if v.owner == "foot.L"}
     assert states["IK.001"] == "pass"
     assert [f for f in findings_of(rig, "chain_length") if f.bone == "foot.L"] == []
+
+
+@pytest.mark.parametrize(("limb", "stretch"), [("arm", 0.405), ("leg", 0.1)])
+def test_length_one_that_stretches_keeps_its_length_over_a_bone_ignoring_its_parent(
+    limb, stretch
+) -> None:
+    """Fresh seed 259 (a trade): the lower bone's IK of length 1 lands by IK Stretch; the lower
+    bone inherits no rotation, and at length 2 the chain bends 180° from its pole (inherit's
+    error). The length waits for the inheritance."""
+    faults = (
+        Fault("chain_length", limb, 1),
+        Fault("stretch", limb, stretch),
+        Fault("inherit_rotation_off", limb, 0),
+    )
+    judged = judge(faults)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass"]
+    assert list(judged.problems()) == []
+    (short,) = [f for f in judged.findings if f.check_id == "chain_length"]
+    assert short.severity == Severity.WARNING and short.fix_id is None
+    assert "Inherit Rotation" in (short.no_fix_reason or "")

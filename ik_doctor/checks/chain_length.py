@@ -38,7 +38,9 @@ What its fixes do:
 
 - The limb's natural length (usually 2). For a chain reaching into the body, the length that
   stops where the limb starts away from its parent's tail.
-- None without a parent to turn.
+- None without a parent to turn, nor for a chain of length 1 that lands by IK Stretch while
+  its bone inherits no rotation: longer, it would bend 180° from its pole (the arm at stretch
+  0.405 and the leg at 0.1, measured).
 """
 
 from __future__ import annotations
@@ -74,6 +76,12 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
         if length == chain.chain_count or not chain.moving_part(chain.bones[:bones]):
             # Without Use Tail the owner's parent is the first bone turned: no length helps.
             fix = dict(no_fix_reason="turn on Use Tail, or move the IK to the bone below")
+        elif severity == Severity.WARNING and (ignoring := _ignores_the_bend(rig, chain)):
+            fix = dict(
+                no_fix_reason=f"{ignoring} inherits no rotation: longer, the chain would bend "
+                f"it from a joint that ignores the bend above (the inherit check's error); turn "
+                f"on the Inherit Rotation of {ignoring} first"
+            )
         yield chain_finding(
             "chain_length",
             rig,
@@ -85,6 +93,16 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
             facts=facts,
             **fix,
         )
+
+
+def _ignores_the_bend(rig: RigView, chain: IKChain) -> str | None:
+    """A chain of length 1 that lands (by IK Stretch) whose bone inherits no rotation: the
+    longer chain would fold a joint that ignores its parent's turn (fresh seed 259, a trade:
+    the forearm IK of length 1 with IK Stretch 0.405, the forearm not inheriting rotation,
+    lands; at length 2 it bends 180° from its pole)."""
+    if chain.chain_count != 1 or rig.raw_bone(chain.owner).use_inherit_rotation:
+        return None
+    return chain.owner
 
 
 def _tail_switched(rig: RigView, chain: IKChain) -> Finding | None:
