@@ -237,8 +237,11 @@ def _one_bone_table(
     table = (ROOT_SHORTFALL if role == "root" else JOINT_SHORTFALL)[kind]
     width = limited_width(rig, chain)
     if width is None:
-        grown = max(_posed_scale(rig, bone) for bone in chain.moving_bones) >= GROWN_ROOT - 1e-3
-        return GROWN_ROOT_SHORTFALL[kind] if role == "root" and grown else table
+        grown = (
+            role == "root"
+            and max(_posed_scale(rig, bone) for bone in chain.moving_bones) >= GROWN_ROOT - 1e-3
+        )
+        return GROWN_ROOT_SHORTFALL[kind] if grown else table
     rows = (LIMITED_ROOT_SHORTFALL if role == "root" else LIMITED_JOINT_SHORTFALL)[kind]
     return limited_table(width, ONE_BONE_POINTS, rows, table)
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 import math
 
 from ..core.finding import IK_LIMIT, Finding, Severity, chain_finding
-from ..core.limb import forward_pose, has_degenerate_bone, pole_behind_bend
+from ..core.limb import forward_pose, has_degenerate_bone
 from ..core.posed_bend import pose_flips_bend
 from ..core.reach import ClampedFold, clamped_folds, held_back
 from ..core.rig import IKChain, RigView
-from ..core.start import pole_turns_round
+from ..core.start import flip_lands
 from ._other_joints import folds_by_hand
 from ._tip_motion import TipMotion, blocked
 
@@ -74,9 +74,7 @@ def posed_flip_held(rig: RigView, chain: IKChain) -> str | None:
         return None
     # As posed once the limit is gone, not held within it (the arm limited ±8° and posed -20°
     # starts bent the rest way within the limit).
-    if not pose_flips_bend(rig, chain, forward_pose(rig, chain)) or pole_behind_bend(rig, chain):
-        return None
-    if pole_turns_round(rig, chain):
+    if not pose_flips_bend(rig, chain, forward_pose(rig, chain)) or flip_lands(rig, chain):
         return None
     return (
         "dropped, the limit would hand the fold back to the joint's own axis, and the posed "

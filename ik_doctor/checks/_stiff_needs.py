@@ -86,8 +86,8 @@ stretches, the fewer of both rows."""
 
 
 MOST_NEEDED = max(n for _bend, rows in STIFF_STRETCH_NEEDS for _at, row in rows for _k, n in row)
-"""The most iterations any table gives a chain (the iterations a count at or above it needs no
-reading)."""
+"""The most iterations ``STIFF_STRETCH_NEEDS`` gives, past every other table's (25 at most): a
+count at or above it needs no reading (the solver check skips it)."""
 
 
 def stretching_and_stiff(stretched: Need, stiff: Need) -> Need:

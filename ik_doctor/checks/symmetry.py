@@ -100,13 +100,13 @@ import bpy
 from ..core.armature import pose_of
 from ..core.editing import FixError, constraint_on
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import pole_behind_bend, pole_rest_angle, pole_turn
+from ..core.limb import pole_rest_angle, pole_turn
 from ..core.reach import stretching_bones
 from ..core.registry import Check, all_checks
 from ..core.rig import IKChain, RigView
 from ..core.start import (
     flat_start_side_on,
-    pole_turns_round,
+    flip_lands,
     pole_turns_the_flip_back,
     pose_flips_the_start,
     start_held_by_a_hinge,
@@ -456,7 +456,7 @@ def _pose_flips_with_tail(rig: RigView, chain: IKChain) -> bool:
     with_tail = _with_tail(chain)
     if with_tail.pole is None or not pose_flips_the_start(rig, with_tail):
         return False
-    return not (pole_behind_bend(rig, with_tail) or pole_turns_round(rig, with_tail))
+    return not flip_lands(rig, with_tail)
 
 
 def _where(chain: IKChain) -> str:

@@ -22,6 +22,7 @@ from .limb import (
     STRAIGHT_RATIO,
     bend_offset,
     forward_pose,
+    pole_behind_bend,
     pole_turn,
 )
 from .limit_rotation import limited_by_its_stack, limited_later
@@ -254,6 +255,13 @@ def pole_turns_the_flip_back(rig: RigView, chain: IKChain) -> bool:
     posed -20° and -70° at the joint: the angle turned 95° to 180° lands them 86° to 0° from
     the pole; 60° and 85° leave them 120° and 95° away."""
     return pole_turns_round(rig, chain) and pose_flips_the_start(rig, chain)
+
+
+def flip_lands(rig: RigView, chain: IKChain) -> bool:
+    """Whether a chain whose start flips lands all the same: bent toward a pole behind the bend
+    it was built with (``pole_behind_bend``), or turned round to face the pole by the pole angle
+    (``pole_turns_round``); else it bends away from its pole, the rest_pose check's error."""
+    return pole_behind_bend(rig, chain) or pole_turns_round(rig, chain)
 
 
 def pole_turns_round(rig: RigView, chain: IKChain) -> bool:
