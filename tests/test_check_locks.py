@@ -706,6 +706,11 @@ def test_a_stiff_root_lags_further_with_its_upper_bone_posed_longer(
     assert list(judged.problems()) == []
     (stiff,) = [f for f in judged.findings if f.check_id == "locks"]
     assert (stiff.severity, stiff.title) == (severity, "One bone too stiff")
+    if not lands:
+        rig = faulted_rig(faults)
+        (stiff,) = findings_of(rig, "locks")
+        apply_fix(stiff)
+        assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
 
 
 @pytest.mark.parametrize(
