@@ -66,6 +66,9 @@ class StartBend(NamedTuple):
     turned_by_angle: bool = False
     """Whether only the pole angle's turn (round, or side-on) points the posed rotations toward
     the pole: the rest angle alone would start them away (never set for a constraint's start)."""
+    bend: Vector | None = None
+    """The posed rotations' bend off the line from root to tip (``_posed_bend``), where they
+    are the start."""
 
 
 def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
@@ -110,7 +113,8 @@ def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
     posed_toward = bend.dot(side) > 0.0
     toward = side_on or posed_toward != turned_round
     as_built = not toward and _posed_as_built(rig, chain, bend)
-    return StartBend(shown, toward, tuple(turned), True, as_built, toward and not posed_toward)
+    turned_by_angle = toward and not posed_toward
+    return StartBend(shown, toward, tuple(turned), True, as_built, turned_by_angle, bend)
 
 
 def _posed_as_built(rig: RigView, chain: IKChain, bend: Vector) -> bool:
@@ -148,10 +152,10 @@ def posed_bend_locked(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     Measured on the straight leg and arm with their poles, the lower bone posed ±20° or ±70°
     about X and X IK-locked on either bone: they stop 1.9% to 14.9% of the reach short."""
     start = start_bend(rig, chain)
-    if start is None or not start.posed:
+    if start is None or start.bend is None:
         return None
     shape = rig.chain_tip(chain) - rig.bone(chain.root).head
-    normal = shape.cross(_posed_bend(rig, chain))
+    normal = shape.cross(start.bend)
     if normal.length < 1e-9 * shape.length:
         return None
     for name in chain.moving_bones:

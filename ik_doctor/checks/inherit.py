@@ -102,8 +102,9 @@ What its fixes do:
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, cast
 
@@ -148,9 +149,11 @@ def find_inheritance_problems(rig: RigView, options: Mapping[str, Any]) -> Itera
         body = uneven_body(rig, chain, tolerance)
         if body is not None:
             yield _uneven_body(rig, chain, *body)
+        # One forward pose per chain, asked only where a shear could wait for the fold.
+        fold = functools.cache(functools.partial(started_fold, rig, chain))
         # Without Use Tail the owner only follows: its head is the tip, whatever it inherits.
         for name in chain.moving_bones:
-            for finding in _problems(rig, chain, name, uneven, tolerance):
+            for finding in _problems(rig, chain, name, uneven, tolerance, fold):
                 if (name, finding.fix_id or "") not in reported:
                     reported.add((name, finding.fix_id or ""))
                     yield finding
@@ -162,8 +165,9 @@ def _problems(
     name: str,
     uneven: dict[str, Vector],
     tolerance: float,
+    fold: Callable[[], Matrix | None],
 ) -> Iterator[Finding]:
-    """What is wrong with one chain bone."""
+    """What is wrong with one chain bone; ``fold``: the chain's ``started_fold``."""
     bone = rig.raw_bone(name)
     scale_mode = bone.inherit_scale
     shear_possible = scale_mode == "FULL" and bool(uneven)
@@ -172,7 +176,7 @@ def _problems(
     if not bone.use_inherit_rotation and name != chain.root and bone.parent is not None:
         yield _rotation_not_inherited(rig, chain, name)
     scaled = shearing_bone(rig, chain, name, uneven, tolerance)
-    folding = scaled is None and shear_possible and (turn := started_fold(rig, chain)) is not None
+    folding = scaled is None and shear_possible and (turn := fold()) is not None
     if folding:
         scaled = shearing_bone(rig, chain, name, uneven, tolerance, turn)
     if (

@@ -475,6 +475,13 @@ def bend_from_x(root: Matrix, tip: Vector, joints: list[Vector]) -> float | None
     return math.atan2(x.cross(bend).dot(axis), x.dot(bend))
 
 
+def rest_bend_from_x(rig: RigView, chain: IKChain) -> float | None:
+    """The chain's rest bend as ``bend_from_x`` reads it: where a posed or started bend is
+    measured from, as the pole angle turns it."""
+    joints = [rig.bone(name).head for name in chain_joints(rig, chain)]
+    return bend_from_x(rig.raw_bone(chain.root).matrix_local, rig.chain_tip(chain), joints)
+
+
 def _within_ik_limits(pose_bone: bpy.types.PoseBone, basis: Matrix) -> Matrix:
     """``basis`` with its rotation held within the bone's IK limits, axis by axis: the solver
     turns a joint only within them, so a pose beyond a one-sided limit does not start it bent

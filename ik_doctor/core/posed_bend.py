@@ -12,7 +12,7 @@ import bpy
 from mathutils import Matrix, Vector
 
 from .geometry import offset_from_line
-from .limb import bend_from_x, chain_joints, forward_pose, forward_tip
+from .limb import bend_from_x, chain_joints, forward_pose, forward_tip, rest_bend_from_x
 from .rig import IKChain, RigView
 from .started import folds_past_its_x_hold, started_pose
 
@@ -80,7 +80,7 @@ def posed_turn(rig: RigView, chain: IKChain) -> float | None:
     joints = chain_joints(rig, chain)
     posed = forward_pose(rig, chain)
     rest_root = rig.raw_bone(chain.root).matrix_local
-    before = bend_from_x(rest_root, rig.chain_tip(chain), [rig.bone(j).head for j in joints])
+    before = rest_bend_from_x(rig, chain)
     after = bend_from_x(
         posed[chain.root],
         forward_tip(rig, chain, posed),

@@ -11,7 +11,14 @@ import math
 import bpy
 from mathutils import Matrix
 
-from .limb import bend_from_x, chain_joints, forward_pose, forward_tip, pole_rest_angle
+from .limb import (
+    bend_from_x,
+    chain_joints,
+    forward_pose,
+    forward_tip,
+    pole_rest_angle,
+    rest_bend_from_x,
+)
 from .names import readable
 from .reach import BODY_TURNS, limb_bones
 from .rig import AXES, IKChain, RigView
@@ -61,8 +68,7 @@ def start_bends(
         return None  # a hinge keeps only its angle of the start (``_kept_by_a_hinge``)
     posed = forward_pose(rig, chain)
     joints = chain_joints(rig, chain)
-    rest_root = rig.raw_bone(chain.root).matrix_local
-    before = bend_from_x(rest_root, rig.chain_tip(chain), [rig.bone(j).head for j in joints])
+    before = rest_bend_from_x(rig, chain)
     if before is None:
         # Straight at rest: the bend the pole angle that keeps the rest pose would face the
         # pole with (on a bent chain it is the rest bend: -90° and 90° on the leg and the arm).
