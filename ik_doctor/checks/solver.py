@@ -153,6 +153,8 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
         fails = need is not None and iterations < need.count
         if iterations >= options["min_iterations"] and not fails:
             continue  # past the option, only a measured count is worth a finding
+        # A table's count past the option is the edge this chain ends short below.
+        short_below = max(options["min_iterations"], need.count if fails and need else 0)
         yield chain_finding(
             "solver",
             rig,
@@ -176,7 +178,7 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
             ),
             why=(
                 "The Standard solver moves the chain a step per iteration and stops at this "
-                f"count; below {options['min_iterations']} the tip can end short of a target it "
+                f"count; below {short_below} the tip can end short of a target it "
                 "can reach, the more so the further the chain must fold."
             ),
             fix_id="iterations",
