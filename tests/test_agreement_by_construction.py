@@ -739,25 +739,38 @@ def test_fk_keys_that_start_an_overridden_joint_the_rest_way_are_kept(limb, amou
 
 
 @pytest.mark.parametrize(
-    ("limb", "one_sided", "pose", "lands"),
-    [("leg", 6, None, False), ("arm", 7, 20, False), ("leg", 6, 70, True), ("arm", 7, -70, True)],
+    ("limb", "one_sided", "extra", "lands"),
+    [
+        ("leg", 6, None, False),
+        ("arm", 7, ("pose_rotation", 20), False),
+        ("leg", 6, ("pose_rotation", 70), True),
+        ("arm", 7, ("pose_rotation", -70), True),
+        ("leg", 7, ("inherit_scale_none", 2.2), True),  # seed 262
+        ("arm", 6, ("pose_scale", 1.5), True),
+    ],
 )
 def test_straight_limb_with_opposed_hinges_that_does_not_inherit_rotation_agrees(
-    limb, one_sided, pose, lands
+    limb, one_sided, extra, lands
 ) -> None:
     """Once a failure with only a warning: straight, without a pole, its hinges limited opposite
     ways, a lower bone that does not inherit rotation stops 0.13% short with the body turned 40°
-    about Z (inheriting, it lands); posed 70° the way the hinges fold, it lands."""
+    about Z (inheriting, it lands); posed 70° the way the hinges fold, it lands, and so it does
+    with its upper bone posed longer (seed 262's false error: the thigh at 2.2, its reach to
+    spare at full stretch)."""
     faults = (Fault("inherit_rotation_off", limb, 0), Fault("straight_one_sided", limb, one_sided))
-    if pose is not None:
-        faults = (Fault("pose_rotation", limb, pose), *faults)
+    if extra is not None:
+        faults = (Fault(extra[0], limb, extra[1]), *faults)
     judged = judge(faults)
     assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
     owner = LIMBS[limb].owner
     assert next(v.state for v in judged.verdicts if v.owner == owner) == (
         "pass" if lands else "fail"
     )
-    inherit = next(f for f in judged.findings if f.check_id == "inherit" and f.bone == owner)
+    inherit = next(
+        f
+        for f in judged.findings
+        if f.check_id == "inherit" and f.bone == owner and "effect" in f.stated
+    )
     assert (inherit.severity, inherit.stated["effect"]) == (
         (Severity.WARNING, "no_pole") if lands else (Severity.ERROR, "opposed_hinges")
     )

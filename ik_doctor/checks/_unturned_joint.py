@@ -33,6 +33,13 @@ the way they fold for a joint that inherits no rotation to land, between the mea
 the leg and the arm posed 70° and 90° land (0.092% and 0.047% of the reach short); posed 65°
 and less they stop 0.13% short with the body turned 40° about Z."""
 
+OPPOSED_GROWN = 1.002
+"""Times its built length a bone of such a limb posed longer along its length reaches the
+targets its built length reaches with slack, so it lands where it stopped short at full
+stretch (measured on the leg and the arm: the thigh or upper arm at 1.003 to 3, or the shin or
+forearm at 1.05, land; at 1.001 they stop 0.1% short; the hips scaled evenly, which scale the
+targets too, not)."""
+
 
 Effect = tuple[str, bool, tuple[tuple[str, Any], ...]]
 """A sentence for the message, whether the chain still lands, and the same as facts."""
@@ -75,7 +82,7 @@ def rotation_effect(rig: RigView, chain: IKChain, name: str) -> Effect:
 def _opposed_hinges(rig: RigView, chain: IKChain, name: str) -> Effect | None:
     """A straight limb without a pole whose hinges fold opposite ways, not posed far enough into
     its fold (``OPPOSED_PRE_BEND``) to keep it."""
-    if not root_folds_against(rig, chain):
+    if not root_folds_against(rig, chain) or _posed_longer(rig, chain):
         return None
     bend = _start_bend(rig, chain, name, limits_fold(rig, chain))
     if bend is not None and bend >= OPPOSED_PRE_BEND:
@@ -86,6 +93,13 @@ def _opposed_hinges(rig: RigView, chain: IKChain, name: str) -> Effect | None:
         "their reach with the body turned 40° about Z; inheriting, they land)",
         False,
         (("effect", "opposed_hinges"),),
+    )
+
+
+def _posed_longer(rig: RigView, chain: IKChain) -> bool:
+    """Whether a bone of the chain is posed longer along its length (``OPPOSED_GROWN``)."""
+    return any(
+        rig.pose_bone(name).matrix_basis.to_scale().y > OPPOSED_GROWN for name in chain.moving_bones
     )
 
 
