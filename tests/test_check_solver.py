@@ -636,6 +636,10 @@ def test_iterations_for_a_chain_both_stiff_and_stretching_are_sure_only_below_bo
         ("stiff_parent", "arm", 0.95, 0.1, 48, True),
         ("stiff_both", "leg", 0.9, 0.3, 15, False),
         ("stiff_both", "leg", 0.9, 0.3, 16, True),
+        ("stiff_both", "arm", 0.725, 0.055, 26, False),  # seed 262: the upper arm's row said 19
+        ("stiff_both", "arm", 0.725, 0.055, 35, True),
+        ("stiff_owner", "leg", 0.8, 0.15, 33, False),
+        ("stiff_owner", "leg", 0.8, 0.15, 34, True),
     ],
 )
 def test_a_stiff_limb_that_stretches_needs_the_iterations_measured_for_both(
@@ -644,7 +648,9 @@ def test_a_stiff_limb_that_stretches_needs_the_iterations_measured_for_both(
     """IK Stretch on both bones makes up a stiffness the limb fails at alone, but the two
     together need far more iterations than either (``STIFF_STRETCH_NEEDS``): the upper arm at
     0.95 under stretch 0.1 needs 47, the leg stiff 0.9 on both bones under 0.3 needs 16. Below
-    the table's count an error (past the option's 25 too), from it no error."""
+    the table's count an error (past the option's 25 too), from it no error. Each bone stiff
+    alone or both have their own row: both bones of the arm at 0.725 need 35, where the upper
+    arm alone needs 19."""
     owner = LIMBS[limb].owner
     rig = faulted_rig(
         (

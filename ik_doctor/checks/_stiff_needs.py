@@ -58,34 +58,79 @@ about 90°): it needs one or two fewer (measured on 5.3 at 0.5, 0.7, 0.8 and 0.9
 90° with its forearm at 0.8 lands from 11 where unrolled it needs 13; seed 113 called it an error
 at 12). Each row holds from its stiffness up to the next, the fewer side."""
 
-_SLIGHT_STRETCH_LEG = ((0.7, 25), (0.8, 30), (0.9, 43), (0.95, 47))
-_SLIGHT_STRETCH_ARM = ((0.7, 19), (0.8, 24), (0.9, 38), (0.95, 47))
 # fmt: off
-STIFF_STRETCH_NEEDS = (
-    (7.63, (
-        (0.01, _SLIGHT_STRETCH_LEG), (0.1, _SLIGHT_STRETCH_LEG),
-        (0.2, ((0.7, 24), (0.8, 25), (0.9, 26))), (0.3, ((0.7, 16),)), (0.4, ((0.7, 11),)),
-        (0.5, ((0.7, 9),)),
-    )),
-    (13.7, (
-        (0.01, _SLIGHT_STRETCH_ARM), (0.1, _SLIGHT_STRETCH_ARM),
-        (0.2, ((0.7, 22), (0.8, 24), (0.9, 26), (0.95, 27))), (0.3, ((0.7, 16), (0.8, 17))),
-        (0.4, ((0.7, 12),)), (0.5, ((0.7, 9),)),
-    )),
-)
+_FAST_STRETCH_LEG = ((0.3, ((0.7, 16),)), (0.4, ((0.7, 11),)), (0.5, ((0.7, 9),)))
+_FAST_STRETCH_ARM = ((0.3, ((0.7, 17),)), (0.4, ((0.7, 12),)), (0.5, ((0.7, 9),)))
+STIFF_STRETCH_NEEDS = {
+    "root": (
+        (7.63, (
+            *((at, ((0.7, 25), (0.75, 27), (0.8, 30), (0.85, 37), (0.9, 43), (0.925, 45),
+                    (0.95, 47))) for at in (0.01, 0.1)),
+            (0.15, ((0.7, 27), (0.75, 29), (0.8, 31), (0.85, 33), (0.9, 34), (0.95, 35))),
+            (0.2, ((0.7, 24), (0.8, 25), (0.9, 26))), *_FAST_STRETCH_LEG,
+        )),
+        (13.7, (
+            *((at, ((0.7, 19), (0.75, 21), (0.8, 24), (0.85, 29), (0.9, 38), (0.925, 43),
+                    (0.95, 47))) for at in (0.01, 0.1)),
+            (0.15, ((0.7, 21), (0.75, 23), (0.8, 26), (0.85, 30), (0.9, 34), (0.925, 35),
+                    (0.95, 36))),
+            (0.2, ((0.7, 22), (0.8, 24), (0.9, 26), (0.95, 27))), (0.3, ((0.7, 16), (0.8, 17))),
+            *_FAST_STRETCH_ARM[1:],
+        )),
+    ),
+    "joint": (
+        (7.63, (
+            *((at, ((0.7, 39), (0.75, 42), (0.8, 44), (0.85, 46), (0.9, 47), (0.95, 48)))
+              for at in (0.01, 0.1)),
+            (0.15, ((0.7, 33), (0.75, 34), (0.85, 35))), (0.2, ((0.7, 25), (0.8, 26))),
+            *_FAST_STRETCH_LEG,
+        )),
+        (13.7, (
+            *((at, ((0.7, 30), (0.75, 35), (0.8, 40), (0.85, 45), (0.9, 48), (0.925, 49),
+                    (0.95, 50))) for at in (0.01, 0.1)),
+            (0.15, ((0.7, 31), (0.75, 33), (0.8, 35), (0.85, 36), (0.925, 37))),
+            (0.2, ((0.7, 26), (0.8, 27))), *_FAST_STRETCH_ARM,
+        )),
+    ),
+    "even": (
+        (7.63, (
+            *((at, ((0.7, 41), (0.725, 42), (0.75, 43), (0.775, 44), (0.8, 45), (0.85, 46),
+                    (0.9, 47), (0.95, 48))) for at in (0.01, 0.1)),
+            (0.15, ((0.7, 34), (0.85, 35))), (0.2, ((0.7, 25), (0.8, 26))),
+            (0.3, ((0.7, 16),)), (0.4, ((0.7, 11), (0.95, 12))), (0.5, ((0.7, 9),)),
+        )),
+        (13.7, (
+            *((at, ((0.7, 33), (0.725, 35), (0.75, 38), (0.775, 40), (0.8, 42), (0.85, 46),
+                    (0.9, 49), (0.95, 50))) for at in (0.01, 0.1)),
+            (0.15, ((0.7, 32), (0.75, 34), (0.8, 35), (0.85, 36), (0.9, 37))),
+            (0.2, ((0.7, 26), (0.8, 27))), (0.3, ((0.7, 17),)), (0.4, ((0.7, 12), (0.95, 13))),
+            (0.5, ((0.7, 9), (0.95, 11))),
+        )),
+    ),
+}
 # fmt: on
 """Iterations a two-bone limb with a pole needs by its joint's bend at rest (degrees), with both
 bones stretching (the greater IK Stretch; a tenth of it on the other bone) and IK stiffness at
-least this (as ``STIFF_NEEDS`` reads it), every count below failing: measured on 4.2 on the leg
-and the arm, the upper bone, the lower or both stiff 0.7 to 0.95, the fewest of the three. The
-two together need far more than either alone: at stretch 0.1 and stiffness 0.9 the arm needs
-38 to 49 and the leg 43 to 47 (fresh seed 245: the upper arm at 0.89 under stretch 0.055 stopped
-1.2% short at 16, a warning), where the stretch alone needs 11 and 16; 0.01 needs what 0.1
-does; from 0.3 the stretch decides (16 at 0.3, 9 at 0.5, at any stiffness). Between two
+least this, on the upper bone alone ("root"), the lower alone ("joint") or both ("even", the
+lesser), every count below failing: measured on 4.2 on the leg and the arm at stiffness 0.7 to
+0.95 (every 0.025 or 0.05) and stretch 0.01 to 0.5. The two together need far more than either
+alone: at stretch 0.1 and stiffness 0.9 the arm needs 38 to 49 and the leg 43 to 47 (fresh seed
+245: the upper arm at 0.89 under stretch 0.055 stopped 1.2% short at 16, a warning), where the
+stretch alone needs 11 and 16; 0.01 needs what 0.1 does; from 0.3 the stretch decides (16 at
+0.3, 9 at 0.5, at any stiffness). Both bones stiff need more than one: the arm at 0.725 under
+stretch 0.055 needs 35 (fresh seed 262: 0.3% short at 26 with no finding, where the upper arm
+alone needs 19). The count rises faster than a straight line between rows (the upper arm at
+0.85 needs 29, between 24 and 38), so a stiffness between two reads the lower row. Between two
 stretches, the fewer of both rows."""
 
 
-MOST_NEEDED = max(n for _bend, rows in STIFF_STRETCH_NEEDS for _at, row in rows for _k, n in row)
+MOST_NEEDED = max(
+    n
+    for limbs in STIFF_STRETCH_NEEDS.values()
+    for _bend, rows in limbs
+    for _at, row in rows
+    for _least, n in row
+)
 """The most iterations ``STIFF_STRETCH_NEEDS`` gives, past every other table's (25 at most): a
 count at or above it needs no reading (the solver check skips it)."""
 
@@ -112,14 +157,14 @@ def stiff_and_stretching_need(
     stiff = _chain_stiffness(rig, chain)
     if len(stretching) != 2 or stiff is None:
         return None
-    _kind, stiffness, where = stiff
+    kind, stiffness, where = stiff
     stretch = max(round(rig.pose_bone(name).ik_stretch, 4) for name in stretching)
 
     def count(rows: tuple[tuple[float, tuple[tuple[float, int], ...]], ...]) -> int:
         counts = tuple((at, _at_least(row, stiffness)) for at, row in rows)
         return fewer_either_side(counts, stretch) if rows[0][0] <= stretch else 0
 
-    need = by_bend(STIFF_STRETCH_NEEDS, starts, count)
+    need = by_bend(STIFF_STRETCH_NEEDS[kind], starts, count)
     if not need:
         return None
     return Need(

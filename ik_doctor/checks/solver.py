@@ -67,8 +67,9 @@ What it reports:
   0.9, 13 at 0.85; 14 with the shin alone at 0.8, 13 with the thigh alone at 0.6; the arm 15
   at 0.9 on both. Fewer: an error. Two bones stiff unevenly were not measured. Stiff from 0.7
   with IK Stretch on both bones, far more (``STIFF_STRETCH_NEEDS``: at stretch 0.1 the arm with
-  its upper arm at 0.9 needs 38, at 0.95 47; from stretch 0.3 the stretch decides, 16 at 0.3):
-  fewer is an error, past the 25 below too.
+  its upper arm at 0.9 needs 38, at 0.95 47, both bones at 0.725 35 where the upper arm alone
+  needs 19; from stretch 0.3 the stretch decides, 16 at 0.3): fewer is an error, past the 25
+  below too.
 - Below 25: a warning (targets drawn near the root stay 1% short at 20).
 - A joint posed straighter than at rest (or started so by a constraint the IK overrides) needs
   more than a limb built as straight as it starts (``STRAIGHTER_NEEDS``: the arm posed 10°
