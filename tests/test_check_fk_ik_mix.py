@@ -199,3 +199,18 @@ def test_keys_that_bend_a_joint_below_that_inherits_no_rotation_are_kept(
     assert keys.fix_id is None and keys.stated["blocked_by"] == "kept_bend"
     cleared = faulted_rig(kept)
     assert [v.state for v in judge_chains(cleared) if v.owner == owner] == ["fail"]
+
+
+def test_keys_that_swing_a_bone_locked_on_its_bend_axis_are_kept() -> None:
+    """Fresh seed 263 (a trade): the arm without Use Tail, its upper arm IK-locked on X and
+    keyed 0.3 rad, starts it turned about its own Z and folds it there (the locks check's
+    swung start): it lands, and with the keys cleared stops short. The fix waits."""
+    kept = (Fault("tail_off", "arm", 0), Fault("ik_lock", "arm", 1))
+    judged = judge((*kept, Fault("fk_keys", "arm", 0.3)))
+    assert [v.state for v in judged.verdicts if v.owner == "forearm.L"] == ["pass"]
+    assert list(judged.problems()) == []
+    (keys,) = [f for f in judged.findings if f.check_id == "fk_ik_mix"]
+    assert keys.fix_id is None and keys.stated["blocked_by"] == "swung_hold"
+    assert "upper_arm.L 0.045 rad about its own Z" in (keys.no_fix_reason or "")
+    cleared = faulted_rig(kept)
+    assert [v.state for v in judge_chains(cleared) if v.owner == "forearm.L"] == ["fail"]

@@ -71,7 +71,7 @@ from ..core.started import held_on_x_by_a_narrow_limit
 from ..core.switches import constraint_switches
 from ._locks_what_if import twist_that_holds_locks
 from ._shared_control import line_aimer
-from ._swung_start import root_turn_that_folds
+from ._swung_start import root_turn_that_folds, swung_past_x_holds
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
 
@@ -142,6 +142,8 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
         blocked_by = "turned_root"
     if holding is None and (holding := _bend_kept_below_keys(rig, chain, keyed)) is not None:
         blocked_by = "kept_bend"
+    if holding is None and (holding := _swing_that_folds_a_hold(rig, chain, keyed)) is not None:
+        blocked_by = "swung_hold"
     return chain_finding(
         "fk_ik_mix",
         rig,
@@ -221,6 +223,22 @@ def _bend_kept_below_keys(rig: RigView, chain: IKChain, keyed: list[str]) -> str
                 f"free the X IK axis of {name} first (the locks check)"
             )
     return None
+
+
+def _swing_that_folds_a_hold(rig: RigView, chain: IKChain, keyed: list[str]) -> str | None:
+    """Why clearing the keys would break the chain: they turn a bone held on X alone about its
+    own Z, and the solver folds it about Z from there (``swung_past_x_holds``; fresh seed 263, a
+    trade: the arm without Use Tail, its upper arm IK-locked on X and keyed 0.3 rad, lands, and
+    cleared it stops short)."""
+    swings = swung_past_x_holds(rig, chain)
+    bone = next((name for name in keyed if name in swings), None)
+    if bone is None:
+        return None
+    return (
+        f"the keys turn {bone} {abs(swings[bone]):.2g} rad about its own Z: held on X alone, it "
+        "folds about Z from there, and cleared, the hold would stop the limb short (the locks "
+        f"check's error); free the X IK axis of {bone} first"
+    )
 
 
 def _turn_that_folds_a_limit(rig: RigView, chain: IKChain, keyed: list[str]) -> str | None:
