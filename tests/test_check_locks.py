@@ -1553,3 +1553,43 @@ def test_a_twisted_start_folds_too_little_where_the_bone_is_stiff(stiffness, lan
         (locked,) = [f for f in findings_of(rig, "locks") if f.title == "Bend axis locked"]
         apply_fix(locked)
         assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+
+
+@pytest.mark.parametrize(
+    ("shape", "stiff", "stiffness", "severity", "state"),
+    [
+        ("arm", "both", 0.99, Severity.ERROR, "fail"),  # fresh seed 263: 0.73% short
+        ("arm", "both", 0.9, Severity.ERROR, "fail"),
+        ("arm", "both", 0.85, None, "fail"),  # a warning: posed at the elbow it lands
+        ("arm", "both", 0.7, None, "pass"),
+        ("arm", "upper", 0.99, None, "pass"),
+        ("insect", "both", 0.9, Severity.ERROR, "fail"),
+        ("insect", "both", 0.8, None, "pass"),
+    ],
+)
+def test_both_bones_below_a_free_root_of_three_stiff_stop_it_short(
+    rig, shape, stiff, stiffness, severity, state
+) -> None:
+    """A chain of three whose root is free, its two lower bones stiff, was a warning (no table
+    measured three bones). Measured on the arm from its shoulder and the insect's leg from its
+    coxa: from 0.9 both stop short (``LOWER_PAIR_SHORTFALL``, the lesser of the two), an
+    error; either bone alone stiff lands. Cleared, it lands."""
+    if shape == "arm":
+        owner, bones = "forearm.L", ["upper_arm.L", "forearm.L"]
+        ik = rig.pose.bones[owner].constraints["IK"]
+        ik.chain_count, ik.iterations = 3, 500
+    else:
+        owner, bones = add_insect_leg(rig, "bug", 500), ["femur_bug", "tibia_bug"]
+    axes = {f"ik_stiffness_{axis}": stiffness for axis in "xyz"}
+    _set(rig, bones if stiff == "both" else bones[:1], **axes)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == [state]
+    errors = [
+        f for f in findings_of(rig, "locks") if f.chain == (owner, "IK") and f.severity == severity
+    ]
+    if severity is None:
+        assert not [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR]
+        return
+    (error,) = errors
+    assert (error.args["cause"], error.stated["stiffness"]) == (STIFFNESS, stiffness)
+    _fixed(rig, error)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]

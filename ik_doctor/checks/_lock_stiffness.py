@@ -68,6 +68,7 @@ from ._stiffness_tables import (
     UNEVEN_SHORTFALL,
     shortfall,
 )
+from ._three_bone_stiffness import lower_pair_findings, lower_pair_stiffness
 from ._tip_motion import TipMotion, blocked
 
 
@@ -101,6 +102,9 @@ def stiff_findings(
     if not mobility:
         return
     partner = tree_partner(rig, chain)
+    if partner is None and (lower := lower_pair_stiffness(rig, chain)) is not None:
+        yield from lower_pair_findings(rig, chain, lower, threshold)
+        return
     if len(chain.moving_bones) != 2 or partner is not None:
         yield from stiff_unmeasured(rig, chain, mobility, threshold, partner)
         return
