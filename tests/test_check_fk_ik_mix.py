@@ -214,3 +214,38 @@ def test_keys_that_swing_a_bone_locked_on_its_bend_axis_are_kept() -> None:
     assert "upper_arm.L 0.045 rad about its own Z" in (keys.no_fix_reason or "")
     cleared = faulted_rig(kept)
     assert [v.state for v in judge_chains(cleared) if v.owner == "forearm.L"] == ["fail"]
+
+
+@pytest.mark.parametrize(
+    ("amount", "turned", "lands"),
+    [(0.3, 0, False), (-0.8, 0, False), (0.3, 180, True), (-0.3, 180, True), (0.3, -10, True)],
+)
+def test_keys_that_twist_a_straight_limb_turned_side_on_decide_its_side(
+    amount, turned, lands
+) -> None:
+    """Fresh seed 265: the straight arm without Use Tail, its upper arm keyed (twisting it 9°
+    to 23°), its pole angle turning it a quarter turn: the pole keeps the twist, which turns
+    the start past the quarter turn one way (98° to 111° from the pole, a miss under
+    warnings) and short of it the other (it lands). Straight at rest there is no rest bend
+    for the keys to flip: once the pole fix sets the rest angle the keyed start lands, and
+    where the keys are what bends it, clearing them waits."""
+    faults = (
+        Fault("fk_keys", "arm", amount),
+        Fault("tail_off", "arm", 0),
+        Fault("straight", "arm", 0),
+        Fault("pole_angle", "arm", turned),
+    )
+    judged = judge(faults)
+    assert list(judged.problems()) == []
+    assert [v.state for v in judged.verdicts if v.owner == "forearm.L"] == [
+        "pass" if lands else "fail"
+    ]
+    (keys,) = [f for f in judged.findings if f.check_id == "fk_ik_mix"]
+    start = next(f for f in judged.findings if f.check_id == "rest_pose")
+    if lands:
+        assert (keys.severity, start.severity) == (Severity.INFO, Severity.WARNING)
+        assert keys.fix_id is None and keys.stated["blocked_by"] == "straight_start"
+    else:
+        assert (keys.severity, start.severity) == (Severity.ERROR, Severity.ERROR)
+        # Twisted 9° past the quarter turn it is turned round; 23° the other way, short of it.
+        assert ("posed twist" in start.message) == (amount == 0.3)

@@ -104,12 +104,18 @@ def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
     # Turned a quarter turn, within SIDE_ON_TURN, it starts side-on and folds toward the pole
     # either way (fresh seed 209: posed ±20° or ±70°, the arm lands from 89° to 91°, and one
     # way fails at 88° and 92°; the arm of chain length 3 turns exactly 90°).
-    turn = abs(pole_turn(rig, chain) or 0.0)
+    # The pole keeps the bones' posed twist about their own Y, which turns the start further
+    # about the root-tip line (fresh seed 265: the straight arm without Use Tail, its upper arm
+    # keyed 0.3 to 0.8 rad, twisted 9° to 23°, turned 90° by the angle, ends 98° to 111° away
+    # one way and lands the other; turned 80° and twisted 9° it lands, 100° ends 108° away).
+    twist = _kept_twist(rig, chain)
+    turn = abs(math.remainder((pole_turn(rig, chain) or 0.0) + twist, math.tau))
     side_on = abs(math.degrees(turn) - 90.0) <= SIDE_ON_TURN
     turned_round = turn > math.pi / 2 and not side_on
     if turned_round or side_on:
         how = "side-on" if side_on else "round"
-        shown += f", turned {math.degrees(turn):.0f}° {how} by the pole angle,"
+        by = "the pole angle and the posed twist" if abs(twist) > 1e-3 else "the pole angle"
+        shown += f", turned {math.degrees(turn):.0f}° {how} by {by},"
     posed_toward = bend.dot(side) > 0.0
     toward = side_on or posed_toward != turned_round
     as_built = not toward and _posed_as_built(rig, chain, bend)
@@ -130,6 +136,18 @@ def _posed_as_built(rig: RigView, chain: IKChain, bend: Vector) -> bool:
     if built is None or built_side_from_pole(rig, chain) != math.pi or bend.dot(built) <= 0.0:
         return False
     return not root_folds_against(rig, chain) or turned_off_rest(rig, chain.root)
+
+
+def _kept_twist(rig: RigView, chain: IKChain) -> float:
+    """Radians the chain bones' posed rotations twist them about their own Y, summed as turns
+    about the root-tip line (the way the pole angle turns the chain)."""
+    line = rig.chain_tip(chain) - rig.bone(chain.root).head
+    twist = 0.0
+    for name in chain.moving_bones:
+        _swing, turn = rig.pose_bone(name).matrix_basis.to_quaternion().to_swing_twist("Y")
+        along = rig.raw_bone(name).matrix_local.col[1].xyz.dot(line)
+        twist += turn if along >= 0.0 else -turn
+    return twist
 
 
 def turned_off_rest(rig: RigView, name: str) -> bool:

@@ -71,6 +71,7 @@ from ..core.started import held_on_x_by_a_narrow_limit
 from ..core.switches import constraint_switches
 from ._locks_what_if import twist_that_holds_locks
 from ._shared_control import line_aimer
+from ._straight_start import start_bend
 from ._swung_start import root_turn_that_folds, swung_past_x_holds
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
@@ -107,17 +108,20 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
     # Where the solver starts: a constraint that sets a bone's start, or a Limit Rotation that
     # clamps its keyed turn, replaces the keys there (seed 164: the shin keyed -30° against its
     # bend, held to 0..0.1 rad about X by a Limit Rotation, starts at rest and the leg lands).
-    flips = chain.pole is not None and pose_flips_the_start(rig, chain)
+    straight = chain.pole is not None and bend_offset(rig, chain) < STRAIGHT_RATIO
+    flips = chain.pole is not None and (
+        _flips_a_straight_start(rig, chain) if straight else pose_flips_the_start(rig, chain)
+    )
     if chain.pole is None:
         severity, title = Severity.WARNING, "FK keys steer the IK"
         effect = "with no pole, the keys decide which way the limb bends and how it twists"
-    elif flips and pole_behind_bend(rig, chain):
+    elif flips and not straight and pole_behind_bend(rig, chain):
         severity, title = Severity.WARNING, "FK keys turn the bend"
         effect = (
             "on this frame they bend a joint the other way, toward its pole, which sits behind "
             "the bend the limb was built with: it still lands, but not bent as built"
         )
-    elif flips and pole_turns_round(rig, chain):
+    elif flips and not straight and pole_turns_round(rig, chain):
         severity, title = Severity.WARNING, "FK keys turn the bend"
         effect = (
             "on this frame they bend a joint backwards, and the pole angle turns the chain "
@@ -144,6 +148,8 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
         blocked_by = "kept_bend"
     if holding is None and (holding := _swing_that_folds_a_hold(rig, chain, keyed)) is not None:
         blocked_by = "swung_hold"
+    if holding is None and straight and (holding := _start_of_a_straight(rig, chain, keyed)):
+        blocked_by = "straight_start"
     return chain_finding(
         "fk_ik_mix",
         rig,
@@ -166,6 +172,32 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
         facts=(("blocked_by", blocked_by),),
         no_fix_reason=holding,
         needs_confirmation=holding is None,
+    )
+
+
+def _flips_a_straight_start(rig: RigView, chain: IKChain) -> bool:
+    """Whether the keys start a chain straight at rest bent away from its pole, as its pole
+    angle turns them (the rest_pose check's ``start_bend``): with no rest bend there is no side
+    to flip, only where the start points (fresh seed 265, a trade: the straight arm without Use
+    Tail, keyed 0.3 rad at the upper arm, lands once the pole fix sets its rest angle, where the
+    keys read as flipping a bend of 0.03 off the line)."""
+    start = start_bend(rig, chain)
+    return start is not None and start.posed and not (start.toward or start.as_built)
+
+
+def _start_of_a_straight(rig: RigView, chain: IKChain, keyed: list[str]) -> str | None:
+    """Why clearing the keys would break a chain straight at rest that they start bent toward
+    its pole (the rest_pose check's "Straight, bent at start"): cleared, it would not bend at
+    all (fresh seed 265's class: the straight arm without Use Tail keyed 0.3 rad at the upper
+    arm, its pole angle turned 90° the other way, lands; cleared, it stops short)."""
+    start = start_bend(rig, chain)
+    if start is None or not start.posed or not (start.toward or start.as_built):
+        return None
+    if not set(keyed).intersection(start.by):
+        return None
+    return (
+        "the keys start this chain, straight at rest, bent toward its pole: cleared, it would "
+        "not bend at all (the rest_pose check's error); pre-bend it first"
     )
 
 
