@@ -190,11 +190,12 @@ def test_a_gap_above_a_bone_whose_own_ik_turns_it_alone_is_not_connected(rig) ->
     # Blender does not evaluate this rig the same every time under load (a muted IK without Use
     # Tail over the active one's bone): while the full suite ran on three lines, 5 and then 2 of
     # 150 judgements in a row failed it on 4.5 (5.2% to 144% of the reach short), a later 200
-    # none; with the muted IK removed, or keeping its tail, 200 none each. The majority of three
-    # decides.
-    verdicts = [v for _ in range(3) for v in judge_chains(rig) if v.owner == "upper_arm.L"]
+    # none; with the muted IK removed, or keeping its tail, 200 none each. The majority of five
+    # decides (of three, it failed once on 5.3 beside two agreement runs, 2026-12-06; the same
+    # load then missed none of 100).
+    verdicts = [v for _ in range(5) for v in judge_chains(rig) if v.owner == "upper_arm.L"]
     states = [verdict.state for verdict in verdicts]
-    assert states.count("pass") >= 2, [verdict.reason for verdict in verdicts]
+    assert states.count("pass") >= 3, [verdict.reason for verdict in verdicts]
     (finding,) = [f for f in findings_of(rig, "parenting") if f.bone == "upper_arm.L"]
     assert finding.fix_id is None and finding.stated["one_bone_ik"] == ("upper_arm.L", upper.name)
     with edit_bones(rig) as bones:  # the connection, made by hand
