@@ -8,7 +8,9 @@ of its reach short where the tables said 0.046%, and with the coxa alone at 0.99
 a thigh stops 1.1% short). There a stiff chain is a warning for Verify by Solving, which solves
 this chain without its stiffness (``verify.animation``) and makes it an error where it falls
 short, with the miss measured on it. A chain of one bone has a table of its own
-(``SINGLE_BONE_SHORTFALL``), which holds whatever its shape: it only swings."""
+(``SINGLE_BONE_SHORTFALL``), which holds whatever its shape: it only swings; a chain of three
+whose two lower bones are stiff below a free root one read from two shapes
+(``_three_bone_stiffness``)."""
 
 from __future__ import annotations
 
