@@ -869,3 +869,54 @@ def test_a_straight_limb_started_bent_within_its_limits_shears_as_one_without_a_
     expected = "Straight, shears as it folds" if fails else "Straight, bent at start"
     assert finding.title == expected
     assert finding.severity == (Severity.ERROR if fails else Severity.WARNING)
+
+
+@pytest.mark.parametrize(
+    ("faults", "owner", "lands"),
+    [
+        ((("straight_one_sided", "leg", 4), ("roll", "leg", 90)), "shin.L", False),  # seed 268
+        ((("straight_one_sided", "arm", 5), ("roll", "arm", -90)), "forearm.L", False),
+        ((("straight_one_sided", "arm", 4), ("roll", "arm", 91)), "forearm.L", False),
+        ((("straight_one_sided", "arm", 7), ("tail_off", "arm", 0)), "forearm.L", False),
+        ((("straight_one_sided", "leg", 4), ("roll", "leg", -90)), "shin.L", True),
+        ((("straight_one_sided", "arm", 4), ("roll", "arm", 88)), "forearm.L", True),
+        ((("straight_one_sided", "arm", 6), ("tail_off", "arm", 0)), "forearm.L", True),
+        (
+            (("straight_one_sided", "arm", 7), ("tail_off", "arm", 0), ("fk_keys", "arm", 0.3)),
+            "forearm.L",
+            True,
+        ),
+        (
+            (
+                ("straight_one_sided", "leg", 4),
+                ("roll", "leg", 90),
+                ("overriding_constraint", "leg", 0),
+            ),
+            "shin.L",
+            True,
+        ),
+    ],
+)
+def test_a_straight_limb_folding_along_its_roots_x_without_a_pole_stops_short(
+    faults, owner, lands
+) -> None:
+    """Fresh seeds 268 and 243, 253, 262, 270 (misses under "Straight at rest"): straight,
+    without a pole, its IK limits folding it along its free root's -X axis (the lower bone
+    rolled 89° to 91°, or the arm without Use Tail folding its upper arm toward the shoulder's
+    -X), the limb stops 0.9% of the reach short; folding 2° off it, or along +X, or keyed, it
+    lands. Pre-bent (the fix) it lands; the keys or the overridden constraint that start it
+    wait (muted or cleared, it would stop short)."""
+    judged = faulted_limbs.judge(tuple(Fault(*fault) for fault in faults))
+    assert list(judged.problems()) == []
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
+    (finding,) = [f for f in judged.findings if f.check_id == "rest_pose" and f.bone == owner]
+    assert (finding.title == "Folds along root's X") == (not lands)
+    if not lands:
+        assert finding.severity == Severity.ERROR
+        rig = faulted_rig(tuple(Fault(*fault) for fault in faults))
+        (error,) = [f for f in diagnose(rig) if f.key == finding.key]
+        apply_fix(error)  # the pre-bend
+        assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+    starts = [f for f in judged.findings if f.check_id in ("fk_ik_mix", "constraint_order")]
+    assert [f.fix_id for f in starts] == [None] * len(starts)
+    assert bool(starts) == (len(faults) == 3)

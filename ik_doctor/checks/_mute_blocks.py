@@ -12,6 +12,7 @@ from ..core.start import start_left_to
 from ..core.started import COPIES, start_set_by
 from ._iteration_needs import iterations_needed
 from ._shear import shear_source
+from ._straight_chain import folds_along_roots_x
 from ._swung_start import swung_past_x_holds
 from .locks import track_that_holds_locks
 
@@ -46,7 +47,7 @@ def why_not_muted(
             "away from the pole (the pole check's error): mute it and set the pole angle to "
             "the one that keeps the rest pose together"
         )
-    if straight_start:
+    if straight_start or folds_along_roots_x(rig, chain, ignoring=constraint):
         return "straight_start", (
             "muted, it would leave the chain straight: pre-bend the chain first (the "
             "rest_pose check's fix)"

@@ -204,6 +204,12 @@ def _against_the_limits(built: float, bends: list[float]) -> bool:
     )
 
 
+FOLD_ALONG_ROOT_X = 1.5
+"""Degrees from its free root's -X axis within which a straight chain without a pole that its IK
+limits fold that way stops short (fresh seeds 268 and 243, 253, 262, 270): measured on the leg
+and the arm, the lower bone limited one way and rolled 89° to 91° (folding within 1° of it), and
+the arm without Use Tail, its upper arm limited one way under a free shoulder, stop 0.9% of the
+reach short; rolled 88° or 92°, or folding along +X, they land. Pre-bent that way, they land."""
 KEPT_POLE_ANGLE = 1.0
 """Degrees a pole angle may be off the one that keeps the rest pose and still keep it."""
 
@@ -324,12 +330,55 @@ def _without_pole(
             "without Use Tail turning the shoulder: 4.3% of the reach short; the shoulder's "
             "head 0.4% of the reach off the line, it lands).",
         )
+    if not stretch and side and folds_along_roots_x(rig, chain):
+        return (
+            Severity.ERROR,
+            "Folds along root's X",
+            f"it folds {side}, straight along {chain.root}'s -X axis, and the "
+            "solver does not swing the root to follow: it stops short when the target comes "
+            "toward the root (measured on the leg and the arm folding within "
+            f"{FOLD_ALONG_ROOT_X}° of that axis: 0.9% of the reach short; 2° off it, or along "
+            "+X, they land).",
+        )
     effect = "it cannot fold when the target comes straight toward the root, and bends " + (
         f"{side}." if side else "to whatever side the target leans."
     )
     if stretch:
         return Severity.ERROR, "Straight, shears as it folds", effect
     return Severity.WARNING, "Straight at rest", effect
+
+
+def folds_along_roots_x(
+    rig: RigView, chain: IKChain, ignoring: bpy.types.Constraint | None = None
+) -> bool:
+    """Whether the IK limits fold a straight chain without a pole along its free root's -X
+    axis (``FOLD_ALONG_ROOT_X``), with nothing else to start it: no pose, no constraint the IK
+    overrides but ``ignoring`` (measured: keyed 0.3 or 0.8 at the upper bone, or copying the
+    hips' rotation, or tracking the control or the pole, it lands), no IK Stretch (at 0.1 and
+    0.5 it lands)."""
+    if any(turned_off_rest(rig, name) for name in chain.moving_bones):
+        return False
+    return limits_fold_along_roots_x(rig, chain, ignoring)
+
+
+def limits_fold_along_roots_x(
+    rig: RigView, chain: IKChain, ignoring: bpy.types.Constraint | None = None
+) -> bool:
+    """``folds_along_roots_x`` whatever the pose: for ``fk_ik_mix``, whether clearing the keys
+    would leave it so."""
+    root = rig.pose_bone(chain.root)
+    settings = [f"{held}_{axis}" for held in ("lock_ik", "use_ik_limit") for axis in "xz"]
+    if any(getattr(root, setting) for setting in settings) or stretching_bones(rig, chain):
+        return False
+    if any(c != ignoring for _bone, c in overridden_constraints(rig, chain.moving_bones)):
+        return False
+    if chain.pole is not None or bend_offset(rig, chain) >= STRAIGHT_RATIO:
+        return False
+    folded = built_bend(rig, chain)
+    if folded is None:
+        return False
+    root_x = rig.raw_bone(chain.root).matrix_local.col[0].xyz
+    return math.degrees(folded.angle(-root_x, math.pi)) <= FOLD_ALONG_ROOT_X
 
 
 def _aimed_along_its_line(rig: RigView, chain: IKChain) -> str | None:

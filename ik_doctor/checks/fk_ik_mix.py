@@ -71,6 +71,7 @@ from ..core.started import held_on_x_by_a_narrow_limit
 from ..core.switches import constraint_switches
 from ._locks_what_if import twist_that_holds_locks
 from ._shared_control import line_aimer
+from ._straight_chain import limits_fold_along_roots_x
 from ._straight_start import start_bend
 from ._swung_start import root_turn_that_folds, swung_past_x_holds
 
@@ -150,6 +151,13 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
         blocked_by = "swung_hold"
     if holding is None and straight and (holding := _start_of_a_straight(rig, chain, keyed)):
         blocked_by = "straight_start"
+    if holding is None and limits_fold_along_roots_x(rig, chain):
+        blocked_by = "straight_start"
+        holding = (
+            "the keys start this chain, straight at rest, bent: cleared, its IK limits would "
+            f"fold it along {chain.root}'s X axis, which the solver does not follow (the "
+            "rest_pose check's error); pre-bend it first"
+        )
     return chain_finding(
         "fk_ik_mix",
         rig,
