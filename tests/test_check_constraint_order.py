@@ -649,3 +649,34 @@ def test_a_track_to_start_that_the_pole_angle_turns_back_lands_from_19_degrees(t
     assert finding.title == (
         "Pole angle undoes the flip" if lands else "Constraint flips the joint"
     )
+
+
+@pytest.mark.parametrize(
+    ("turned", "lands"),
+    [(0, True), (180, True), (-2, False), (-10, False), (190, False)],
+)
+def test_a_forearm_aimed_at_its_own_target_ends_where_the_turned_start_says(
+    turned, lands
+) -> None:
+    """Fresh seed 271 (a false error): the arm of chain length 3, its forearm's Damped Track at
+    the hand control, starts flipped, and its pole angle turns the chain a quarter turn: it
+    lands, where the Damped Track at the pole's 80° (Blender ends 5° to 16° further than the
+    model) called it flipped. Aimed at the chain's own target it ends where the model says:
+    90° lands, 92° fails (``AIMED_TURNED_BACK_BEND``)."""
+    judged = judge(
+        (
+            Fault("overriding_constraint", "arm", 1),
+            Fault("chain_length", "arm", 3),
+            Fault("pole_angle", "arm", turned),
+        )
+    )
+    assert list(judged.problems()) == []
+    assert [v.state for v in judged.verdicts if v.owner == "forearm.L"] == [
+        "pass" if lands else "fail"
+    ]
+    (start,) = [f for f in judged.findings if f.check_id == "constraint_order"]
+    assert (start.severity, start.title) == (
+        (Severity.WARNING, "Pole angle undoes the flip")
+        if lands
+        else (Severity.ERROR, "Constraint flips the joint")
+    )

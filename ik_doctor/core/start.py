@@ -112,7 +112,7 @@ def _nearly_straight_start(
     bends = start_bends(rig, chain, bone, constraint)
     if turn is None or bends is None:
         return None
-    return faces_the_pole(turn, bends, constraint)
+    return faces_the_pole(chain, turn, bends, constraint)
 
 
 def _bent_the_other_way(
@@ -426,8 +426,8 @@ def start_turned_back(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     straight = straight_start_bends(rig, chain)
     if straight is not None:
         bone, constraint, started = straight
-        turned_back = faces_the_pole(turn, started, constraint) and not faces_the_pole(
-            0.0, started, constraint
+        turned_back = faces_the_pole(chain, turn, started, constraint) and not faces_the_pole(
+            chain, 0.0, started, constraint
         )
         return (bone, readable(constraint)) if turned_back else None
     flipping = [
@@ -437,7 +437,7 @@ def start_turned_back(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     ]
     for bone, constraint in flipping:
         bends = start_bends(rig, chain, bone, constraint)
-        if bends is None or not faces_the_pole(turn, bends, constraint):
+        if bends is None or not faces_the_pole(chain, turn, bends, constraint):
             return None
     return (flipping[0][0], readable(flipping[0][1])) if flipping else None
 
@@ -459,7 +459,7 @@ def straight_start(rig: RigView, chain: IKChain) -> tuple[str, str, bool] | None
     if turn is None or straight is None:
         return None
     bone, constraint, bends = straight
-    return bone, readable(constraint), faces_the_pole(turn, bends, constraint)
+    return bone, readable(constraint), faces_the_pole(chain, turn, bends, constraint)
 
 
 def straight_start_bends(
