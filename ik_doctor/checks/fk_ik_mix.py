@@ -54,7 +54,7 @@ What its fixes do:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import bpy
@@ -137,27 +137,7 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
             "the pole overrides their swing, but keyed twist stays and a key that bends a "
             "joint backwards flips it away from the pole"
         )
-    holding = start_held_by(rig, chain, "the keys", rested=keyed)
-    blocked_by = "overridden_start" if holding else None
-    if holding is None and (holding := _twist_held_by_keys(rig, chain, keyed)) is not None:
-        blocked_by = "twisted_lock"
-    if holding is None and (holding := _turn_off_the_line(rig, chain)) is not None:
-        blocked_by = "aimed_line"
-    if holding is None and (holding := _turn_that_folds_a_limit(rig, chain, keyed)) is not None:
-        blocked_by = "turned_root"
-    if holding is None and (holding := _bend_kept_below_keys(rig, chain, keyed)) is not None:
-        blocked_by = "kept_bend"
-    if holding is None and (holding := _swing_that_folds_a_hold(rig, chain, keyed)) is not None:
-        blocked_by = "swung_hold"
-    if holding is None and straight and (holding := _start_of_a_straight(rig, chain, keyed)):
-        blocked_by = "straight_start"
-    if holding is None and limits_fold_along_roots_x(rig, chain):
-        blocked_by = "straight_start"
-        holding = (
-            "the keys start this chain, straight at rest, bent: cleared, its IK limits would "
-            f"fold it along {chain.root}'s X axis, which the solver does not follow (the "
-            "rest_pose check's error); pre-bend it first"
-        )
+    blocked_by, holding = _why_the_keys_stay(rig, chain, keyed, straight) or (None, None)
     return chain_finding(
         "fk_ik_mix",
         rig,
@@ -180,6 +160,38 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
         facts=(("blocked_by", blocked_by),),
         no_fix_reason=holding,
         needs_confirmation=holding is None,
+    )
+
+
+def _why_the_keys_stay(
+    rig: RigView, chain: IKChain, keyed: list[str], straight: bool
+) -> tuple[str, str] | None:
+    """(what holds, why) where clearing the keys would break the chain; None: they may go."""
+    reasons: tuple[tuple[str, Callable[[], str | None]], ...] = (
+        ("overridden_start", lambda: start_held_by(rig, chain, "the keys", rested=keyed)),
+        ("twisted_lock", lambda: _twist_held_by_keys(rig, chain, keyed)),
+        ("aimed_line", lambda: _turn_off_the_line(rig, chain)),
+        ("turned_root", lambda: _turn_that_folds_a_limit(rig, chain, keyed)),
+        ("kept_bend", lambda: _bend_kept_below_keys(rig, chain, keyed)),
+        ("swung_hold", lambda: _swing_that_folds_a_hold(rig, chain, keyed)),
+        ("straight_start", lambda: _start_of_a_straight(rig, chain, keyed) if straight else None),
+        ("straight_start", lambda: _fold_along_roots_x(rig, chain)),
+    )
+    for blocked_by, why in reasons:
+        if holding := why():
+            return blocked_by, holding
+    return None
+
+
+def _fold_along_roots_x(rig: RigView, chain: IKChain) -> str | None:
+    """Why clearing the keys would leave a straight chain without a pole folding along its
+    root's X axis (the rest_pose check's "Folds along root's X")."""
+    if not limits_fold_along_roots_x(rig, chain):
+        return None
+    return (
+        "the keys start this chain, straight at rest, bent: cleared, its IK limits would fold "
+        f"it along {chain.root}'s X axis, which the solver does not follow (the rest_pose "
+        "check's error); pre-bend it first"
     )
 
 
