@@ -655,9 +655,7 @@ def test_a_track_to_start_that_the_pole_angle_turns_back_lands_from_19_degrees(t
     ("turned", "lands"),
     [(0, True), (180, True), (-2, False), (-10, False), (190, False)],
 )
-def test_a_forearm_aimed_at_its_own_target_ends_where_the_turned_start_says(
-    turned, lands
-) -> None:
+def test_a_forearm_aimed_at_its_own_target_ends_where_the_turned_start_says(turned, lands) -> None:
     """Fresh seed 271 (a false error): the arm of chain length 3, its forearm's Damped Track at
     the hand control, starts flipped, and its pole angle turns the chain a quarter turn: it
     lands, where the Damped Track at the pole's 80° (Blender ends 5° to 16° further than the

@@ -1593,3 +1593,21 @@ def test_both_bones_below_a_free_root_of_three_stiff_stop_it_short(
     assert (error.args["cause"], error.stated["stiffness"]) == (STIFFNESS, stiffness)
     _fixed(rig, error)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
+def test_a_dead_spline_ik_does_not_hide_a_twisted_start_that_lands_a_locked_arm() -> None:
+    """Fresh seed 272 (a false error): a Spline IK without a curve on the forearm counted as a
+    constraint the IK overrides, whose start no model reads, so the upper arm's keyed twist
+    (0.8 rad), which lands the arm locked on X, went unread. A Spline IK without a curve does
+    nothing: the lock is the warning it is without it."""
+    judged = judge(
+        (
+            Fault("dead_spline_ik", "arm", 0),
+            Fault("ik_lock", "arm", 1),
+            Fault("fk_keys", "arm", 0.8),
+        )
+    )
+    assert [v.state for v in judged.verdicts if v.owner == "forearm.L"] == ["pass"]
+    assert list(judged.problems()) == []
+    (lock,) = [f for f in judged.findings if f.check_id == "locks" and f.bone == "upper_arm.L"]
+    assert lock.severity == Severity.WARNING

@@ -280,11 +280,21 @@ def overridden_constraints(
     rig: RigView, bones: Iterable[str]
 ) -> Iterator[tuple[str, bpy.types.Constraint]]:
     """(bone, constraint) of each live constraint other than an IK on these bones: what the IK
-    overrides, which still sets where the solver starts."""
+    overrides, which still sets where the solver starts. Not a Spline IK without a curve, which
+    does nothing (fresh seed 272: one on the forearm left the upper arm's twisted start, keyed
+    0.8 rad, unread, and its X lock an error where the arm lands)."""
     for bone in bones:
         for constraint in rig.constraints(bone):
-            if constraint.type != "IK" and not constraint.mute and constraint.influence > 0.0:
-                yield bone, constraint
+            if constraint.type == "IK" or constraint.mute or constraint.influence <= 0.0:
+                continue
+            if constraint.type == "SPLINE_IK" and not _has_a_curve(constraint):
+                continue
+            yield bone, constraint
+
+
+def _has_a_curve(constraint: bpy.types.Constraint) -> bool:
+    target = getattr(constraint, "target", None)
+    return target is not None and target.type == "CURVE"
 
 
 FLAT_SIDE_ON_TURN = 62.5
