@@ -920,3 +920,20 @@ def test_a_straight_limb_folding_along_its_roots_x_without_a_pole_stops_short(
     starts = [f for f in judged.findings if f.check_id in ("fk_ik_mix", "constraint_order")]
     assert [f.fix_id for f in starts] == [None] * len(starts)
     assert bool(starts) == (len(faults) == 3)
+
+
+@pytest.mark.parametrize(("limb", "degrees"), [("arm", -180), ("arm", 180), ("leg", -180)])
+def test_a_straight_limb_posed_back_a_half_turn_has_no_side_to_start(limb, degrees) -> None:
+    """Fresh seed 273 (a miss): the straight arm posed -180° at the elbow, its bone folded back
+    on the upper arm, was read as started toward the pole, and ends 180° from it. A half turn
+    has no side; rounding picks one: the arm fails at -180° and +180°, the leg at -180° (it
+    lands at +180°, the false error left); posed 178° or 175° it goes the way it points."""
+    judged = faulted_limbs.judge(
+        (Fault("pose_rotation", limb, degrees), Fault("straight", limb, 0))
+    )
+    owner = faulted_limbs.LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["fail"]
+    assert list(judged.problems()) == []
+    (start,) = [f for f in judged.findings if f.check_id == "rest_pose" and f.bone == owner]
+    assert start.severity == Severity.ERROR
+    assert "half turn" in start.message

@@ -20,6 +20,7 @@ from ..core.limb import (
     pole_turn,
     root_folds_against,
 )
+from ..core.names import readable
 from ..core.rig import IKChain, RigView
 from ..core.start import straight_start, target_tracking_joint
 from ..core.started import start_set_by
@@ -117,6 +118,13 @@ def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
         by = "the pole angle and the posed twist" if abs(twist) > 1e-3 else "the pole angle"
         shown += f", turned {math.degrees(turn):.0f}° {how} by {by},"
     posed_toward = bend.dot(side) > 0.0
+    if _folded_back(rig, chain):
+        # A half turn has no side: rounding picks one (fresh seed 273, a miss: the straight arm
+        # posed -180° at the elbow, 180° from its pole under this start's warning; measured
+        # at ±180° the arm fails either way, the leg at -180°, and lands at +180°; 178° and
+        # 175° go the way they point).
+        shown += " folded back a half turn, which gives it no side,"
+        posed_toward = turned_round
     toward = side_on or posed_toward != turned_round
     as_built = not toward and _posed_as_built(rig, chain, bend)
     turned_by_angle = toward and not posed_toward
@@ -136,6 +144,24 @@ def _posed_as_built(rig: RigView, chain: IKChain, bend: Vector) -> bool:
     if built is None or built_side_from_pole(rig, chain) != math.pi or bend.dot(built) <= 0.0:
         return False
     return not root_folds_against(rig, chain) or turned_off_rest(rig, chain.root)
+
+
+HALF_TURN = 179.0
+"""Degrees past which a posed joint is folded back on the bone above it (``_folded_back``)."""
+
+
+def _folded_back(rig: RigView, chain: IKChain) -> bool:
+    """Whether the pose folds a joint of the chain back on the bone above it, within a degree of
+    a half turn."""
+    posed = forward_pose(rig, chain, within_limits=True, hinged=True)
+    for name in chain.moving_bones[:-1]:
+        parent = rig.raw_bone(name).parent
+        if parent is None or readable(parent) not in posed:
+            continue
+        below, above = posed[name].col[1].xyz, posed[readable(parent)].col[1].xyz
+        if math.degrees(below.angle(above, 0.0)) > HALF_TURN:
+            return True
+    return False
 
 
 def _kept_twist(rig: RigView, chain: IKChain) -> float:
