@@ -881,6 +881,7 @@ def test_a_straight_limb_started_bent_within_its_limits_shears_as_one_without_a_
         ((("straight_one_sided", "leg", 4), ("roll", "leg", -90)), "shin.L", True),
         ((("straight_one_sided", "arm", 4), ("roll", "arm", 88)), "forearm.L", True),
         ((("straight_one_sided", "arm", 6), ("tail_off", "arm", 0)), "forearm.L", True),
+        ((("straight_one_sided", "arm", 4), ("chain_length", "arm", 3)), "forearm.L", True),
         (
             (("straight_one_sided", "arm", 7), ("tail_off", "arm", 0), ("fk_keys", "arm", 0.3)),
             "forearm.L",
@@ -903,8 +904,8 @@ def test_a_straight_limb_folding_along_its_roots_x_without_a_pole_stops_short(
     """Fresh seeds 268 and 243, 253, 262, 270 (misses under "Straight at rest"): straight,
     without a pole, its IK limits folding it along its free root's -X axis (the lower bone
     rolled 89° to 91°, or the arm without Use Tail folding its upper arm toward the shoulder's
-    -X), the limb stops 0.9% of the reach short; folding 2° off it, or along +X, or keyed, it
-    lands. Pre-bent (the fix) it lands; the keys or the overridden constraint that start it
+    -X), the limb stops 0.9% of the reach short; folding 2° off it, or along +X, or keyed, or
+    with three turning bones (the arm from its shoulder), it lands. Pre-bent (the fix) it lands; the keys or the overridden constraint that start it
     wait (muted or cleared, it would stop short)."""
     judged = faulted_limbs.judge(tuple(Fault(*fault) for fault in faults))
     assert list(judged.problems()) == []

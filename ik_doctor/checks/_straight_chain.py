@@ -209,7 +209,8 @@ FOLD_ALONG_ROOT_X = 1.5
 limits fold that way stops short (fresh seeds 268 and 243, 253, 262, 270): measured on the leg
 and the arm, the lower bone limited one way and rolled 89° to 91° (folding within 1° of it), and
 the arm without Use Tail, its upper arm limited one way under a free shoulder, stop 0.9% of the
-reach short; rolled 88° or 92°, or folding along +X, they land. Pre-bent that way, they land."""
+reach short; rolled 88° or 92°, or folding along +X, they land. Pre-bent that way, they land.
+Measured on two turning bones: the arm of three from its shoulder so folded lands."""
 KEPT_POLE_ANGLE = 1.0
 """Degrees a pole angle may be off the one that keeps the rest pose and still keep it."""
 
@@ -372,7 +373,9 @@ def limits_fold_along_roots_x(
         return False
     if any(c != ignoring for _bone, c in overridden_constraints(rig, chain.moving_bones)):
         return False
-    if chain.pole is not None or bend_offset(rig, chain) >= STRAIGHT_RATIO:
+    if chain.pole is not None or len(chain.moving_bones) != 2:
+        return False  # measured on two turning bones: the arm of three from its shoulder lands
+    if bend_offset(rig, chain) >= STRAIGHT_RATIO:
         return False
     folded = built_bend(rig, chain)
     if folded is None:
