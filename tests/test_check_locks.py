@@ -1611,3 +1611,37 @@ def test_a_dead_spline_ik_does_not_hide_a_twisted_start_that_lands_a_locked_arm(
     assert list(judged.problems()) == []
     (lock,) = [f for f in judged.findings if f.check_id == "locks" and f.bone == "upper_arm.L"]
     assert lock.severity == Severity.WARNING
+
+
+@pytest.mark.parametrize(
+    ("lock", "extra", "lands"),
+    [
+        (1, None, True),
+        (1, ("inherit_scale_none", 1.5), False),  # seed 276: 16% short under a warning
+        (1, ("inherit_scale_none", 1.01), False),
+        (1, ("pose_scale", 1.2), False),
+        (0, ("inherit_scale_none", 1.5), True),
+    ],
+)
+def test_a_root_locked_on_x_folds_off_its_plane_only_at_its_built_lengths(
+    lock, extra, lands
+) -> None:
+    """Without a pole a root locked on its bend axis folds about Z and the limb lands (a
+    warning), but only while no bone of it is posed at another length: the thigh posed 1.01 to
+    1.5 over a shin that does not inherit it, or either bone scaled, stops 0.4% to 41% short.
+    The lower bone locked still lands so."""
+    faults = [Fault("no_pole", "leg", 0), Fault("ik_lock", "leg", lock)]
+    if extra is not None:
+        faults.append(Fault(extra[0], "leg", extra[1]))
+    judged = judge(tuple(faults))
+    assert [v.state for v in judged.verdicts if v.owner == "shin.L"] == [
+        "pass" if lands else "fail"
+    ]
+    assert list(judged.problems()) == []
+    bone = ("shin.L", "thigh.L")[lock]
+    (locked,) = [f for f in judged.findings if f.check_id == "locks" and f.bone == bone]
+    assert (locked.severity, locked.title) == (
+        (Severity.WARNING, "Locked, folds off plane")
+        if lands
+        else (Severity.ERROR, "Bend axis locked")
+    )
