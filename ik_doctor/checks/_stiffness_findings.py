@@ -5,6 +5,8 @@ limb it is like, and whether a pole aims it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import bpy
 
 from ..core.finding import STIFFNESS, Finding, Severity, chain_finding
@@ -33,8 +35,36 @@ Grown = tuple[str, float] | None
 def evenly_stiff_finding(
     rig: RigView, chain: IKChain, stiffness: float, share: float, grown: Grown
 ) -> Finding:
-    names = [name for name in reversed(chain.bones) if name in chain.moving_bones]
+    names = tuple(name for name in reversed(chain.bones) if name in chain.moving_bones)
     posed = f", {grown[0]} posed at {grown[1]:.3g} times its rest length" if grown else ""
+    return chain_too_stiff(
+        rig,
+        chain,
+        share,
+        f"{stiffness:.3g} on every bone of the chain of IK '{chain.constraint}' on "
+        f"{chain.owner}{posed}",
+        why=(
+            "Stiffness slows every step the solver takes; near 1 on every axis the chain needs, "
+            "its iterations run out before the tip arrives (measured on a two-bone leg at 500 "
+            "iterations: 0.065% of the reach short at 0.95, 0.17% at 0.99; an arm 0.2%; with "
+            "a bone posed 1.5 times its length, 0.1% already at 0.9)."
+        ),
+        cleared=names,
+        facts=(("stiffness", stiffness), ("shortfall", share), ("posed_longer", grown)),
+    )
+
+
+def chain_too_stiff(
+    rig: RigView,
+    chain: IKChain,
+    share: float,
+    stiff: str,
+    why: str,
+    cleared: tuple[str, ...],
+    facts: tuple[tuple[str, Any], ...],
+) -> Finding:
+    """The finding "Chain too stiff": IK stiffness (``stiff``, in words) that leaves the tip
+    ``share`` of the reach short, with the fix that clears it from ``cleared``."""
     return chain_finding(
         "locks",
         rig,
@@ -42,20 +72,14 @@ def evenly_stiff_finding(
         severity=severity_of_shortfall(rig, share),
         title="Chain too stiff",
         message=(
-            f"IK stiffness {stiffness:.3g} on every bone of the chain of IK '{chain.constraint}' "
-            f"on {chain.owner}{posed}: the solver stops about "
-            f"{share:.2%} of the reach short of targets in reach ({against_tolerance(share)})."
+            f"IK stiffness {stiff}: the solver stops about {share:.2%} of the reach short of "
+            f"targets in reach ({against_tolerance(share)})."
         ),
-        why=(
-            "Stiffness slows every step the solver takes; near 1 on every axis the chain needs, "
-            "its iterations run out before the tip arrives (measured on a two-bone leg at 500 "
-            "iterations: 0.065% of the reach short at 0.95, 0.17% at 0.99; an arm 0.2%; with "
-            "a bone posed 1.5 times its length, 0.1% already at 0.9)."
-        ),
+        why=why,
         fix_id="clear_stiffness",
-        fix_label=f"Set the IK stiffness of {', '.join(names)} to 0",
-        fix_args=(("cause", STIFFNESS), ("bones", tuple(names))),
-        facts=(("stiffness", stiffness), ("shortfall", share), ("posed_longer", grown)),
+        fix_label=f"Set the IK stiffness of {', '.join(cleared)} to 0",
+        fix_args=(("cause", STIFFNESS), ("bones", cleared)),
+        facts=facts,
     )
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..core.finding import STIFFNESS, Finding, chain_finding
+from ..core.finding import Finding
 from ..core.reach import REACH_TOLERANCE, stretching_bones
 from ..core.rig import AXES, IKChain, RigView
-from ._stiffness_findings import against_tolerance, aimed_by_a_pole, severity_of_shortfall
+from ._stiffness_findings import aimed_by_a_pole, chain_too_stiff
 from ._stiffness_tables import shortfall
 
 LOWER_PAIR_SHORTFALL = (
@@ -58,25 +58,18 @@ def lower_pair_findings(
     if stiffness < threshold - 1e-6 and share < REACH_TOLERANCE:
         return
     joint, middle, root = chain.moving_bones
-    yield chain_finding(
-        "locks",
+    yield chain_too_stiff(
         rig,
         chain,
-        severity=severity_of_shortfall(rig, share),
-        title="Chain too stiff",
-        message=(
-            f"IK stiffness {stiffness:.3g} on {middle} and {joint}, below {root} in the chain of "
-            f"IK '{chain.constraint}' on {chain.owner}: the solver stops about {share:.2%} of "
-            f"the reach short of targets in reach ({against_tolerance(share)})."
-        ),
+        share,
+        f"{stiffness:.3g} on {middle} and {joint}, below {root} in the chain of IK "
+        f"'{chain.constraint}' on {chain.owner}",
         why=(
             "Stiffness slows every step the solver takes; with both bones below a free root "
             "stiff, the root alone cannot make up the fold (measured on an arm of three bones "
             "from its shoulder and on an insect's leg: 0.14% to 0.18% of the reach short at "
             "0.9, 0.62% to 0.73% at 0.99; either bone alone stiff lands)."
         ),
-        fix_id="clear_stiffness",
-        fix_label=f"Set the IK stiffness of {middle}, {joint} to 0",
-        fix_args=(("cause", STIFFNESS), ("bones", (middle, joint))),
+        cleared=(middle, joint),
         facts=(("stiffness", stiffness), ("shortfall", share)),
     )
