@@ -905,8 +905,9 @@ def test_a_straight_limb_folding_along_its_roots_x_without_a_pole_stops_short(
     without a pole, its IK limits folding it along its free root's -X axis (the lower bone
     rolled 89° to 91°, or the arm without Use Tail folding its upper arm toward the shoulder's
     -X), the limb stops 0.9% of the reach short; folding 2° off it, or along +X, or keyed, or
-    with three turning bones (the arm from its shoulder), it lands. Pre-bent (the fix) it lands; the keys or the overridden constraint that start it
-    wait (muted or cleared, it would stop short)."""
+    with three turning bones (the arm from its shoulder), it lands. Pre-bent (the fix) it
+    lands; the keys or the overridden constraint that start it wait (muted or cleared, it would
+    stop short)."""
     judged = faulted_limbs.judge(tuple(Fault(*fault) for fault in faults))
     assert list(judged.problems()) == []
     assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
