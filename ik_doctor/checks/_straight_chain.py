@@ -367,15 +367,15 @@ def limits_fold_along_roots_x(
 ) -> bool:
     """``folds_along_roots_x`` whatever the pose: for ``fk_ik_mix``, whether clearing the keys
     would leave it so."""
+    if chain.pole is not None or len(chain.moving_bones) != 2:
+        return False  # measured on two turning bones: the arm of three from its shoulder lands
+    if bend_offset(rig, chain) >= STRAIGHT_RATIO:
+        return False
     root = rig.pose_bone(chain.root)
     settings = [f"{held}_{axis}" for held in ("lock_ik", "use_ik_limit") for axis in "xz"]
     if any(getattr(root, setting) for setting in settings) or stretching_bones(rig, chain):
         return False
     if any(c != ignoring for _bone, c in overridden_constraints(rig, chain.moving_bones)):
-        return False
-    if chain.pole is not None or len(chain.moving_bones) != 2:
-        return False  # measured on two turning bones: the arm of three from its shoulder lands
-    if bend_offset(rig, chain) >= STRAIGHT_RATIO:
         return False
     folded = built_bend(rig, chain)
     if folded is None:

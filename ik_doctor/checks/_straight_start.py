@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from mathutils import Vector
+from mathutils import Matrix, Vector
 
 from ..core.geometry import offset_from_line
 from ..core.limb import (
@@ -87,7 +87,8 @@ def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
         shown = f"Damped Track '{tracking[1]}' on {tracking[0]}, aimed at the target,"
         return StartBend(shown, True, tracking, False)
     joints = chain_joints(rig, chain)
-    bend = _posed_bend(rig, chain)
+    posed = forward_pose(rig, chain, within_limits=True, hinged=True)
+    bend = _posed_bend(rig, chain, posed)
     pole = rig.joint_point(chain.pole, chain.pole_subtarget)
     if bend.length < STRAIGHT_RATIO * rig.chain_reach(chain) or pole is None:
         return None
@@ -118,7 +119,7 @@ def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
         by = "the pole angle and the posed twist" if abs(twist) > 1e-3 else "the pole angle"
         shown += f", turned {math.degrees(turn):.0f}° {how} by {by},"
     posed_toward = bend.dot(side) > 0.0
-    if _folded_back(rig, chain):
+    if _folded_back(rig, chain, posed):
         # A half turn has no side: rounding picks one (fresh seed 273, a miss: the straight arm
         # posed -180° at the elbow, 180° from its pole under this start's warning; measured
         # at ±180° the arm fails either way, the leg at -180°, and lands at +180°; 178° and
@@ -150,10 +151,9 @@ HALF_TURN = 179.0
 """Degrees past which a posed joint is folded back on the bone above it (``_folded_back``)."""
 
 
-def _folded_back(rig: RigView, chain: IKChain) -> bool:
-    """Whether the pose folds a joint of the chain back on the bone above it, within a degree of
-    a half turn."""
-    posed = forward_pose(rig, chain, within_limits=True, hinged=True)
+def _folded_back(rig: RigView, chain: IKChain, posed: dict[str, Matrix]) -> bool:
+    """Whether the pose (``posed``, the chain's forward pose within its limits) folds a joint of
+    the chain back on the bone above it, within a degree of a half turn."""
     for name in chain.moving_bones[:-1]:
         parent = rig.raw_bone(name).parent
         if parent is None or readable(parent) not in posed:
@@ -181,10 +181,9 @@ def turned_off_rest(rig: RigView, name: str) -> bool:
     return rig.pose_bone(name).matrix_basis.to_quaternion().angle > 1e-4
 
 
-def _posed_bend(rig: RigView, chain: IKChain) -> Vector:
-    """How far the chain's posed rotations (within its IK limits) bend its joints off the line
-    from root to tip, summed: the bend the solver starts from."""
-    posed = forward_pose(rig, chain, within_limits=True, hinged=True)
+def _posed_bend(rig: RigView, chain: IKChain, posed: dict[str, Matrix]) -> Vector:
+    """How far the chain's posed rotations (``posed``, its forward pose within its IK limits)
+    bend its joints off the line from root to tip, summed: the bend the solver starts from."""
     root, tip = posed[chain.root].translation, forward_tip(rig, chain, posed)
     joints = chain_joints(rig, chain)
     return sum((offset_from_line(posed[name].translation, root, tip) for name in joints), Vector())

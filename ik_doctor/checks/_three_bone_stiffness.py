@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from ..core.finding import Finding
 from ..core.reach import REACH_TOLERANCE, stretching_bones
 from ..core.rig import AXES, IKChain, RigView
+from ._shear import SCALE_TOLERANCE
 from ._stiffness_findings import aimed_by_a_pole, chain_too_stiff
 from ._stiffness_tables import shortfall
 
@@ -42,7 +43,7 @@ def lower_pair_stiffness(rig: RigView, chain: IKChain) -> float | None:
     bones = [rig.pose_bone(name) for name in chain.moving_bones]
     if any(getattr(bone, f"lock_ik_{axis}") for bone in bones for axis in AXES):
         return None
-    if any(abs(bone.matrix_basis.to_scale().y - 1.0) > 1e-3 for bone in bones):
+    if any(abs(bone.matrix_basis.to_scale().y - 1.0) > SCALE_TOLERANCE for bone in bones):
         return None
     swings = [min(bone.ik_stiffness_x, bone.ik_stiffness_z) for bone in bones]
     if max(bones[-1].ik_stiffness_x, bones[-1].ik_stiffness_z) > 0.0 or min(swings[:2]) <= 0.0:

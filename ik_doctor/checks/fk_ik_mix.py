@@ -72,7 +72,7 @@ from ..core.switches import constraint_switches
 from ._locks_what_if import twist_that_holds_locks
 from ._shared_control import line_aimer
 from ._straight_chain import limits_fold_along_roots_x
-from ._straight_start import start_bend
+from ._straight_start import StartBend, start_bend
 from ._swung_start import root_turn_that_folds, swung_past_x_holds
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
@@ -110,8 +110,10 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
     # clamps its keyed turn, replaces the keys there (seed 164: the shin keyed -30° against its
     # bend, held to 0..0.1 rad about X by a Limit Rotation, starts at rest and the leg lands).
     straight = chain.pole is not None and bend_offset(rig, chain) < STRAIGHT_RATIO
+    # Straight at rest there is no rest bend to flip: where the posed start points decides.
+    start = start_bend(rig, chain) if straight else None
     flips = chain.pole is not None and (
-        _flips_a_straight_start(rig, chain) if straight else pose_flips_the_start(rig, chain)
+        _flips_a_straight_start(start) if straight else pose_flips_the_start(rig, chain)
     )
     if chain.pole is None:
         severity, title = Severity.WARNING, "FK keys steer the IK"
@@ -137,7 +139,7 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
             "the pole overrides their swing, but keyed twist stays and a key that bends a "
             "joint backwards flips it away from the pole"
         )
-    blocked_by, holding = _why_the_keys_stay(rig, chain, keyed, straight) or (None, None)
+    blocked_by, holding = _why_the_keys_stay(rig, chain, keyed, start) or (None, None)
     return chain_finding(
         "fk_ik_mix",
         rig,
@@ -164,9 +166,10 @@ def _keyed(rig: RigView, chain: IKChain, keyed: list[str]) -> Finding:
 
 
 def _why_the_keys_stay(
-    rig: RigView, chain: IKChain, keyed: list[str], straight: bool
+    rig: RigView, chain: IKChain, keyed: list[str], start: StartBend | None
 ) -> tuple[str, str] | None:
-    """(what holds, why) where clearing the keys would break the chain; None: they may go."""
+    """(what holds, why) where clearing the keys would break the chain; None: they may go.
+    ``start``: where the posed rotations start a chain straight at rest (``start_bend``)."""
     reasons: tuple[tuple[str, Callable[[], str | None]], ...] = (
         ("overridden_start", lambda: start_held_by(rig, chain, "the keys", rested=keyed)),
         ("twisted_lock", lambda: _twist_held_by_keys(rig, chain, keyed)),
@@ -174,7 +177,7 @@ def _why_the_keys_stay(
         ("turned_root", lambda: _turn_that_folds_a_limit(rig, chain, keyed)),
         ("kept_bend", lambda: _bend_kept_below_keys(rig, chain, keyed)),
         ("swung_hold", lambda: _swing_that_folds_a_hold(rig, chain, keyed)),
-        ("straight_start", lambda: _start_of_a_straight(rig, chain, keyed) if straight else None),
+        ("straight_start", lambda: _start_of_a_straight(start, keyed)),
         ("straight_start", lambda: _fold_along_roots_x(rig, chain)),
     )
     for blocked_by, why in reasons:
@@ -195,22 +198,20 @@ def _fold_along_roots_x(rig: RigView, chain: IKChain) -> str | None:
     )
 
 
-def _flips_a_straight_start(rig: RigView, chain: IKChain) -> bool:
-    """Whether the keys start a chain straight at rest bent away from its pole, as its pole
-    angle turns them (the rest_pose check's ``start_bend``): with no rest bend there is no side
-    to flip, only where the start points (fresh seed 265, a trade: the straight arm without Use
-    Tail, keyed 0.3 rad at the upper arm, lands once the pole fix sets its rest angle, where the
-    keys read as flipping a bend of 0.03 off the line)."""
-    start = start_bend(rig, chain)
+def _flips_a_straight_start(start: StartBend | None) -> bool:
+    """Whether the keys start a chain straight at rest (``start``, the rest_pose check's
+    ``start_bend``) bent away from its pole, as its pole angle turns them: with no rest bend
+    there is no side to flip, only where the start points (fresh seed 265, a trade: the
+    straight arm without Use Tail, keyed 0.3 rad at the upper arm, lands once the pole fix sets
+    its rest angle, where the keys read as flipping a bend of 0.03 off the line)."""
     return start is not None and start.posed and not (start.toward or start.as_built)
 
 
-def _start_of_a_straight(rig: RigView, chain: IKChain, keyed: list[str]) -> str | None:
+def _start_of_a_straight(start: StartBend | None, keyed: list[str]) -> str | None:
     """Why clearing the keys would break a chain straight at rest that they start bent toward
-    its pole (the rest_pose check's "Straight, bent at start"): cleared, it would not bend at
-    all (fresh seed 265's class: the straight arm without Use Tail keyed 0.3 rad at the upper
-    arm, its pole angle turned 90° the other way, lands; cleared, it stops short)."""
-    start = start_bend(rig, chain)
+    its pole (``start``; the rest_pose check's "Straight, bent at start"): cleared, it would not
+    bend at all (fresh seed 265's class: the straight arm without Use Tail keyed 0.3 rad at the
+    upper arm, its pole angle turned 90° the other way, lands; cleared, it stops short)."""
     if start is None or not start.posed or not (start.toward or start.as_built):
         return None
     if not set(keyed).intersection(start.by):

@@ -30,7 +30,14 @@ from .names import readable
 from .posed_bend import flipped_turn, pose_flips_bend
 from .reach import BODY_TURN
 from .rig import IKChain, RigView
-from .start_bends import FLAT_FOLD, body_turns, faces_the_pole, hinge_axis, start_bends
+from .start_bends import (
+    FLAT_FOLD,
+    body_turns,
+    faces_the_pole,
+    hinge_axis,
+    start_bends,
+    tracks_the_target,
+)
 from .started import (
     COPIES,
     folds_past_its_x_hold,
@@ -533,12 +540,10 @@ def target_tracking_joint(rig: RigView, chain: IKChain) -> tuple[str, str] | Non
     that is straight at rest bent toward it (measured: the straight leg and arm then land)."""
     for name in chain.moving_bones[:-1]:
         for constraint in rig.constraints(name):
-            aims = getattr(constraint, "target", None), readable(constraint, "subtarget", "")
             if (
-                constraint.type == "DAMPED_TRACK"
+                tracks_the_target(chain, constraint)
                 and not constraint.mute
                 and constraint.influence >= FULL_INFLUENCE
-                and aims == (chain.target, chain.subtarget)
             ):
                 return name, readable(constraint)
     return None

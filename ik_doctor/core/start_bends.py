@@ -115,6 +115,12 @@ def hinge_axis(pose_bone: bpy.types.PoseBone) -> str | None:
     return free[0] if free in (["x"], ["z"]) else None
 
 
+def tracks_the_target(chain: IKChain, constraint: bpy.types.Constraint) -> bool:
+    """Whether ``constraint`` is a Damped Track aimed at the chain's own target."""
+    aims = getattr(constraint, "target", None), readable(constraint, "subtarget", "")
+    return constraint.type == "DAMPED_TRACK" and aims == (chain.target, chain.subtarget)
+
+
 def faces_the_pole(
     chain: IKChain, turn: float, bends: list[float], constraint: bpy.types.Constraint
 ) -> bool:
@@ -122,12 +128,11 @@ def faces_the_pole(
     these started bends (``start_bends``) that ``constraint`` sets within the degrees of the
     pole such a start may end and land (``COPIED_TURNED_BACK_BEND``, ``AIMED_TURNED_BACK_BEND``,
     ``TRACKED_TURNED_BACK_BEND`` or ``TURNED_BACK_BEND``)."""
-    aims = getattr(constraint, "target", None), readable(constraint, "subtarget", "")
     limit = (
         COPIED_TURNED_BACK_BEND
         if isinstance(constraint, COPIES)
         else AIMED_TURNED_BACK_BEND
-        if constraint.type == "DAMPED_TRACK" and aims == (chain.target, chain.subtarget)
+        if tracks_the_target(chain, constraint)
         else TRACKED_TURNED_BACK_BEND
         if constraint.type == "TRACK_TO"
         else TURNED_BACK_BEND
