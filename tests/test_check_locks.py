@@ -1629,7 +1629,8 @@ def test_a_root_locked_on_x_folds_off_its_plane_only_at_its_built_lengths(
     """Without a pole a root locked on its bend axis folds about Z and the limb lands (a
     warning), but only while no bone of it is posed at another length: the thigh posed 1.01 to
     1.5 over a shin that does not inherit it, or either bone scaled, stops 0.4% to 41% short.
-    The lower bone locked still lands so."""
+    The lower bone locked still lands so; freed, the scaled limb lands (posed (1, 1.2, 1), the
+    shin inherits a shear, which inherit names)."""
     faults = [Fault("no_pole", "leg", 0), Fault("ik_lock", "leg", lock)]
     if extra is not None:
         faults.append(Fault(extra[0], "leg", extra[1]))
@@ -1645,3 +1646,13 @@ def test_a_root_locked_on_x_folds_off_its_plane_only_at_its_built_lengths(
         if lands
         else (Severity.ERROR, "Bend axis locked")
     )
+    if not lands:  # freed (the fix), the limb lands, or fails by the shear inherit names
+        rig = faulted_rig(tuple(faults))
+        (error,) = [f for f in findings_of(rig, "locks") if f.key == locked.key]
+        apply_fix(error)
+        sheared = extra is not None and extra[0] == "pose_scale"
+        assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == [
+            "fail" if sheared else "pass"
+        ]
+        inherit = [f.title for f in findings_of(rig, "inherit") if f.severity == Severity.ERROR]
+        assert ("Uneven scale shears bone" in inherit) == sheared
