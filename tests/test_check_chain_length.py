@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bpy
 import pytest
-from faulted_limbs import LIMBS, Fault, judge
+from faulted_limbs import LIMBS, Fault, faulted_rig, judge
 from solving import assert_ik_works, findings_of, tip_error
 
 from ik_doctor import Severity, apply_fix, judge_chains
@@ -322,3 +322,33 @@ def test_length_one_that_stretches_keeps_its_length_over_a_bone_ignoring_its_par
     (short,) = [f for f in judged.findings if f.check_id == "chain_length"]
     assert short.severity == Severity.WARNING and short.fix_id is None
     assert "Inherit Rotation" in (short.no_fix_reason or "")
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+def test_length_one_that_stretches_waits_for_a_pole_angle_that_would_flip_the_longer_chain(
+    limb,
+) -> None:
+    """Fresh seed 272 (a trade): the lower bone's IK of length 1 lands by IK Stretch 0.1 with its
+    pole angle turned 150°, which turns nothing at length 1; at length 2 the joint bends away
+    from the pole (pole's error). The length waits for the angle, and once the pole's fix sets
+    it, the length's fix lands the chain."""
+    faults = (
+        Fault("chain_length", limb, 1),
+        Fault("pole_angle", limb, 150),
+        Fault("stretch", limb, 0.1),
+    )
+    judged = judge(faults)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass"]
+    assert list(judged.problems()) == []
+    (short,) = [f for f in judged.findings if f.check_id == "chain_length" and f.bone == owner]
+    assert short.severity == Severity.WARNING and short.fix_id is None
+    assert "set the pole angle to -90.0° first" in (short.no_fix_reason or "")
+
+    rig = faulted_rig(faults)
+    for check_id in ("pole", "chain_length"):
+        (finding,) = [f for f in findings_of(rig, check_id) if f.bone == owner]
+        apply_fix(finding)
+    bpy.context.view_layer.update()
+    assert rig.pose.bones[owner].constraints["IK"].chain_count == 2
+    assert_ik_works(rig, [owner])

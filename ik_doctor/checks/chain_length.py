@@ -40,7 +40,9 @@ What its fixes do:
   stops where the limb starts away from its parent's tail.
 - None without a parent to turn, nor for a chain of length 1 that lands by IK Stretch while
   its bone inherits no rotation: longer, it would bend 180° from its pole (the arm at stretch
-  0.405 and the leg at 0.1, measured).
+  0.405 and the leg at 0.1, measured); nor while its pole angle would turn the longer chain's
+  bend away from the pole (the arm and the leg at stretch 0.1, the angle turned 150°): the
+  pole's fix first.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from ..core.finding import Finding, Severity, chain_finding
 from ..core.reach import stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
+from .pole import angle_fails_at_length
 
 
 def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -76,12 +79,8 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
         if length == chain.chain_count or not chain.moving_part(chain.bones[:bones]):
             # Without Use Tail the owner's parent is the first bone turned: no length helps.
             fix = dict(no_fix_reason="turn on Use Tail, or move the IK to the bone below")
-        elif severity == Severity.WARNING and (ignoring := _ignores_the_bend(rig, chain)):
-            fix = dict(
-                no_fix_reason=f"{ignoring} inherits no rotation: longer, the chain would bend "
-                f"it from a joint that ignores the bend above (the inherit check's error); turn "
-                f"on the Inherit Rotation of {ignoring} first"
-            )
+        elif severity == Severity.WARNING and (why_not := _longer_fails(rig, chain, length)):
+            fix = dict(no_fix_reason=why_not)
         yield chain_finding(
             "chain_length",
             rig,
@@ -95,14 +94,21 @@ def find_chain_length_problems(rig: RigView, options: Mapping[str, Any]) -> Iter
         )
 
 
-def _ignores_the_bend(rig: RigView, chain: IKChain) -> str | None:
-    """A chain of length 1 that lands (by IK Stretch) whose bone inherits no rotation: the
-    longer chain would fold a joint that ignores its parent's turn (fresh seed 259, a trade:
-    the forearm IK of length 1 with IK Stretch 0.405, the forearm not inheriting rotation,
-    lands; at length 2 it bends 180° from its pole)."""
-    if chain.chain_count != 1 or rig.raw_bone(chain.owner).use_inherit_rotation:
+def _longer_fails(rig: RigView, chain: IKChain, length: int) -> str | None:
+    """Why a chain of length 1 that lands (by IK Stretch) would fail at the limb's length, or
+    None. Its bone inherits no rotation: the longer chain would fold a joint that ignores its
+    parent's turn (fresh seed 259: the forearm IK with IK Stretch 0.405, the forearm not
+    inheriting rotation, lands; at length 2 it bends 180° from its pole). Or its pole angle,
+    which turns nothing at length 1, would turn the longer chain's bend away from the pole."""
+    if chain.chain_count != 1:
         return None
-    return chain.owner
+    if not rig.raw_bone(chain.owner).use_inherit_rotation:
+        return (
+            f"{chain.owner} inherits no rotation: longer, the chain would bend it from a joint "
+            "that ignores the bend above (the inherit check's error); turn on the Inherit "
+            f"Rotation of {chain.owner} first"
+        )
+    return angle_fails_at_length(rig, chain, length)
 
 
 def _tail_switched(rig: RigView, chain: IKChain) -> Finding | None:

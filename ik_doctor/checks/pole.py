@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import bpy
@@ -77,15 +77,12 @@ from ..core.geometry import offset_from_line
 from ..core.limb import pole_behind_bend
 from ..core.names import readable
 from ..core.registry import Check
-from ..core.rig import AXES, IKChain, RigView
-from ..core.start import pose_flips_the_start, start_that_flips_a_pole, start_turned_back
-from ._iteration_needs import iterations_short_with_a_pole
-from ._locks_what_if import lock_that_holds_a_pole, stiffness_that_fails_with_a_pole
+from ..core.rig import IKChain, RigView
+from ..core.start import start_turned_back
 from ._pole_limb import POLE_DISTANCE, Limb, control_point, limb_at_rest, pole_point
 from ._pole_moves import kept_behind_the_bend, pole_bone_is_movable
 from ._pole_turn import PoleTurn, angle_waits, pole_turn
-from ._swung_start import turn_that_fails_with_a_pole
-from ._tip_motion import blocked
+from ._pole_would_break import root_hinged, what_a_pole_would_break
 
 WHY_TWIST = (
     "Blender turns the chain until the root's X axis sits at the pole angle from the plane "
@@ -282,9 +279,9 @@ def _missing_pole(
     root is a hinge."""
     if chain.owner in owners_with_pole or limb.bend is None or not _is_two_bone_limb(rig, chain):
         return None
-    if _root_hinged(rig, chain):
+    if root_hinged(rig, chain):
         return None
-    blocked_by, no_fix = _what_a_pole_would_break(rig, chain)
+    blocked_by, no_fix = what_a_pole_would_break(rig, chain)
     return _Problem(
         Severity.WARNING,
         "No pole",
@@ -296,55 +293,6 @@ def _missing_pole(
         "create_pole",
         no_fix=no_fix,
         blocked_by=blocked_by,
-    )
-
-
-def _what_a_pole_would_break(rig: RigView, chain: IKChain) -> tuple[str | None, str | None]:
-    """The first reason (kind, words) a limb that lands without a pole would fail with one, in
-    the order they are cheap to read; (None, None) when a pole is safe to give."""
-    if not rig.raw_bone(chain.owner).use_inherit_rotation:
-        # Measured: with a pole, a joint that does not inherit rotation flips away from it once
-        # the body turns (the inherit check's error); without one the limb still reaches.
-        return "inherit_rotation", (
-            f"{chain.owner} does not inherit rotation: with a pole its joint would flip away "
-            "from it once the body turns; turn Inherit Rotation on first"
-        )
-    reasons = (
-        ("overridden_start", start_that_flips_a_pole),
-        ("posed", pose_that_flips_a_pole),
-        ("bend_axis_lock", lock_that_holds_a_pole),
-        ("stiffness", stiffness_that_fails_with_a_pole),
-        ("iterations", iterations_short_with_a_pole),
-        ("turned_root", turn_that_fails_with_a_pole),
-    )
-    for kind, reason_of in reasons:
-        reason = reason_of(rig, chain)
-        if reason is not None:
-            return kind, reason
-    return None, None
-
-
-def _root_hinged(rig: RigView, chain: IKChain) -> bool:
-    """Whether the root's IK locks (or IK limits of no range) leave it at most one axis to turn
-    about: the joint at its tail then stays on one plane (or one point) whatever the target
-    does, and the hinge, not a pole, aims it. Measured on the leg without a pole, the thigh free
-    only about X: the foot moved out, forward, up and back leaves the knee on its plane to 1e-3,
-    where the free thigh swings it 0.073 out (Rigify's quadruped rear legs: MCH-foot_ik3)."""
-    pose_bone = rig.pose_bone(chain.root)
-    return sum(not blocked(pose_bone, axis) for axis in AXES) <= 1
-
-
-def pose_that_flips_a_pole(rig: RigView, chain: IKChain) -> str | None:
-    """Why giving this chain a pole in front of its bend would break it: its posed rotations
-    start the solver bent the other way (``pose_flips_the_start``), and with a pole the joint
-    then bends away from it (the rest_pose check's error). Measured on the leg and the arm
-    without a pole, posed -20° and -70° at the joint: they land, and with a new pole (or the
-    twin's) bend 180° from it; with the pose cleared first, 0°. Posed +20° or +70°, 0°."""
-    if not pose_flips_the_start(rig, chain):
-        return None
-    return (
-        "the chain's posed rotation bends the joint the other way where the solver starts: with "
-        "a pole in front of the bend it would bend away from it; clear that pose first"
     )
 
 
@@ -386,6 +334,28 @@ def _pole_near_the_line(
         "near that line a small move of the target turns the plane a lot (measured: a pole "
         "at 10% of the reach swings the knee 35° for a target moved 5% sideways).",
         _relocation_fix(rig, chain),
+    )
+
+
+def angle_fails_at_length(rig: RigView, chain: IKChain, count: int) -> str | None:
+    """Why the chain, were its ``chain_count`` set to ``count``, would bend away from its pole:
+    a pole angle that turns the longer chain's bend back (this check's error), or None. Asked
+    before a length fix on a chain that lands as it is (seed 272's trade: the forearm IK of
+    length 1 lands by IK Stretch 0.1 with its pole angle turned 150°; at length 2 it flips)."""
+    longer = replace(
+        chain, chain_count=count, bones=rig.chain_bones(chain.owner, count, chain.use_tail)
+    )
+    pole = pole_point(rig, longer)
+    if pole is None:
+        return None
+    problem = _pole_off_its_bend(rig, longer, limb_at_rest(rig, longer), pole, CHECK.options)
+    if problem is None or problem.severity != Severity.ERROR:
+        return None
+    rest = dict(problem.facts).get("rest_angle")
+    return (
+        f"at length {count} the pole angle {math.degrees(chain.pole_angle):.1f}° would bend the "
+        "joint away from its pole (the pole check's error)"
+        + (f": set the pole angle to {rest:.1f}° first" if rest is not None else "")
     )
 
 

@@ -116,13 +116,13 @@ from ..core.start import (
 from ._locks_what_if import start_held_by_a_lock
 from ._mirror_twins import Twins, controls_across, named_twin, paired
 from ._narrow_limits import posed_flip_held
+from ._pole_would_break import pose_that_flips_a_pole
 from ._posed_off_axis import held_together, turned_off_its_bend
 from ._shear import shear_that_stops
 from ._stacked_chains import held_below
 from ._swung_start import freeing_breaks, swung_past_x_holds
 from ._twin_differences import Difference, twin_differences
 from .duplicates import clash_after
-from .pole import pose_that_flips_a_pole
 
 CHECK_ID = "symmetry"
 MAX_ANGLE = 5.0
