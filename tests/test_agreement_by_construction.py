@@ -1040,6 +1040,8 @@ def test_pole_of_a_leg_chain_rooted_in_the_hips_is_judged_as_blender_turns_it(fa
         ("arm", 5, 1, "Start held straight", False),
         ("leg", 3, 0, "Start held straight", False),
         ("arm", 3, 3, "Bent at start, root held", False),
+        ("leg", 5, 2, "Straight, bent at start", True),  # seed 284's class: 90° off the fold
+        ("leg", 5, 3, "Straight, bent at start", True),
     ],
 )
 def test_a_straight_limb_started_within_its_one_sided_limits_is_judged_by_them(

@@ -939,3 +939,51 @@ def test_a_straight_limb_posed_back_a_half_turn_has_no_side_to_start(limb, degre
     (start,) = [f for f in judged.findings if f.check_id == "rest_pose" and f.bone == owner]
     assert start.severity == Severity.ERROR
     assert "half turn" in start.message
+
+
+def _started_turned_about_its_line(limb: str, one_sided: int, turn: float) -> bpy.types.Object:
+    """The straight limb whose hinges ``one_sided`` limits (``faulted_limbs``), its lower bone
+    copying the rotation of the other limb's control, that control turned ``turn`` degrees about
+    the chain's line: the start the copy gives turns with it."""
+    parts = faulted_limbs.LIMBS[limb]
+    rig = faulted_rig(
+        (
+            Fault("straight_one_sided", limb, one_sided),
+            Fault("overriding_constraint", limb, 5),
+        )
+    )
+    line = rig.data.bones[parts.owner].tail_local - rig.data.bones[parts.parent].head_local
+    rest = rig.data.bones[parts.elsewhere].matrix_local.to_3x3()
+    control = rig.pose.bones[parts.elsewhere]
+    control.rotation_mode = "QUATERNION"
+    spin = Matrix.Rotation(math.radians(turn), 3, line.normalized())
+    control.rotation_quaternion = (rest.inverted() @ spin @ rest).to_quaternion()
+    bpy.context.view_layer.update()
+    return rig
+
+
+@pytest.mark.parametrize(
+    ("limb", "one_sided", "turn", "error"),
+    [
+        ("arm", 0, 179, None),  # 179° off the fold, once "Start held straight"
+        ("arm", 0, 180, "Start held straight"),
+        ("leg", 0, 60, None),  # 146° to 166° off, with the body turned
+        ("arm", 2, 75, "Bent at start, root held"),  # 69° off the fold
+        ("arm", 2, 80, None),  # 76° off, once "Bent at start, root held"
+        ("leg", 3, 180, None),  # 90° off
+        ("leg", 3, 150, "Bent at start, root held"),
+    ],
+)
+def test_a_straight_limb_started_off_the_fold_its_limits_choose_is_held_only_near_it(
+    limb, one_sided, turn, error
+) -> None:
+    """Fresh seed 284's class: a straight limb whose one-sided hinge limits choose the fold,
+    started by a copied rotation turned about its line. Only a start exactly against the fold
+    (180°) holds it straight; with its root limited the other way, a start within 72° of the
+    fold leaves it short. Measured on the leg and the arm, every 15° to 30° about the line."""
+    rig = _started_turned_about_its_line(limb, one_sided, turn)
+    owner = faulted_limbs.LIMBS[limb].owner
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    errors = [f.title for f in diagnose(rig) if f.bone == owner and f.severity == Severity.ERROR]
+    assert verdict.state == ("pass" if error is None else "fail"), verdict.reason
+    assert errors == ([] if error is None else [error])

@@ -187,21 +187,29 @@ def _started(start: StartBend) -> tuple[Severity, str, str]:
     return Severity.ERROR, "Start bent from the pole", effect
 
 
-LIMITS_HOLD = 145.0
+LIMITS_HOLD = 179.5
 """Degrees a constraint's start may bend a chain straight at rest off the side its IK limits
 fold it to and still start it bent: further, the limits hold it straight. Measured on the leg
-and the arm folding only away from their poles: started 90° to 115° off (a Track To of the
-control, a Copy Rotation of the other limb's control) they land, 180° off they stop 3.4%
-short; between, not measured."""
+and the arm folding along or away from their poles, started by a Copy Rotation of a control
+turned about the chain's line: 0° to 179° off they land (179° too), 180° off they stop 3.4%
+short (seed 284's class; the edge had been 145°, with 116° to 179° not measured)."""
+ROOT_HOLD = 72.0
+"""Degrees off the limits' fold within which a start leaves a chain whose root's IK limit turns
+it the other way short (``root_folds_against``, "root held"). Measured on the leg and the arm
+with both hinges one-sided, the start turned about the chain's line: 0° to 69° off they stop
+1.1% to 38% of the reach short, 76° to 179° off they land."""
 
 
 def _against_the_limits(built: float, bends: list[float]) -> bool:
     """Whether a start bends a chain straight at rest against the IK limits that fold it to
     ``built`` (``built_side_from_pole``; the bends read from the side facing the pole, with the
     body as modelled or turned either way), further than ``LIMITS_HOLD``."""
-    return any(
-        abs(math.degrees(math.remainder(bend - built, math.tau))) > LIMITS_HOLD for bend in bends
-    )
+    return any(_off_the_fold(built, bend) > LIMITS_HOLD for bend in bends)
+
+
+def _off_the_fold(built: float, bend: float) -> float:
+    """Degrees a start's ``bend`` lies off the side ``built`` the IK limits fold the chain to."""
+    return abs(math.degrees(math.remainder(bend - built, math.tau)))
 
 
 FOLD_ALONG_ROOT_X = 1.5
@@ -217,15 +225,15 @@ KEPT_POLE_ANGLE = 1.0
 
 def limits_start(rig: RigView, chain: IKChain) -> str | None:
     """What a constraint the IK overrides does starting a chain straight at rest whose IK limits
-    fold it along or opposite its pole (``built_side_from_pole``): "held" when it bends it
-    against them (they hold it straight), "root held" when the root's limit turns it against
-    the fold and the start is not a Damped Track at the target (measured: a Damped Track at
-    the pole or a Track To of the control leaves the leg and the arm 0.2% to 35% short;
-    tracking the control they land), "lands" when the limits take the start as their fold:
+    fold it along or opposite its pole (``built_side_from_pole``): "held" when it bends it against
+    them (they hold it straight), "root held" when the root's limit turns it against the fold, the
+    start lies within ``ROOT_HOLD`` of the fold and is not a Damped Track at the target (measured: a
+    Damped Track at the pole or a Track To of the control leaves the leg and the arm 0.2% to 35%
+    short; tracking the control they land), "lands" when the limits take the start as their fold:
     opposite the pole at any pole angle (it bends as built or toward the pole), along it at the
-    angle that keeps the rest pose (``KEPT_POLE_ANGLE``; measured: the leg started 90° off its
-    fold lands there, turned 20° or 60° flips). None where the pole's side decides (the start
-    turned by the pole angle, ``core.start``), or no constraint starts it."""
+    angle that keeps the rest pose (``KEPT_POLE_ANGLE``; measured: the leg started 90° off its fold
+    lands there, turned 20° or 60° flips). None where the pole's side decides (the start turned by
+    the pole angle, ``core.start``), or no constraint starts it."""
     verdict = _limits_verdict(rig, chain)
     return None if verdict is None else verdict[0]
 
@@ -240,7 +248,11 @@ def _limits_verdict(
         return None
     if _against_the_limits(built, started[2]):
         return "held", started
-    if root_folds_against(rig, chain) and target_tracking_joint(rig, chain) is None:
+    if (
+        _off_the_fold(built, started[2][0]) < ROOT_HOLD
+        and root_folds_against(rig, chain)
+        and target_tracking_joint(rig, chain) is None
+    ):
         return "root held", started
     turn = math.degrees(abs(pole_turn(rig, chain) or 0.0))
     return ("lands", started) if built == math.pi or turn < KEPT_POLE_ANGLE else None
@@ -267,9 +279,8 @@ def _limits_decide(
         effect = (
             f"{start.shown} starts it bent within its IK limits, but the IK limit of "
             f"{chain.root} lets it turn only the other way from the fold, and the solver leaves "
-            "it short (measured: the leg and the arm started by a Damped Track at the pole or a "
-            "Track To of the control stop 0.2% to 35% of the reach short; tracking the control "
-            "they land)."
+            "it short (measured: the leg and the arm started within 69° of the fold stop 1.1% "
+            "to 38% of the reach short; 76° off and further, they land)."
         )
         free = f"free the IK limit of {chain.root}"
         return Severity.ERROR, "Bent at start, root held", effect, free
