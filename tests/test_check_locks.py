@@ -1556,6 +1556,36 @@ def test_a_twisted_start_folds_too_little_where_the_bone_is_stiff(stiffness, lan
 
 
 @pytest.mark.parametrize(
+    ("limb", "stiff", "stiffness", "lands"),
+    [
+        ("arm", "stiff_both", 0.71, True),  # fresh seed 285: an error on an arm that lands
+        ("leg", "stiff_both", 0.9, True),
+        ("arm", "stiff_owner", 0.7, True),
+        ("leg", "stiff_owner", 0.9, False),  # a miss under the twisted fold's warning
+        ("arm", "stiff_parent", 0.9, False),
+    ],
+)
+def test_a_twisted_root_folds_the_limb_where_the_bone_below_is_as_stiff(
+    limb, stiff, stiffness, lands
+) -> None:
+    """The root locked on X and keyed twisted folds the limb by swinging in the untwisted
+    frame. Stiff alone it folds too little (seed 234); with the bone below as stiff, up to 0.9,
+    the two give alike and it lands (seed 285); the bone below alone at 0.9 bends too little
+    for the fold (0.1% to 0.3% short), at 0.7 it lands."""
+    faults = (
+        Fault("ik_lock", limb, 1),
+        Fault(stiff, limb, stiffness),
+        Fault("fk_keys", limb, 0.5),
+    )
+    judged = judge(faults)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
+    assert not (judged.silent or judged.unexplained or judged.trades), "\n".join(judged.problems())
+    (locked,) = [f for f in judged.findings if f.title == "Bend axis locked"]
+    assert locked.severity == (Severity.WARNING if lands else Severity.ERROR)
+
+
+@pytest.mark.parametrize(
     ("shape", "stiff", "stiffness", "severity", "state"),
     [
         ("arm", "both", 0.99, Severity.ERROR, "fail"),  # fresh seed 263: 0.73% short

@@ -17,10 +17,12 @@ pose keyed on the locked bone:
   its pole (it fails), at 3.14 it stops 87% short.
 
 Only as measured: the other bones of the chain at rest, no other constraint on them, the
-pole angle turning the chain at most 20° from rest, and the twisted bone's free axes less stiff
-than 0.7 (``STIFF_SWING``). Otherwise the twisted fold was seen to fail
-(the forearm or shin posed 70° about X: 14% to 18% short; the pole angle turned 60°: the joint
-ends 111° to 130° from the pole; the shin copying the hips' rotation: 33% to 50% short).
+pole angle turning the chain at most 20° from rest, the twisted bone's free axes less stiff
+than 0.7 (``STIFF_SWING``) or, a root, as stiff as the bone below up to 0.9 (``EVEN_SWING``),
+and the bone below a twisted root less stiff than 0.9 (``STIFF_BELOW``). Otherwise the twisted
+fold was seen to fail (the forearm or shin posed 70° about X: 14% to 18% short; the pole angle
+turned 60°: the joint ends 111° to 130° from the pole; the shin copying the hips' rotation: 33%
+to 50% short).
 
 A chain built bending away from its pole (``pole_behind_bend``: the pole placed behind the
 limb, or the shoulder and upper arm under an arm IK without Use Tail) passes bending toward the
@@ -62,6 +64,16 @@ STIFF_SWING = 0.7
 """IK stiffness on the twisted bone's free axes from which its swing folds the limb too little:
 measured on the leg, the thigh locked on X and keyed twisted 0.5 or 0.15 rad, stiff on every
 axis: 0.3 to 0.65 lands, 0.7 to 0.995 stops 0.1% to 1.1% short (fresh seed 234)."""
+EVEN_SWING = 0.9
+"""The stiffest twisted root measured to fold the limb when the bone below is as stiff
+(``_evenly_stiff``)."""
+STIFF_BELOW = 0.9
+"""IK stiffness of the bone below a twisted root, less stiff than it, from which the fold stops
+short: measured on the arm and the leg, the root locked on X at 0 to 0.5 and keyed twisted 0.15
+to 0.5 rad, the bone below at 0.9 to 0.99 stops 0.1% to 0.6% short, at 0.7 to 0.775 lands, at
+0.8 and 0.85 lands or not by the keys (fresh seed 285's class)."""
+EVEN_TOLERANCE = 0.005
+"""How far apart two stiffnesses may be and still count as even."""
 POLE_TURN_MEASURED = 20.0
 """Degrees the pole angle may turn the chain from rest (``pole_turn``) for the twisted fold to
 land: measured at 0° and 20° (lands), 60° (bends away from the pole)."""
@@ -151,11 +163,12 @@ def twist_that_folds(
     locks = {axis: getattr(pose_bone, f"lock_ik_{axis}") for axis in "xyz"}
     if not locks[axes] or locks["y"] or locks[other]:
         return None  # a zero-width limit, or no twist or swing left: not measured to fold
-    if (
-        max(getattr(pose_bone, f"ik_stiffness_{axis}") for axis in ("y", other))
-        >= STIFF_SWING - 1e-6
-    ):
+    swing = max(getattr(pose_bone, f"ik_stiffness_{axis}") for axis in ("y", other))
+    even = _evenly_stiff(rig, chain, name, swing)
+    if swing >= STIFF_SWING - 1e-6 and not even:
         return None  # it swings too little to fold the limb
+    if name == chain.root and not even and _stiffness_below(rig, chain) >= STIFF_BELOW - 1e-6:
+        return None  # the bone below bends too little for the fold
     twist = abs(pose_bone.matrix_basis.to_quaternion().to_swing_twist("Y")[1])
     where = "root" if name == chain.root else "joint"
     if over_zero_limit:
@@ -166,6 +179,24 @@ def twist_that_folds(
         where = "joint built away"
     least, most = TWIST_THAT_FOLDS[where]
     return twist if least - 1e-6 <= twist <= most + 1e-6 else None
+
+
+def _evenly_stiff(rig: RigView, chain: IKChain, name: str, swing: float) -> bool:
+    """Whether ``name``, the twisted root of a two-bone chain, swings as stiffly as the bone
+    below it bends, up to ``EVEN_SWING``: the two then give alike and the fold lands (fresh seed
+    285's false error). Measured on the arm and the leg, the root locked on X and keyed
+    twisted 0.15 to 0.5 rad: both bones at 0.7, 0.8 or 0.9 land; the root alone at 0.7 or 0.9,
+    or at 0.9 over 0.7 to 0.85, stops 0.1% to 0.3% short; both at 0.95 land or not by the
+    keys, at 0.975 and 0.99 they stop 0.1% to 0.2% short."""
+    if name != chain.root or len(chain.moving_bones) != 2 or swing > EVEN_SWING + 1e-6:
+        return False
+    return abs(_stiffness_below(rig, chain) - swing) <= EVEN_TOLERANCE
+
+
+def _stiffness_below(rig: RigView, chain: IKChain) -> float:
+    """The greatest IK stiffness of the bone below the root: the one that folds."""
+    below = rig.pose_bone(chain.moving_bones[-2])
+    return max(getattr(below, f"ik_stiffness_{axis}") for axis in "xyz")
 
 
 def _posed(rig: RigView, name: str) -> bool:
