@@ -184,6 +184,21 @@ def test_ik_of_length_one_under_an_upper_ik_on_its_control_misses(
     )
 
 
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+def test_ik_of_length_one_under_an_upper_ik_misses_on_a_limb_straight_at_rest(limb) -> None:
+    """Fresh seed 287 (silent before): on a limb straight at rest the control sits a bone's
+    length beyond the upper tip at rest, so the one-bone chain below seemed to span it; it spans
+    only that one distance and misses every nearer goal (measured: 3.0% of the reach)."""
+    judged = judge(
+        (Fault("chain_length", limb, 1), Fault("ik_above", limb, 1), Fault("straight", limb, 0))
+    )
+    owner = {"leg": "shin.L", "arm": "forearm.L"}[limb]
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["fail"]
+    assert list(judged.problems()) == []
+    (finding,) = [f for f in judged.findings if f.check_id == "duplicates"]
+    assert (finding.chain, finding.severity) == ((owner, "IK"), Severity.ERROR)
+
+
 @pytest.mark.parametrize(
     ("owner", "upper", "control"),
     [("shin.L", "thigh.L", "foot_ik.L"), ("forearm.L", "upper_arm.L", "hand_ik.L")],

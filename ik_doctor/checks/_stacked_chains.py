@@ -107,6 +107,11 @@ def lower_reaches(
             or _turned_between(rig, upper, lower, ignoring)
             or (shortest <= nearest and furthest <= furthest_reach)
         )
+    if out_of_reach and len(lengths) == 1:
+        # One bone spans one distance: it lands only where the control sits a bone's length
+        # beyond the upper tip, as it does at rest on a limb straight at rest (fresh seed 287:
+        # the straight leg's shin IK of length 1 under a thigh IK stops 3.0% short).
+        return False
     return shortest <= furthest and nearest <= furthest_reach
 
 
