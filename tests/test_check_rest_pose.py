@@ -987,3 +987,25 @@ def test_a_straight_limb_started_off_the_fold_its_limits_choose_is_held_only_nea
     errors = [f.title for f in diagnose(rig) if f.bone == owner and f.severity == Severity.ERROR]
     assert verdict.state == ("pass" if error is None else "fail"), verdict.reason
     assert errors == ([] if error is None else [error])
+
+
+@pytest.mark.parametrize(
+    ("limb", "override", "keys", "pose"),
+    [("arm", 5, 0.05, -20), ("arm", 1, 0.3, -70), ("leg", 0, 0.8, -20), ("leg", 1, 0.3, -70)],
+)
+def test_a_pose_a_constraint_replaces_flips_nothing_with_the_root_keyed(
+    limb, override, keys, pose
+) -> None:
+    """Fresh seed 287 (a false error): the lower bone posed against its bend under a constraint
+    that sets its start lands whatever the pose, and so with its root keyed too: the
+    constraint's start, which reads the root's pose, decides, not the replaced pose."""
+    faults = (
+        Fault("overriding_constraint", limb, override),
+        Fault("fk_keys", limb, keys),
+        Fault("pose_rotation", limb, pose),
+    )
+    judged = faulted_limbs.judge(faults)
+    owner = faulted_limbs.LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass"]
+    assert list(judged.problems()) == []
+    assert [f.title for f in judged.findings if f.severity == Severity.ERROR] == []
