@@ -1009,3 +1009,32 @@ def test_a_pose_a_constraint_replaces_flips_nothing_with_the_root_keyed(
     assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass"]
     assert list(judged.problems()) == []
     assert [f.title for f in judged.findings if f.severity == Severity.ERROR] == []
+
+
+@pytest.mark.parametrize(
+    ("limb", "one_sided", "pose", "error"),
+    [
+        ("arm", 1, -70, "Straight limb won't bend"),  # fresh seed 292: a miss under a warning
+        ("leg", 1, -20, "Straight limb won't bend"),
+        ("arm", 0, 20, None),  # held at 5.7°, toward the pole its limits fold it to: it lands
+    ],
+)
+def test_a_pose_a_limit_rotation_holds_back_starts_a_straight_limb_as_held(
+    limb, one_sided, pose, error
+) -> None:
+    """A Limit Rotation on the lower bone (X from 0 to 0.1 rad) holds its pose back where the
+    solver starts: posed against its range the straight limb starts straight and stops 3.4% of
+    the reach short, whichever way its one-sided limits fold it."""
+    faults = (
+        Fault("overriding_constraint", limb, 4),
+        Fault("straight_one_sided", limb, one_sided),
+        Fault("pose_rotation", limb, pose),
+    )
+    judged = faulted_limbs.judge(faults)
+    owner = faulted_limbs.LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == [
+        "pass" if error is None else "fail"
+    ]
+    assert list(judged.problems()) == []
+    errors = [f.title for f in judged.findings if f.severity == Severity.ERROR]
+    assert errors == ([] if error is None else [error])

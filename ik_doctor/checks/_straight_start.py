@@ -22,7 +22,7 @@ from ..core.limb import (
 )
 from ..core.names import readable
 from ..core.rig import IKChain, RigView
-from ..core.start import straight_start, target_tracking_joint
+from ..core.start import clamped_by_limit_rotations, straight_start, target_tracking_joint
 from ..core.started import start_set_by
 from ._tip_motion import axis_nearest
 
@@ -88,6 +88,10 @@ def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
         return StartBend(shown, True, tracking, False)
     joints = chain_joints(rig, chain)
     posed = forward_pose(rig, chain, within_limits=True, hinged=True)
+    # A Limit Rotation holds a posed bone back where the solver starts (fresh seed 292, a miss:
+    # the straight arm folding away from its pole, its forearm posed -70° that way, held to 0°
+    # to 5.7° about X, starts straight and stops 3.4% short under this start's warning).
+    posed = clamped_by_limit_rotations(rig, chain, list(chain.moving_bones)) or posed
     bend = _posed_bend(rig, chain, posed)
     pole = rig.joint_point(chain.pole, chain.pole_subtarget)
     if bend.length < STRAIGHT_RATIO * rig.chain_reach(chain) or pole is None:

@@ -234,11 +234,11 @@ def pose_flips_the_start(rig: RigView, chain: IKChain) -> bool:
     inner = [name for name in turned if name != chain.root] or turned
     if inner and all(start_set_by(rig, chain, name) is not None for name in inner):
         return False
-    clamped = _clamped_by_limit_rotations(rig, chain, turned)
+    clamped = clamped_by_limit_rotations(rig, chain, turned)
     return clamped is None or pose_flips_bend(rig, chain, clamped)
 
 
-def _clamped_by_limit_rotations(
+def clamped_by_limit_rotations(
     rig: RigView, chain: IKChain, turned: list[str]
 ) -> dict[str, Matrix] | None:
     """The chain's posed matrices with each turned bone's rotation as its Limit Rotations leave
