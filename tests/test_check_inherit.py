@@ -616,3 +616,31 @@ def test_a_straight_limb_without_a_pole_posed_bent_shears_under_its_upper_bone_s
     assert finding.severity == Severity.ERROR and "once its start folds" in finding.message
     apply_fix(finding)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
+@pytest.mark.parametrize(
+    ("limb", "limit", "lands"), [("arm", 20, False), ("leg", 40, False), ("arm", 60, True)]
+)
+def test_a_narrow_limit_on_a_bone_that_does_not_inherit_rotation_fails_without_a_pole(
+    limb, limit, lands
+) -> None:
+    """Fresh seed 291 (a miss under a warning): without a pole a lower bone that does not
+    inherit rotation still lands, unless its IK limit holds it narrowly: the limit's rest no
+    longer follows the bone above, and the bend the goals need leaves it (measured: ±10° to
+    ±40° stop 1.4% to 6.2% of the reach short; from ±60° both limbs land)."""
+    faults = (
+        Fault("inherit_rotation_off", limb, 0),
+        Fault("ik_limit", limb, limit),
+        Fault("no_pole", limb, 0),
+    )
+    judged = judge(faults)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
+    assert list(judged.problems()) == []
+    (inherited,) = [f for f in judged.findings if f.check_id == "inherit" and f.bone == owner]
+    assert inherited.severity == (Severity.WARNING if lands else Severity.ERROR)
+    if not lands:
+        rig = faulted_rig(faults)
+        (inherited,) = [f for f in findings_of(rig, "inherit") if f.bone == owner]
+        apply_fix(inherited)
+        assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]

@@ -63,7 +63,11 @@ def rotation_effect(rig: RigView, chain: IKChain, name: str) -> Effect:
     further than the body turns (``_start_bend``) keeps its side too.
     """
     if chain.pole is None:
-        return _opposed_hinges(rig, chain, name) or _WITHOUT_POLE
+        return (
+            _opposed_hinges(rig, chain, name)
+            or _narrowly_limited(rig, chain, name)
+            or _WITHOUT_POLE
+        )
     stretched = _stretched_straight(rig, chain)
     if stretched is not None:
         return stretched
@@ -93,6 +97,39 @@ def _opposed_hinges(rig: RigView, chain: IKChain, name: str) -> Effect | None:
         "their reach with the body turned 40° about Z; inheriting, they land)",
         False,
         (("effect", "opposed_hinges"),),
+    )
+
+
+NARROW_UNTURNED = 80.0
+"""Degrees of IK limit range (max less min) about a swing axis below which a two-bone limb's
+lower bone that does not inherit rotation stops short without a pole (fresh seed 291, a miss):
+measured on the arm and the leg, the lower bone limited ±10° to ±40° on its bend axis, 1.4% to
+6.2% of the reach short on 4.2 and 5.3; at ±45° to ±55° the arm stops 0.7% to 3.5% short and
+the leg lands; from ±60° both land, and inheriting, ±20° lands."""
+
+
+def _narrowly_limited(rig: RigView, chain: IKChain, name: str) -> Effect | None:
+    """The lower bone of a two-bone limb without a pole, not inheriting rotation, whose IK limit
+    holds it within ``NARROW_UNTURNED``: the limit stays put while the bone above turns, and
+    the bend the goals need leaves it."""
+    if name != chain.owner or len(chain.moving_bones) != 2:
+        return None
+    pose_bone = rig.pose_bone(name)
+    ranges = [
+        math.degrees(getattr(pose_bone, f"ik_max_{axis}") - getattr(pose_bone, f"ik_min_{axis}"))
+        for axis in "xz"
+        if getattr(pose_bone, f"use_ik_limit_{axis}") and not getattr(pose_bone, f"lock_ik_{axis}")
+    ]
+    narrowest = min(ranges, default=None)
+    if narrowest is None or narrowest >= NARROW_UNTURNED:
+        return None
+    return (
+        f"its IK limit lets it turn only {narrowest:.0f}° in all, measured from a rest that no "
+        "longer follows the bone above, and the bend the target needs leaves that range "
+        "(measured on the leg and the arm limited ±10° to ±40°: 1.4% to 6.2% of the reach "
+        "short; inheriting, they land)",
+        False,
+        (("effect", "narrowly_limited"),),
     )
 
 
