@@ -46,7 +46,9 @@ What it reports:
 - A chain bone below the chain root with Inherit Rotation off: an error. The knee bends away
   from its pole once anything above it turns, a forearm once the shoulder turns about Z.
     - It is a warning in a chain without a pole, on its owner or further up (a shin inside a
-      foot's chain of 3: measured, the foot and the hand land); on a joint whose start rotation
+      foot's chain of 3: measured, the foot and the hand land), unless the owner's IK limit
+      spans less than 80° (its rest no longer follows the bone above: the arm and the leg
+      limited ±10° to ±40° stop 1.4% to 6.2% of the reach short); on a joint whose start rotation
       a constraint sets (a Copy Rotation of the shoulder, or a Damped Track at the control); and
       under a pole behind the bend, where the leg and the arm still land with the body turned
       40°.
