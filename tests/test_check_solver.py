@@ -6,7 +6,7 @@ import math
 
 import bpy
 import pytest
-from faulted_limbs import INSECT_LEG, LIMBS, Fault, add_insect_leg, faulted_rig
+from faulted_limbs import INSECT_LEG, LIMBS, Fault, add_insect_leg, faulted_rig, judge
 from solving import assert_ik_works, findings_of, tip_error
 
 from ik_doctor import Severity, apply_fix, run_fix, scan_animation, solve_within_reach
@@ -670,3 +670,32 @@ def test_a_stiff_limb_that_stretches_needs_the_iterations_measured_for_both(
         assert f"below {max(25, found[0].stated['needs'])} the tip" in found[0].why
         apply_fix(found[0])  # Blender's 500
         assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
+@pytest.mark.parametrize(
+    ("limb", "one_sided", "pose", "iterations", "lands"),
+    [
+        ("arm", 5, 20, 6, False),  # fresh seed 293: 3.2% short under a warning
+        ("arm", 5, 20, 15, False),
+        ("leg", 4, -20, 16, True),
+        ("leg", 4, -70, 9, False),
+        ("arm", 5, 70, 10, True),
+    ],
+)
+def test_a_straight_limb_posed_against_its_one_sided_limit_needs_more_iterations(
+    limb, one_sided, pose, iterations, lands
+) -> None:
+    """A straight limb without a pole whose lower bone its pose starts against the one-sided
+    IK limit that folds it needs 16 iterations posed 20° so, 10 posed 70° (measured on the arm
+    and the leg alike); fewer is the solver's error, whose fix lands it."""
+    faults = (
+        Fault("iterations", limb, iterations),
+        Fault("straight_one_sided", limb, one_sided),
+        Fault("pose_rotation", limb, pose),
+    )
+    judged = judge(faults)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
+    assert list(judged.problems()) == []
+    errors = [f for f in judged.findings if f.severity == Severity.ERROR]
+    assert [f.title for f in errors] == ([] if lands else ["Too few iterations"])
