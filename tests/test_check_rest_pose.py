@@ -1038,3 +1038,23 @@ def test_a_pose_a_limit_rotation_holds_back_starts_a_straight_limb_as_held(
     assert list(judged.problems()) == []
     errors = [f.title for f in judged.findings if f.severity == Severity.ERROR]
     assert errors == ([] if error is None else [error])
+
+
+@pytest.mark.parametrize("pole_angle", [None, 100, 150])
+def test_a_straight_leg_its_copy_folds_flat_the_way_its_limits_fold_bends_as_built(
+    pole_angle,
+) -> None:
+    """Fresh seed 298 (a trade): the straight leg whose one-sided limits fold it away from its
+    pole, its shin copying the hips' rotation (folded 176° where the solver starts), lands at
+    every pole angle: its limits take the flat start as their fold. A warning, and muting the
+    copy, which would leave it straight and unbending, waits."""
+    faults = [Fault("straight_one_sided", "leg", 1), Fault("overriding_constraint", "leg", 0)]
+    if pole_angle is not None:
+        faults.append(Fault("pole_angle", "leg", pole_angle))
+    judged = faulted_limbs.judge(tuple(faults))
+    assert [v.state for v in judged.verdicts if v.owner == "shin.L"] == ["pass"]
+    assert list(judged.problems()) == []
+    (straight,) = [f for f in judged.findings if f.check_id == "rest_pose"]
+    assert (straight.severity, straight.title) == (Severity.WARNING, "Straight, bent at start")
+    (copied,) = [f for f in judged.findings if f.check_id == "constraint_order"]
+    assert copied.fix_id is None

@@ -22,7 +22,12 @@ from ..core.limb import (
 )
 from ..core.names import readable
 from ..core.rig import IKChain, RigView
-from ..core.start import clamped_by_limit_rotations, straight_start, target_tracking_joint
+from ..core.start import (
+    clamped_by_limit_rotations,
+    flat_copied_start,
+    straight_start,
+    target_tracking_joint,
+)
 from ..core.started import start_set_by
 from ._tip_motion import axis_nearest
 
@@ -86,6 +91,10 @@ def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
     if tracking is not None:
         shown = f"Damped Track '{tracking[1]}' on {tracking[0]}, aimed at the target,"
         return StartBend(shown, True, tracking, False)
+    flat = flat_start_away(rig, chain)
+    if flat is not None:
+        shown = f"'{flat[1]}' on {flat[0]}, which the IK overrides, folding it flat,"
+        return StartBend(shown, False, flat, False, as_built=True)
     joints = chain_joints(rig, chain)
     posed = forward_pose(rig, chain, within_limits=True, hinged=True)
     # A Limit Rotation holds a posed bone back where the solver starts (fresh seed 292, a miss:
@@ -134,6 +143,21 @@ def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
     as_built = not toward and _posed_as_built(rig, chain, bend)
     turned_by_angle = toward and not posed_toward
     return StartBend(shown, toward, tuple(turned), True, as_built, turned_by_angle, bend)
+
+
+def flat_start_away(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
+    """(bone, constraint) of a copy the IK overrides that starts a pole chain straight at rest
+    folded flat (``flat_copied_start``) where its IK limits fold it away from its pole, its
+    root free to follow: the limits take that start as their fold and it bends as built (fresh
+    seed 298, a trade: the straight leg whose shin copies the hips' rotation, folded 176°,
+    lands at pole angles 0° to 180° where it read as unbending, and muting the copy left it
+    so). Folding toward its pole it ends 118° to 178° from it but at 100° (no rule); the arm so
+    copying is not folded flat (3.4% short, held straight); a root limited the other way fails."""
+    if chain.pole is None or built_side_from_pole(rig, chain) != math.pi:
+        return None
+    if root_folds_against(rig, chain):
+        return None
+    return flat_copied_start(rig, chain)
 
 
 def _posed_as_built(rig: RigView, chain: IKChain, bend: Vector) -> bool:

@@ -125,6 +125,7 @@ from ._shared_control import line_aimer
 from ._stiffness_findings import tree_partner
 from ._straight_chain import limits_start
 from ._straight_pairs import aimed_along_a_straight_chain
+from ._straight_start import flat_start_away
 from .duplicates import clash_after
 
 OVERRIDDEN = {
@@ -406,6 +407,7 @@ def _pre_bends_a_straight_chain(
             and start_set_by(rig, chain, bone) == constraint
             and line_aimer(rig, chain) is not None
         )
+        or flat_start_away(rig, chain) == (bone, readable(constraint))
     )
 
 

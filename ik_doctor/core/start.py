@@ -330,6 +330,13 @@ def flat_start_side_on(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     turn = pole_turn(rig, chain) if chain.pole is not None else None
     if turn is None or abs(math.degrees(turn)) < FLAT_SIDE_ON_TURN:
         return None
+    return flat_copied_start(rig, chain)
+
+
+def flat_copied_start(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
+    """(bone, constraint) of a Copy Rotation or Copy Transforms the IK overrides that starts an
+    inner joint of the chain folded flat (past ``FLAT_FOLD``: the shin copying the hips'
+    rotation starts folded 176°), whose side ``start_bends`` does not read; None otherwise."""
     posed = forward_pose(rig, chain)
     for bone, constraint in overridden_constraints(rig, chain.moving_bones[:-1]):
         if not isinstance(constraint, COPIES) or start_set_by(rig, chain, bone) != constraint:
