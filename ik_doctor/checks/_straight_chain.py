@@ -166,10 +166,14 @@ def _started(start: StartBend) -> tuple[Severity, str, str]:
     """Severity, title and effect of a start that bends the straight chain: toward its pole, or
     the way its limits fold it (``StartBend.as_built``), it lands; else it bends from the pole."""
     if start.as_built:
+        measured = (
+            "the leg and the arm posed 20° or 70° that way land"
+            if start.posed
+            else "the leg whose shin copies the hips' rotation lands at pole angles 0° to 180°"
+        )
         effect = (
             f"the solver starts from the bend {start.shown} gives it, away from its pole, the "
-            "way its IK limits fold it, and it bends as built (measured: the leg and the arm "
-            "posed 20° or 70° that way land)."
+            f"way its IK limits fold it, and it bends as built (measured: {measured})."
         )
         return Severity.WARNING, "Straight, bent at start", effect
     if start.toward:
