@@ -387,11 +387,11 @@ def _folded_further_need(rig: RigView, chain: IKChain, bend: float, further: flo
 
 AGAINST_THE_FOLD_NEEDS = ((20.0, 16), (70.0, 10))
 """Iterations a straight two-bone limb without a pole needs where its pose starts the lower bone
-against its one-sided X IK limit, by how far (degrees), reading a start between rows at the
-nearer (fresh seed 293, a miss: the arm at 6 iterations posed 20° against its fold, 3.2%
-short). Measured on the arm and the leg alike, the upper bone free, either way, on 4.2: posed
-20° against, 15 iterations stop 0.1% short (12: 2.0%) and 16 land; posed 70°, 9 stop 0.3% short
-and 10 land."""
+against its one-sided X IK limit, by how far (degrees), reading a start between rows at the row
+below it, which needs more (fresh seed 293, a miss: the arm at 6 iterations posed 20° against its
+fold, 3.2% short). Measured on the arm and the leg alike, the upper bone free, either way, on 4.2:
+posed 20° against, 15 iterations stop 0.1% short (12: 2.0%) and 16 land; posed 70°, 9 stop 0.3%
+short and 10 land."""
 
 
 def _against_the_fold_need(rig: RigView, chain: IKChain, further: float) -> Need | None:

@@ -164,11 +164,12 @@ def twist_that_folds(
     if not locks[axes] or locks["y"] or locks[other]:
         return None  # a zero-width limit, or no twist or swing left: not measured to fold
     swing = max(getattr(pose_bone, f"ik_stiffness_{axis}") for axis in ("y", other))
-    even = _evenly_stiff(rig, chain, name, swing)
+    below = _stiffness_below(rig, chain) if name == chain.root else 0.0
+    even = _evenly_stiff(chain, name, swing, below)
     if swing >= STIFF_SWING - 1e-6 and not even:
         return None  # it swings too little to fold the limb
-    if name == chain.root and not even and _stiffness_below(rig, chain) >= STIFF_BELOW - 1e-6:
-        return None  # the bone below bends too little for the fold
+    if not even and below >= STIFF_BELOW - 1e-6:
+        return None  # the bone below a twisted root bends too little for the fold
     twist = abs(pose_bone.matrix_basis.to_quaternion().to_swing_twist("Y")[1])
     where = "root" if name == chain.root else "joint"
     if over_zero_limit:
@@ -181,20 +182,23 @@ def twist_that_folds(
     return twist if least - 1e-6 <= twist <= most + 1e-6 else None
 
 
-def _evenly_stiff(rig: RigView, chain: IKChain, name: str, swing: float) -> bool:
-    """Whether ``name``, the twisted root of a two-bone chain, swings as stiffly as the bone
-    below it bends, up to ``EVEN_SWING``: the two then give alike and the fold lands (fresh seed
-    285's false error). Measured on the arm and the leg, the root locked on X and keyed
-    twisted 0.15 to 0.5 rad: both bones at 0.7, 0.8 or 0.9 land; the root alone at 0.7 or 0.9,
-    or at 0.9 over 0.7 to 0.85, stops 0.1% to 0.3% short; both at 0.95 land or not by the
-    keys, at 0.975 and 0.99 they stop 0.1% to 0.2% short."""
+def _evenly_stiff(chain: IKChain, name: str, swing: float, below: float) -> bool:
+    """Whether ``name``, the twisted root of a two-bone chain, swings (``swing``) as stiffly as the
+    bone below it bends (``below``), up to ``EVEN_SWING``: the two then give alike and the fold
+    lands (fresh seed 285's false error). Measured on the arm and the leg, the root locked on X and
+    keyed twisted 0.15 to 0.5 rad: both bones at 0.7, 0.8 or 0.9 land; the root alone at 0.7 or 0.9,
+    or at 0.9 over 0.7 to 0.85, stops 0.1% to 0.3% short; both at 0.95 land or not by the keys, at
+    0.975 and 0.99 they stop 0.1% to 0.2% short."""
     if name != chain.root or len(chain.moving_bones) != 2 or swing > EVEN_SWING + 1e-6:
         return False
-    return abs(_stiffness_below(rig, chain) - swing) <= EVEN_TOLERANCE
+    return abs(below - swing) <= EVEN_TOLERANCE
 
 
 def _stiffness_below(rig: RigView, chain: IKChain) -> float:
-    """The greatest IK stiffness of the bone below the root: the one that folds."""
+    """The greatest IK stiffness of the bone below the root, the one that folds (0 for a chain
+    that turns its root alone)."""
+    if len(chain.moving_bones) < 2:
+        return 0.0
     below = rig.pose_bone(chain.moving_bones[-2])
     return max(getattr(below, f"ik_stiffness_{axis}") for axis in "xyz")
 
