@@ -256,7 +256,10 @@ def test_use_tail_switched_after_loading_keeps_the_chain_built_at_load(
         bpy.context.view_layer.update()
     else:
         bpy.context.scene.frame_set(10)
-    assert verdict().tip_error > 0.5 * verdict().reach, "switched, it solves the old chain"
+    # One reading: where the old chain ends varies from one solve to the next (42% and 124% of
+    # the reach in two readings of one run); rebuilt, it would land.
+    switched = verdict()
+    assert switched.tip_error > 0.25 * switched.reach, "switched, it solves the old chain"
 
 
 def test_a_twin_reaching_into_the_body_does_not_lengthen_the_limb() -> None:
