@@ -230,6 +230,29 @@ def test_applying_a_mirror_keeps_the_turn_a_pole_angle_gives_the_chain(rig, owne
     _assert_nothing_moved(before, _world_state(rig))
 
 
+@pytest.mark.parametrize(("owner", "turned"), [("forearm.L", True), ("shin.L", False)])
+def test_applying_a_mirror_turns_one_sided_ik_limits_to_match(rig, owner, turned) -> None:
+    """Once a trade: an elbow limited 0° to 150° under a scale of (-1, 1, 1) lands, and the
+    applied mirror turned its folds the other way round: it could fold only away from its bend
+    (the locks check's error). A turn about an axis that became its own mirror image runs the
+    other way, so the fix turns that axis's limits to match; the knee, which bends about the
+    mirror's own axis, keeps its limits. Solved, both limbs still land."""
+    rig.scale = (-1.0, 1.0, 1.0)
+    bone = rig.pose.bones[owner]
+    bone.use_ik_limit_x, bone.ik_min_x, bone.ik_max_x = True, 0.0, math.radians(150)
+    (finding,) = findings_of(rig, "transforms")
+    assert finding.args["limits_mirrored"] == (owner,)
+    result = run_fix(finding)
+    assert (
+        result.changed
+        and (f"IK limits turned to match the mirror: {owner}" in result.sentence) == turned
+    )
+    limits = (-math.radians(150), 0.0) if turned else (0.0, math.radians(150))
+    assert (bone.ik_min_x, bone.ik_max_x) == pytest.approx(limits)
+    assert [f for f in diagnose(rig) if f.severity == Severity.ERROR] == []
+    assert_ik_works(rig)
+
+
 POLE_OWNERS = ("forearm.L", "forearm.R", "shin.L", "shin.R")
 
 

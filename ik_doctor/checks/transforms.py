@@ -24,6 +24,8 @@ What its fixes do:
   posed, child meshes, targets. Pose locations are rescaled, and each pole angle keeps the turn
   it gives its chain from rest, turned the other way by a mirror (measured: solved, no bone
   moves; keeping the angle's number moved them up to 0.36 and broke a chain that relied on it).
+  A mirror turns one-sided IK limits round to match (an elbow limited 0° to 150° would fold
+  only away from its bend, the locks check's error, and miss).
 - Not offered when the pose or animated locations cannot survive it.
 """
 
@@ -34,7 +36,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import bpy
-from mathutils import Matrix
+from mathutils import Matrix, Vector
 
 from ..core.armature import armature_data, pose_of
 from ..core.editing import FixError, current_view_layer, ensure_own_bones, unset_rest_lengths_kept
@@ -172,7 +174,13 @@ def _armature_finding(rig: RigView, kind: dict[str, bool]) -> Finding:
         ),
         # The fix recomputes these chains' pole angles to keep their turn: it changes their
         # owners' IK, so it names them (a name in bytes Python cannot read refuses the fix).
-        fix_args=() if reason else (("poles_kept", _owners_with_a_pole_turn(rig)),),
+        # A mirror also turns one-sided IK limits round (``_mirror_ik_limits``): named too.
+        fix_args=()
+        if reason
+        else (
+            ("poles_kept", _owners_with_a_pole_turn(rig)),
+            ("limits_mirrored", _one_sided_limited(rig) if kind["negative"] else ()),
+        ),
         facts=(("blocked_by", blocked_by),),
         no_fix_reason=reason,
         changes_rest_pose=reason is None,
@@ -181,6 +189,20 @@ def _armature_finding(rig: RigView, kind: dict[str, bool]) -> Finding:
 
 def _owners_with_a_pole_turn(rig: RigView) -> tuple[str, ...]:
     return tuple(dict.fromkeys(c.owner for c in rig.chains if pole_turn(rig, c) is not None))
+
+
+def _one_sided_limited(rig: RigView) -> tuple[str, ...]:
+    """Bones with an IK limit that lets them turn further one way than the other."""
+    return tuple(
+        readable(pose_bone)
+        for pose_bone in pose_of(rig.object).bones
+        if any(_one_sided(pose_bone, axis) for axis in "xyz")
+    )
+
+
+def _one_sided(pose_bone: bpy.types.PoseBone, axis: str) -> bool:
+    low, high = getattr(pose_bone, f"ik_min_{axis}"), getattr(pose_bone, f"ik_max_{axis}")
+    return getattr(pose_bone, f"use_ik_limit_{axis}") and abs(low + high) > 1e-6
 
 
 def _no_fix_reason(rig: RigView, kind: dict[str, bool]) -> tuple[str, str] | None:
@@ -267,8 +289,9 @@ def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:
         for chain in rig.chains
         if (turn := pole_turn(rig, chain)) is not None
     }
+    armature = armature_data(obj)
+    axes_before = {bone.name: _axes(bone) for bone in armature.bones}
     with unset_rest_lengths_kept(obj), _children_kept_in_place(obj):
-        armature = armature_data(obj)
         armature.transform(linear)
         armature.update_tag()  # the depsgraph does not see bones moved by transform() otherwise
         obj.matrix_basis = Matrix.Translation(basis.translation)
@@ -277,11 +300,52 @@ def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:
             for pose_bone in pose_of(obj).bones:
                 pose_bone.location = pose_bone.location * scale.x
     poles = "".join(keep_pole_turn(obj, key, turn) for key, turn in turns.items())
+    mirrored = _mirror_ik_limits(obj, linear, axes_before) if kind.get("negative") else []
+    limits = (
+        f" IK limits turned to match the mirror: {', '.join(mirrored[:3])}"
+        f"{'…' if len(mirrored) > 3 else ''}."
+        if mirrored
+        else ""
+    )
     return (
         f"Applied the rotation and scale of '{readable(obj)}' to its bones (rest pose coordinates "
         "changed); bones, children, skinned meshes and targets keep their place in the world."
-        f"{poles}"
+        f"{poles}{limits}"
     )
+
+
+def _axes(bone: bpy.types.Bone) -> dict[str, Vector]:
+    """The bone's axes in armature space (``Bone.x_axis`` and its kin are its parent's)."""
+    columns = bone.matrix_local.col
+    return {axis: columns[i].xyz.normalized() for i, axis in enumerate("xyz")}
+
+
+def _mirror_ik_limits(
+    obj: bpy.types.Object, linear: Matrix, axes_before: dict[str, dict[str, Vector]]
+) -> list[str]:
+    """After a mirror is applied, the IK limits of each bone axis that became the mirror image
+    of its old axis, turned to match: a turn about a mirrored axis runs the other way, so a
+    limit that let the joint fold toward its bend would let it fold only away (measured: the
+    arm limited 0° to 150° under a scale of (-1, 1, 1) lands, applied it folded only away and
+    missed targets nearer its root, the locks check's error). Axes Blender negated while
+    rebuilding the roll keep their sense. Only limits in use and one-sided (``_one_sided``, the
+    finding's ``limits_mirrored``) are turned. Returns the bones whose limits turned."""
+    turned = []
+    for pose_bone in pose_of(obj).bones:
+        before, now = axes_before[pose_bone.bone.name], _axes(pose_bone.bone)
+        changed = False
+        for axis in "xyz":
+            if not _one_sided(pose_bone, axis):
+                continue
+            if now[axis].dot(linear.to_3x3() @ before[axis]) <= 0.0:
+                continue
+            low, high = getattr(pose_bone, f"ik_min_{axis}"), getattr(pose_bone, f"ik_max_{axis}")
+            setattr(pose_bone, f"ik_min_{axis}", -high)
+            setattr(pose_bone, f"ik_max_{axis}", -low)
+            changed = True
+        if changed:
+            turned.append(readable(pose_bone))
+    return turned
 
 
 def apply_empty_transforms(obj: bpy.types.Object, finding: Finding) -> str:
