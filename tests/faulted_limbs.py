@@ -167,6 +167,15 @@ def ik_limit(rig, limb, amount):
     owner.ik_min_x, owner.ik_max_x = -math.radians(amount), math.radians(amount)
 
 
+@kind(30, 150, -150)
+def one_sided_limit(rig, limb, amount):
+    """The owner folds only further than it rests, up to this many degrees, as a machine's
+    elbow stops at its rest angle; negative, it only straightens."""
+    owner = rig.pose.bones[limb.owner]
+    owner.use_ik_limit_x = True
+    owner.ik_min_x, owner.ik_max_x = sorted((0.0, math.radians(amount)))
+
+
 def _stiff(where: int) -> Breaker:
     def stiffness(rig, limb, amount):
         for bone in _pair(rig, limb, where):

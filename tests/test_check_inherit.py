@@ -644,3 +644,46 @@ def test_a_narrow_limit_on_a_bone_that_does_not_inherit_rotation_fails_without_a
         (inherited,) = [f for f in findings_of(rig, "inherit") if f.bone == owner]
         apply_fix(inherited)
         assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
+@pytest.mark.parametrize(
+    ("limb", "limit", "other", "lands"),
+    [
+        ("arm", 150, (), True),
+        ("leg", 30, (), True),
+        ("arm", 150, (("overriding_constraint", 3),), True),
+        ("leg", 150, (("straight_one_sided", 2), ("stretch", 0.1)), True),
+        ("leg", -150, (), False),
+    ],
+)
+def test_a_joint_limited_to_fold_no_straighter_than_it_rests_keeps_its_side(
+    limb, limit, other, lands
+) -> None:
+    """Fresh seed 302 (a trade): rest_pose's pre-bend of a straight leg whose lower bone folds
+    only toward its pole, stretching, left the inherit error on a chain that lands. A lower bone
+    that does not inherit rotation cannot cross to the other side while its IK limit lets it
+    fold only further than it rests (measured: 0° to 30° up to 0° to 179° land on both limbs);
+    limited the other way it cannot fold at all (the locks check's error)."""
+    faults = (
+        Fault("inherit_rotation_off", limb, 0),
+        *(Fault(kind, limb, amount) for kind, amount in other),
+        Fault("one_sided_limit", limb, limit),
+    )
+    judged = judge(faults)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
+    assert list(judged.problems()) == []
+    (inherited,) = [f for f in judged.findings if f.check_id == "inherit" and f.bone == owner]
+    assert inherited.severity == (Severity.WARNING if lands else Severity.ERROR)
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+def test_a_joint_limited_to_its_side_is_not_given_its_twins_free_limits(limb) -> None:
+    """With inherit's error a warning there, the symmetry check's copy of the twin's settings
+    (no IK limit) left the joint that does not inherit rotation free to flip: a trade. The copy
+    is refused until Inherit Rotation is on."""
+    faults = (Fault("inherit_rotation_off", limb, 0), Fault("one_sided_limit", limb, 150))
+    rig = faulted_rig(faults)
+    (twins,) = findings_of(rig, "symmetry")
+    assert (twins.fix_id, twins.stated["blocked_by"]) == (None, "inherit_rotation")
+    assert "twin's IK limits" in twins.no_fix_reason

@@ -14,6 +14,7 @@ from ..core.start import (
     pole_turns_the_flip_back,
     pose_flips_the_start,
     start_held_by_a_hinge,
+    start_kept_out_by_a_limit,
     start_that_flips_a_pole,
     start_turned_back,
 )
@@ -25,6 +26,7 @@ from ._shear import shear_that_stops
 from ._stacked_chains import held_below
 from ._swung_start import freeing_breaks, swung_past_x_holds
 from ._twin_differences import Difference
+from ._unturned_joint import limited_to_its_side
 from .duplicates import clash_after
 
 
@@ -38,11 +40,19 @@ def copy_refused(
     # matter.
     gains_tail = not dest.use_tail and source.use_tail
     gains_pole = dest.pole is None and any(d.what == "pole" for d in differences)
-    if (gains_tail or gains_pole) and not rig.raw_bone(dest.owner).use_inherit_rotation:
+    # Or loses the one-sided limit that keeps its side (fresh seed 302's class).
+    loses_side = limited_to_its_side(rig, dest, dest.owner) and any(
+        bone == dest.owner and "ik_" in setting
+        for d in differences
+        for bone, setting, _ in d.writes
+    )
+    inherits = rig.raw_bone(dest.owner).use_inherit_rotation
+    if (gains_tail or gains_pole or loses_side) and not inherits:
         # Measured: a pole on a joint that does not inherit rotation flips it once the body
         # turns (the inherit check's error); without one the limb still reaches.
         return "inherit_rotation", (
-            f"{dest.owner} does not inherit rotation: with its twin's pole or Use Tail its joint "
+            f"{dest.owner} does not inherit rotation: with its twin's "
+            f"{'IK limits' if loses_side else 'pole or Use Tail'} its joint "
             "would flip away from the pole once the body turns; turn Inherit Rotation on first"
         )
     if gains_tail and (sheared := _shear_with_tail(rig, dest)):
@@ -163,6 +173,9 @@ def _freeing_refused(
     held = _frees_a_held_turn(rig, dest, differences)
     if held is not None:
         return "posed_off_axis", held
+    frees_limits = any(d.held_axes(("use_ik_limit_", "ik_min_", "ik_max_")) for d in differences)
+    if frees_limits and (kept := start_kept_out_by_a_limit(rig, dest)) is not None:
+        return "overridden_start", kept
     frees_x = any("x" in d.held_axes() for d in differences)
     if frees_x and (breaks := _freeing_breaks(rig, dest)) is not None:
         return "overridden_start", breaks

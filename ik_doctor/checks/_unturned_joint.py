@@ -15,6 +15,7 @@ from ..core.limb import (
     FULL_INFLUENCE,
     forward_pose,
     limits_fold,
+    one_way_fold,
     parent_motion,
     pole_behind_bend,
     root_folds_against,
@@ -68,7 +69,7 @@ def rotation_effect(rig: RigView, chain: IKChain, name: str) -> Effect:
             or _narrowly_limited(rig, chain, name)
             or _WITHOUT_POLE
         )
-    stretched = _stretched_straight(rig, chain)
+    stretched = _stretched_straight(rig, chain) or _limited_side(rig, chain, name)
     if stretched is not None:
         return stretched
     held = _held_bend_axis(rig, chain, name)
@@ -157,6 +158,33 @@ def _stretched_straight(rig: RigView, chain: IKChain) -> Effect | None:
         "40°, posed ±20° and ±70° too; with free hinges they bend away from the pole)",
         True,
         (("effect", "stretched_straight"),),
+    )
+
+
+def limited_to_its_side(rig: RigView, chain: IKChain, name: str) -> bool:
+    """Whether ``name`` is the joint of a two-bone limb its IK limit lets fold further but never
+    straighter than it rests (``one_way_fold``): it cannot cross to the other side however the
+    bones above it turn (fresh seed 302: rest_pose's pre-bend of a straight limb so limited gave
+    it the inherit error, and it lands). Not where the root's own limit turns it the other way
+    (the leg and the arm so built stop 2.7% to 4% short), unless the chain reaches by IK Stretch
+    (then they land, as straight)."""
+    fold = one_way_fold(rig, chain, name)
+    if fold is None:
+        return False
+    return not root_folds_against(rig, chain, fold) or bool(stretching_bones(rig, chain))
+
+
+def _limited_side(rig: RigView, chain: IKChain, name: str) -> Effect | None:
+    """A joint its one-sided IK limit keeps on its side (``limited_to_its_side``)."""
+    if not limited_to_its_side(rig, chain, name):
+        return None
+    return (
+        "its IK limit lets it fold further but never straighter than it rests, so it keeps "
+        "its side however the bones above it turn (measured: the leg and the arm limited 0° to "
+        "30° up to 0° to 179° land with the body turned 40°; limited -10° to 150°, the leg "
+        "bends away), but the bend no longer follows the bones above it",
+        True,
+        (("effect", "limited_to_its_side"),),
     )
 
 

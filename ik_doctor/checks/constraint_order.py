@@ -24,47 +24,48 @@ What it reports:
   influence (measured: the leg and the arm reach alike at 0, 0.5, 0.95 and 1, in 4.2 and 5.3).
 - Neither when a driver or keys switch the IK, or, for one muted or at 0, when an active twin IK
   is on the bone: information. At 0.95 beside a live twin the leg stops 1.9% short.
-- Copy Rotation, Copy Transforms, Damped Track, Locked Track, Track To or a rotation Transform on
-  a chain bone, which the IK solves after and overrides: a warning. An error on an inner joint of
-  a pole chain when the rotation it sets, where the solver starts, bends the joint backwards,
+- Copy Rotation, Copy Transforms, Damped Track, Locked Track, Track To or a rotation Transform on a
+  chain bone, which the IK solves after and overrides: a warning. An error on an inner joint of a
+  pole chain when the rotation it sets, where the solver starts, bends the joint backwards,
   straight, or more than 45° out of its bend plane, or is a copied rotation bent the rest way by
-  less than the 40° the body turns, which it does not follow; a Track To so under any of the
-  body's turns, since its up axis is the world's, which the hips do not carry, and out of the
-  plane only where the side it starts bent to lies more than 91° from the rest side, which the
-  solver keeps (measured: one on
-  the shin at the foot control starts it 128° the rest way, and 52° the other way with the hips
-  turned -40° about X; the thigh scaled 1.5 over a shin that inherits no scale starts it 154° the
-  rest way under every turn, and the leg lands). Only the last constraint in the bone's stack that
-  sets its rotation sets the start; those above it are merely overridden (measured: the shin
-  copying the hand control's rotation bends 91° from its pole, and lands with a Damped Track at
-  the foot control below the copy). A track at the chain's own target is read where the limb
-  folds, where its bend shows: the keyed thigh 17° forward starts the shin 26° the other way at
-  the rest tip, 3° the rest way folded, and the leg lands; out of the chain's reach (the hips
-  turned 181° leave the hand control 2.9 reaches from the shoulder) the chain ends straight toward
-  it whatever the start, and the arm lands. A hinge (a bone its IK locks leave free about X or Z
-  alone) keeps only its angle of that start: measured, the forearm locked on Y and Z copying the
-  shoulder's or the foot control's rotation, which lays its Z axis on the hinge, leaves the angle
-  to rounding and bends 180° from its pole (an error); the shin so locked copying the hand
-  control's keeps an angle folded the rest way and lands (a warning). The copied bone is read
-  without what turns the whole limb: a thigh IK without Use Tail turning the hips 174° turns the
-  shoulder and the upper arm alike. Blended, local-space or otherwise unmodelled ones stay
-  warnings. A warning on a limb built bending away from its pole (a pole behind the bend): the
-  flipped start either turns it back to its built bend or leaves it facing the pole, and it lands
-  (measured: the shin copying the hips' rotation, 180° from its pole alone, ends on its built
-  bend under a pole behind it, 0.0036% short). A warning where the pole angle turns that flipped
-  start back round to the pole
+  less than the 40° the body turns, which it does not follow; a Track To so under any of the body's
+  turns, since its up axis is the world's, which the hips do not carry, and out of the plane only
+  where the side it starts bent to lies more than 91° from the rest side, which the solver keeps
+  (measured: one on the shin at the foot control starts it 128° the rest way, and 52° the other way
+  with the hips turned -40° about X; the thigh scaled 1.5 over a shin that inherits no scale starts
+  it 154° the rest way under every turn, and the leg lands). Not on a joint of a two-bone limb bent
+  at rest whose IK limit lets it fold only further than it rests, which keeps its side whatever its
+  start (the leg and the arm limited 0° to 30° up to 0° to 150° land under a Copy Rotation, a Track
+  To or a Damped Track that starts them flipped). Only the last constraint in the bone's stack that
+  sets its rotation sets the start; those above it are merely overridden (measured: the shin copying
+  the hand control's rotation bends 91° from its pole, and lands with a Damped Track at the foot
+  control below the copy). A track at the chain's own target is read where the limb folds, where its
+  bend shows: the keyed thigh 17° forward starts the shin 26° the other way at the rest tip, 3° the
+  rest way folded, and the leg lands; out of the chain's reach (the hips turned 181° leave the hand
+  control 2.9 reaches from the shoulder) the chain ends straight toward it whatever the start, and
+  the arm lands. A hinge (a bone its IK locks leave free about X or Z alone) keeps only its angle of
+  that start: measured, the forearm locked on Y and Z copying the shoulder's or the foot control's
+  rotation, which lays its Z axis on the hinge, leaves the angle to rounding and bends 180° from its
+  pole (an error); the shin so locked copying the hand control's keeps an angle folded the rest way
+  and lands (a warning). The copied bone is read without what turns the whole limb: a thigh IK
+  without Use Tail turning the hips 174° turns the shoulder and the upper arm alike. Blended,
+  local-space or otherwise unmodelled ones stay warnings. A warning on a limb built bending away
+  from its pole (a pole behind the bend): the flipped start either turns it back to its built bend
+  or leaves it facing the pole, and it lands (measured: the shin copying the hips' rotation, 180°
+  from its pole alone, ends on its built bend under a pole behind it, 0.0036% short). A warning
+  where the pole angle turns that flipped start back round to the pole
   (``core.start.start_turned_back``, the body as modelled and turned 40° each way): measured, a
-  Damped Track at the pole on the forearm or the shin lands with the angle turned 120° to 180°,
-  and fails at 100° and 110°, where the error stands; on a limb straight at rest, which the
-  track bends away from the pole at the rest angle, it lands with the angle turned 150° or 180°.
-  A warning on a joint held on X by a zero-width or narrow IK limit alone that the start turns
-  about Z (``core.started.folds_past_its_x_hold``): it folds about Z and lands (measured:
-  the forearm limited 0° to ±6°, a Track To at the hand control starting it 90° about Z).
-  A warning where another IK, turning the chain's bones toward a goal of its own, is solved with
-  it as one tree (not a twin at the same control): where the flipped start ends is the tree's
-  (measured: under a thigh IK with Use Tail at the foot control the shin copying the hips'
-  rotation lands, with a Track To at the control it still flips); the other IK's error stands,
-  and once it is fixed the chain is solved alone and flips.
+  Damped Track at the pole on the forearm or the shin lands with the angle turned 120° to 180°, and
+  fails at 100° and 110°, where the error stands; on a limb straight at rest, which the track bends
+  away from the pole at the rest angle, it lands with the angle turned 150° or 180°. A warning on a
+  joint held on X by a zero-width or narrow IK limit alone that the start turns about Z
+  (``core.started.folds_past_its_x_hold``): it folds about Z and lands (measured: the forearm
+  limited 0° to ±6°, a Track To at the hand control starting it 90° about Z). A warning where
+  another IK, turning the chain's bones toward a goal of its own, is solved with it as one tree (not
+  a twin at the same control): where the flipped start ends is the tree's (measured: under a thigh
+  IK with Use Tail at the foot control the shin copying the hips' rotation lands, with a Track To at
+  the control it still flips); the other IK's error stands, and once it is fixed the chain is solved
+  alone and flips.
 - Limit Rotation on a chain bone, which does not limit IK: a warning.
 - An IK nested inside another IK's longer, valid chain and sharing a bone it turns, which misses
   its target: an error.

@@ -57,6 +57,12 @@ What it reports:
       without Use Tail on the hand control re-aims the shoulder, and the forearm lands 6.6° from
       its pole with the body turned 40°. On the thigh it turns the hips, and the shin flips
       107°: an error.
+    - It is a warning on the joint of a two-bone limb bent at rest whose IK limit on its bend
+      axis lets it fold further but never straighter than it rests: it cannot cross to the
+      other side (measured: the leg and the arm limited 0° to 30° up to 0° to 179° land with
+      the body turned 40°; limited -10° to 150° the leg stops 5.3% short; rolled 30° off the
+      bend axis, it bends away). Not where the root's limit turns it the other way, unless the
+      chain stretches (the pre-bent straight leg so limited: 2.7% short, with stretch it lands).
     - It is a warning on the joint of a two-bone limb without IK stiffness that its pose starts
       bent the way it rests by more than the body's 40° turn (and less than 140°): the leg and
       the arm posed 35° and 30° into their bend (43° and 44° bent) land with the body turned

@@ -154,13 +154,53 @@ def limits_fold(rig: RigView, chain: IKChain) -> Vector | None:
     return total.normalized()
 
 
-def root_folds_against(rig: RigView, chain: IKChain) -> bool:
-    """Whether the root of a chain straight at rest that its joints' IK limits fold
-    (``limits_fold``) has an IK limit that lets it turn further the other way (a robot arm's
-    hinges limited opposite ways)."""
-    fold = limits_fold(rig, chain)
+def root_folds_against(rig: RigView, chain: IKChain, fold: Vector | None = None) -> bool:
+    """Whether the root of a chain has an IK limit that lets it turn further the other way than
+    its joint folds about ``fold`` (armature space), by default where the joints' IK limits fold
+    a chain straight at rest (``limits_fold``): a robot arm's hinges limited opposite ways."""
+    fold = fold if fold is not None else limits_fold(rig, chain)
     lean = _limit_lean(rig, chain.root)
     return fold is not None and lean is not None and lean.dot(fold) < 0.0
+
+
+ONE_WAY_ROLL = 25.0
+"""Degrees a joint's limited axis may lie off the axis it bends about at rest for its one-sided
+limit to keep its side (``one_way_fold``): measured on the leg and the arm limited 0° to 150°
+and not inheriting rotation, rolled up to 20° either way they land; rolled 30° the leg bends
+105° away from its pole, 45° the arm 116°. Between, the edge sits halfway."""
+
+
+ONE_WAY_SPAN = 30.0
+"""Degrees such a limit must let the joint fold further for ``one_way_fold``: the leg and the
+arm limited 0° to 30° land; a limit held near 0 both ways is a lock (the locks check's)."""
+
+
+def one_way_fold(rig: RigView, chain: IKChain, name: str) -> Vector | None:
+    """For ``name``, the joint of a two-bone chain bent at rest, the axis it bends about (armature
+    space, rest pose: a positive turn folds it further) where its IK limit on that axis lets it
+    fold further but never straighter than it rests, as a machine's elbow stops at its rest
+    angle: it cannot cross to the other side, whatever its start or the bones above it do, as
+    long as it may fold ``ONE_WAY_SPAN`` further. None otherwise (limited -10° the other way, the
+    leg stops 5.3% short)."""
+    if name != chain.owner or len(chain.moving_bones) != 2:
+        return None
+    if bend_offset(rig, chain) < STRAIGHT_RATIO:
+        return None
+    fold = rig.bone(chain.root).y_axis.cross(rig.bone(name).y_axis)
+    if fold.length < 1e-4:
+        return None
+    fold.normalize()
+    pose_bone, bone = rig.pose_bone(name), rig.bone(name)
+    for axis, direction in (("x", bone.x_axis), ("z", bone.z_axis)):
+        along = direction.dot(fold)
+        if abs(along) < math.cos(math.radians(ONE_WAY_ROLL)):
+            continue
+        if getattr(pose_bone, f"lock_ik_{axis}") or not getattr(pose_bone, f"use_ik_limit_{axis}"):
+            return None
+        low, high = getattr(pose_bone, f"ik_min_{axis}"), getattr(pose_bone, f"ik_max_{axis}")
+        back, further = (low, high) if along > 0.0 else (-high, -low)
+        return fold if back >= -1e-6 and further >= math.radians(ONE_WAY_SPAN) else None
+    return None
 
 
 def straight_joint_lean(rig: RigView, name: str) -> Vector | None:

@@ -22,6 +22,7 @@ from .limb import (
     STRAIGHT_RATIO,
     bend_offset,
     forward_pose,
+    one_way_fold,
     pole_behind_bend,
     pole_turn,
 )
@@ -58,6 +59,7 @@ def start_flips_the_bend(
     rested: Collection[str] = (),
     without: bpy.types.Constraint | None = None,
     cleared: Collection[str] = (),
+    limited: bool = True,
 ) -> bool:
     """Whether the rotation this constraint gives an inner joint's bone, where the solver
     starts, makes a pole chain bend the wrong way or not at all.
@@ -70,11 +72,17 @@ def start_flips_the_bend(
     plane anyway, and the chain root's rotation is replaced by the pole's. A hinge keeps only
     its angle of the start (``_kept_by_a_hinge``); without ``hinged``, as if its axes were free;
     with ``rested``, as if those bones' rotation were at rest, with ``cleared`` their rotation
-    and scale (``forward_pose``); ``without``: as if that constraint were muted.
+    and scale (``forward_pose``); ``without``: as if that constraint were muted; without
+    ``limited``, as if a one-sided IK limit that keeps the joint's side (``one_way_fold``) were
+    freed.
     """
     parent = rig.raw_bone(bone).parent
     if chain.pole is None or bone not in chain.moving_bones[:-1] or parent is None:
         return False  # not an inner joint the solver turns (an owner without Use Tail follows)
+    if limited and one_way_fold(rig, chain, bone) is not None:
+        # Its IK limit keeps its side: the leg and the arm limited 0° to 30° up to 0° to 150°
+        # land under a Copy Rotation, a Track To or a Damped Track that starts them flipped.
+        return False
     posed = forward_pose(rig, chain, rested=rested, cleared=cleared)
     if _replaced_later(rig, chain, bone, constraint, posed[bone], without):
         return False  # the start is what the later constraint sets: it is judged on its own
@@ -392,6 +400,23 @@ def start_held_by_a_hinge(rig: RigView, chain: IKChain) -> str | None:
                 f"'{readable(constraint)}' on {bone} starts the solver bent the other way, "
                 f"which the IK locks of {bone} leave only its angle of: with its axes free "
                 "the joint would flip away from the pole; mute that constraint first"
+            )
+    return None
+
+
+def start_kept_out_by_a_limit(rig: RigView, chain: IKChain) -> str | None:
+    """Why freeing a joint's one-sided IK limit (``one_way_fold``) would break the chain: a
+    constraint the IK overrides starts it bent the other way, which the limit keeps out
+    (measured: the leg and the arm limited 0° to 30° up to 0° to 150° land under a Copy
+    Rotation, a Track To or a Damped Track that starts them flipped; freed, they flip)."""
+    for bone, constraint in overridden_constraints(rig, chain.moving_bones[:-1]):
+        if one_way_fold(rig, chain, bone) is not None and start_flips_the_bend(
+            rig, chain, bone, constraint, limited=False
+        ):
+            return (
+                f"'{readable(constraint)}' on {bone} starts the solver bent the other way, "
+                f"which the one-sided IK limit of {bone} keeps out: freed, the joint would flip "
+                "away from the pole; mute that constraint first"
             )
     return None
 
