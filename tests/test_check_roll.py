@@ -6,6 +6,7 @@ import math
 
 import bpy
 import pytest
+from faulted_limbs import LIMBS, Fault, judge
 from solving import assert_ik_works, findings_of, pose_snapshot
 
 from ik_doctor import Severity, apply_fix, run_fix
@@ -356,3 +357,17 @@ def test_no_roll_fix_that_turns_the_start_a_track_to_sets(rig) -> None:
     _roll(rig, "forearm.L", -70.0)
     (verdict,) = [v for v in judge_chains(rig) if v.owner == "forearm.L"]
     assert verdict.fails and verdict.bend_from_pole > 100.0
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+def test_a_one_sided_limit_that_aligning_would_turn_round_keeps_the_roll(limb) -> None:
+    """Fresh seed 303 (a trade): the forearm rolled 130° and limited -150° to 0° on X folds
+    about its rolled X and lands; aligning its roll turned that limit round, so it could fold
+    only straighter (the locks check's error). The roll fix waits for that limit."""
+    faults = (Fault("roll", limb, 130), Fault("one_sided_limit", limb, -150))
+    judged = judge(faults)
+    assert list(judged.problems()) == []
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass"]
+    (rolled,) = [f for f in judged.findings if f.check_id == "roll" and f.bone == owner]
+    assert (rolled.fix_id, rolled.stated["blocked_by"]) == (None, "holds_fold")

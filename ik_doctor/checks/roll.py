@@ -195,7 +195,7 @@ def _finding(
     ]
     on_z = [name for name in hinged if _bends_on_z(rig, chain, name, normal, limit)]
     restricted = [name for name in hinged if name not in on_z]
-    held, blocked_by = _held(rig, chain, off, keyed)
+    held, blocked_by = _held(rig, chain, off, keyed, normal * sign)
     if restricted:
         severity, title = Severity.WARNING, "Roll twists the limb"
         why = (
@@ -265,13 +265,13 @@ def _facts(
 
 
 def _held(
-    rig: RigView, chain: IKChain, off: list[str], keyed: list[str]
+    rig: RigView, chain: IKChain, off: list[str], keyed: list[str], aligned_x: Vector
 ) -> tuple[str | None, str | None]:
     """Why rolling would break the chain (``_held_once_aligned``, ``stiffness_held_by_roll``,
     ``_track_that_turns_with_the_roll``: the first that speaks), and what keeps the fix back, in
     a word (the finding's 'blocked_by')."""
     reasons = (
-        ("holds_fold", lambda: _held_once_aligned(rig, chain, off)),
+        ("holds_fold", lambda: _held_once_aligned(rig, chain, off, aligned_x)),
         ("stiffness", lambda: stiffness_held_by_roll(rig, chain)),
         ("start", lambda: _track_that_turns_with_the_roll(rig, chain, off)),
     )
@@ -302,17 +302,23 @@ def _track_that_turns_with_the_roll(rig: RigView, chain: IKChain, off: list[str]
     return None
 
 
-def _held_once_aligned(rig: RigView, chain: IKChain, off: list[str]) -> str | None:
+def _held_once_aligned(
+    rig: RigView, chain: IKChain, off: list[str], aligned_x: Vector
+) -> str | None:
     """Why rolling would stop the chain folding: an inner joint's X IK lock, or an X IK limit
-    too narrow to fold (``holds_the_fold``), that the roll keeps off the bend now would lie on
-    it (measured on the leg and the arm rolled 20° or 40°: with an X lock or a ±6° limit they
-    land, aligned they stop 4.6% to 6.5% of the reach short, the locks check's error)."""
+    too narrow to fold (``holds_the_fold``) or that would let it fold only straighter once X
+    lies on ``aligned_x`` (``_unfolds_once_aligned``), that the roll keeps off the bend now would
+    lie on it (measured on the leg and the arm rolled 20° or 40°: with an X lock or a ±6° limit
+    they land, aligned they stop 4.6% to 6.5% of the reach short, the locks check's error)."""
     for name in off:
         if name not in chain.moving_bones[:-1]:
             continue  # the chain's root is swung, not folded
         pose_bone = rig.pose_bone(name)
         low, high = pose_bone.ik_min_x, pose_bone.ik_max_x
-        limited = pose_bone.use_ik_limit_x and holds_the_fold(rig, chain, name, "x", low, high)
+        limited = pose_bone.use_ik_limit_x and (
+            holds_the_fold(rig, chain, name, "x", low, high)
+            or _unfolds_once_aligned(rig, chain, name, aligned_x)
+        )
         if pose_bone.lock_ik_x or limited:
             what = "IK lock" if pose_bone.lock_ik_x else "IK limit"
             return (
@@ -320,6 +326,21 @@ def _held_once_aligned(rig: RigView, chain: IKChain, off: list[str]) -> str | No
                 "(the locks check's error): free that axis first"
             )
     return None
+
+
+def _unfolds_once_aligned(rig: RigView, chain: IKChain, name: str, aligned_x: Vector) -> bool:
+    """Whether the X IK limit of the joint ``name``, once its X axis lies on ``aligned_x``, lets
+    it fold only straighter than it rests (fresh seed 303, a trade: the forearm rolled 130° and
+    limited -150° to 0° lands, folding about its rolled X; aligned, that limit unfolds it only,
+    the locks check's error)."""
+    parent = chain.moving_bones[chain.moving_bones.index(name) + 1]
+    fold = rig.bone(parent).y_axis.cross(rig.bone(name).y_axis)
+    if fold.length < 1e-4:
+        return False
+    pose_bone = rig.pose_bone(name)
+    if aligned_x.dot(fold) > 0.0:
+        return pose_bone.ik_max_x <= 1e-6
+    return pose_bone.ik_min_x >= -1e-6
 
 
 def align_rolls(obj: bpy.types.Object, finding: Finding) -> str:
