@@ -1686,3 +1686,19 @@ def test_a_root_locked_on_x_folds_off_its_plane_only_at_its_built_lengths(
         ]
         inherit = [f.title for f in findings_of(rig, "inherit") if f.severity == Severity.ERROR]
         assert ("Uneven scale shears bone" in inherit) == sheared
+
+
+@pytest.mark.parametrize(("limit", "lands"), [(150, True), (30, True), (-150, False)])
+def test_a_one_sided_elbow_in_a_chain_of_three_is_read_folding_as_it_rests(limit, lands) -> None:
+    """Fresh seed 303's class: the arm of chain length 3 (shoulder, upper arm, forearm), its
+    elbow limited to fold only further than it rests, lands; read folding the way that brings
+    the hand nearer the shoulder's head, the limit seemed to fold only away (a false error).
+    Limited to fold only straighter it stops 6.2% short, which went unreported."""
+    faults = (Fault("chain_length", "arm", 3), Fault("one_sided_limit", "arm", limit))
+    judged = judge(faults)
+    assert [v.state for v in judged.verdicts if v.owner == "forearm.L"] == [
+        "pass" if lands else "fail"
+    ]
+    assert list(judged.problems()) == []
+    narrow = [f for f in judged.findings if f.check_id == "locks" and f.bone == "forearm.L"]
+    assert [f.title for f in narrow] == ([] if lands else ["IK limit too narrow"])

@@ -176,17 +176,50 @@ arm limited 0° to 30° land; a limit held near 0 both ways is a lock (the locks
 
 
 def one_way_fold(rig: RigView, chain: IKChain, name: str) -> Vector | None:
-    """For ``name``, the joint of a two-bone chain bent at rest, the axis it bends about (armature
-    space, rest pose: a positive turn folds it further) where its IK limit on that axis lets it
-    fold further but never straighter than it rests, as a machine's elbow stops at its rest
-    angle: it cannot cross to the other side, whatever its start or the bones above it do, as
-    long as it may fold ``ONE_WAY_SPAN`` further. None otherwise (limited -10° the other way, the
-    leg stops 5.3% short)."""
+    """For ``name``, the joint of a two-bone chain bent at rest, the axis it bends about where its
+    IK limit lets it fold only further than it rests (``one_way_joint``), as a machine's elbow
+    stops at its rest angle: it cannot cross to the other side, whatever its start or the bones
+    above it do. None otherwise (limited -10° the other way, the leg stops 5.3% short)."""
     if name != chain.owner or len(chain.moving_bones) != 2:
         return None
     if bend_offset(rig, chain) < STRAIGHT_RATIO:
         return None
-    fold = rig.bone(chain.root).y_axis.cross(rig.bone(name).y_axis)
+    return one_way_joint(rig, name)
+
+
+def one_way_joint(rig: RigView, name: str) -> Vector | None:
+    """For a bone bent off its parent at rest, the axis (armature space, rest pose: a positive
+    turn folds the joint further) where its IK limit on that axis, within ``ONE_WAY_ROLL`` of it,
+    lets it fold at least ``ONE_WAY_SPAN`` further and never straighter than it rests; None
+    otherwise."""
+    limited = _bend_limit(rig, name)
+    if limited is None:
+        return None
+    fold, back, further = limited
+    return fold if back >= -1e-6 and further >= math.radians(ONE_WAY_SPAN) else None
+
+
+def one_sided_joint(rig: RigView, name: str) -> Vector | None:
+    """``one_way_joint``'s axis where the limit opens either way alone: only further, or only
+    straighter (a limb that then cannot fold, the locks check's error)."""
+    limited = _bend_limit(rig, name)
+    if limited is None:
+        return None
+    fold, back, further = limited
+    span = math.radians(ONE_WAY_SPAN)
+    opens_further = back >= -1e-6 and further >= span
+    return fold if opens_further or (further <= 1e-6 and back <= -span) else None
+
+
+def _bend_limit(rig: RigView, name: str) -> tuple[Vector, float, float] | None:
+    """For a bone bent off its parent at rest: the axis it bends about (a positive turn folds it
+    further) and the IK limit on its swing axis within ``ONE_WAY_ROLL`` of it, as the turns back
+    (straighter, below 0) and further it allows; None for a straight joint, or that axis locked
+    or free."""
+    parent = rig.bone(name).parent
+    if parent is None:
+        return None
+    fold = rig.bone(parent).y_axis.cross(rig.bone(name).y_axis)
     if fold.length < 1e-4:
         return None
     fold.normalize()
@@ -198,8 +231,7 @@ def one_way_fold(rig: RigView, chain: IKChain, name: str) -> Vector | None:
         if getattr(pose_bone, f"lock_ik_{axis}") or not getattr(pose_bone, f"use_ik_limit_{axis}"):
             return None
         low, high = getattr(pose_bone, f"ik_min_{axis}"), getattr(pose_bone, f"ik_max_{axis}")
-        back, further = (low, high) if along > 0.0 else (-high, -low)
-        return fold if back >= -1e-6 and further >= math.radians(ONE_WAY_SPAN) else None
+        return (fold, low, high) if along > 0.0 else (fold, -high, -low)
     return None
 
 

@@ -17,7 +17,7 @@ import bpy
 from mathutils import Matrix, Vector
 
 from .armature import pose_of
-from .limb import limits_fold, parent_motion, straight_joint_lean
+from .limb import limits_fold, one_sided_joint, parent_motion, straight_joint_lean
 from .names import readable
 from .rig import IKChain, RigView
 
@@ -163,15 +163,25 @@ def spans_the_goals(rig: RigView, chain: IKChain, times: Mapping[str, float] | N
 
 def clamped_folds(rig: RigView, chain: IKChain) -> list[ClampedFold]:
     """The IK limits that hold this limb back from its fold; empty when it folds well enough.
+    The chain's lowest joint, bent at rest, whose limit opens one way alone is read folding the
+    way it rests bent (fresh seed 303's class: the arm of chain length 3, its elbow limited 0°
+    to 150°, lands, and folded the way that brings the hand nearer the shoulder's head, it read
+    as a limit that folds only away; limited -150° to 0°, it stops 6.2% short, and was not
+    called). Joints above keep the nearer-root reading (a robot arm of four links, the third
+    limited 0° to 68° the way it rests, stops 1.2% short: the locks check's error stands).
 
     Locks are the locks check's own business (it measures them with the chain's Jacobian); this
     names the limits that let a joint fold a few degrees, or only the wrong way.
     """
     clamps: list[ClampedFold] = []
-    held = [_fk_tip(rig, chain, *_posed_turns(rig, chain, FOLD_DEGREES, 0.0, True, clamps))]
-    held.append(
-        _fk_tip(rig, chain, *_posed_turns(rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, True))
-    )
+    held = [
+        _fk_tip(rig, chain, *_posed_turns(rig, chain, FOLD_DEGREES, 0.0, True, clamps, True)),
+        _fk_tip(
+            rig,
+            chain,
+            *_posed_turns(rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, True, None, True),
+        ),
+    ]
     if not _held_back(rig, chain, held) or _folded_further_up(rig, chain, clamps):
         return []
     return clamps
@@ -291,6 +301,7 @@ def _posed_turns(
     swing: float,
     locks: bool,
     clamps: list[ClampedFold] | None = None,
+    as_built: bool = False,
 ) -> tuple[list[str], dict[str, Matrix]]:
     """The limb's bones, root first, and their turns (for ``_fk_tip``) with its inner joints
     folded and its root swung (degrees).
@@ -298,7 +309,9 @@ def _posed_turns(
     Each fold goes the way that brings the tip nearer the root, chosen before the IK limits cut
     it: a knee whose limits let it fold only backwards is held back, not posed backwards. A
     chain straight at rest, which has no nearer way, folds the way its limits choose
-    (``limits_fold``). The limits that cut a fold short are added to ``clamps``.
+    (``limits_fold``); with ``as_built`` (the locks check's reading, not the oracle's goals),
+    so does the chain's lowest joint bent at rest whose limit opens one way alone
+    (``one_sided_joint``). The limits that cut a fold short are added to ``clamps``.
     """
     limb = limb_bones(rig, chain)
     order = list(reversed(limb))
@@ -312,6 +325,8 @@ def _posed_turns(
         pose_bone = rig.pose_bone(name)
         folds = [_free_turn(pose_bone, sign * fold, "XZY", locks) for sign in (1, -1)]
         chosen = built if built is not None else straight_joint_lean(rig, name) if locks else None
+        if chosen is None and as_built and name == chain.owner:
+            chosen = one_sided_joint(rig, name)
         axis, angle = _fold_way(rig, chain, limb, turns, name, folds, chosen)
         turns[name], clamp = _limited(pose_bone, axis, angle, locks, fold=True)
         if clamp is not None and clamps is not None:
