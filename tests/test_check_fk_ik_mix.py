@@ -249,3 +249,28 @@ def test_keys_that_twist_a_straight_limb_turned_side_on_decide_its_side(
         assert (keys.severity, start.severity) == (Severity.ERROR, Severity.ERROR)
         # Twisted 9° past the quarter turn it is turned round; 23° the other way, short of it.
         assert ("posed twist" in start.message) == (amount == 0.3)
+
+
+@pytest.mark.parametrize(("limb", "held"), [("arm", True), ("leg", False)])
+def test_keys_above_a_held_joint_whose_copied_start_they_swing_stay(limb, held) -> None:
+    """Fresh seed 304 (a trade): the forearm limited ±3° on X and copying the foot control's
+    rotation lands under the upper arm keyed 0.3 rad, which swings that start about the
+    forearm's Z, and it folds about Z; with the keys cleared it stopped 6.1% short (the locks
+    check's error). The keys stay until the X limit is freed. The shin so built, copying the
+    hand control's rotation, starts swung with or without them: their fix goes (and ``judge``
+    applies it: the leg still lands)."""
+    faults = (
+        Fault("fk_keys", limb, 0.3),
+        Fault("overriding_constraint", limb, 5),
+        Fault("ik_limit", limb, 3),
+    )
+    judged = judge(faults)
+    assert list(judged.problems()) == []
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass"]
+    (keys,) = [f for f in judged.findings if f.check_id == "fk_ik_mix" and f.chain[0] == owner]
+    if not held:
+        assert keys.fix_id == "clear_keys"
+        return
+    assert (keys.fix_id, keys.stated["blocked_by"]) == (None, "swung_hold")
+    assert f"free the X IK axis of {owner} first" in keys.no_fix_reason

@@ -89,13 +89,16 @@ to 103° away from its pole)."""
 
 
 def swung_past_x_holds(
-    rig: RigView, chain: IKChain, without: bpy.types.Constraint | None = None
+    rig: RigView,
+    chain: IKChain,
+    without: bpy.types.Constraint | None = None,
+    rested: tuple[str, ...] = (),
 ) -> dict[str, float]:
     """Each turning bone held on X alone, by a narrow limit or an IK lock, that the solver
     starts turned about Z enough to fold the limb (``folds_past_its_x_hold``), with that turn
     (radians); empty where the start is not modelled (a constraint the IK overrides that
     ``started_pose`` does not turn the bone by). ``without``: as if that constraint were
-    muted."""
+    muted; ``rested``: as if those bones' keys were cleared."""
     if not any(
         limited_on_x_alone(rig.pose_bone(name)) or locked_on_x_alone(rig.pose_bone(name))
         for name in chain.moving_bones
@@ -108,7 +111,7 @@ def swung_past_x_holds(
     )
     if not modelled:
         return {}
-    started = started_pose(rig, chain, without)
+    started = started_pose(rig, chain, without, rested)
     swings = {
         name: folds_past_its_x_hold(rig, chain, name, started, reaching=True)
         for name in chain.bones

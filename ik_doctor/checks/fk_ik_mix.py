@@ -280,15 +280,21 @@ def _bend_kept_below_keys(rig: RigView, chain: IKChain, keyed: list[str]) -> str
 
 def _swing_that_folds_a_hold(rig: RigView, chain: IKChain, keyed: list[str]) -> str | None:
     """Why clearing the keys would break the chain: they turn a bone held on X alone about its
-    own Z, and the solver folds it about Z from there (``swung_past_x_holds``; fresh seed 263, a
-    trade: the arm without Use Tail, its upper arm IK-locked on X and keyed 0.3 rad, lands, and
-    cleared it stops short)."""
+    own Z, or the bone above one whose start a constraint sets, and the solver folds it about Z
+    from there (``swung_past_x_holds``; fresh seed 263, a trade: the arm without Use Tail, its
+    upper arm IK-locked on X and keyed 0.3 rad, lands, and cleared it stops short; fresh seed
+    304: the forearm limited ±3° on X, copying the foot control's rotation, lands under the
+    upper arm keyed 0.3, and cleared it stops short)."""
     swings = swung_past_x_holds(rig, chain)
-    bone = next((name for name in keyed if name in swings), None)
+    if not swings:
+        return None
+    unkeyed = swung_past_x_holds(rig, chain, rested=tuple(keyed))
+    bone = next((name for name in swings if name in keyed or name not in unkeyed), None)
     if bone is None:
         return None
+    turned = "the keys turn" if bone in keyed else "with the keys, the solver starts"
     return (
-        f"the keys turn {bone} {abs(swings[bone]):.2g} rad about its own Z: held on X alone, it "
+        f"{turned} {bone} {abs(swings[bone]):.2g} rad about its own Z: held on X alone, it "
         "folds about Z from there, and cleared, the hold would stop the limb short (the locks "
         f"check's error); free the X IK axis of {bone} first"
     )

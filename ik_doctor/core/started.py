@@ -191,14 +191,18 @@ def swung_to(
 
 
 def started_pose(
-    rig: RigView, chain: IKChain, without: bpy.types.Constraint | None = None
+    rig: RigView,
+    chain: IKChain,
+    without: bpy.types.Constraint | None = None,
+    rested: tuple[str, ...] = (),
 ) -> dict[str, Matrix]:
     """The chain's ``forward_pose`` with each turning bone whose start another constraint sets
     (``start_set_by``) turned as it sets it, root first: where the solver starts (``without``:
-    as if that constraint were muted). Measured on the arm with a Damped Track on the forearm
-    at the hand control: it starts folded 30° further than at rest, and lands from 4
-    iterations, as the arm posed so folded does."""
-    posed = forward_pose(rig, chain)
+    as if that constraint were muted; ``rested``: those bones' rotation at rest, as once their
+    keys are cleared). Measured on the arm with a Damped Track on the forearm at the hand
+    control: it starts folded 30° further than at rest, and lands from 4 iterations, as the arm
+    posed so folded does."""
+    posed = forward_pose(rig, chain, rested=rested)
     for bone in reversed(chain.moving_bones):
         constraint = start_set_by(rig, chain, bone, without)
         if constraint is None:
