@@ -150,6 +150,20 @@ def test_an_arm_without_use_tail_under_a_pole_needs_fifteen_iterations(
     _an_error_exactly_where_it_fails(rig, "forearm.L", fails, ("tail_off", 15))
 
 
+@pytest.mark.parametrize(("iterations", "stretch"), [(5, 0.1), (11, 0.5), (11, 0.01)])
+def test_an_arm_without_use_tail_under_a_pole_stretching_needs_twelve(
+    rig, iterations, stretch
+) -> None:
+    """Fresh seed 306 (a miss under "not measured"): stretching, the same arm lands from 12
+    (measured with IK Stretch 0.01 to 1 on the forearm, a tenth of it on the upper arm: 8 stop
+    0.3% short, 11 0.12%)."""
+    ik = rig.pose.bones["forearm.L"].constraints["IK"]
+    ik.use_tail, ik.iterations = False, iterations
+    rig.pose.bones["forearm.L"].ik_stretch = stretch
+    rig.pose.bones["upper_arm.L"].ik_stretch = stretch / 10.0
+    _an_error_exactly_where_it_fails(rig, "forearm.L", True, ("tail_off_stretching", 12))
+
+
 def test_an_arm_without_use_tail_or_pole_reaches_at_twelve_iterations(rig) -> None:
     ik = rig.pose.bones["forearm.L"].constraints["IK"]
     ik.use_tail, ik.iterations, ik.pole_target = False, 12, None

@@ -55,7 +55,8 @@ What it reports:
   reaches them at 12; bent 13.7°, as the arm, from 9; bent 2°, from 20. A thigh twice its shin
   lands sooner (10 at 7.6°), and one half its shin later (17).
 - Below 15 for a chain without Use Tail under a pole: an error (the arm, its tip the elbow,
-  stops 2.1% short at 12, 0.19% at 14).
+  stops 2.1% short at 12, 0.19% at 14); below 12 where it stretches, unposed and without
+  stiffness (IK Stretch 0.01 to 1: 11 stop 0.12% short).
 - Below 14 for a straight limb without a pole, 16 with its hinges limited opposite ways: an
   error. Posed against its lower bone's one-sided IK limit, 16 posed 20° so and 10 posed 70°
   (15 and 9 stop 0.1% and 0.3% short, the arm and the leg alike).

@@ -41,7 +41,7 @@ from mathutils import Matrix, Vector
 from ..core.armature import armature_data, pose_of
 from ..core.editing import FixError, current_view_layer, ensure_own_bones, unset_rest_lengths_kept
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.geometry import mean_scale
+from ..core.geometry import is_identity, mean_scale
 from ..core.limb import (
     TRANSFORMS,
     animated_bones,
@@ -236,7 +236,7 @@ def _no_fix_reason(rig: RigView, kind: dict[str, bool]) -> tuple[str, str] | Non
         return "animated", _ANIMATED.format(name=rig.name)
     if kind["negative"] or kind["non_uniform"]:
         posed = [
-            readable(b) for b in pose_of(obj).bones if not _is_identity(b.matrix_basis)
+            readable(b) for b in pose_of(obj).bones if not is_identity(b.matrix_basis, TOLERANCE)
         ] or sorted(animated_bones(rig))
         if posed:
             return "posed", (
@@ -263,14 +263,6 @@ _ANIMATED = (
 def _transforms_animated(rig: RigView, obj: bpy.types.Object) -> bool:
     """Whether an action keys the rotation or scale (keyed locations are kept by the fix)."""
     return any(path in TRANSFORMS - {"location"} for path in animated_paths(rig, obj))
-
-
-def _is_identity(matrix: Matrix) -> bool:
-    return all(
-        abs(matrix[row][col] - (1.0 if row == col else 0.0)) < TOLERANCE
-        for row in range(4)
-        for col in range(4)
-    )
 
 
 def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:

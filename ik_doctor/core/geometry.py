@@ -61,3 +61,13 @@ def rest_pole_angle(
 def mean_scale(matrix: Matrix) -> float:
     """The mean of a matrix's axis scales (mirroring ignored): one size for a whole object."""
     return sum(abs(axis) for axis in matrix.to_scale().to_tuple()) / 3.0
+
+
+def is_identity(matrix: Matrix, tolerance: float) -> bool:
+    """Whether every element of a 4 by 4 matrix is within ``tolerance`` of the identity's: a pose
+    left at rest, an object unmoved."""
+    return all(
+        abs(matrix[row][col] - (1.0 if row == col else 0.0)) < tolerance
+        for row in range(4)
+        for col in range(4)
+    )
