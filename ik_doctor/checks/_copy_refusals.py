@@ -29,6 +29,9 @@ from ._twin_differences import Difference
 from ._unturned_joint import limited_to_its_side
 from .duplicates import clash_after
 
+LIMIT_SETTINGS = ("use_ik_limit_", "ik_min_", "ik_max_")
+"""The pose bone's IK limit settings, by their start."""
+
 
 def copy_refused(
     rig: RigView, differences: list[Difference], source: IKChain, dest: IKChain, decided: bool
@@ -40,9 +43,10 @@ def copy_refused(
     # matter.
     gains_tail = not dest.use_tail and source.use_tail
     gains_pole = dest.pole is None and any(d.what == "pole" for d in differences)
-    # Or loses the one-sided limit that keeps its side (fresh seed 302's class).
+    # Or loses the one-sided limit that keeps its side (fresh seed 302's class: limited 0° to
+    # 150° the leg lands not inheriting rotation, and with its twin's free joint it flips).
     loses_side = limited_to_its_side(rig, dest, dest.owner) and any(
-        bone == dest.owner and "ik_" in setting
+        bone == dest.owner and setting.startswith(LIMIT_SETTINGS)
         for d in differences
         for bone, setting, _ in d.writes
     )
@@ -173,7 +177,7 @@ def _freeing_refused(
     held = _frees_a_held_turn(rig, dest, differences)
     if held is not None:
         return "posed_off_axis", held
-    frees_limits = any(d.held_axes(("use_ik_limit_", "ik_min_", "ik_max_")) for d in differences)
+    frees_limits = any(d.held_axes(LIMIT_SETTINGS) for d in differences)
     if frees_limits and (kept := start_kept_out_by_a_limit(rig, dest)) is not None:
         return "overridden_start", kept
     frees_x = any("x" in d.held_axes() for d in differences)

@@ -69,9 +69,9 @@ def rotation_effect(rig: RigView, chain: IKChain, name: str) -> Effect:
             or _narrowly_limited(rig, chain, name)
             or _WITHOUT_POLE
         )
-    stretched = _stretched_straight(rig, chain) or _limited_side(rig, chain, name)
-    if stretched is not None:
-        return stretched
+    kept = _stretched_straight(rig, chain) or _limited_side(rig, chain, name)
+    if kept is not None:
+        return kept
     held = _held_bend_axis(rig, chain, name)
     return (
         _held_and_stretching(rig, chain, name, held)
@@ -182,7 +182,7 @@ def _limited_side(rig: RigView, chain: IKChain, name: str) -> Effect | None:
         "its IK limit lets it fold further but never straighter than it rests, so it keeps "
         "its side however the bones above it turn (measured: the leg and the arm limited 0° to "
         "30° up to 0° to 179° land with the body turned 40°; limited -10° to 150°, the leg "
-        "bends away), but the bend no longer follows the bones above it",
+        "stops 5.3% short), but the bend no longer follows the bones above it",
         True,
         (("effect", "limited_to_its_side"),),
     )

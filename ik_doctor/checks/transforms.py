@@ -282,7 +282,8 @@ def apply_armature_transforms(obj: bpy.types.Object, finding: Finding) -> str:
         if (turn := pole_turn(rig, chain)) is not None
     }
     armature = armature_data(obj)
-    axes_before = {bone.name: _axes(bone) for bone in armature.bones}
+    # Keyed by pointer: a name Python cannot read raises when read (bpy 5.3).
+    axes_before = {bone.as_pointer(): _axes(bone) for bone in armature.bones}
     with unset_rest_lengths_kept(obj), _children_kept_in_place(obj):
         armature.transform(linear)
         armature.update_tag()  # the depsgraph does not see bones moved by transform() otherwise
@@ -313,7 +314,7 @@ def _axes(bone: bpy.types.Bone) -> dict[str, Vector]:
 
 
 def _mirror_ik_limits(
-    obj: bpy.types.Object, linear: Matrix, axes_before: dict[str, dict[str, Vector]]
+    obj: bpy.types.Object, linear: Matrix, axes_before: dict[int, dict[str, Vector]]
 ) -> list[str]:
     """After a mirror is applied, the IK limits of each bone axis that became the mirror image
     of its old axis, turned to match: a turn about a mirrored axis runs the other way, so a
@@ -324,7 +325,7 @@ def _mirror_ik_limits(
     finding's ``limits_mirrored``) are turned. Returns the bones whose limits turned."""
     turned = []
     for pose_bone in pose_of(obj).bones:
-        before, now = axes_before[pose_bone.bone.name], _axes(pose_bone.bone)
+        before, now = axes_before[pose_bone.bone.as_pointer()], _axes(pose_bone.bone)
         changed = False
         for axis in "xyz":
             if not _one_sided(pose_bone, axis):
