@@ -19,6 +19,7 @@ ik_doctor_env() {
   esac
   local venv="$ROOT/.venv/$line"
   if [ ! -x "$venv/bin/python" ]; then
+    _ik_doctor_room_for "$line" "$ROOT" "${TMPDIR:-/tmp}" || return 1
     PYENV_VERSION="${python#python}.0" "$python" -m venv "$venv" 2>/dev/null \
       || "$python" -m venv "$venv"
   fi
@@ -28,6 +29,21 @@ ik_doctor_env() {
   "$venv/bin/python" -c "import bpy" 2>/dev/null \
     || { echo "bpy did not install for the $line line" >&2; return 1; }
   VENV="$venv"
+}
+
+# A new line's environment takes 1 to 1.6 GB (the bpy wheel, unpacked beside its download):
+# say so plainly where the disk cannot hold it, rather than let pip fail halfway through.
+_ik_doctor_room_for() {
+  local line="$1" dir free_mb
+  shift
+  for dir in "$@"; do
+    free_mb=$(df -Pm "$dir" | awk 'NR == 2 {print $4}')
+    if [ "${free_mb:-0}" -lt 3072 ]; then
+      echo "setting up the $line line needs about 3 GB free in $dir, which has ${free_mb} MB:" \
+        "free some space first" >&2
+      return 1
+    fi
+  done
 }
 
 # The type checker's own environment: the bpy stubs (fake-bpy-module) would shadow real bpy.
