@@ -633,13 +633,9 @@ def test_a_narrow_limit_on_a_bone_that_does_not_inherit_rotation_fails_without_a
         Fault("ik_limit", limb, limit),
         Fault("no_pole", limb, 0),
     )
-    judged = judge(faults)
-    owner = LIMBS[limb].owner
-    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
-    assert list(judged.problems()) == []
-    (inherited,) = [f for f in judged.findings if f.check_id == "inherit" and f.bone == owner]
-    assert inherited.severity == (Severity.WARNING if lands else Severity.ERROR)
+    _inherit_agrees(faults, limb, lands)
     if not lands:
+        owner = LIMBS[limb].owner
         rig = faulted_rig(faults)
         (inherited,) = [f for f in findings_of(rig, "inherit") if f.bone == owner]
         apply_fix(inherited)
@@ -658,8 +654,8 @@ def test_a_narrow_limit_on_a_bone_that_does_not_inherit_rotation_fails_without_a
 def test_a_joint_limited_to_fold_no_straighter_than_it_rests_keeps_its_side(
     limb, limit, other, lands
 ) -> None:
-    """Fresh seed 302 (a trade): rest_pose's pre-bend of a straight leg whose lower bone folds
-    only toward its pole, stretching, left the inherit error on a chain that lands. A lower bone
+    """Fresh seed 302's class (a trade: rest_pose's pre-bend of a straight leg whose lower bone
+    folds only toward its pole, stretching, left the inherit error on a leg that lands). A bone
     that does not inherit rotation cannot cross to the other side while its IK limit lets it
     fold only further than it rests (measured: 0° to 30° up to 0° to 179° land on both limbs);
     limited the other way it cannot fold at all (the locks check's error)."""
@@ -668,12 +664,7 @@ def test_a_joint_limited_to_fold_no_straighter_than_it_rests_keeps_its_side(
         *(Fault(kind, limb, amount) for kind, amount in other),
         Fault("one_sided_limit", limb, limit),
     )
-    judged = judge(faults)
-    owner = LIMBS[limb].owner
-    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
-    assert list(judged.problems()) == []
-    (inherited,) = [f for f in judged.findings if f.check_id == "inherit" and f.bone == owner]
-    assert inherited.severity == (Severity.WARNING if lands else Severity.ERROR)
+    _inherit_agrees(faults, limb, lands)
 
 
 @pytest.mark.parametrize("limb", ["arm", "leg"])
@@ -708,3 +699,14 @@ def test_a_joint_limited_to_its_side_is_not_given_its_twins_free_limits(limb) ->
     (twins,) = findings_of(rig, "symmetry")
     assert (twins.fix_id, twins.stated["blocked_by"]) == (None, "inherit_rotation")
     assert "twin's IK limits" in twins.no_fix_reason
+
+
+def _inherit_agrees(faults: tuple[Fault, ...], limb: str, lands: bool) -> None:
+    """The oracle's verdict on the limb's chain is ``lands``, ``judge`` (which applies every
+    offered fix) finds no problem, and inherit's finding is an error exactly where it fails."""
+    judged = judge(faults)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
+    assert list(judged.problems()) == []
+    (inherited,) = [f for f in judged.findings if f.check_id == "inherit" and f.bone == owner]
+    assert inherited.severity == (Severity.WARNING if lands else Severity.ERROR)

@@ -43,14 +43,8 @@ def copy_refused(
     # matter.
     gains_tail = not dest.use_tail and source.use_tail
     gains_pole = dest.pole is None and any(d.what == "pole" for d in differences)
-    # Or loses the one-sided limit that keeps its side (fresh seed 302's class: limited 0° to
-    # 150° the leg lands not inheriting rotation, and with its twin's free joint it flips).
-    loses_side = limited_to_its_side(rig, dest, dest.owner) and any(
-        bone == dest.owner and setting.startswith(LIMIT_SETTINGS)
-        for d in differences
-        for bone, setting, _ in d.writes
-    )
     inherits = rig.raw_bone(dest.owner).use_inherit_rotation
+    loses_side = not inherits and _loses_its_side(rig, dest, differences)
     if (gains_tail or gains_pole or loses_side) and not inherits:
         # Measured: a pole on a joint that does not inherit rotation flips it once the body
         # turns (the inherit check's error); without one the limb still reaches.
@@ -106,6 +100,18 @@ def copy_refused(
             f"{dest.owner} reach despite its other faults: fix those first"
         )
     return None
+
+
+def _loses_its_side(rig: RigView, dest: IKChain, differences: list[Difference]) -> bool:
+    """Whether the copy writes the IK limits of ``dest``'s owner, whose one-sided limit keeps
+    its joint's side (``limited_to_its_side``; fresh seed 302's class: limited 0° to 150° the
+    leg lands not inheriting rotation, and with its twin's free joint it flips)."""
+    writes_limits = any(
+        bone == dest.owner and setting.startswith(LIMIT_SETTINGS)
+        for d in differences
+        for bone, setting, _ in d.writes
+    )
+    return writes_limits and limited_to_its_side(rig, dest, dest.owner)
 
 
 def _target_below_copied_chain(rig: RigView, source: IKChain, dest: IKChain) -> str | None:

@@ -24,6 +24,7 @@ from ._stiff_needs import (
     stretching_and_stiff,
     swing_stiffness,
 )
+from ._stiffness_findings import stiff_bones
 from ._three_bone_needs import three_bone_need
 
 BEND_NEEDS = (
@@ -271,7 +272,7 @@ def iterations_needed(
     rolled = _rolled_need(rig, chain, measured, limb)
     if with_pole and table is BEND_NEEDS and not stretching and stiff is None and rolled:
         needs.append(rolled)
-    needs += _setup_needs(rig, chain, bend, with_pole, bool(stretching))
+    needs += _setup_needs(rig, chain, bend, with_pole)
     return max(needs, key=lambda need: need.count)
 
 
@@ -290,23 +291,18 @@ def _tail_off_stretching(rig: RigView, chain: IKChain, bend: float, with_pole: b
 
 
 def _posed_or_stiff(rig: RigView, chain: IKChain) -> bool:
-    for name in chain.moving_bones:
-        pose_bone = rig.pose_bone(name)
-        if any(getattr(pose_bone, f"ik_stiffness_{axis}") > 0.0 for axis in "xyz"):
-            return True
-        if not is_identity(pose_bone.matrix_basis, 1e-6):
-            return True
-    return False
+    posed = any(
+        not is_identity(rig.pose_bone(name).matrix_basis, 1e-6) for name in chain.moving_bones
+    )
+    return posed or bool(stiff_bones(rig, chain))
 
 
-def _setup_needs(
-    rig: RigView, chain: IKChain, bend: float, with_pole: bool, stretching: bool
-) -> list[Need]:
+def _setup_needs(rig: RigView, chain: IKChain, bend: float, with_pole: bool) -> list[Need]:
     """What the IK's own setup needs whatever the bend table says: no Use Tail under a pole
-    (unless it stretches: ``_tail_off_stretching``), or a straight chain without a pole on
+    (stretching, ``_tail_off_stretching`` decides before), or a straight chain without a pole on
     hinges limited opposite ways."""
     needs = []
-    if not chain.use_tail and with_pole and bend <= TAIL_OFF_BEND and not stretching:
+    if not chain.use_tail and with_pole and bend <= TAIL_OFF_BEND:
         needs.append(
             Need(
                 TAIL_OFF_NEEDS,

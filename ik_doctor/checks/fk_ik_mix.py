@@ -286,10 +286,10 @@ def _swing_that_folds_a_hold(rig: RigView, chain: IKChain, keyed: list[str]) -> 
     304: the forearm limited ±3° on X, copying the foot control's rotation, lands under the
     upper arm keyed 0.3, and cleared it stops short)."""
     swings = swung_past_x_holds(rig, chain)
-    if not swings:
-        return None
-    unkeyed = swung_past_x_holds(rig, chain, rested=tuple(keyed))
-    bone = next((name for name in swings if name in keyed or name not in unkeyed), None)
+    bone = next((name for name in keyed if name in swings), None)
+    if bone is None and swings:
+        unkeyed = swung_past_x_holds(rig, chain, rested=tuple(keyed))
+        bone = next((name for name in swings if name not in unkeyed), None)
     if bone is None:
         return None
     turned = "the keys turn" if bone in keyed else "with the keys, the solver starts"

@@ -64,6 +64,7 @@ from ..core.limb import (
     chain_shape,
     keep_pole_turn,
     pole_turn,
+    rest_bend_axis,
 )
 from ..core.names import readable
 from ..core.reach import FOLD_DEGREES, HELD_SHARE, holds_the_fold
@@ -333,9 +334,8 @@ def _unfolds_once_aligned(rig: RigView, chain: IKChain, name: str, aligned_x: Ve
     it fold only straighter than it rests (fresh seed 303, a trade: the forearm rolled 130° and
     limited -150° to 0° lands, folding about its rolled X; aligned, that limit unfolds it only,
     the locks check's error)."""
-    parent = chain.moving_bones[chain.moving_bones.index(name) + 1]
-    fold = rig.bone(parent).y_axis.cross(rig.bone(name).y_axis)
-    if fold.length < 1e-4:
+    fold = rest_bend_axis(rig, name)
+    if fold is None:
         return False
     pose_bone = rig.pose_bone(name)
     if aligned_x.dot(fold) > 0.0:

@@ -323,14 +323,14 @@ def _mirror_ik_limits(
     missed targets nearer its root, the locks check's error). Axes Blender negated while
     rebuilding the roll keep their sense. Only limits in use and one-sided (``_one_sided``, the
     finding's ``limits_mirrored``) are turned. Returns the bones whose limits turned."""
-    turned = []
+    turned, mirror = [], linear.to_3x3()
     for pose_bone in pose_of(obj).bones:
         before, now = axes_before[pose_bone.bone.as_pointer()], _axes(pose_bone.bone)
         changed = False
         for axis in "xyz":
             if not _one_sided(pose_bone, axis):
                 continue
-            if now[axis].dot(linear.to_3x3() @ before[axis]) <= 0.0:
+            if now[axis].dot(mirror @ before[axis]) <= 0.0:
                 continue
             low, high = getattr(pose_bone, f"ik_min_{axis}"), getattr(pose_bone, f"ik_max_{axis}")
             setattr(pose_bone, f"ik_min_{axis}", -high)

@@ -211,18 +211,24 @@ def one_sided_joint(rig: RigView, name: str) -> Vector | None:
     return fold if opens_further or (further <= 1e-6 and back <= -span) else None
 
 
+def rest_bend_axis(rig: RigView, name: str) -> Vector | None:
+    """The axis (armature space, unit) the joint at the head of ``name`` is bent about at rest:
+    a positive turn about it folds the joint further. None for a root or a straight joint."""
+    parent = rig.bone(name).parent
+    if parent is None:
+        return None
+    fold = rig.bone(parent).y_axis.cross(rig.bone(name).y_axis)
+    return fold.normalized() if fold.length >= 1e-4 else None
+
+
 def _bend_limit(rig: RigView, name: str) -> tuple[Vector, float, float] | None:
     """For a bone bent off its parent at rest: the axis it bends about (a positive turn folds it
     further) and the IK limit on its swing axis within ``ONE_WAY_ROLL`` of it, as the turns back
     (straighter, below 0) and further it allows; None for a straight joint, or that axis locked
     or free."""
-    parent = rig.bone(name).parent
-    if parent is None:
+    fold = rest_bend_axis(rig, name)
+    if fold is None:
         return None
-    fold = rig.bone(parent).y_axis.cross(rig.bone(name).y_axis)
-    if fold.length < 1e-4:
-        return None
-    fold.normalize()
     pose_bone, bone = rig.pose_bone(name), rig.bone(name)
     for axis, direction in (("x", bone.x_axis), ("z", bone.z_axis)):
         along = direction.dot(fold)

@@ -174,14 +174,9 @@ def clamped_folds(rig: RigView, chain: IKChain) -> list[ClampedFold]:
     names the limits that let a joint fold a few degrees, or only the wrong way.
     """
     clamps: list[ClampedFold] = []
-    held = [
-        _fk_tip(rig, chain, *_posed_turns(rig, chain, FOLD_DEGREES, 0.0, True, clamps, True)),
-        _fk_tip(
-            rig,
-            chain,
-            *_posed_turns(rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, True, None, True),
-        ),
-    ]
+    folded = _posed_turns(rig, chain, FOLD_DEGREES, 0.0, True, clamps, as_built=True)
+    swung = _posed_turns(rig, chain, FOLD_DEGREES / 2.0, SWING_DEGREES, True, as_built=True)
+    held = [_fk_tip(rig, chain, *folded), _fk_tip(rig, chain, *swung)]
     if not _held_back(rig, chain, held) or _folded_further_up(rig, chain, clamps):
         return []
     return clamps
