@@ -376,6 +376,36 @@ def test_a_damped_track_at_the_control_starts_the_limb_folded_further(
     _an_error_exactly_where_it_fails(rig, owner, fails, ("folded_further", needs))
 
 
+@pytest.mark.parametrize(
+    ("owner", "stiff", "stiffness", "posed", "iterations", "fails", "needs"),
+    [
+        ("forearm.L", "both", 0.95, 70, 27, True, 28),
+        ("forearm.L", "both", 0.9, 45, 17, False, 16),  # the leg needs 16, the arm 17
+        ("shin.L", "both", 0.9, 20, 10, True, 11),
+        ("shin.L", "both", 0.9, 20, 11, False, 11),
+        ("forearm.L", "lower", 0.8, 110, 19, True, 20),
+        ("shin.L", "upper", 0.7, 45, 10, True, 11),
+    ],
+)
+def test_a_stiff_limb_posed_folded_further_needs_more_than_either_alone(
+    rig, owner, stiff, stiffness, posed, iterations, fails, needs
+) -> None:
+    """Issue 25 (fresh seed 312): the arm stiff 0.95 on both bones, started 83° further folded
+    by a copied rotation, stopped 2.1% of its reach short at 20 iterations under "not
+    measured". Both together need more than either alone (``STIFF_FOLDED_NEEDS``): the arm at
+    0.95 needs 21 at rest and 7 unstiff posed 70° further, 28 both."""
+    lower = rig.pose.bones[owner]
+    bones = {"both": (lower, lower.parent), "lower": (lower,), "upper": (lower.parent,)}[stiff]
+    for bone in bones:
+        bone.ik_stiffness_x = bone.ik_stiffness_y = bone.ik_stiffness_z = stiffness
+    lower.rotation_mode = "XYZ"
+    lower.rotation_euler = (math.radians(posed), 0.0, 0.0)
+    lower.constraints["IK"].iterations = iterations
+    (finding,) = findings_of(rig, "solver")
+    assert finding.stated["needs"] == needs
+    _an_error_exactly_where_it_fails(rig, owner, fails, ("stiff_folded", needs))
+
+
 def _an_error_exactly_where_it_fails(rig, owner: str, fails: bool, cause: tuple[str, int]) -> None:
     """The solver finding is an error whose need is ``cause`` (what sets the count, and the
     count) where the oracle fails the chain (and its fix lands it), a warning where it lands."""

@@ -20,6 +20,7 @@ from ..core.rig import IKChain, RigView
 from ._need_tables import Need, by_bend, fewer_either_side
 from ._stiff_needs import (
     stiff_and_stretching_need,
+    stiff_folded_need,
     stiffness_need,
     stretching_and_stiff,
     swing_stiffness,
@@ -399,10 +400,13 @@ def _bend_table(rig: RigView, chain: IKChain, with_pole: bool) -> tuple[tuple[fl
 
 
 def _folded_further_need(rig: RigView, chain: IKChain, bend: float, further: float) -> Need | None:
-    """What a limb posed folded further needs (``FOLDED_FURTHER_NEEDS``), None where the table
-    was not measured: another rest bend or proportion, or a bone stiff, stretching or grown."""
-    if not _posed_as_measured(rig, chain):
+    """What a limb posed folded further needs (``FOLDED_FURTHER_NEEDS``; stiff,
+    ``STIFF_FOLDED_NEEDS``), None where the table was not measured: another rest bend or
+    proportion, or a bone stretching or grown."""
+    if not _posed_as_measured(rig, chain, stiff=True):
         return None
+    if any(swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones):
+        return stiff_folded_need(rig, chain, bend, further)
     count = by_bend(FOLDED_FURTHER_NEEDS, bend, lambda folds: fewer_either_side(folds, further))
     if not count:
         return None
@@ -462,14 +466,15 @@ def _straighter_need(rig: RigView, chain: IKChain, bend: float, start: float) ->
     )
 
 
-def _posed_as_measured(rig: RigView, chain: IKChain) -> bool:
+def _posed_as_measured(rig: RigView, chain: IKChain, stiff: bool = False) -> bool:
     """Whether the limb is as the posed starts were measured (``FOLDED_FURTHER_NEEDS``,
-    ``STRAIGHTER_NEEDS``): bones of equal length with Use Tail, none stiff, stretching or grown."""
+    ``STRAIGHTER_NEEDS``): bones of equal length with Use Tail, none stretching or grown, nor
+    (unless ``stiff``) stiff."""
     if _bend_table(rig, chain, True) is not BEND_NEEDS or not chain.use_tail:
         return False
     if stretching_bones(rig, chain) or posed_longer(rig, chain):
         return False
-    return not any(swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones)
+    return stiff or not any(swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones)
 
 
 def _opposed_hinges(rig: RigView, chain: IKChain) -> bool:

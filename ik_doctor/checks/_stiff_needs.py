@@ -58,6 +58,50 @@ about 90°): it needs one or two fewer (measured on 5.3 at 0.5, 0.7, 0.8 and 0.9
 90° with its forearm at 0.8 lands from 11 where unrolled it needs 13; seed 113 called it an error
 at 12). Each row holds from its stiffness up to the next, the fewer side."""
 
+STIFF_FOLDED_BENDS = (7.63, 13.7)
+"""The rest bends (the leg's, the arm's) ``STIFF_FOLDED_NEEDS`` holds at, and between."""
+_FOLDS = (2, 5, 10, 15, 20, 25, 30, 35, 45, 55, 70, 90, 110, 130, 150, 170)
+"""Degrees further folded than at rest that ``STIFF_FOLDED_NEEDS`` was measured at."""
+# fmt: off
+STIFF_FOLDED_NEEDS = {
+    "even": (
+        (0.5, (8, 7, 6, 5, 4, 4, 5, 6, 6, 7, 8, 9, 10, 11, 12, 13)),
+        (0.6, (8, 8, 7, 6, 5, 5, 6, 6, 7, 8, 9, 10, 11, 12, 14, 15)),
+        (0.7, (9, 8, 7, 7, 6, 6, 7, 8, 9, 9, 10, 12, 13, 14, 16, 18)),
+        (0.75, (10, 9, 8, 7, 7, 7, 8, 8, 10, 11, 12, 13, 14, 16, 18, 19)),
+        (0.8, (11, 10, 9, 8, 8, 8, 9, 10, 11, 12, 13, 15, 16, 18, 20, 22)),
+        (0.85, (12, 11, 10, 10, 9, 9, 10, 11, 13, 14, 15, 17, 19, 21, 23, 25)),
+        (0.9, (14, 14, 13, 12, 11, 11, 13, 14, 16, 18, 19, 21, 24, 26, 29, 32)),
+        (0.925, (16, 16, 15, 14, 13, 13, 15, 17, 19, 21, 23, 25, 28, 30, 33, 36)),
+        (0.95, (20, 19, 19, 18, 17, 16, 19, 21, 23, 26, 28, 31, 33, 36, 41, 41)),
+    ),
+    "joint": (
+        (0.5, (9, 8, 7, 6, 5, 6, 7, 7, 8, 9, 10, 11, 12, 13, 14, 16)),
+        (0.6, (10, 9, 8, 7, 6, 7, 8, 9, 9, 10, 11, 12, 13, 14, 16, 17)),
+        (0.7, (11, 10, 9, 8, 8, 9, 10, 10, 11, 12, 13, 14, 16, 17, 19, 20)),
+        (0.75, (11, 11, 10, 9, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 21, 23)),
+        (0.8, (13, 12, 11, 11, 10, 11, 12, 13, 15, 16, 17, 18, 20, 22, 24, 26)),
+    ),
+    "root": (
+        (0.5, (10, 9, 7, 6, 5, 6, 7, 7, 8, 9, 10, 11, 11, 12, 13, 15)),
+        (0.6, (10, 9, 8, 7, 6, 7, 8, 8, 9, 10, 11, 12, 13, 14, 15, 16)),
+        (0.7, (11, 10, 9, 8, 8, 9, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18)),
+    ),
+}
+# fmt: on
+"""Iterations a two-bone limb with a pole needs where the solver starts its joint folded further
+than at rest (``FOLDED_FURTHER_NEEDS``' starts) and its bones are IK-stiff, as ``STIFF_NEEDS``
+reads them, by the stiffness row at or below the limb's and the degrees further folded
+(``_FOLDS``; between two, the fewer of both), every count below failing: the fewer of the leg's
+and the arm's, measured on 4.2 at the joint posed folded 2° to 170° further (fresh seed 312, a
+miss: the arm stiff 0.95 on both bones, started 83° further by a copied rotation, stopped 2.1%
+of its reach short at 20 under "not measured"). The two together need more than either: the
+leg at 0.95 needs 20 at rest and 28 started 70° further, where the unstiff leg needs 8; the
+counts dip at 20° to 25° further, as unstiff starts do. Stiffer than its last row (both bones
+past 0.95, the lower bone alone from 0.85, the upper from 0.75) a limb stops short at 80 from
+many starts (``locks``): the last row is the least it needs. The arm folded 170° further starts
+past the line and fails at 80 (the leg's count is the row's)."""
+
 # fmt: off
 _FAST_STRETCH_LEG = ((0.3, ((0.7, 16),)), (0.4, ((0.7, 11),)), (0.5, ((0.7, 9),)))
 _FAST_STRETCH_ARM = ((0.3, ((0.7, 17),)), (0.4, ((0.7, 12),)), (0.5, ((0.7, 9),)))
@@ -225,3 +269,29 @@ def _at_least(row: tuple[tuple[float, int], ...], stiffness: float) -> int:
 def swing_stiffness(pose_bone: bpy.types.PoseBone) -> float:
     """The bone's IK stiffness on its freer swing axis, as set (0.7 reads 0.699999988)."""
     return round(min(pose_bone.ik_stiffness_x, pose_bone.ik_stiffness_z), 3)
+
+
+def stiff_folded_need(rig: RigView, chain: IKChain, bend: float, further: float) -> Need | None:
+    """The count ``STIFF_FOLDED_NEEDS`` gives a stiff limb started ``further`` degrees folded
+    further than its ``bend`` at rest; None where neither bone is stiff, for a stiffness or a
+    bend no row measured, or a joint rolled to fold about Z (measured unrolled)."""
+    stiff = _chain_stiffness(rig, chain)
+    if stiff is None or folds_about_z(rig, chain):
+        return None
+    kind, stiffness, where = stiff
+    rows_by_stiffness = reversed(STIFF_FOLDED_NEEDS[kind])
+    folds = next((row for least, row in rows_by_stiffness if stiffness >= least), None)
+    if folds is None:
+        return None
+    rows = tuple(zip(_FOLDS, folds, strict=True))
+    limbs = tuple((measured, rows) for measured in STIFF_FOLDED_BENDS)
+    need = by_bend(limbs, bend, lambda row: fewer_either_side(row, further))
+    if not need:
+        return None
+    return Need(
+        need,
+        f"IK stiffness {stiffness:g} on {where}, its joint posed folded {further:.0f}° further "
+        f"than its {bend:.1f}° at rest, where the solver starts; two-bone limbs with a pole so "
+        f"stiff and so posed need at least {need}, measured",
+        "stiff_folded",
+    )
