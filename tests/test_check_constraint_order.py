@@ -635,6 +635,26 @@ def test_a_flat_start_under_a_turned_pole_angle_ends_side_on(turn, lands) -> Non
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"]
 
 
+@pytest.mark.parametrize(
+    ("limit", "pole", "lands"),
+    [(20, "pole_behind", False), (44, "pole_behind", False), (45, "pole_behind", True),
+     (44, "pole_angle", False), (45, "pole_angle", True)],
+)  # fmt: skip
+def test_a_flipped_start_that_a_narrow_limit_holds_stays_an_error(limit, pole, lands) -> None:
+    """Fresh seed 314 (a miss): the shin copying the hips' rotation, under a pole behind the bend
+    or an angle turned side-on, flips to fold the mirrored way, where an X IK limit of ±20°
+    holds it 2.3% of its reach short: a warning said it lands. ±44° stops 0.35% short, ±45°
+    lands (``mirrored_fold_held_by``)."""
+    faults = [Fault("ik_limit", "leg", limit), Fault("overriding_constraint", "leg", 0)]
+    faults.append(Fault(pole, "leg", 0 if pole == "pole_behind" else 100))
+    judged = judge(tuple(faults), fixes=False)
+    (verdict,) = [v for v in judged.verdicts if v.owner == "shin.L"]
+    assert verdict.state == ("pass" if lands else "fail"), verdict.reason
+    (order,) = [f for f in judged.findings if f.check_id == "constraint_order"]
+    assert order.severity == (Severity.WARNING if lands else Severity.ERROR)
+    assert list(judged.problems()) == []
+
+
 @pytest.mark.parametrize(("turn", "lands"), [(10, False), (18, False), (19, True), (30, True)])
 def test_a_track_to_start_that_the_pole_angle_turns_back_lands_from_19_degrees(turn, lands) -> None:
     """Fresh seed 160: the forearm's Track To at the hand control starts the arm bent the other
