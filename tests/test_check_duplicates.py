@@ -6,7 +6,7 @@ import math
 
 import bpy
 import pytest
-from faulted_limbs import Fault, faulted_rig, judge
+from faulted_limbs import LIMBS, Fault, faulted_rig, judge
 from solving import assert_ik_works, findings_of, pose_snapshot
 
 from ik_doctor import Severity, apply_fix, diagnose, run_fix, solve_within_reach
@@ -475,3 +475,25 @@ def test_the_agree_fix_is_not_offered_where_the_turned_ik_would_race() -> None:
     assert not judged.trades, "\n".join(judged.trades)
     pair = next(f for f in judged.findings if f.check_id == "duplicates")
     assert pair.fix_id != "agree"
+
+
+@pytest.mark.parametrize(
+    ("limb", "lengths", "longer_lands"),
+    [("arm", (2, 3), False), ("arm", (3, 2), True), ("leg", (2, 3), True)],
+)
+def test_two_iks_on_one_bone_of_different_lengths_warn_that_one_may_miss(
+    limb, lengths, longer_lands
+) -> None:
+    """Fresh seed 316: the hand's IKs of length 2 then 3 on the hand control (the forearm's IK
+    muted) leave the longer 4.4% of its reach short under "Duplicate IK", whose words said they
+    agree and would fight only if a chain length differed. They differ: the warning says so, and
+    that whether both land depends on the rig (in the other order, or on the foot, they do)."""
+    faults = [Fault("muted", limb, 0)] + [Fault("ik_below", limb, n) for n in lengths]
+    judged = judge(tuple(faults), fixes=False)
+    below = LIMBS[limb].below
+    name = "IK" if lengths[0] > lengths[1] else "IK.001"
+    longer = [v for v in judged.verdicts if v.owner == below and v.constraint == name]
+    assert [v.state for v in longer] == ["pass" if longer_lands else "fail"]
+    (pair,) = [f for f in judged.findings if f.check_id == "duplicates"]
+    assert (pair.severity, pair.title) == (Severity.WARNING, "Duplicate IK")
+    assert any(f"chain lengths {a} and {b}" in pair.why for a, b in (lengths, lengths[::-1]))
