@@ -684,6 +684,10 @@ def test_iterations_for_a_chain_both_stiff_and_stretching_are_sure_only_below_bo
         ("stiff_both", "arm", 0.725, 0.055, 35, True),
         ("stiff_owner", "leg", 0.8, 0.15, 33, False),
         ("stiff_owner", "leg", 0.8, 0.15, 34, True),
+        ("stiff_parent", "leg", 0.725, 0.355, 12, False),  # seed 315: the rows said 11
+        ("stiff_parent", "leg", 0.725, 0.355, 13, True),
+        ("stiff_both", "arm", 0.95, 0.43, 11, False),
+        ("stiff_both", "arm", 0.95, 0.43, 12, True),
     ],
 )
 def test_a_stiff_limb_that_stretches_needs_the_iterations_measured_for_both(
