@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from faulted_limbs import Fault, faulted_rig, judge
 from mathutils import Matrix
 from solving import TIP_TOLERANCE, assert_ik_works, findings_of, pose_snapshot, tip_error
 
@@ -468,3 +469,23 @@ def test_twins_differing_beside_a_joint_whose_lost_inheritance_is_harmless_are_a
     assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
     (finding,) = [f for f in findings_of(rig, "symmetry") if f.bone == "forearm.L"]
     assert finding.severity == Severity.WARNING
+
+
+def test_twins_free_limits_are_not_copied_onto_a_joint_they_hold_on_its_side() -> None:
+    """Fresh seed 317 (a trade): the forearm limited 0° to 150° and posed -90° lands, the limit
+    holding the pose on the joint's side; the symmetry check copied its twin's free joint, and
+    the pose then bent it 180° from its pole (rest_pose's error). The copy waits for the pose."""
+    faults = (
+        Fault("one_sided_limit", "arm", 150),
+        Fault("pose_rotation", "arm", -90),
+        Fault("inherit_scale_none", "arm", 1.9),
+    )
+    judged = judge(faults)
+    assert [v.state for v in judged.verdicts if v.owner == "forearm.L"] == ["pass"]
+    assert list(judged.problems()) == []
+    (twins,) = [f for f in judged.findings if f.check_id == "symmetry"]
+    assert (twins.fix_id, twins.stated["blocked_by"]) == (None, "posed")
+    assert "twin's IK limits" in twins.no_fix_reason
+    rig = faulted_rig(faults)
+    rig.pose.bones["forearm.L"].use_ik_limit_x = False  # the copy, by hand
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["fail"]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..core.limb import forward_pose
+from ..core.posed_bend import pose_flips_bend
 from ..core.reach import stretching_bones
 from ..core.rig import IKChain, RigView
 from ..core.start import (
@@ -83,10 +85,12 @@ def copy_refused(
     # only carries the tip) and bends away from its pole with it (rest_pose's error); the leg
     # and the arm so posed land without a pole and bend 180° from the twin's.
     posed = gains_pole and pose_that_flips_a_pole(rig, _with_tail(dest) if gains_tail else dest)
-    if posed or (gains_tail and _pose_flips_with_tail(rig, dest)):
+    freed = not posed and _limits_hold_a_flipping_pose(rig, dest, differences)
+    if posed or freed or (gains_tail and _pose_flips_with_tail(rig, dest)):
+        copied = "IK limits" if freed else "pole" if gains_pole else "Use Tail"
         return "posed", (
-            f"with its twin's {'pole' if gains_pole else 'Use Tail'} the posed rotation of "
-            f"{dest.owner}'s chain would bend its joint away from the pole: clear that pose first"
+            f"with its twin's {copied} the posed rotation of {dest.owner}'s chain would bend "
+            "its joint away from the pole: clear that pose first"
         )
     angle = _angle_refused(rig, dest, differences)
     if angle is not None:
@@ -112,6 +116,23 @@ def _loses_its_side(rig: RigView, dest: IKChain, differences: list[Difference]) 
         for bone, setting, _ in d.writes
     )
     return writes_limits and limited_to_its_side(rig, dest, dest.owner)
+
+
+def _limits_hold_a_flipping_pose(
+    rig: RigView, dest: IKChain, differences: list[Difference]
+) -> bool:
+    """Whether the copy writes IK limits of ``dest``'s bones that hold its posed rotations on
+    the joint's side, which freed bend it the other way (fresh seed 317, a trade: the forearm
+    limited 0° to 150° and posed -90° lands; with its twin's free joint the pose flips it,
+    rest_pose's error)."""
+    writes_limits = any(
+        bone in dest.moving_bones and setting.startswith(LIMIT_SETTINGS)
+        for d in differences
+        for bone, setting, _ in d.writes
+    )
+    if not writes_limits or dest.pole is None or pose_flips_bend(rig, dest):
+        return False
+    return pose_flips_bend(rig, dest, forward_pose(rig, dest))
 
 
 def _target_below_copied_chain(rig: RigView, source: IKChain, dest: IKChain) -> str | None:
