@@ -1702,3 +1702,32 @@ def test_a_one_sided_elbow_in_a_chain_of_three_is_read_folding_as_it_rests(limit
     assert list(judged.problems()) == []
     narrow = [f for f in judged.findings if f.check_id == "locks" and f.bone == "forearm.L"]
     assert [f.title for f in narrow] == ([] if lands else ["IK limit too narrow"])
+
+
+@pytest.mark.parametrize(
+    ("faults", "lands", "warned"),
+    [
+        ((("stiff_both", 0.875), ("one_sided_limit", 30), ("pose_rotation", 80)), False, True),
+        ((("stiff_both", 0.8), ("ik_limit", 20), ("pose_rotation", 50)), False, True),
+        ((("stiff_both", 0.8), ("one_sided_limit", 30), ("pose_rotation", 30)), True, False),
+        ((("stiff_owner", 0.8), ("one_sided_limit", 30), ("pose_rotation", 80)), True, False),
+    ],
+)
+def test_a_stiff_limb_posed_past_its_ik_limit_is_a_warning(faults, lands, warned) -> None:
+    """Fresh seed 319 (silent): the arm stiff 0.875 on both bones, limited 0° to 30° and posed
+    80°, stopped 0.2% of its reach short with no finding; posed at the limit it lands, and
+    limited 0° to 60° most such starts land: a warning, whose fix (the stiffness cleared)
+    lands it. The lower bone alone stiff is not slowed so."""
+    drawn = tuple(Fault(kind, "arm", amount) for kind, amount in faults)
+    judged = judge(drawn)
+    assert [v.state for v in judged.verdicts if v.owner == "forearm.L"] == [
+        "pass" if lands else "fail"
+    ]
+    assert list(judged.problems()) == []
+    past = [f for f in judged.findings if f.title == "Stiff, posed past limit"]
+    assert [f.severity for f in past] == ([Severity.WARNING] if warned else [])
+    if warned:
+        rig = faulted_rig(drawn)
+        (finding,) = [f for f in findings_of(rig, "locks") if f.title == past[0].title]
+        apply_fix(finding)
+        assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]

@@ -23,9 +23,8 @@ from ._stiff_needs import (
     stiff_folded_need,
     stiffness_need,
     stretching_and_stiff,
-    swing_stiffness,
 )
-from ._stiffness_findings import stiff_bones
+from ._stiffness_findings import stiff_bones, swing_stiffness
 from ._three_bone_needs import three_bone_need
 
 BEND_NEEDS = (

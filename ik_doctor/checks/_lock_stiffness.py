@@ -33,7 +33,7 @@ from ._limited_stiffness import (
     limited_width,
 )
 from ._no_pole_stiffness import stiff_without_pole
-from ._posed_stiffness import posed_stiff_finding
+from ._posed_stiffness import posed_past_limit_finding, posed_stiff_finding
 from ._stiffness_findings import (
     Grown,
     against_tolerance,
@@ -87,6 +87,22 @@ def _needed_mobility(
 
 
 def stiff_findings(
+    rig: RigView,
+    chain: IKChain,
+    motion: TipMotion,
+    free: set[tuple[str, str]],
+    bones: dict[str, bpy.types.PoseBone],
+    threshold: float,
+) -> Iterator[Finding]:
+    """The tables' stiffness findings, or where they say nothing, a stiff limb posed past its
+    IK limit (``posed_past_limit_finding``)."""
+    found = list(_table_stiff_findings(rig, chain, motion, free, bones, threshold))
+    yield from found
+    if not found and (past := posed_past_limit_finding(rig, chain)) is not None:
+        yield past
+
+
+def _table_stiff_findings(
     rig: RigView,
     chain: IKChain,
     motion: TipMotion,

@@ -10,13 +10,15 @@ without a pole), so only what every measured pose shares is an error.
 
 from __future__ import annotations
 
+import math
+
 import bpy
 
 from ..core.finding import STIFFNESS, Finding, Severity, chain_finding
 from ..core.names import readable
 from ..core.posed_bend import joint_bends
 from ..core.rig import IKChain, RigView
-from ._stiffness_findings import severity_of_shortfall
+from ._stiffness_findings import severity_of_shortfall, swing_stiffness
 
 POSED_FOLDED = 70.0
 POSED_FAILS = 0.735
@@ -83,4 +85,58 @@ def posed_stiff_finding(
         fix_label=f"Set the IK stiffness of {name} to 0",
         fix_args=(("cause", STIFFNESS), ("bones", (name,))),
         facts=(("stiffness", stiffness), ("posed_further", further)),
+    )
+
+
+PAST_LIMIT = 5.0
+PAST_LIMIT_STIFF = 0.7
+"""Degrees a two-bone limb's lower bone may be posed past its X IK limit, and the IK stiffness
+(both bones, or the upper alone) from which that start is a warning: measured on the leg and
+the arm limited 0° to 30° and ±20°, posed 5° to 90° past it, both bones at 0.75 to 0.9 stop
+0.10% to 0.26% of the reach short from 5° to 50° past, the upper arm or thigh alone from 0.7;
+at the limit itself they land (0.03% at 0.8), and limited 0° to 60° most land posed past it
+(fresh seed 319, silent: the arm at 0.875 on both bones, limited 0° to 30° and posed 80°, 0.2%
+short with no finding). Which fail depends on the limit's width, so it is a warning."""
+
+
+def posed_past_limit_finding(rig: RigView, chain: IKChain) -> Finding | None:
+    """The warning for a stiff two-bone limb whose lower bone is posed past its X IK limit
+    (``PAST_LIMIT``); None otherwise."""
+    if len(chain.moving_bones) != 2:
+        return None
+    joint, root = (rig.pose_bone(name) for name in chain.moving_bones)
+    joint_stiff, root_stiff = swing_stiffness(joint), swing_stiffness(root)
+    stiffness = min(joint_stiff, root_stiff) if joint_stiff else root_stiff
+    if not joint.use_ik_limit_x or stiffness < PAST_LIMIT_STIFF - 1e-6:
+        return None
+    turn = joint.matrix_basis.to_quaternion()
+    about_x = math.degrees(2.0 * math.atan2(turn.x, turn.w))
+    about_x = (about_x + 180.0) % 360.0 - 180.0
+    low, high = math.degrees(joint.ik_min_x), math.degrees(joint.ik_max_x)
+    past = max(low - about_x, about_x - high)
+    if past < PAST_LIMIT:
+        return None
+    stiff = tuple(readable(b) for b in (root, joint) if swing_stiffness(b))
+    return chain_finding(
+        "locks",
+        rig,
+        chain,
+        bone=chain.owner,
+        severity=Severity.WARNING,
+        title="Stiff, posed past limit",
+        message=(
+            f"{chain.owner} is posed {past:.0f}° past its X IK limit ({low:.3g}° to "
+            f"{high:.3g}°) and {' and '.join(stiff)} {'are' if len(stiff) > 1 else 'is'} "
+            f"IK-stiff ({stiffness:.3g}): so started, the leg and the arm stop up to 0.28% of "
+            "the reach short or land, by the limit and the pose (measured)."
+        ),
+        why=(
+            "The solver starts from the pose, outside the limit, and stiffness slows each step "
+            "back in: limited 0° to 30° and posed 30° past, both bones at 0.8 stop 0.16% of the "
+            "reach short where, posed at the limit, they land."
+        ),
+        fix_id="clear_stiffness",
+        fix_label=f"Set the IK stiffness of {', '.join(stiff)} to 0",
+        fix_args=(("cause", STIFFNESS), ("bones", stiff)),
+        facts=(("stiffness", stiffness), ("posed_past_limit", round(past, 1))),
     )

@@ -4,11 +4,10 @@ arm."""
 
 from __future__ import annotations
 
-import bpy
-
 from ..core.rig import IKChain, RigView
 from ._lock_stiffness import folds_about_z
 from ._need_tables import Need, by_bend, fewer_either_side
+from ._stiffness_findings import swing_stiffness
 
 # fmt: off
 STIFF_NEEDS = {
@@ -101,6 +100,7 @@ counts dip at 20° to 25° further, as unstiff starts do. Stiffer than its last 
 past 0.95, the lower bone alone from 0.85, the upper from 0.75) a limb stops short at 80 from
 many starts (``locks``): the last row is the least it needs. The arm folded 170° further starts
 past the line and fails at 80 (the leg's count is the row's)."""
+
 
 # fmt: off
 _FAST_BETWEEN_LEG = (
@@ -283,11 +283,6 @@ def _stiff_count(
 def _at_least(row: tuple[tuple[float, int], ...], stiffness: float) -> int:
     """The count of the stiffest row entry at or below ``stiffness`` (0: below them all)."""
     return next((n for least, n in reversed(row) if stiffness >= least), 0)
-
-
-def swing_stiffness(pose_bone: bpy.types.PoseBone) -> float:
-    """The bone's IK stiffness on its freer swing axis, as set (0.7 reads 0.699999988)."""
-    return round(min(pose_bone.ik_stiffness_x, pose_bone.ik_stiffness_z), 3)
 
 
 def stiff_folded_need(rig: RigView, chain: IKChain, bend: float, further: float) -> Need | None:

@@ -20,6 +20,11 @@ def stiffest_axis(rig: RigView, name: str) -> float:
     return max(float(getattr(rig.pose_bone(name), f"ik_stiffness_{axis}")) for axis in AXES)
 
 
+def swing_stiffness(pose_bone: bpy.types.PoseBone) -> float:
+    """The bone's IK stiffness on its freer swing axis, as set (0.7 reads 0.699999988)."""
+    return round(min(pose_bone.ik_stiffness_x, pose_bone.ik_stiffness_z), 3)
+
+
 def severity_of_shortfall(rig: RigView, share: float) -> Severity:
     """What the oracle says of a tip that stops this share of the reach short. The shortfalls
     were measured with the Standard solver: under iTaSC, which weighs stiffness its own way

@@ -119,6 +119,9 @@ What it reports:
       stops 0.12% of its reach short where they say 0.046%, at 0.95 0.2%; with its coxa alone
       at 0.99 it lands. Solved without its stiffness at the oracle's goals, the chain that
       then lands has its miss measured on it, and the warning becomes that error.
+- A two-bone limb stiff from 0.7 (both bones, or the upper) whose lower bone is posed 5° or
+  more past its X IK limit, where the tables say nothing: a warning (limited 0° to 30° or ±20°
+  and posed past, both at 0.8 stop 0.16% short; at the limit, or limited 0° to 60°, most land).
 - Stiffness on the bend axis alone is fine: the solver swings and twists instead.
 - Transform locks on chain bones: information, IK ignores them.
 - Each of these errors is a warning when IK Stretch on a chain bone makes up for it (measured:
