@@ -406,6 +406,35 @@ def test_a_stiff_limb_posed_folded_further_needs_more_than_either_alone(
     _an_error_exactly_where_it_fails(rig, owner, fails, ("stiff_folded", needs))
 
 
+@pytest.mark.parametrize(
+    ("owner", "stiff", "stiffness", "posed", "iterations", "fails", "needs"),
+    [
+        ("forearm.L", "upper", 0.6, -6, 13, True, 14),
+        ("forearm.L", "upper", 0.6, -6, 14, False, 14),
+        ("forearm.L", "both", 0.9, -10, 17, True, 18),
+        ("shin.L", "both", 0.8, -4, 13, True, 14),
+        ("shin.L", "lower", 0.7, -2, 13, True, 14),
+    ],
+)
+def test_a_stiff_limb_posed_straighter_needs_its_own_count(
+    rig, owner, stiff, stiffness, posed, iterations, fails, needs
+) -> None:
+    """A sweep after fresh seed 320: the arm with its upper arm at 0.55 to 0.8, started at 6.8° by
+    a copied rotation of the shoulder, stopped 0.3% to 0.4% short at 12 iterations under
+    warnings, no table having measured a stiff limb started straighter
+    (``STIFF_STRAIGHTER_NEEDS``): the upper arm at 0.6 posed 6° straighter needs 14."""
+    lower = rig.pose.bones[owner]
+    bones = {"both": (lower, lower.parent), "lower": (lower,), "upper": (lower.parent,)}[stiff]
+    for bone in bones:
+        bone.ik_stiffness_x = bone.ik_stiffness_y = bone.ik_stiffness_z = stiffness
+    lower.rotation_mode = "XYZ"
+    lower.rotation_euler = (math.radians(posed), 0.0, 0.0)
+    lower.constraints["IK"].iterations = iterations
+    (finding,) = findings_of(rig, "solver")
+    assert finding.stated["needs"] == needs
+    _an_error_exactly_where_it_fails(rig, owner, fails, ("stiff_straighter", needs))
+
+
 def _an_error_exactly_where_it_fails(rig, owner: str, fails: bool, cause: tuple[str, int]) -> None:
     """The solver finding is an error whose need is ``cause`` (what sets the count, and the
     count) where the oracle fails the chain (and its fix lands it), a warning where it lands."""

@@ -21,6 +21,7 @@ from ._need_tables import Need, by_bend, fewer_either_side
 from ._stiff_needs import (
     stiff_and_stretching_need,
     stiff_folded_need,
+    stiff_straighter_need,
     stiffness_need,
     stretching_and_stiff,
 )
@@ -448,10 +449,13 @@ def _against_the_fold_need(rig: RigView, chain: IKChain, further: float) -> Need
 
 
 def _straighter_need(rig: RigView, chain: IKChain, bend: float, start: float) -> Need | None:
-    """What a limb posed straighter needs (``STRAIGHTER_NEEDS``), None where the table was not
-    measured: another rest bend or proportion, or a bone stiff, stretching or grown."""
-    if not _posed_as_measured(rig, chain):
+    """What a limb posed straighter needs (``STRAIGHTER_NEEDS``; stiff,
+    ``STIFF_STRAIGHTER_NEEDS``), None where the table was not measured: another rest bend or
+    proportion, or a bone stretching or grown."""
+    if not _posed_as_measured(rig, chain, stiff=True):
         return None
+    if any(swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones):
+        return stiff_straighter_need(rig, chain, bend, start)
     count = by_bend(
         STRAIGHTER_NEEDS, bend, lambda starts: next((n for at, n in starts if at >= start), 0)
     )

@@ -101,6 +101,68 @@ past 0.95, the lower bone alone from 0.85, the upper from 0.75) a limb stops sho
 many starts (``locks``): the last row is the least it needs. The arm folded 170° further starts
 past the line and fails at 80 (the leg's count is the row's)."""
 
+# fmt: off
+STIFF_STRAIGHTER_NEEDS = {
+    "even": (
+        (7.63, (
+            (0.5, (18, 16, 14, 13, 12, 11)),
+            (0.6, (18, 15, 14, 13, 12, 11)),
+            (0.7, (17, 15, 14, 13, 12, 11)),
+            (0.8, (17, 15, 14, 13, 13, 12)),
+            (0.9, (19, 18, 17, 16, 16, 15)),
+            (0.95, (23, 22, 22, 21, 21, 21)),
+        )),
+        (13.7, (
+            (0.5, (19, 15, 13, 12, 10, 10)),
+            (0.6, (18, 15, 13, 12, 11, 10)),
+            (0.7, (18, 15, 13, 12, 11, 10)),
+            (0.8, (18, 15, 14, 13, 12, 12)),
+            (0.9, (20, 18, 17, 16, 16, 15)),
+            (0.95, (25, 24, 23, 22, 22, 22)),
+        )),
+    ),
+    "joint": (
+        (7.63, (
+            (0.5, (20, 17, 16, 15, 14, 13)),
+            (0.6, (19, 17, 16, 14, 14, 13)),
+            (0.7, (19, 17, 16, 15, 14, 13)),
+            (0.8, (19, 18, 17, 16, 15, 15)),
+        )),
+        (13.7, (
+            (0.5, (20, 17, 14, 13, 12, 11)),
+            (0.6, (20, 16, 14, 13, 12, 11)),
+            (0.7, (20, 17, 15, 14, 13, 12)),
+            (0.8, (20, 18, 16, 15, 14, 14)),
+        )),
+    ),
+    "root": (
+        (7.63, (
+            (0.5, (22, 19, 17, 15, 14, 13)),
+            (0.6, (21, 19, 17, 16, 14, 13)),
+        )),
+        (13.7, (
+            (0.5, (23, 18, 16, 14, 13, 11)),
+            (0.6, (23, 18, 16, 14, 13, 12)),
+            (0.7, (22, 18, 14, 14, 13, 12)),
+        )),
+    ),
+}
+# fmt: on
+"""Iterations a two-bone limb with a pole needs where the solver starts its joint straighter
+than at rest on the same side (``STRAIGHTER_NEEDS``' starts) and its bones are IK-stiff, as
+``STIFF_NEEDS`` reads them, by the rest bend (the leg's, the arm's), the stiffness and the bend
+it starts at (``STRAIGHTER_STARTS``; the first measured start as bent or more holds), every
+count below failing: measured on 4.2, the leg posed 1° to 6° and the arm 2° to 12° straighter
+(a sweep after fresh seed 320: the arm with its upper arm at 0.55 to 0.8, started at 6.8° by a
+copied rotation of the shoulder, stopped 0.3% to 0.4% short at 12 under warnings; it needs
+14). Stiffness does not raise the count evenly (both arm bones at 0.5 need 19 starting at 1.7°,
+at 0.6 18), so a stiffness between two rows reads the fewer of both. The thigh alone at 0.7
+stops short at 80 from every such start (``locks``): its rows end at 0.6."""
+STRAIGHTER_STARTS = {
+    7.63: (1.63, 2.63, 3.63, 4.63, 5.63, 6.63),
+    13.7: (1.69, 3.69, 5.69, 7.69, 9.69, 11.69),
+}
+"""The bends (degrees) the leg and the arm started at in ``STIFF_STRAIGHTER_NEEDS``."""
 
 # fmt: off
 _FAST_BETWEEN_LEG = (
@@ -308,4 +370,36 @@ def stiff_folded_need(rig: RigView, chain: IKChain, bend: float, further: float)
         f"than its {bend:.1f}° at rest, where the solver starts; two-bone limbs with a pole so "
         f"stiff and so posed need at least {need}, measured",
         "stiff_folded",
+    )
+
+
+def stiff_straighter_need(rig: RigView, chain: IKChain, bend: float, start: float) -> Need | None:
+    """The count ``STIFF_STRAIGHTER_NEEDS`` gives a stiff limb bent ``bend`` at rest that starts
+    bent ``start`` degrees, straighter; None where neither bone is stiff, for a stiffness, bend
+    or start no row measured, or a joint rolled to fold about Z (measured unrolled)."""
+    stiff = _chain_stiffness(rig, chain)
+    if stiff is None or folds_about_z(rig, chain):
+        return None
+    kind, stiffness, where = stiff
+
+    def count(limb: tuple[float, tuple[tuple[float, tuple[int, ...]], ...]]) -> int:
+        rest, rows = limb
+        below = [row for least, row in rows if least <= stiffness + 1e-6]
+        around = below[-1:] + [row for least, row in rows if least > stiffness + 1e-6][:1]
+        starts = STRAIGHTER_STARTS[rest]
+        found = [
+            next((n for at, n in zip(starts, row, strict=True) if at >= start), 0) for row in around
+        ]
+        return min(found) if below else 0
+
+    limbs = tuple((rest, (rest, rows)) for rest, rows in STIFF_STRAIGHTER_NEEDS[kind])
+    need = by_bend(limbs, bend, count)
+    if not need:
+        return None
+    return Need(
+        need,
+        f"IK stiffness {stiffness:g} on {where}, its joint posed straighter than its {bend:.1f}° "
+        f"at rest, starting bent {start:.1f}°; two-bone limbs with a pole so stiff and so posed "
+        f"need at least {need}, measured",
+        "stiff_straighter",
     )

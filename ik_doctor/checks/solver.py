@@ -75,7 +75,9 @@ What it reports:
 - Below 25: a warning (targets drawn near the root stay 1% short at 20).
 - A joint posed straighter than at rest (or started so by a constraint the IK overrides) needs
   more than a limb built as straight as it starts (``STRAIGHTER_NEEDS``: the arm posed 10°
-  straighter starts bent 3.7° and needs 18, where a limb built so needs 16 and its rest bend 9).
+  straighter starts bent 3.7° and needs 18, where a limb built so needs 16 and its rest bend 9);
+  stiff from 0.5, by a table of stiffness and start (the arm's upper arm at 0.6 posed 6°
+  straighter needs 14).
 - Fewer than a limb posed folded further than at rest needs, by the leg's and the arm's table
   of folds from 2° to 170° further: an error (the arm posed 70° further stops 1.6% of its reach
   short at 5, and lands from 7). A constraint the IK overrides that sets a bone's rotation (a
