@@ -315,13 +315,7 @@ def test_a_limb_posed_off_its_rest_bend_needs_what_its_start_needs(
     straight (16), and the leg posed 4° straighter 17 (``STRAIGHTER_NEEDS``). Seed 106: the arm
     starting at 6.8° (a Copy Rotation set it there) stopped 1.3% short at 12 under a warning,
     its start's row met; posed 6° straighter it needs 13."""
-    lower = rig.pose.bones[owner]
-    lower.rotation_mode = "XYZ"
-    lower.rotation_euler = (math.radians(posed), 0.0, 0.0)
-    lower.constraints["IK"].iterations = iterations
-    (finding,) = findings_of(rig, "solver")
-    assert finding.stated["needs"] == cause[1]
-    _an_error_exactly_where_it_fails(rig, owner, fails, cause)
+    _posed_needs_its_count(rig, owner, posed, iterations, fails, cause)
 
 
 @pytest.mark.parametrize(
@@ -377,62 +371,50 @@ def test_a_damped_track_at_the_control_starts_the_limb_folded_further(
 
 
 @pytest.mark.parametrize(
-    ("owner", "stiff", "stiffness", "posed", "iterations", "fails", "needs"),
+    ("owner", "stiff", "stiffness", "posed", "iterations", "fails", "cause"),
     [
-        ("forearm.L", "both", 0.95, 70, 27, True, 28),
-        ("forearm.L", "both", 0.9, 45, 17, False, 16),  # the leg needs 16, the arm 17
-        ("shin.L", "both", 0.9, 20, 10, True, 11),
-        ("shin.L", "both", 0.9, 20, 11, False, 11),
-        ("forearm.L", "lower", 0.8, 110, 19, True, 20),
-        ("shin.L", "upper", 0.7, 45, 10, True, 11),
+        ("forearm.L", "both", 0.95, 70, 27, True, ("stiff_folded", 28)),
+        ("forearm.L", "both", 0.9, 45, 17, False, ("stiff_folded", 16)),  # the leg 16, the arm 17
+        ("shin.L", "both", 0.9, 20, 10, True, ("stiff_folded", 11)),
+        ("shin.L", "both", 0.9, 20, 11, False, ("stiff_folded", 11)),
+        ("forearm.L", "lower", 0.8, 110, 19, True, ("stiff_folded", 20)),
+        ("shin.L", "upper", 0.7, 45, 10, True, ("stiff_folded", 11)),
+        ("forearm.L", "upper", 0.6, -6, 13, True, ("stiff_straighter", 14)),
+        ("forearm.L", "upper", 0.6, -6, 14, False, ("stiff_straighter", 14)),
+        ("forearm.L", "both", 0.9, -10, 17, True, ("stiff_straighter", 18)),
+        ("shin.L", "both", 0.8, -4, 13, True, ("stiff_straighter", 14)),
+        ("shin.L", "lower", 0.7, -2, 13, True, ("stiff_straighter", 14)),
     ],
 )
-def test_a_stiff_limb_posed_folded_further_needs_more_than_either_alone(
-    rig, owner, stiff, stiffness, posed, iterations, fails, needs
+def test_a_stiff_limb_posed_off_its_rest_bend_needs_more_than_either_alone(
+    rig, owner, stiff, stiffness, posed, iterations, fails, cause
 ) -> None:
     """Issue 25 (fresh seed 312): the arm stiff 0.95 on both bones, started 83° further folded
     by a copied rotation, stopped 2.1% of its reach short at 20 iterations under "not
     measured". Both together need more than either alone (``STIFF_FOLDED_NEEDS``): the arm at
-    0.95 needs 21 at rest and 7 unstiff posed 70° further, 28 both."""
+    0.95 needs 21 at rest and 7 unstiff posed 70° further, 28 both. Started straighter
+    (``STIFF_STRAIGHTER_NEEDS``; a sweep after seed 320: the arm with its upper arm at 0.55 to
+    0.8, started at 6.8° by a copied rotation of the shoulder, stopped 0.3% to 0.4% short at 12
+    under warnings), the upper arm at 0.6 posed 6° straighter needs 14."""
     lower = rig.pose.bones[owner]
     bones = {"both": (lower, lower.parent), "lower": (lower,), "upper": (lower.parent,)}[stiff]
     for bone in bones:
         bone.ik_stiffness_x = bone.ik_stiffness_y = bone.ik_stiffness_z = stiffness
-    lower.rotation_mode = "XYZ"
-    lower.rotation_euler = (math.radians(posed), 0.0, 0.0)
-    lower.constraints["IK"].iterations = iterations
-    (finding,) = findings_of(rig, "solver")
-    assert finding.stated["needs"] == needs
-    _an_error_exactly_where_it_fails(rig, owner, fails, ("stiff_folded", needs))
+    _posed_needs_its_count(rig, owner, posed, iterations, fails, cause)
 
 
-@pytest.mark.parametrize(
-    ("owner", "stiff", "stiffness", "posed", "iterations", "fails", "needs"),
-    [
-        ("forearm.L", "upper", 0.6, -6, 13, True, 14),
-        ("forearm.L", "upper", 0.6, -6, 14, False, 14),
-        ("forearm.L", "both", 0.9, -10, 17, True, 18),
-        ("shin.L", "both", 0.8, -4, 13, True, 14),
-        ("shin.L", "lower", 0.7, -2, 13, True, 14),
-    ],
-)
-def test_a_stiff_limb_posed_straighter_needs_its_own_count(
-    rig, owner, stiff, stiffness, posed, iterations, fails, needs
+def _posed_needs_its_count(
+    rig, owner: str, posed: float, iterations: int, fails: bool, cause: tuple[str, int]
 ) -> None:
-    """A sweep after fresh seed 320: the arm with its upper arm at 0.55 to 0.8, started at 6.8° by
-    a copied rotation of the shoulder, stopped 0.3% to 0.4% short at 12 iterations under
-    warnings, no table having measured a stiff limb started straighter
-    (``STIFF_STRAIGHTER_NEEDS``): the upper arm at 0.6 posed 6° straighter needs 14."""
+    """Posed ``posed`` degrees about X at the joint, with ``iterations``, the solver finding
+    needs ``cause``'s count, an error exactly where the chain fails."""
     lower = rig.pose.bones[owner]
-    bones = {"both": (lower, lower.parent), "lower": (lower,), "upper": (lower.parent,)}[stiff]
-    for bone in bones:
-        bone.ik_stiffness_x = bone.ik_stiffness_y = bone.ik_stiffness_z = stiffness
     lower.rotation_mode = "XYZ"
     lower.rotation_euler = (math.radians(posed), 0.0, 0.0)
     lower.constraints["IK"].iterations = iterations
     (finding,) = findings_of(rig, "solver")
-    assert finding.stated["needs"] == needs
-    _an_error_exactly_where_it_fails(rig, owner, fails, ("stiff_straighter", needs))
+    assert finding.stated["needs"] == cause[1]
+    _an_error_exactly_where_it_fails(rig, owner, fails, cause)
 
 
 def _an_error_exactly_where_it_fails(rig, owner: str, fails: bool, cause: tuple[str, int]) -> None:
