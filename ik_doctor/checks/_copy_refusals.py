@@ -110,12 +110,8 @@ def _loses_its_side(rig: RigView, dest: IKChain, differences: list[Difference]) 
     """Whether the copy writes the IK limits of ``dest``'s owner, whose one-sided limit keeps
     its joint's side (``limited_to_its_side``; fresh seed 302's class: limited 0° to 150° the
     leg lands not inheriting rotation, and with its twin's free joint it flips)."""
-    writes_limits = any(
-        bone == dest.owner and setting.startswith(LIMIT_SETTINGS)
-        for d in differences
-        for bone, setting, _ in d.writes
-    )
-    return writes_limits and limited_to_its_side(rig, dest, dest.owner)
+    writes = _writes_limits(differences, (dest.owner,))
+    return writes and limited_to_its_side(rig, dest, dest.owner)
 
 
 def _limits_hold_a_flipping_pose(
@@ -125,14 +121,18 @@ def _limits_hold_a_flipping_pose(
     the joint's side, which freed bend it the other way (fresh seed 317, a trade: the forearm
     limited 0° to 150° and posed -90° lands; with its twin's free joint the pose flips it,
     rest_pose's error)."""
-    writes_limits = any(
-        bone in dest.moving_bones and setting.startswith(LIMIT_SETTINGS)
+    if not _writes_limits(differences, dest.moving_bones) or dest.pole is None:
+        return False
+    return not pose_flips_bend(rig, dest) and pose_flips_bend(rig, dest, forward_pose(rig, dest))
+
+
+def _writes_limits(differences: list[Difference], bones: tuple[str, ...]) -> bool:
+    """Whether copying the twin's settings writes an IK limit setting of one of ``bones``."""
+    return any(
+        bone in bones and setting.startswith(LIMIT_SETTINGS)
         for d in differences
         for bone, setting, _ in d.writes
     )
-    if not writes_limits or dest.pole is None or pose_flips_bend(rig, dest):
-        return False
-    return pose_flips_bend(rig, dest, forward_pose(rig, dest))
 
 
 def _target_below_copied_chain(rig: RigView, source: IKChain, dest: IKChain) -> str | None:
