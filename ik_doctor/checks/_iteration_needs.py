@@ -403,9 +403,9 @@ def _folded_further_need(rig: RigView, chain: IKChain, bend: float, further: flo
     """What a limb posed folded further needs (``FOLDED_FURTHER_NEEDS``; stiff,
     ``STIFF_FOLDED_NEEDS``), None where the table was not measured: another rest bend or
     proportion, or a bone stretching or grown."""
-    if not _posed_as_measured(rig, chain, stiff=True):
+    if not _posed_as_measured(rig, chain):
         return None
-    if any(swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones):
+    if _stiff_limb(rig, chain):
         return stiff_folded_need(rig, chain, bend, further)
     count = by_bend(FOLDED_FURTHER_NEEDS, bend, lambda folds: fewer_either_side(folds, further))
     if not count:
@@ -452,9 +452,9 @@ def _straighter_need(rig: RigView, chain: IKChain, bend: float, start: float) ->
     """What a limb posed straighter needs (``STRAIGHTER_NEEDS``; stiff,
     ``STIFF_STRAIGHTER_NEEDS``), None where the table was not measured: another rest bend or
     proportion, or a bone stretching or grown."""
-    if not _posed_as_measured(rig, chain, stiff=True):
+    if not _posed_as_measured(rig, chain):
         return None
-    if any(swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones):
+    if _stiff_limb(rig, chain):
         return stiff_straighter_need(rig, chain, bend, start)
     count = by_bend(
         STRAIGHTER_NEEDS, bend, lambda starts: next((n for at, n in starts if at >= start), 0)
@@ -469,15 +469,19 @@ def _straighter_need(rig: RigView, chain: IKChain, bend: float, start: float) ->
     )
 
 
-def _posed_as_measured(rig: RigView, chain: IKChain, stiff: bool = False) -> bool:
+def _posed_as_measured(rig: RigView, chain: IKChain) -> bool:
     """Whether the limb is as the posed starts were measured (``FOLDED_FURTHER_NEEDS``,
-    ``STRAIGHTER_NEEDS``): bones of equal length with Use Tail, none stretching or grown, nor
-    (unless ``stiff``) stiff."""
+    ``STRAIGHTER_NEEDS`` and their stiff twins): bones of equal length with Use Tail, none
+    stretching or grown."""
     if _bend_table(rig, chain, True) is not BEND_NEEDS or not chain.use_tail:
         return False
-    if stretching_bones(rig, chain) or posed_longer(rig, chain):
-        return False
-    return stiff or not any(swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones)
+    return not (stretching_bones(rig, chain) or posed_longer(rig, chain))
+
+
+def _stiff_limb(rig: RigView, chain: IKChain) -> bool:
+    """Whether a bone of the limb is IK-stiff on a swing axis: the posed starts' stiff tables
+    hold, not the unstiff ones."""
+    return any(swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones)
 
 
 def _opposed_hinges(rig: RigView, chain: IKChain) -> bool:

@@ -323,6 +323,13 @@ def stiffness_need(rig: RigView, chain: IKChain, bend: float, count: int, limb: 
     )
 
 
+def _unrolled_stiffness(rig: RigView, chain: IKChain) -> tuple[str, float, str] | None:
+    """``_chain_stiffness`` of a limb whose joint folds about X: the posed starts' stiff tables
+    were measured unrolled."""
+    stiff = _chain_stiffness(rig, chain)
+    return None if stiff is None or folds_about_z(rig, chain) else stiff
+
+
 def _chain_stiffness(rig: RigView, chain: IKChain) -> tuple[str, float, str] | None:
     """(kind, stiffness, where) of the two bones' IK stiffness as the tables read it: "even"
     (both, the lesser), "joint" (the lower bone alone) or "root"; None where neither is stiff."""
@@ -351,8 +358,8 @@ def stiff_folded_need(rig: RigView, chain: IKChain, bend: float, further: float)
     """The count ``STIFF_FOLDED_NEEDS`` gives a stiff limb started ``further`` degrees folded
     further than its ``bend`` at rest; None where neither bone is stiff, for a stiffness or a
     bend no row measured, or a joint rolled to fold about Z (measured unrolled)."""
-    stiff = _chain_stiffness(rig, chain)
-    if stiff is None or folds_about_z(rig, chain):
+    stiff = _unrolled_stiffness(rig, chain)
+    if stiff is None:
         return None
     kind, stiffness, where = stiff
     rows_by_stiffness = reversed(STIFF_FOLDED_NEEDS[kind])
@@ -377,8 +384,8 @@ def stiff_straighter_need(rig: RigView, chain: IKChain, bend: float, start: floa
     """The count ``STIFF_STRAIGHTER_NEEDS`` gives a stiff limb bent ``bend`` at rest that starts
     bent ``start`` degrees, straighter; None where neither bone is stiff, for a stiffness, bend
     or start no row measured, or a joint rolled to fold about Z (measured unrolled)."""
-    stiff = _chain_stiffness(rig, chain)
-    if stiff is None or folds_about_z(rig, chain):
+    stiff = _unrolled_stiffness(rig, chain)
+    if stiff is None:
         return None
     kind, stiffness, where = stiff
 
