@@ -13,8 +13,10 @@ from __future__ import annotations
 import math
 
 import bpy
+from mathutils import Vector
 
 from ..core.finding import STIFFNESS, Finding, Severity, chain_finding
+from ..core.geometry import twist_about
 from ..core.names import readable
 from ..core.posed_bend import joint_bends
 from ..core.rig import IKChain, RigView
@@ -109,9 +111,7 @@ def posed_past_limit_finding(rig: RigView, chain: IKChain) -> Finding | None:
     stiffness = min(joint_stiff, root_stiff) if joint_stiff else root_stiff
     if not joint.use_ik_limit_x or stiffness < PAST_LIMIT_STIFF - 1e-6:
         return None
-    turn = joint.matrix_basis.to_quaternion()
-    about_x = math.degrees(2.0 * math.atan2(turn.x, turn.w))
-    about_x = (about_x + 180.0) % 360.0 - 180.0
+    about_x = twist_about(joint.matrix_basis.to_quaternion(), Vector((1.0, 0.0, 0.0)))
     low, high = math.degrees(joint.ik_min_x), math.degrees(joint.ik_max_x)
     past = max(low - about_x, about_x - high)
     if past < PAST_LIMIT:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from mathutils import Matrix, Vector
+from mathutils import Matrix, Quaternion, Vector
 
 
 def bend_normal(root: Vector, joint: Vector, tip: Vector) -> Vector | None:
@@ -71,3 +71,12 @@ def is_identity(matrix: Matrix, tolerance: float) -> bool:
         for row in range(4)
         for col in range(4)
     )
+
+
+def twist_about(turn: Quaternion, axis: Vector) -> float:
+    """Degrees (-180 to 180) a rotation turns about ``axis`` (unit, the rotation's own frame):
+    its twist, what a channel about that axis would hold, whatever it swings about the others."""
+    if turn.w < 0.0:
+        turn = turn.copy()
+        turn.negate()
+    return math.degrees(2.0 * math.atan2(Vector(turn[1:]).dot(axis), turn.w))

@@ -15,6 +15,7 @@ from dataclasses import replace
 import bpy
 from mathutils import Matrix, Vector
 
+from .geometry import twist_about
 from .limb import (
     FULL_INFLUENCE,
     MAX_BEND_TURN,
@@ -173,11 +174,8 @@ def _bent_the_other_way(
         # bone the shortest way from its own pose: that swing about the rest bend's axis (what
         # the joint's channels would hold) says whether it folded on or unfolded past straight.
         joint = (parent_rotation @ rest_parent.inverted_safe() @ rest_bone).inverted_safe() @ start
-        turn = joint.to_quaternion()
-        if turn.w < 0.0:
-            turn.negate()
         axis = (rest_bone.inverted_safe() @ rest_normal).normalized()
-        extra = math.degrees(2.0 * math.atan2(Vector(turn[1:]).dot(axis), turn.w))
+        extra = twist_about(joint.to_quaternion(), axis)
         bend = math.degrees(rest_parent.col[1].angle(rest_bone.col[1])) + extra
     if not 0.0 < bend < 180.0:
         return True
