@@ -150,6 +150,28 @@ def test_an_arm_without_use_tail_under_a_pole_needs_fifteen_iterations(
     _an_error_exactly_where_it_fails(rig, "forearm.L", fails, ("tail_off", 15))
 
 
+@pytest.mark.parametrize(
+    ("scale", "iterations", "fails"), [(1.2, 22, True), (1.5, 30, True), (1.5, 31, False)]
+)
+def test_an_arm_without_use_tail_posed_longer_needs_more_the_longer(
+    rig, scale, iterations, fails
+) -> None:
+    """Fresh seed 326 (a miss under a warning): the same arm with its upper arm scaled 1.5 (the
+    forearm not inheriting it) stopped 28% short at 20 iterations, where one more iteration per
+    step of scale had said 16; measured, 1.2 needs 23 and 1.5 needs 31."""
+    rig.pose.bones["upper_arm.L"].scale = (scale, scale, scale)
+    rig.data.bones["forearm.L"].inherit_scale = "NONE"
+    ik = rig.pose.bones["forearm.L"].constraints["IK"]
+    ik.use_tail, ik.iterations = False, iterations
+    if fails:
+        _an_error_exactly_where_it_fails(
+            rig, "forearm.L", True, ("tail_off", 23 if scale < 1.5 else 31)
+        )
+    else:
+        assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+        assert all(f.severity != Severity.ERROR for f in findings_of(rig, "solver"))
+
+
 @pytest.mark.parametrize(("iterations", "stretch"), [(5, 0.1), (11, 0.5), (11, 0.01)])
 def test_an_arm_without_use_tail_under_a_pole_stretching_needs_twelve(
     rig, iterations, stretch

@@ -88,6 +88,14 @@ TAIL_OFF_NEEDS = 15
 TAIL_OFF_STRETCHING_NEEDS = 12
 """The same chain stretching: measured on the arm with IK Stretch 0.01 to 1 on the forearm (a
 tenth of it on the upper arm), 8 stop 0.3% short, 11 0.12%, 12 land."""
+TAIL_OFF_GROWN_NEEDS = (
+    (1.02, 16), (1.05, 18), (1.1, 20), (1.2, 23), (1.3, 26), (1.5, 31), (1.75, 37), (2.0, 44)
+)  # fmt: skip
+"""Iterations the same chain needs with a bone posed at least this many times its rest length
+(fresh seed 326, a miss: the arm without Use Tail, its upper arm scaled 1.5, at 20 iterations
+28% of its reach short under a warning, where ``GROWN_NEEDS`` gave it 16). Measured on the arm,
+the upper arm scaled evenly or along its length, on 4.2, 4.5 and 5.3 alike: one fewer stops
+0.11% to 0.26% short. The leg without Use Tail turns the hips (``chain_length``'s error)."""
 TAIL_OFF_BEND = 6.84
 """A chain without Use Tail that a pole turns: measured on the arm, its shoulder and upper arm
 bent this much (see the module doc)."""
@@ -257,7 +265,8 @@ def iterations_needed(
         posed = _straighter_need(rig, chain, bend, straighter)
         if posed is not None:
             needs.append(posed)
-    grown = None if at_rest else _grown_need(rig, chain, measured, limb)
+    longest = None if at_rest else _longest_posed(rig, chain)
+    grown = _grown_need(longest, measured, limb) if longest else None
     if grown is not None:
         needs.append(grown)
     stiff = stiffness_need(rig, chain, bend, measured[1], limb) if with_pole else None
@@ -273,7 +282,7 @@ def iterations_needed(
     rolled = _rolled_need(rig, chain, measured, limb)
     if with_pole and table is BEND_NEEDS and not stretching and stiff is None and rolled:
         needs.append(rolled)
-    needs += _setup_needs(rig, chain, bend, with_pole)
+    needs += _setup_needs(rig, chain, bend, with_pole, longest)
     return max(needs, key=lambda need: need.count)
 
 
@@ -298,14 +307,27 @@ def _posed_or_stiff(rig: RigView, chain: IKChain) -> bool:
     return posed or bool(stiff_bones(rig, chain))
 
 
-def _setup_needs(rig: RigView, chain: IKChain, bend: float, with_pole: bool) -> list[Need]:
+def _setup_needs(
+    rig: RigView, chain: IKChain, bend: float, with_pole: bool, longest: tuple[str, float] | None
+) -> list[Need]:
     """What the IK's own setup needs whatever the bend table says: no Use Tail under a pole
-    (stretching, ``_tail_off_stretching`` decides before), or a straight chain without a pole on
-    hinges limited opposite ways."""
+    (stretching, ``_tail_off_stretching`` decides before; ``longest``, the bone posed longest,
+    ``TAIL_OFF_GROWN_NEEDS``), or a straight chain without a pole on hinges limited opposite
+    ways."""
     needs = []
     if not chain.use_tail and with_pole and bend <= TAIL_OFF_BEND:
+        grown, times = longest or ("", 1.0)
+        count = next((n for at_least, n in reversed(TAIL_OFF_GROWN_NEEDS) if times >= at_least), 0)
         needs.append(
             Need(
+                count,
+                f"without Use Tail under a pole and {grown} posed {times:g} times its rest "
+                "length: measured, one fewer leaves an arm 0.11% to 0.26% of its reach short; "
+                f"it needs {count}",
+                "tail_off",
+            )
+            if count
+            else Need(
                 TAIL_OFF_NEEDS,
                 "without Use Tail under a pole (measured: 12 leave an arm 2.1% of its reach "
                 "short, 14 0.19%; it needs 15)",
@@ -324,14 +346,20 @@ def _setup_needs(rig: RigView, chain: IKChain, bend: float, with_pole: bool) -> 
     return needs
 
 
-def _grown_need(
-    rig: RigView, chain: IKChain, measured: tuple[float, int], limb: str
-) -> Need | None:
+def _longest_posed(rig: RigView, chain: IKChain) -> tuple[str, float] | None:
+    """The bone of the limb posed longest past its rest length (``posed_longer``), and how many
+    times; None where none is."""
+    longer = posed_longer(rig, chain)
+    if not longer:
+        return None
+    grown = max(longer, key=longer.__getitem__)
+    return grown, round(longer[grown], 3)  # a scale of 1.5 reads 1.4999993
+
+
+def _grown_need(longest: tuple[str, float], measured: tuple[float, int], limb: str) -> Need | None:
     """What a bone posed longer than at rest adds to the bend table's ``measured`` row
     (``GROWN_NEEDS``), None when none is."""
-    longer = posed_longer(rig, chain)
-    grown = max(longer, key=longer.__getitem__, default="")
-    times = round(longer.get(grown, 1.0), 3)  # a scale of 1.5 reads 1.4999993
+    grown, times = longest
     extra = next((more for at_least, more in reversed(GROWN_NEEDS) if times >= at_least), 0)
     if not extra:
         return None
