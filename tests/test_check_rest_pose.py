@@ -355,15 +355,37 @@ def test_a_pose_that_an_overridden_copy_rotation_replaces_does_not_start_the_lim
     """The lower bone copies the body's rotation, which the IK overrides: that sets its start
     (folded flat, which no model reads) and replaces its pose toward the pole. Seed 245: the
     leg stopped 3.4% short under the posed start's warning, and its pre-bend traded for
-    constraint_order's error; read as unposed, it is the straight limb's error, no trade."""
+    constraint_order's error; read as unposed, it is the straight limb's error, no trade. The
+    shin so copying starts folded flat, and the error says so (the forearm's copy leaves it
+    straight)."""
     limb = faults[0].limb
     faults = (*faults, Fault("overriding_constraint", limb, 0))
     rig = faulted_rig(faults)
     owner = faulted_limbs.LIMBS[limb].owner
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["fail"]
     (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == owner]
-    assert (finding.severity, finding.title) == (Severity.ERROR, "Straight limb won't bend")
+    title = "Straight, started flat" if limb == "leg" else "Straight limb won't bend"
+    assert (finding.severity, finding.title) == (Severity.ERROR, title)
     assert list(faulted_limbs.judge(faults).problems()) == []
+
+
+@pytest.mark.parametrize("roll", [0, 130])
+def test_a_straight_leg_a_copy_starts_folded_flat_is_told_that_rounding_decides(roll) -> None:
+    """Fresh seed 323: the straight leg, its shin limited to fold one way and copying the hips'
+    rotation, starts folded a half turn, which gives it no side; rolled 130° it landed by
+    chance, and muting the copy left it straight. The error names the copy and the chance, and
+    constraint_order no longer says the copied rotation never shows."""
+    faults = (
+        Fault("straight_one_sided", "leg", 0),
+        Fault("overriding_constraint", "leg", 0),
+        Fault("roll", "leg", roll),
+    )
+    rig = faulted_rig(faults)
+    (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == "shin.L"]
+    assert (finding.severity, finding.title) == (Severity.ERROR, "Straight, started flat")
+    assert "'Copy Rotation' on shin.L" in finding.message and "rounding" in finding.message
+    (copy,) = [f for f in findings_of(rig, "constraint_order") if f.bone == "shin.L"]
+    assert (copy.severity, copy.title) == (Severity.WARNING, "Constraint starts it flat")
 
 
 @pytest.mark.parametrize(

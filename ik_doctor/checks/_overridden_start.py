@@ -29,10 +29,11 @@ why it must not be muted (``why_not_muted``)."""
 
 
 def what_it_does(
-    flips: bool, faces_the_pole: bool, straight_start: bool, moves_head: bool
+    flips: bool, faces_the_pole: bool, straight_start: bool, moves_head: bool, flat: bool
 ) -> Words:
     """Severity, title, effect and why of an overridden constraint, by what its rotation does
-    where the solver starts."""
+    where the solver starts (``flat``: it folds a straight chain a half turn, which gives it no
+    side, ``_straight_start.flat_start_by_rounding``)."""
     if flips and not faces_the_pole:
         severity, title = Severity.ERROR, "Constraint flips the joint"
         effect = (
@@ -66,6 +67,17 @@ def what_it_does(
         why = (
             "Blender solves IK after the chain's other constraints, starting from the pose they "
             "leave: a straight chain started bent toward its target folds that way."
+        )
+    elif flat:
+        severity, title = Severity.WARNING, "Constraint starts it flat"
+        effect = (
+            "it shows only where the solver starts, and there it folds the chain, straight at "
+            "rest, a half turn, which gives it no side: rounding decides which way it bends (the "
+            "rest_pose check's error). Muted, the chain starts straight: pre-bend it then."
+        )
+        why = (
+            "Blender solves IK after the chain's other constraints, starting from the pose they "
+            "leave; folded flat, the start points the bone back along the one above it."
         )
     else:
         severity, title = Severity.WARNING, "Constraint overridden"

@@ -20,7 +20,6 @@ from ..core.limb import (
     hangs_down,
     keep_pole_at_rest,
     limits_fold,
-    pole_turn,
     root_folds_against,
     straight_joint_lean,
 )
@@ -31,14 +30,19 @@ from ..core.start import (
     overridden_constraints,
     start_set_by,
     start_turned_back,
-    straight_start_bends,
     target_tracking_joint,
 )
+from ._limits_start import limits_decide
 from ._no_pole_stiffness import short_once_bent_without_pole
 from ._opposed_swing import swung_out_of_its_fold, swung_words
 from ._shared_control import line_aimer, rival_on_the_control
 from ._shear import inherited_shear, shear_that_stops, uneven_body
-from ._straight_start import StartBend, built_side_from_pole, start_bend, turned_off_rest
+from ._straight_start import (
+    StartBend,
+    flat_start_by_rounding,
+    start_bend,
+    turned_off_rest,
+)
 
 PRE_BEND = 0.01
 """The pre-bend moves each inner joint by this share of the length of the bone above it (or of
@@ -52,7 +56,7 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
     folded = limits_fold(rig, chain) is not None
     stretching = stretching_bones(rig, chain)
     start = start_bend(rig, chain) if chain.pole is not None else None
-    opposite = _limits_decide(rig, chain, start) if start is not None else None
+    opposite = limits_decide(rig, chain, start) if start is not None else None
     held_by = ""  # why the pre-bend is not offered, where the limits' fold decides
     # Started within its limits, which take the start as their fold, it shears as unaimed.
     as_built = opposite is not None and opposite[0] == Severity.WARNING
@@ -85,14 +89,7 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         if stretch:
             severity, title = Severity.ERROR, "Straight, shears as it folds"
     elif chain.pole is not None:
-        severity, title = Severity.ERROR, "Straight limb won't bend"
-        effect = "with its pole it does not bend at all and the tip stops short of the target" + (
-            f"; pre-bent {side}, it lands whichever side its pole is on (measured on the leg "
-            "and the arm; pre-bent toward a pole on the other side, against the limits, they "
-            "stop 3.7% of the reach short)."
-            if folded
-            else "."
-        )
+        severity, title, effect = _unbent_with_pole(rig, chain, side if folded else None)
     elif not stretch and (swung := swung_out_of_its_fold(rig, chain)) is not None:
         severity, title, effect, held_by = swung_words(*swung)
     else:
@@ -123,6 +120,36 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
             f"gives it no direction. A slight pre-bend of {joint} tells it which way to go."
         ),
         **fix,
+    )
+
+
+def _unbent_with_pole(rig: RigView, chain: IKChain, side: str | None) -> tuple[Severity, str, str]:
+    """Severity, title and effect of a pole chain straight at rest that nothing starts bent, or
+    that a copy starts folded flat, which gives it no side (``flat_start_by_rounding``); ``side``
+    is the way its IK limits fold it, where they do."""
+    pre_bent = (
+        f"pre-bent {side}, it lands whichever side its pole is on (measured on the leg and the "
+        "arm; pre-bent toward a pole on the other side, against the limits, they stop 3.7% of "
+        "the reach short)."
+    )
+    flat = flat_start_by_rounding(rig, chain)
+    if flat is None:
+        effect = "with its pole it does not bend at all and the tip stops short of the target"
+        return (
+            Severity.ERROR,
+            "Straight limb won't bend",
+            effect + (f"; {pre_bent}" if side else "."),
+        )
+    effect = (
+        f"'{flat[1]}' on {flat[0]}, which the IK overrides, starts it folded flat, a half turn "
+        "that gives it no side, so rounding decides which way it bends (measured on the "
+        "straight leg whose shin copies the hips' rotation, rolled every 15°: free, it bends "
+        "away from its pole at every roll; with a one-sided hinge it lands at 17 of 48). Muted, "
+    )
+    return (
+        Severity.ERROR,
+        "Straight, started flat",
+        effect + (f"and {pre_bent}" if side else "it does not bend at all: pre-bend it too."),
     )
 
 
@@ -191,31 +218,6 @@ def _started(start: StartBend) -> tuple[Severity, str, str]:
     return Severity.ERROR, "Start bent from the pole", effect
 
 
-LIMITS_HOLD = 179.5
-"""Degrees a constraint's start may bend a chain straight at rest off the side its IK limits
-fold it to and still start it bent: further, the limits hold it straight. Measured on the leg
-and the arm folding along or away from their poles, started by a Copy Rotation of a control
-turned about the chain's line: 0° to 179° off they land (179° too), 180° off they stop 3.4%
-short (seed 284's class; the edge had been 145°, with 116° to 179° not measured)."""
-ROOT_HOLD = 72.0
-"""Degrees off the limits' fold within which a start leaves a chain whose root's IK limit turns
-it the other way short (``root_folds_against``, "root held"). Measured on the leg and the arm
-with both hinges one-sided, the start turned about the chain's line: 0° to 69° off they stop
-1.1% to 38% of the reach short, 76° to 179° off they land."""
-
-
-def _against_the_limits(built: float, bends: list[float]) -> bool:
-    """Whether a start bends a chain straight at rest against the IK limits that fold it to
-    ``built`` (``built_side_from_pole``; the bends read from the side facing the pole, with the
-    body as modelled or turned either way), further than ``LIMITS_HOLD``."""
-    return any(_off_the_fold(built, bend) > LIMITS_HOLD for bend in bends)
-
-
-def _off_the_fold(built: float, bend: float) -> float:
-    """Degrees a start's ``bend`` lies off the side ``built`` the IK limits fold the chain to."""
-    return abs(math.degrees(math.remainder(bend - built, math.tau)))
-
-
 FOLD_ALONG_ROOT_X = 1.5
 """Degrees from its free root's -X axis within which a straight chain without a pole that its IK
 limits fold that way stops short (fresh seeds 268 and 243, 253, 262, 270): measured on the leg
@@ -223,81 +225,6 @@ and the arm, the lower bone limited one way and rolled 89° to 91° (folding wit
 the arm without Use Tail, its upper arm limited one way under a free shoulder, stop 0.9% of the
 reach short; rolled 88° or 92°, or folding along +X, they land. Pre-bent that way, they land.
 Measured on two turning bones: the arm of three from its shoulder so folded lands."""
-KEPT_POLE_ANGLE = 1.0
-"""Degrees a pole angle may be off the one that keeps the rest pose and still keep it."""
-
-
-def limits_start(rig: RigView, chain: IKChain) -> str | None:
-    """What a constraint the IK overrides does starting a chain straight at rest whose IK limits
-    fold it along or opposite its pole (``built_side_from_pole``): "held" when it bends it against
-    them (they hold it straight), "root held" when the root's limit turns it against the fold, the
-    start lies within ``ROOT_HOLD`` of the fold and is not a Damped Track at the target (measured: a
-    Damped Track at the pole or a Track To of the control leaves the leg and the arm 0.2% to 35%
-    short; tracking the control they land), "lands" when the limits take the start as their fold:
-    opposite the pole at any pole angle (it bends as built or toward the pole), along it at the
-    angle that keeps the rest pose (``KEPT_POLE_ANGLE``; measured: the leg started 90° off its fold
-    lands there, turned 20° or 60° flips). None where the pole's side decides (the start turned by
-    the pole angle, ``core.start``), or no constraint starts it."""
-    verdict = _limits_verdict(rig, chain)
-    return None if verdict is None else verdict[0]
-
-
-def _limits_verdict(
-    rig: RigView, chain: IKChain
-) -> tuple[str, tuple[str, bpy.types.Constraint, list[float]]] | None:
-    """``limits_start``'s verdict, with the start it read (``straight_start_bends``)."""
-    built = built_side_from_pole(rig, chain)
-    started = straight_start_bends(rig, chain)
-    if built is None or started is None:
-        return None
-    if _against_the_limits(built, started[2]):
-        return "held", started
-    if (
-        _off_the_fold(built, started[2][0]) < ROOT_HOLD
-        and root_folds_against(rig, chain)
-        and target_tracking_joint(rig, chain) is None
-    ):
-        return "root held", started
-    turn = math.degrees(abs(pole_turn(rig, chain) or 0.0))
-    return ("lands", started) if built == math.pi or turn < KEPT_POLE_ANGLE else None
-
-
-def _limits_decide(
-    rig: RigView, chain: IKChain, start: StartBend
-) -> tuple[Severity, str, str, str] | None:
-    """Severity, title, effect and why no pre-bend is offered where the IK limits decide what a
-    constraint's start does (``limits_start``); None where the pole's side does."""
-    found = _limits_verdict(rig, chain)
-    if found is None:
-        return None
-    verdict, started = found
-    constraint = f"'{readable(started[1])}' on {started[0]}"
-    if verdict == "held":
-        effect = (
-            f"{start.shown} bends it against its IK limits where the solver starts; they hold "
-            "it straight, and with its pole it does not bend (measured: the leg and the arm "
-            "stop 3.4% of the reach short)."
-        )
-        return Severity.ERROR, "Start held straight", effect, f"mute {constraint} and pre-bend it"
-    if verdict == "root held":
-        effect = (
-            f"{start.shown} starts it bent within its IK limits, but the IK limit of "
-            f"{chain.root} lets it turn only the other way from the fold, and the solver leaves "
-            "it short (measured: the leg and the arm started within 69° of the fold stop 1.1% "
-            "to 38% of the reach short; 76° off and further, they land)."
-        )
-        free = f"free the IK limit of {chain.root}"
-        return Severity.ERROR, "Bent at start, root held", effect, free
-    effect = (
-        f"the solver starts from the bend {start.shown} gives it, within its IK limits, which "
-        "take it as their fold: it bends as its limits build it or toward the pole (measured: "
-        "the leg and the arm started 90° to 115° off that fold land)."
-    )
-    keep = (
-        f"{constraint} starts it bent within its limits, and pre-bent the other way that start "
-        "would flip it"
-    )
-    return Severity.WARNING, "Straight, bent at start", effect, keep
 
 
 def _against_a_joints_limit(rig: RigView, chain: IKChain, direction: Vector, side: str) -> str:

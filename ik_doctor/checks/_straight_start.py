@@ -12,6 +12,7 @@ from mathutils import Matrix, Vector
 from ..core.geometry import offset_from_line
 from ..core.limb import (
     STRAIGHT_RATIO,
+    bend_offset,
     built_bend,
     chain_joints,
     forward_pose,
@@ -156,6 +157,18 @@ def flat_start_away(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
     if chain.pole is None or built_side_from_pole(rig, chain) != math.pi:
         return None
     if root_folds_against(rig, chain):
+        return None
+    return flat_copied_start(rig, chain)
+
+
+def flat_start_by_rounding(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
+    """(bone, constraint) of a copy the IK overrides that starts a pole chain straight at rest
+    folded flat (``flat_copied_start``): a half turn gives the fold no side, and rounding
+    decides which way it ends. Measured on 4.2 (fresh seed 323, a chance landing that muting
+    the copy undid): the straight leg whose shin copies the hips' rotation, rolled every 15°,
+    free, ends 101° to 180° from its built bend at all 24 rolls; its shin's hinge one-sided
+    (either way), it lands at 17 of 48 and ends 91° to 180° from it at the rest."""
+    if chain.pole is None or bend_offset(rig, chain) >= STRAIGHT_RATIO:
         return None
     return flat_copied_start(rig, chain)
 

@@ -114,6 +114,7 @@ from ..core.start import (
 )
 from ..core.start import straight_start as straight_start_of
 from ..core.switches import animated_switch, off_state, switched_by, turn_on
+from ._limits_start import limits_start
 from ._locks_what_if import lock_holds_the_bend_of
 from ._mute_blocks import why_not_muted
 from ._overridden_start import (
@@ -124,9 +125,8 @@ from ._overridden_start import (
 )
 from ._shared_control import line_aimer
 from ._stiffness_findings import tree_partner
-from ._straight_chain import limits_start
 from ._straight_pairs import aimed_along_a_straight_chain
-from ._straight_start import flat_start_away
+from ._straight_start import flat_start_away, flat_start_by_rounding
 from .duplicates import clash_after
 
 OVERRIDDEN = {
@@ -346,10 +346,11 @@ def _rotation_overridden(
     # Measured: a Damped Track at the pole on the forearm or the shin lands with the pole angle
     # turned 120° to 180°, and fails at 100° and 110° (core.start_bends.TURNED_BACK_BEND).
     turned_back = start_turned_back(rig, chain) == (bone, readable(constraint))
+    flat = flat_start_by_rounding(rig, chain) == (bone, readable(constraint))
     severity, title, effect, why = (
         turned_back_words(chain)
         if turned_back
-        else what_it_does(flips, faces_the_pole, straight_start, moves_head)
+        else what_it_does(flips, faces_the_pole, straight_start, moves_head, flat)
     )
     blocked_by, no_mute = why_not_muted(
         rig, chain, bone, constraint, moves_head, straight_start, turned_back
