@@ -172,6 +172,28 @@ def test_an_arm_without_use_tail_posed_longer_needs_more_the_longer(
         assert all(f.severity != Severity.ERROR for f in findings_of(rig, "solver"))
 
 
+@pytest.mark.parametrize(
+    ("owner", "stretch", "iterations", "fails"),
+    [("shin.L", 0.1, 9, True), ("shin.L", 0.1, 10, False), ("forearm.L", 0.2, 12, True)],
+)
+def test_a_limb_without_a_pole_stretching_has_its_own_count(
+    rig, owner, stretch, iterations, fails
+) -> None:
+    """Fresh seed 328 (a miss under "not measured"): the leg without a pole, IK Stretch 0.1 on
+    the shin and 0.01 on the thigh, at 5 iterations stopped 1.1% of its reach short; measured,
+    it needs 10, and the arm at 0.2 needs 13."""
+    bone = rig.pose.bones[owner]
+    ik = bone.constraints["IK"]
+    ik.pole_target, ik.iterations = None, iterations
+    bone.ik_stretch = stretch
+    rig.pose.bones[bone.parent.name].ik_stretch = stretch / 10.0
+    if fails:
+        _an_error_exactly_where_it_fails(rig, owner, True, ("stretch", 13 if stretch > 0.1 else 10))
+    else:
+        assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+        assert all(f.severity != Severity.ERROR for f in findings_of(rig, "solver"))
+
+
 @pytest.mark.parametrize(("iterations", "stretch"), [(5, 0.1), (11, 0.5), (11, 0.01)])
 def test_an_arm_without_use_tail_under_a_pole_stretching_needs_twelve(
     rig, iterations, stretch

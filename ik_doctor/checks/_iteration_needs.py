@@ -18,6 +18,7 @@ from ..core.posed_bend import joint_bends
 from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
 from ._need_tables import Need, by_bend, fewer_either_side
+from ._no_pole_stretch_needs import NO_POLE_STRETCH_NEEDS
 from ._stiff_needs import (
     stiff_and_stretching_need,
     stiff_folded_need,
@@ -395,10 +396,11 @@ def _stretch_need(
     table: tuple[tuple[float, int], ...],
     starts: float,
 ) -> Need | None:
-    """The count IK Stretch on ``stretching`` sets for a limb of equal bones with a pole and Use
-    Tail whose joint starts bent ``starts`` degrees (``STRETCH_NEEDS``); None for another limb,
-    or a bend or a stretch no row measured."""
-    if table is not BEND_NEEDS or not chain.use_tail:
+    """The count IK Stretch on ``stretching`` sets for a limb of equal bones with Use Tail whose
+    joint starts bent ``starts`` degrees, with a pole (``STRETCH_NEEDS``) or without one, both
+    bones stretching (``NO_POLE_STRETCH_NEEDS``); None for another limb, or a bend or a stretch
+    no row measured."""
+    if table not in (BEND_NEEDS, NO_POLE_BEND_NEEDS) or not chain.use_tail:
         return None
     stretch = max(round(rig.pose_bone(name).ik_stretch, 4) for name in stretching)
     least, most = STRETCH_MEASURED
@@ -406,14 +408,17 @@ def _stretch_need(
         return None
     # Stretchier than measured lands no later (measured: 1.0 needs 3, as 0.95 does).
     at = min(stretch, most)
-    rows = STRETCH_NEEDS[min(len(stretching), 2)]
+    if table is NO_POLE_BEND_NEEDS and len(stretching) < 2:
+        return None
+    rows = STRETCH_NEEDS[min(len(stretching), 2)] if table is BEND_NEEDS else NO_POLE_STRETCH_NEEDS
     need = by_bend(rows, starts, lambda row: fewer_either_side(row, at))
     if not need:
         return None
     return Need(
         need,
-        f"IK Stretch {stretch:g} on {' and '.join(stretching)}, and two-bone limbs with a "
-        f"pole bent {starts:g}° so stretching need at least {need}, measured",
+        f"IK Stretch {stretch:g} on {' and '.join(stretching)}, and two-bone limbs "
+        f"{'with' if table is BEND_NEEDS else 'without'} a pole bent {starts:g}° so stretching "
+        f"need at least {need}, measured",
         "stretch",
     )
 
