@@ -402,14 +402,14 @@ def _stretch_need(
     no row measured."""
     if table not in (BEND_NEEDS, NO_POLE_BEND_NEEDS) or not chain.use_tail:
         return None
+    if table is NO_POLE_BEND_NEEDS and len(stretching) < 2:
+        return None
     stretch = max(round(rig.pose_bone(name).ik_stretch, 4) for name in stretching)
     least, most = STRETCH_MEASURED
     if stretch < least:
         return None
     # Stretchier than measured lands no later (measured: 1.0 needs 3, as 0.95 does).
     at = min(stretch, most)
-    if table is NO_POLE_BEND_NEEDS and len(stretching) < 2:
-        return None
     rows = STRETCH_NEEDS[min(len(stretching), 2)] if table is BEND_NEEDS else NO_POLE_STRETCH_NEEDS
     need = by_bend(rows, starts, lambda row: fewer_either_side(row, at))
     if not need:

@@ -26,6 +26,8 @@ ROOT_HOLD = 72.0
 it the other way short (``root_folds_against``, "root held"). Measured on the leg and the arm
 with both hinges one-sided, the start turned about the chain's line: 0° to 69° off they stop
 1.1% to 38% of the reach short, 76° to 179° off they land."""
+KEPT_POLE_ANGLE = 1.0
+"""Degrees a pole angle may be off the one that keeps the rest pose and still keep it."""
 
 
 def _against_the_limits(built: float, bends: list[float]) -> bool:
@@ -38,10 +40,6 @@ def _against_the_limits(built: float, bends: list[float]) -> bool:
 def _off_the_fold(built: float, bend: float) -> float:
     """Degrees a start's ``bend`` lies off the side ``built`` the IK limits fold the chain to."""
     return abs(math.degrees(math.remainder(bend - built, math.tau)))
-
-
-KEPT_POLE_ANGLE = 1.0
-"""Degrees a pole angle may be off the one that keeps the rest pose and still keep it."""
 
 
 def limits_start(rig: RigView, chain: IKChain) -> str | None:
