@@ -173,6 +173,34 @@ def test_an_arm_without_use_tail_posed_longer_needs_more_the_longer(
 
 
 @pytest.mark.parametrize(
+    ("owner", "posed", "iterations", "fails"),
+    [
+        ("forearm.L", -5, 9, True),
+        ("forearm.L", -10, 10, False),
+        ("shin.L", -5, 12, True),
+        ("shin.L", -3, 13, False),
+    ],
+)
+def test_a_joint_posed_straighter_than_its_one_way_limit_needs_one_more_than_at_rest(
+    rig, owner, posed, iterations, fails
+) -> None:
+    """A joint limited to fold only further than it rests, posed straighter: the solver undoes
+    that start on its first step, and the limb needs one more than at rest however far it was
+    posed (the arm 10, the leg 13), where the straighter rows had said up to 20: the arm so
+    limited, copying the hips' rotation, at 12 iterations landed under solver's error."""
+    bone = rig.pose.bones[owner]
+    bone.use_ik_limit_x, bone.ik_min_x, bone.ik_max_x = True, 0.0, math.radians(150)
+    bone.rotation_mode, bone.rotation_euler = "XYZ", (math.radians(posed), 0.0, 0.0)
+    bone.constraints["IK"].iterations = iterations
+    if fails:
+        need = 10 if owner == "forearm.L" else 13
+        _an_error_exactly_where_it_fails(rig, owner, True, ("clamped_straighter", need))
+    else:
+        assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+        assert all(f.severity != Severity.ERROR for f in findings_of(rig, "solver"))
+
+
+@pytest.mark.parametrize(
     ("owner", "stretch", "iterations", "fails"),
     [("shin.L", 0.1, 9, True), ("shin.L", 0.1, 10, False), ("forearm.L", 0.2, 12, True)],
 )

@@ -27,7 +27,8 @@ class Need:
     "posed_longer" (a bone posed longer than at rest), "stiffness", "stretch_and_stiffness"
     (both: ``_stiff_needs``),
     "folded_further" (the joint folded further than at rest where the solver starts) or
-    "posed_straighter" (straighter, on the same side), "rolled" (the lower bone rolled off its
+    "posed_straighter" (straighter, on the same side), "clamped_straighter" (straighter than a
+    one-way IK limit lets it, ``CLAMPED_STRAIGHTER``), "rolled" (the lower bone rolled off its
     fold, ``ROLLED_OFF_FOLD``) or "three_bones" (an insect's leg, ``_three_bone_needs``); the
     finding's ``needed_for``."""
 
