@@ -201,6 +201,32 @@ def test_a_joint_posed_straighter_than_its_one_way_limit_needs_one_more_than_at_
 
 
 @pytest.mark.parametrize(
+    ("owner", "posed", "iterations", "need"),
+    [
+        ("forearm.L", 70, 4, 5),
+        ("forearm.L", 70, 5, None),
+        ("shin.L", 130, 5, 6),
+        ("shin.L", 130, 6, None),
+    ],
+)
+def test_a_joint_posed_past_its_one_way_limit_needs_a_little_more_than_at_its_edge(
+    rig, owner, posed, iterations, need
+) -> None:
+    """Limited 0° to 30° and posed further still, the joint starts at that edge once the
+    solver clamps it: the arm posed 70° lands from 5 (its 70° row had said 7), the leg posed
+    130° from 6, one and two more than posed 30°."""
+    bone = rig.pose.bones[owner]
+    bone.use_ik_limit_x, bone.ik_min_x, bone.ik_max_x = True, 0.0, math.radians(30)
+    bone.rotation_mode, bone.rotation_euler = "XYZ", (math.radians(posed), 0.0, 0.0)
+    bone.constraints["IK"].iterations = iterations
+    if need:
+        _an_error_exactly_where_it_fails(rig, owner, True, ("past_limit", need))
+    else:
+        assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+        assert all(f.severity != Severity.ERROR for f in findings_of(rig, "solver"))
+
+
+@pytest.mark.parametrize(
     ("owner", "stretch", "iterations", "fails"),
     [("shin.L", 0.1, 9, True), ("shin.L", 0.1, 10, False), ("forearm.L", 0.2, 12, True)],
 )

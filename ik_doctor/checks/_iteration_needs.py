@@ -19,6 +19,7 @@ from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
 from ._need_tables import Need, by_bend, fewer_either_side
 from ._no_pole_stretch_needs import NO_POLE_STRETCH_NEEDS
+from ._one_way_starts import past_one_way_limit
 from ._stiff_needs import (
     stiff_and_stretching_need,
     stiff_folded_need,
@@ -241,7 +242,7 @@ def iterations_needed(
     if further and not with_pole:
         return _against_the_fold_need(rig, chain, further) if bend == 0.0 else None
     if further:
-        return _folded_further_need(rig, chain, bend, further)
+        return _folded_start_need(rig, chain, bend, further)
     table = _bend_table(rig, chain, with_pole)
     # Posed straighter, it needs what a limb that straight at rest needs, or more (measured: the
     # arm posed 4° to 12° straighter needs 12 to 23 where its start's row gives 11 to 20).
@@ -454,6 +455,26 @@ def _bend_table(rig: RigView, chain: IKChain, with_pole: bool) -> tuple[tuple[fl
     if not with_pole:
         return NO_POLE_BEND_NEEDS if ratio <= EQUAL else ()
     return BEND_NEEDS if ratio <= EQUAL else LONG_ROOT_BEND_NEEDS if ratio <= LONG_ROOT else ()
+
+
+def _folded_start_need(rig: RigView, chain: IKChain, bend: float, further: float) -> Need | None:
+    """``_folded_further_need``, or where the pose starts the joint past the far edge of its
+    one-way IK limit, the need at that edge and the few more the clamp costs
+    (``_one_way_starts``)."""
+    past = past_one_way_limit(rig, chain, further)
+    if past is None:
+        return _folded_further_need(rig, chain, bend, further)
+    edge, extra = past
+    at_edge = _folded_further_need(rig, chain, bend, edge)
+    if at_edge is None:
+        return None
+    return Need(
+        at_edge.count + extra,
+        f"its joint is posed folded {further:.0f}° further than its {bend:g}° at rest, past its "
+        f"IK limit's {edge:g}°, where the solver clamps it on its first step; two-bone limbs "
+        f"with a pole so posed need {at_edge.count} at that edge and, measured, {extra} more",
+        "past_limit",
+    )
 
 
 def _folded_further_need(rig: RigView, chain: IKChain, bend: float, further: float) -> Need | None:
