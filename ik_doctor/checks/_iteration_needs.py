@@ -17,7 +17,7 @@ from ..core.limb import fold_off_x, one_way_fold, one_way_on_x
 from ..core.posed_bend import joint_bends
 from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
-from ._need_tables import Need, by_bend, fewer_either_side
+from ._need_tables import Need, at_least, by_bend, fewer_either_side
 from ._no_pole_stretch_needs import NO_POLE_STRETCH_NEEDS
 from ._one_way_starts import past_one_way_limit
 from ._stiff_needs import (
@@ -331,7 +331,7 @@ def _setup_needs(
     needs = []
     if not chain.use_tail and with_pole and bend <= TAIL_OFF_BEND:
         grown, times = longest or ("", 1.0)
-        count = next((n for at_least, n in reversed(TAIL_OFF_GROWN_NEEDS) if times >= at_least), 0)
+        count = at_least(TAIL_OFF_GROWN_NEEDS, times)
         needs.append(
             Need(
                 count,
@@ -386,7 +386,7 @@ def _grown_need(longest: tuple[str, float], measured: tuple[float, int], limb: s
     """What a bone posed longer than at rest adds to the bend table's ``measured`` row
     (``GROWN_NEEDS``), None when none is."""
     grown, times = longest
-    extra = next((more for at_least, more in reversed(GROWN_NEEDS) if times >= at_least), 0)
+    extra = at_least(GROWN_NEEDS, times)
     if not extra:
         return None
     return Need(

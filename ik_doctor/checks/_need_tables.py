@@ -53,3 +53,8 @@ def fewer_either_side(rows: tuple[tuple[float, int], ...], at: float) -> int:
     if rows[above][0] == at:
         return rows[above][1]
     return min(rows[above][1], rows[max(above - 1, 0)][1])
+
+
+def at_least(rows: tuple[tuple[float, int], ...], value: float) -> int:
+    """The count of the last row whose threshold ``value`` reaches (0: below them all)."""
+    return next((n for least, n in reversed(rows) if value >= least), 0)

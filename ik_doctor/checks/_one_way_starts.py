@@ -5,7 +5,7 @@ check's count, ``_iteration_needs``)."""
 
 from __future__ import annotations
 
-from ..core.limb import one_way_fold, one_way_span
+from ..core.limb import one_way_span
 from ..core.rig import IKChain, RigView
 from ..core.started import start_set_by
 
@@ -22,10 +22,9 @@ def past_one_way_limit(rig: RigView, chain: IKChain, further: float) -> tuple[fl
     degrees past its rest bend, beyond the far edge of its one-way IK limit; None where it is
     not, or a constraint sets its start (measured: the leg copying the hand control's rotation
     82° further, limited to 30°, needs 12, more than the clamped pose would)."""
-    owner = chain.owner
-    if start_set_by(rig, chain, owner) is not None or one_way_fold(rig, chain, owner) is None:
+    if start_set_by(rig, chain, chain.owner) is not None:
         return None
-    span = one_way_span(rig, owner)
+    span = one_way_span(rig, chain, chain.owner)
     if span is None or further <= span + 1.0:
         return None
     return round(span, 1), 1 if further - span <= ONE_MORE_WITHIN else 2

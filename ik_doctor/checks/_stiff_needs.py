@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..core.rig import IKChain, RigView
 from ._lock_stiffness import folds_about_z
-from ._need_tables import Need, by_bend, fewer_either_side
+from ._need_tables import Need, at_least, by_bend, fewer_either_side
 from ._stiffness_findings import swing_stiffness
 
 # fmt: off
@@ -286,7 +286,7 @@ def stiff_and_stretching_need(
     stretch = max(round(rig.pose_bone(name).ik_stretch, 4) for name in stretching)
 
     def count(rows: tuple[tuple[float, tuple[tuple[float, int], ...]], ...]) -> int:
-        counts = tuple((at, _at_least(row, stiffness)) for at, row in rows)
+        counts = tuple((at, at_least(row, stiffness)) for at, row in rows)
         return fewer_either_side(counts, stretch) if rows[0][0] <= stretch else 0
 
     need = by_bend(STIFF_STRETCH_NEEDS[kind], starts, count)
@@ -346,12 +346,7 @@ def _stiff_count(
     rows: tuple[tuple[float, tuple[tuple[float, int], ...]], ...], bend: float, stiffness: float
 ) -> int:
     """The count the rows give a limb so bent and stiff (0: none measured)."""
-    return by_bend(rows, bend, lambda row: _at_least(row, stiffness))
-
-
-def _at_least(row: tuple[tuple[float, int], ...], stiffness: float) -> int:
-    """The count of the stiffest row entry at or below ``stiffness`` (0: below them all)."""
-    return next((n for least, n in reversed(row) if stiffness >= least), 0)
+    return by_bend(rows, bend, lambda row: at_least(row, stiffness))
 
 
 def stiff_folded_need(rig: RigView, chain: IKChain, bend: float, further: float) -> Need | None:

@@ -199,13 +199,11 @@ def one_way_joint(rig: RigView, name: str) -> Vector | None:
     return fold if back >= -1e-6 and further >= math.radians(ONE_WAY_SPAN) else None
 
 
-def one_way_span(rig: RigView, name: str) -> float | None:
+def one_way_span(rig: RigView, chain: IKChain, name: str) -> float | None:
     """Degrees further than it rests the IK limit of a joint limited to fold only further
-    (``one_way_joint``) lets it fold: its far edge. None for other joints."""
-    limited = _bend_limit(rig, name)
-    if limited is None or one_way_joint(rig, name) is None:
-        return None
-    return math.degrees(limited[2])
+    (``one_way_fold``) lets it fold: its far edge. None for other joints."""
+    limited = _bend_limit(rig, name) if one_way_fold(rig, chain, name) is not None else None
+    return None if limited is None else math.degrees(limited[2])
 
 
 def one_sided_joint(rig: RigView, name: str) -> Vector | None:
