@@ -224,6 +224,48 @@ def test_a_limb_without_a_pole_stretching_has_its_own_count(
         _lands_without_a_solver_error(rig, owner)
 
 
+@pytest.mark.parametrize(
+    ("limb", "hinges", "stretch", "iterations", "fails", "needs"),
+    [
+        ("arm", 0, 0.1, 17, True, 18),
+        ("arm", 0, 0.1, 18, False, 18),
+        ("leg", 0, 0.15, 22, True, 23),
+        ("leg", 4, 0.3, 12, True, 13),  # the shin limited to fold toward where a pole would be
+        ("arm", 6, 0.1, 21, True, 22),  # opposed hinges
+        ("leg", 7, 0.8, 6, False, 6),  # opposed hinges (the free rows say 7)
+    ],
+)
+def test_a_straight_limb_without_a_pole_stretching_has_its_own_count(
+    limb, hinges, stretch, iterations, fails, needs
+) -> None:
+    """Fresh seed 334 (a miss under "not measured"): the straight arm without a pole, its
+    forearm limited to fold one way, IK Stretch 0.1, stopped 1.9% of its reach short at 5;
+    measured, it needs 18, and 22 with its two bones limited to turn opposite ways."""
+    shape = Fault("straight_one_sided", limb, hinges) if hinges else Fault("straight", limb, 0)
+    rig = faulted_rig((shape, Fault("no_pole", limb, 0)))
+    owner = LIMBS[limb].owner
+    rig.pose.bones[owner].constraints["IK"].iterations = iterations
+    rig.pose.bones[owner].ik_stretch = stretch
+    rig.pose.bones[LIMBS[limb].parent].ik_stretch = stretch / 10.0
+    (finding,) = findings_of(rig, "solver")
+    assert finding.stated["needs"] == needs
+    _an_error_exactly_where_it_fails(rig, owner, fails, ("stretch", needs))
+
+
+def test_a_straight_limb_whose_upper_bone_alone_is_one_sided_stretching_is_not_counted() -> None:
+    """Limited to turn the way the solver folds it, the upper arm needs the free rows (18 at 0.1);
+    the other way, the opposed rows (22): which way it folds a free joint is the solver's own
+    choice, so no count is read."""
+    rig = faulted_rig((Fault("straight", "arm", 0), Fault("no_pole", "arm", 0)))
+    upper = rig.pose.bones["upper_arm.L"]
+    upper.use_ik_limit_x, upper.ik_min_x, upper.ik_max_x = True, math.radians(-150), 0.0
+    rig.pose.bones["forearm.L"].ik_stretch, upper.ik_stretch = 0.1, 0.01
+    rig.pose.bones["forearm.L"].constraints["IK"].iterations = 5
+    (finding,) = findings_of(rig, "solver")
+    assert finding.severity == Severity.WARNING
+    assert finding.stated["needs"] is None
+
+
 @pytest.mark.parametrize(("iterations", "stretch"), [(5, 0.1), (11, 0.5), (11, 0.01)])
 def test_an_arm_without_use_tail_under_a_pole_stretching_needs_twelve(
     rig, iterations, stretch

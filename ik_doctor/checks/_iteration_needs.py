@@ -13,12 +13,12 @@ from dataclasses import replace
 import bpy
 
 from ..core.geometry import is_identity
-from ..core.limb import fold_off_x, one_way_fold, one_way_on_x
+from ..core.limb import fold_off_x, one_way_fold
 from ..core.posed_bend import joint_bends
 from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
 from ._need_tables import Need, at_least, by_bend, fewer_either_side
-from ._no_pole_stretch_needs import NO_POLE_STRETCH_NEEDS
+from ._no_pole_stretch_needs import no_pole_stretch_rows
 from ._one_way_starts import past_one_way_limit
 from ._stiff_needs import (
     stiff_and_stretching_need,
@@ -28,6 +28,7 @@ from ._stiff_needs import (
     stretching_and_stiff,
 )
 from ._stiffness_findings import stiff_bones, swing_stiffness
+from ._straight_no_pole import against_the_fold_need, opposed_hinges_need
 from ._three_bone_needs import three_bone_need
 
 BEND_NEEDS = (
@@ -73,12 +74,6 @@ NO_POLE_BEND_NEEDS = ((0.0, 14), (3.8, 10), (7.63, 9), (15.2, 7), (29.9, 5))
 straight at rest, it needs 14 (12 leave the arm 0.31% of its reach short, with the body turned
 40° about X), its IK limits or none alike. The reference leg, bent 7.63°, needs 9 (8 leave it
 0.13% short, 7 0.71%, on 4.2 and 5.3; its row read 7.6 and the leg fell to the next)."""
-OPPOSED_HINGES_STRAIGHT_NEEDS = 16
-"""The same straight limb with both bones' X IK limits one-sided, opposite ways (the upper arm 0
-to 150°, the forearm -150° to 0, or the other way round): 14 leave it 0.11% of its reach short,
-16 land. Limited the same way, or the forearm alone, it lands at 14; the upper arm alone limited
-to -150° to 0 needs 16 too, and to 0 to 150° lands at 14: the side the solver folds an unlimited
-joint is its own choice, so that case is left to the warning."""
 ROLLED_OFF_FOLD = (6.5, 22.5)
 """Degrees off its X axis (``fold_off_x``) within which a limb with a pole whose lower bone is
 rolled needs one iteration more than ``BEND_NEEDS`` says: measured on 4.2, 4.5 and 5.3, the leg
@@ -240,7 +235,7 @@ def iterations_needed(
     clamped = straighter is not None and one_way_fold(rig, chain, chain.owner) is not None
     straighter = None if clamped else straighter
     if further and not with_pole:
-        return _against_the_fold_need(rig, chain, further) if bend == 0.0 else None
+        return against_the_fold_need(rig, chain, further) if bend == 0.0 else None
     if further:
         return _folded_start_need(rig, chain, bend, further)
     table = _bend_table(rig, chain, with_pole)
@@ -327,7 +322,7 @@ def _setup_needs(
     """What the IK's own setup needs whatever the bend table says: no Use Tail under a pole
     (stretching, ``_tail_off_stretching`` decides before; ``longest``, the bone posed longest,
     ``TAIL_OFF_GROWN_NEEDS``), or a straight chain without a pole on hinges limited opposite
-    ways."""
+    ways, unstretched."""
     needs = []
     if not chain.use_tail and with_pole and bend <= TAIL_OFF_BEND:
         grown, times = longest or ("", 1.0)
@@ -348,15 +343,8 @@ def _setup_needs(
                 "tail_off",
             )
         )
-    if not with_pole and bend == 0.0 and _opposed_hinges(rig, chain):
-        needs.append(
-            Need(
-                OPPOSED_HINGES_STRAIGHT_NEEDS,
-                "straight at rest without a pole, its two bones IK-limited on X to turn opposite "
-                "ways (measured: 14 leave an arm 0.11% of its reach short; it needs 16)",
-                "opposed_hinges",
-            )
-        )
+    if not with_pole and bend == 0.0:
+        needs += opposed_hinges_need(rig, chain)
     return needs
 
 
@@ -423,7 +411,7 @@ def _stretch_need(
 ) -> Need | None:
     """The count IK Stretch on ``stretching`` sets for a limb of equal bones with Use Tail whose
     joint starts bent ``starts`` degrees, with a pole (``STRETCH_NEEDS``) or without one, both
-    bones stretching (``NO_POLE_STRETCH_NEEDS``); None for another limb, or a bend or a stretch
+    bones stretching (``no_pole_stretch_rows``); None for another limb, or a bend or a stretch
     no row measured."""
     if table not in (BEND_NEEDS, NO_POLE_BEND_NEEDS) or not chain.use_tail:
         return None
@@ -435,8 +423,12 @@ def _stretch_need(
         return None
     # Stretchier than measured lands no later (measured: 1.0 needs 3, as 0.95 does).
     at = min(stretch, most)
-    rows = STRETCH_NEEDS[min(len(stretching), 2)] if table is BEND_NEEDS else NO_POLE_STRETCH_NEEDS
-    need = by_bend(rows, starts, lambda row: fewer_either_side(row, at))
+    rows = (
+        STRETCH_NEEDS[min(len(stretching), 2)]
+        if table is BEND_NEEDS
+        else no_pole_stretch_rows(rig, chain, starts)
+    )
+    need = by_bend(rows, starts, lambda row: fewer_either_side(row, at)) if rows else 0
     if not need:
         return None
     return Need(
@@ -496,36 +488,6 @@ def _folded_further_need(rig: RigView, chain: IKChain, bend: float, further: flo
     )
 
 
-AGAINST_THE_FOLD_NEEDS = ((20.0, 16), (70.0, 10))
-"""Iterations a straight two-bone limb without a pole needs where its pose starts the lower bone
-against its one-sided X IK limit, by how far (degrees), reading a start between rows at the row
-below it, which needs more (fresh seed 293, a miss: the arm at 6 iterations posed 20° against its
-fold, 3.2% short). Measured on the arm and the leg alike, the upper bone free, either way, on 4.2:
-posed 20° against, 15 iterations stop 0.1% short (12: 2.0%) and 16 land; posed 70°, 9 stop 0.3%
-short and 10 land."""
-
-
-def _against_the_fold_need(rig: RigView, chain: IKChain, further: float) -> Need | None:
-    """What a straight limb without a pole started against its lower bone's one-sided IK limit
-    needs (``AGAINST_THE_FOLD_NEEDS``); None for other starts, which no table measured."""
-    joint, root = (rig.pose_bone(name) for name in chain.moving_bones)
-    way, turn = one_way_on_x(joint), joint.matrix_basis.to_quaternion()
-    if not way or one_way_on_x(root) or stretching_bones(rig, chain):
-        return None  # measured with the upper bone free, nothing stretching
-    if abs(turn.axis.x) < 0.99 or turn.axis.x * way >= 0.0:
-        return None  # not a turn about X against the limit
-    rows = [count for at, count in AGAINST_THE_FOLD_NEEDS if at <= further + 0.5]
-    if not rows or further > AGAINST_THE_FOLD_NEEDS[-1][0] + 0.5:
-        return None
-    return Need(
-        rows[-1],
-        f"straight at rest without a pole, its pose starts {chain.owner} {further:.0f}° "
-        "against the one-sided IK limit that folds it, and such two-bone limbs need at least "
-        f"{rows[-1]}, measured",
-        "against_the_fold",
-    )
-
-
 def _straighter_need(rig: RigView, chain: IKChain, bend: float, start: float) -> Need | None:
     """What a limb posed straighter needs (``STRAIGHTER_NEEDS``; stiff,
     ``STIFF_STRAIGHTER_NEEDS``), None where the table was not measured: another rest bend or
@@ -560,12 +522,6 @@ def _stiff_limb(rig: RigView, chain: IKChain) -> bool:
     """Whether a bone of the limb is IK-stiff on a swing axis: the posed starts' stiff tables
     hold, not the unstiff ones."""
     return any(swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones)
-
-
-def _opposed_hinges(rig: RigView, chain: IKChain) -> bool:
-    """Whether the two bones' X IK limits each let them turn one way only, opposite ways."""
-    joint, root = (one_way_on_x(rig.pose_bone(name)) for name in chain.moving_bones)
-    return joint * root < 0
 
 
 def unmeasured(rig: RigView, chain: IKChain) -> str:
