@@ -14,6 +14,7 @@ from ..core.limb import MAX_BEND_TURN, STRAIGHT_RATIO, bend_offset
 from ..core.posed_bend import flipped_turn, posed_joints
 from ..core.rig import IKChain, RigView
 from ..core.start import flat_start_side_on, pose_flips_the_start
+from ._hinge_turn import hinge_turn
 from ._pole_limb import Limb, start_turn
 from ._straight_start import start_bend
 
@@ -81,6 +82,9 @@ class PoleTurn:
     side_on: tuple[str, str] | None = None
     """(bone, constraint) of a copied start folded flat that leaves the joint about 90° from its
     pole with this angle (``core.start.flat_start_side_on``)."""
+    hinge: float = 0.0
+    """How far the lower bone's IK locks, folding it about an axis off the plane's normal, turn
+    the bend (``_hinge_turn``)."""
 
     @property
     def fails(self) -> bool:
@@ -101,6 +105,12 @@ class PoleTurn:
             said += (
                 f", and the posed rotation of {', '.join(posed_joints(rig, chain))} turns its "
                 f"bend a further {math.degrees(self.start):+.1f}° where the solver starts"
+            )
+        if abs(math.degrees(self.hinge)) >= 1.0:
+            said += (
+                f", and the IK locks of {chain.owner}, folding it about an axis off the bend "
+                f"plane's normal, turn its bend a further {math.degrees(self.hinge):+.0f}° "
+                "(measured)"
             )
         if self.side_on:
             bone, constraint = self.side_on
@@ -135,10 +145,14 @@ def pole_turn(
     # lower bone rolled, short of a half turn, ``flipped_turn``).
     flipped = bend_at_rest is not None and pose_flips_the_start(rig, chain)
     start = 0.0 if flipped or bend_at_rest is None else start_turn(rig, chain)
-    settled = flipped_turn(rig, chain) if flipped else start
+    # A lower bone whose locks leave it one fold axis off the plane's normal turns the bend
+    # further (``_hinge_turn``); measured with the start unflipped.
+    hinge = 0.0 if flipped or bend_at_rest is None else hinge_turn(rig, chain)
+    settled = flipped_turn(rig, chain) if flipped else start + hinge
     if settled:
         bend_at_rest = limb.bend_at_rest(twist + settled)
         turned = abs(math.degrees(math.remainder(twist + settled, math.tau)))
     side = limb.side_of(pole)
     away = None if bend_at_rest is None else math.degrees(bend_at_rest.angle(side, 0.0))
-    return PoleTurn(rest, twist, start, turned, away, flipped, flat_start_side_on(rig, chain))
+    side_on = flat_start_side_on(rig, chain)
+    return PoleTurn(rest, twist, start, turned, away, flipped, side_on, hinge)
