@@ -643,6 +643,32 @@ def test_a_narrow_limit_on_a_bone_that_does_not_inherit_rotation_fails_without_a
 
 
 @pytest.mark.parametrize(
+    ("limb", "low", "high", "lands"),
+    [
+        ("leg", 0, 30, True),
+        ("arm", -10, 20, True),
+        ("leg", -20, 40, False),
+        ("arm", -15, 15, False),
+    ],
+)
+def test_a_narrow_limit_that_leaves_room_to_fold_lands_without_a_pole(
+    limb, low, high, lands
+) -> None:
+    """Fresh seed 340 (a false alarm): the leg limited 0° to 30°, not inheriting rotation, without
+    a pole, landed under this check's error. The solver folds the bone from rest: a limit letting
+    it fold 20° further and straighten no more than 10° lands (``FOLD_ROOM``); room to
+    straighten strands it."""
+    owner = LIMBS[limb].owner
+    rig = faulted_rig((Fault("inherit_rotation_off", limb, 0), Fault("no_pole", limb, 0)))
+    bone = rig.pose.bones[owner]
+    bone.use_ik_limit_x = True
+    bone.ik_min_x, bone.ik_max_x = math.radians(low), math.radians(high)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass" if lands else "fail"]
+    inherited = [f for f in findings_of(rig, "inherit") if f.bone == owner]
+    assert [f.severity for f in inherited] == [Severity.WARNING if lands else Severity.ERROR]
+
+
+@pytest.mark.parametrize(
     ("limb", "limit", "other", "lands"),
     [
         ("arm", 150, (), True),

@@ -192,7 +192,7 @@ def one_way_joint(rig: RigView, name: str) -> Vector | None:
     turn folds the joint further) where its IK limit on that axis, within ``ONE_WAY_ROLL`` of it,
     lets it fold at least ``ONE_WAY_SPAN`` further and never straighter than it rests; None
     otherwise."""
-    limited = _bend_limit(rig, name)
+    limited = bend_limit(rig, name)
     if limited is None:
         return None
     fold, back, further = limited
@@ -202,14 +202,14 @@ def one_way_joint(rig: RigView, name: str) -> Vector | None:
 def one_way_span(rig: RigView, chain: IKChain, name: str) -> float | None:
     """Degrees further than it rests the IK limit of a joint limited to fold only further
     (``one_way_fold``) lets it fold: its far edge. None for other joints."""
-    limited = _bend_limit(rig, name) if one_way_fold(rig, chain, name) is not None else None
+    limited = bend_limit(rig, name) if one_way_fold(rig, chain, name) is not None else None
     return None if limited is None else math.degrees(limited[2])
 
 
 def one_sided_joint(rig: RigView, name: str) -> Vector | None:
     """``one_way_joint``'s axis where the limit opens either way alone: only further, or only
     straighter (a limb that then cannot fold, the locks check's error)."""
-    limited = _bend_limit(rig, name)
+    limited = bend_limit(rig, name)
     if limited is None:
         return None
     fold, back, further = limited
@@ -228,7 +228,7 @@ def rest_bend_axis(rig: RigView, name: str) -> Vector | None:
     return fold.normalized() if fold.length >= 1e-4 else None
 
 
-def _bend_limit(rig: RigView, name: str) -> tuple[Vector, float, float] | None:
+def bend_limit(rig: RigView, name: str) -> tuple[Vector, float, float] | None:
     """For a bone bent off its parent at rest: the axis it bends about (a positive turn folds it
     further) and the IK limit on its swing axis within ``ONE_WAY_ROLL`` of it, as the turns back
     (straighter, below 0) and further it allows; None for a straight joint, or that axis locked
