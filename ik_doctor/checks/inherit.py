@@ -48,7 +48,8 @@ What it reports:
     - It is a warning in a chain without a pole, on its owner or further up (a shin inside a
       foot's chain of 3: measured, the foot and the hand land), unless the owner's IK limit
       spans less than 80° (its rest no longer follows the bone above: the arm and the leg
-      limited ±10° to ±40° stop 1.4% to 6.2% of the reach short); on a joint whose start rotation
+      limited ±10° to ±40° stop 1.4% to 6.2% of the reach short) and leaves it less than 20°
+      to fold or more than 10° to straighten (0° to 30° lands); on a joint whose start rotation
       a constraint sets (a Copy Rotation of the shoulder, or a Damped Track at the control); and
       under a pole behind the bend, where the leg and the arm still land with the body turned
       40°.

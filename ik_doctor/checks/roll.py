@@ -42,7 +42,9 @@ What its fixes do:
   (the arm at 0.975 rolled 90°: 0.093% of the reach short; rolled back 0.117%, the locks
   check's error), nor when a Track To the IK overrides on a rolled bone starts the chain the
   rest way (aligned, the forearm rolled 70° under a Track To at the hand control, which lands,
-  bends 106° from its pole: the constraint order check's error).
+  bends 106° from its pole: the constraint order check's error), nor when a hinge so rolled
+  turns a pole angle past 90° back (the leg hinged on X, rolled 130°, its angle turned 100°,
+  bends 59° from its pole; aligned, 100°): the pole angle is set first.
 """
 
 from __future__ import annotations
