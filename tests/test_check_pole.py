@@ -656,23 +656,26 @@ def test_a_straight_limb_turned_side_on_by_its_pole_angle_lands_posed_either_way
 
 
 @pytest.mark.parametrize(
-    ("limb", "lock", "roll", "angle", "fails"),
+    ("limb", "held", "roll", "angle", "fails"),
     [
-        ("arm", 0, 130, 80, True),  # seed 337: 80° + 28°, a miss under warnings
-        ("arm", 0, 20, 100, False),  # 100° - 51°: was called flipped, and landed
-        ("leg", 3, 20, 80, True),  # a hinge on X: 80° + 16°
-        ("leg", 3, 130, 100, False),  # 100° - 41°
+        ("arm", ("ik_lock", 0), 130, 80, True),  # seed 337: 80° + 28°, a miss under warnings
+        ("arm", ("ik_lock", 0), 20, 100, False),  # 100° - 51°: was called flipped, and landed
+        ("leg", ("ik_lock", 3), 20, 80, True),  # a hinge on X: 80° + 16°
+        ("leg", ("ik_lock", 3), 130, 100, False),  # 100° - 41°
+        ("arm", ("ik_limit", 0), 130, 80, True),  # a zero-width limit holds as a lock
+        ("leg", ("ik_limit", 6), 130, 80, True),  # ±6° of play: 80° + 22°
     ],
 )
-def test_a_lower_bone_locked_to_fold_off_the_normal_turns_the_pole_angles_bend(
-    limb, lock, roll, angle, fails
+def test_a_lower_bone_held_to_fold_off_the_normal_turns_the_pole_angles_bend(
+    limb, held, roll, angle, fails
 ) -> None:
-    """Locked on X (folding about Z) or on Y and Z (about X), a lower bone rolled off the bend
-    plane's normal folds out of the plane and the limb's bend turns with it, adding to the pole
-    angle's turn (``_hinge_turn``: 0.7 of the axis's angle, the least measured): past 90° the
-    pole check's error, whose fix (the rest angle) lands it; turned back under 90°, a warning."""
+    """Locked or narrowly limited on X (folding about Z), or locked on Y and Z (about X), a lower
+    bone rolled off the bend plane's normal folds out of the plane and the limb's bend turns with
+    it, adding to the pole angle's turn (``_hinge_turn``: 0.7 of the axis's angle, the least
+    measured, less 1.6° per degree of a limit's play): past 90° the pole check's error, whose
+    fix (the rest angle) lands it; turned back under 90°, a warning."""
     faults = (
-        Fault("ik_lock", limb, lock),
+        Fault(held[0], limb, held[1]),
         Fault("roll", limb, roll),
         Fault("pole_angle", limb, angle),
     )
@@ -683,23 +686,27 @@ def test_a_lower_bone_locked_to_fold_off_the_normal_turns_the_pole_angles_bend(
     (finding,) = [f for f in judged.findings if f.check_id == "pole" and f.bone == owner]
     assert verdict.fails == fails
     assert finding.severity == (Severity.ERROR if fails else Severity.WARNING)
-    assert "IK locks of" in finding.message
+    assert "held by its IK locks or limit" in finding.message
 
 
-def test_rolling_a_hinge_that_turns_a_pole_angle_back_waits_for_the_angle() -> None:
-    """The leg hinged on X, rolled 130°, under a pole angle turned 100°: the hinge turns the bend
-    back and the leg lands 59° from its pole. Rolled into line first, it would bend 100° from
-    its pole (a trade), so the roll fix waits for the pole check's, which lands it."""
+@pytest.mark.parametrize(
+    ("held", "roll", "check"), [(("ik_lock", 3), 130, "roll"), (("ik_limit", 6), 20, "locks")]
+)
+def test_freeing_a_hold_that_turns_a_pole_angle_back_waits_for_the_angle(held, roll, check) -> None:
+    """The leg held to fold about one axis, rolled off the normal, under a pole angle turned
+    100°: the hold turns the bend back and the leg lands 50° to 59° from its pole. Rolled into
+    line, or freed, first, it would bend 100° from its pole (a trade), so those fixes wait for
+    the pole check's, which lands it."""
     faults = (
-        Fault("ik_lock", "leg", 3),
-        Fault("roll", "leg", 130),
+        Fault(held[0], "leg", held[1]),
+        Fault("roll", "leg", roll),
         Fault("pole_angle", "leg", 100),
     )
     rig = faulted_rig(faults)
-    (roll,) = [f for f in diagnose(rig) if f.check_id == "roll" and f.bone == "shin.L"]
-    assert (roll.fix_id, roll.stated["blocked_by"]) == (None, "pole_angle")
+    (waiting,) = [f for f in diagnose(rig) if f.check_id == check and f.bone == "shin.L"]
+    assert waiting.fix_id is None and "set the pole angle first" in (waiting.no_fix_reason or "")
     (angle,) = [f for f in diagnose(rig) if f.check_id == "pole" and f.bone == "shin.L"]
     assert run_fix(angle).changed
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
-    (roll,) = [f for f in diagnose(rig) if f.check_id == "roll" and f.bone == "shin.L"]
-    assert roll.fix_id == "align_rolls"
+    (freed,) = [f for f in diagnose(rig) if f.check_id == check and f.bone == "shin.L"]
+    assert freed.fix_id is not None

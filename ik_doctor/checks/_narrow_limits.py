@@ -20,6 +20,7 @@ from ..core.posed_bend import pose_flips_bend
 from ..core.reach import ClampedFold, clamped_folds, held_back
 from ..core.rig import IKChain, RigView
 from ..core.start import flip_lands
+from ._hinge_turn import angle_turned_back
 from ._other_joints import folds_by_hand
 from ._tip_motion import TipMotion, blocked
 
@@ -43,7 +44,11 @@ def narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding:
         else f"the chain of IK '{chain.constraint}' can barely fold and misses targets nearer "
         "its root."
     )
-    held = posed_flip_held(rig, chain) if elsewhere else None
+    held = (
+        posed_flip_held(rig, chain) or angle_turned_back(rig, chain, "without the limit")
+        if elsewhere
+        else None
+    )
     return chain_finding(
         "locks",
         rig,

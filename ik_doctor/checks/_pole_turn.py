@@ -83,8 +83,8 @@ class PoleTurn:
     """(bone, constraint) of a copied start folded flat that leaves the joint about 90° from its
     pole with this angle (``core.start.flat_start_side_on``)."""
     hinge: float = 0.0
-    """How far the lower bone's IK locks, folding it about an axis off the plane's normal, turn
-    the bend (``_hinge_turn``)."""
+    """How far the lower bone, held by its IK locks or limit to fold about an axis off the plane's
+    normal, turns the bend (``_hinge_turn``)."""
 
     @property
     def fails(self) -> bool:
@@ -108,9 +108,9 @@ class PoleTurn:
             )
         if abs(math.degrees(self.hinge)) >= 1.0:
             said += (
-                f", and the IK locks of {chain.owner}, folding it about an axis off the bend "
-                f"plane's normal, turn its bend a further {math.degrees(self.hinge):+.0f}° "
-                "(measured)"
+                f", and {chain.owner}, held by its IK locks or limit to fold about an axis off "
+                f"the bend plane's normal, turns its bend a further "
+                f"{math.degrees(self.hinge):+.0f}° (measured)"
             )
         if self.side_on:
             bone, constraint = self.side_on

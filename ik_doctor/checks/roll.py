@@ -60,7 +60,6 @@ from ..core.armature import armature_data, pose_of
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import (
-    MAX_BEND_TURN,
     animated_bones,
     bend_plane,
     chain_joints,
@@ -74,7 +73,7 @@ from ..core.reach import FOLD_DEGREES, HELD_SHARE, holds_the_fold
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import overridden_constraints, start_flips_the_bend
-from ._hinge_turn import hinge_turn
+from ._hinge_turn import angle_turned_back
 from ._lock_stiffness import stiffness_held_by_roll
 
 PLANAR_RATIO = 0.01
@@ -279,32 +278,13 @@ def _held(
         ("holds_fold", lambda: _held_once_aligned(rig, chain, off, aligned_x)),
         ("stiffness", lambda: stiffness_held_by_roll(rig, chain)),
         ("start", lambda: _track_that_turns_with_the_roll(rig, chain, off)),
-        ("pole_angle", lambda: _pole_angle_turned_back_by_the_hinge(rig, chain)),
+        ("pole_angle", lambda: angle_turned_back(rig, chain, "rolled into line")),
     )
     for word, reason in reasons:
         held = reason()
         if held is not None:
             return held, "keyed" if keyed else word
     return None, "keyed" if keyed else None
-
-
-def _pole_angle_turned_back_by_the_hinge(rig: RigView, chain: IKChain) -> str | None:
-    """Why aligning waits for the pole angle: a pole angle turning the chain past 90° that the
-    lower bone's locked fold axis turns back within it (``_hinge_turn``). Aligned, the hinge lies
-    on the normal and turns nothing back (measured: the leg locked on Y and Z, rolled 130°, under
-    an angle turned 100°, bends 59° from its pole; aligned, 100°, the pole check's error)."""
-    twist = pole_turn(rig, chain)
-    if twist is None:
-        return None
-    hinge = hinge_turn(rig, chain)
-    turned = abs(math.degrees(math.remainder(twist + hinge, math.tau)))
-    if abs(math.degrees(twist)) <= MAX_BEND_TURN or turned > MAX_BEND_TURN:
-        return None
-    return (
-        f"rolled into line, the pole angle's turn of {math.degrees(twist):+.0f}° would bend the "
-        f"joint away from its pole, which the IK locks of {chain.owner} now turn back by "
-        f"{math.degrees(hinge):+.0f}°: set the pole angle first (the pole check's fix)"
-    )
 
 
 def _track_that_turns_with_the_roll(rig: RigView, chain: IKChain, off: list[str]) -> str | None:
