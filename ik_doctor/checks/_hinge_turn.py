@@ -69,9 +69,9 @@ def _fold_axis(rig: RigView, name: str) -> tuple[Vector, float] | None:
 def angle_turned_back(rig: RigView, chain: IKChain, change: str) -> str | None:
     """Why ``change`` (freeing or rolling the held bone) waits for the pole angle: an angle that
     turns the chain past 90°, which the held fold axis turns back within it. Changed first, the
-    bone folds in the plane and the angle flips the joint (measured: the leg held on X by a ±6°
-    limit or hinged on Y and Z, rolled 20° or 130°, under an angle turned 100°, lands 50° to
-    59° from its pole; freed or rolled into line, 100°)."""
+    bone folds in the plane and the angle flips the joint (measured: the arm and the leg held on X
+    by a limit of 0° to ±6°, rolled 20°, or hinged on Y and Z, rolled 130°, under an angle turned
+    100°, land 42° to 59° from their pole; freed or rolled into line, 100°)."""
     twist = pole_turn(rig, chain)
     if twist is None:
         return None

@@ -38,9 +38,10 @@ What it reports:
   an overridden constraint that starts the joint bent the other way
   (``core.start.start_turned_back``): a Damped Track at the pole on the forearm or the shin
   lands with the angle turned 120° to 180°, a warning with no fix; at 100° and 110° it fails.
-  And so does a lower bone whose IK locks leave it one fold axis off the bend plane's normal
-  (locked on X, it folds about Z; on Y and Z, about X): the bend turns 0.7 of that axis's angle
-  (``_hinge_turn``; the arm locked on X and rolled 130°, its angle turned 80°, bends 109°).
+  And so does a lower bone whose IK locks (or an X limit within ±6°) leave it one fold axis off
+  the bend plane's normal (held on X, it folds about Z; on Y and Z, about X): the bend turns 0.7
+  of that axis's angle (``_hinge_turn``; the arm locked on X and rolled 130°, its angle turned
+  80°, bends 109°); past 90°, an error, and an angle past 90° that it turns back, a warning.
 - A bending two-bone limb with no pole: a warning. Not for chains of 3 or more bones, nor when a
   twin IK on the bone has one, nor when the root's IK locks leave it one axis (a hinge keeps the
   joint on its plane: Rigify's quadruped rear legs).
