@@ -266,6 +266,38 @@ def test_a_straight_limb_whose_upper_bone_alone_is_one_sided_stretching_is_not_c
     assert finding.stated["needs"] is None
 
 
+@pytest.mark.parametrize(
+    ("limb", "straight", "iterations", "fails", "needs"),
+    [
+        ("arm", False, 5, False, 4),  # agreement seed 98: an error (9), and it landed
+        ("arm", False, 3, True, 4),
+        ("leg", False, 4, True, 5),  # was read 4: 0.25% short under a warning
+        ("leg", False, 5, False, 5),
+        ("arm", True, 6, True, 7),  # seed 344: at 5, 0.7% short under a warning
+        ("arm", True, 7, False, 7),
+        ("leg", True, 6, True, 7),
+    ],
+)
+def test_a_limb_whose_lower_bone_a_damped_track_aims_at_the_target_has_its_own_count(
+    limb, straight, iterations, fails, needs
+) -> None:
+    """A Damped Track aiming the lower bone at the chain's own target, which the IK overrides,
+    starts it folded 30° further, pointing where the target is: a start that moves with the
+    target, so the posed rows (30° further: 4) hold only for the arm. The leg needs 5, the
+    straight limbs 7 (``AIMED_START_NEEDS``; seed 98's arm landed at 5 under an error read from
+    its rest bend, 9)."""
+    shape = (Fault("straight", limb, 0),) if straight else ()
+    faults = (
+        *shape,
+        Fault("overriding_constraint", limb, 1),
+        Fault("iterations", limb, iterations),
+    )
+    rig = faulted_rig(faults)
+    (finding,) = findings_of(rig, "solver")
+    assert (finding.stated["needed_for"], finding.stated["needs"]) == ("aimed_start", needs)
+    _an_error_exactly_where_it_fails(rig, LIMBS[limb].owner, fails, ("aimed_start", needs))
+
+
 @pytest.mark.parametrize(("iterations", "stretch"), [(5, 0.1), (11, 0.5), (11, 0.01)])
 def test_an_arm_without_use_tail_under_a_pole_stretching_needs_twelve(
     rig, iterations, stretch
@@ -461,29 +493,6 @@ def test_strong_ik_stretch_sets_the_iterations_a_limb_needs(
     (finding,) = findings_of(rig, "solver")
     assert finding.stated["needs"] == needs
     _an_error_exactly_where_it_fails(rig, owner, fails, ("stretch", needs))
-
-
-@pytest.mark.parametrize(
-    ("owner", "iterations", "fails", "needs"),
-    [
-        ("forearm.L", 5, False, 4),  # agreement seed 98: an error (9), and it lands
-        ("forearm.L", 3, True, 4),
-        ("shin.L", 3, True, 4),  # measured: 4 leave it 0.25% short, a warning
-    ],
-)
-def test_a_damped_track_at_the_control_starts_the_limb_folded_further(
-    rig, owner, iterations, fails, needs
-) -> None:
-    """Issue 25 (fresh seed 98): a Damped Track on the forearm at the hand control, which the IK
-    overrides, starts the arm folded 30° further than at rest; it landed at 5 iterations under
-    an error read from its rest bend (9). The start it sets is the one the table reads."""
-    lower = rig.pose.bones[owner]
-    track = lower.constraints.new("DAMPED_TRACK")
-    track.target, track.subtarget = rig, lower.constraints["IK"].subtarget
-    lower.constraints["IK"].iterations = iterations
-    (finding,) = findings_of(rig, "solver")
-    assert finding.stated["needs"] == needs
-    _an_error_exactly_where_it_fails(rig, owner, fails, ("folded_further", needs))
 
 
 @pytest.mark.parametrize(

@@ -65,13 +65,13 @@ def _kept_by_the_lock(rig: RigView, finding: Finding, flipped: str | None) -> Fi
 
 
 def aim_that_lands(rig: RigView, chain: IKChain) -> str | None:
-    """The Damped Track (``_tracking_target``) whose start lands the chain past its locks: its
+    """The Damped Track (``tracking_target``) whose start lands the chain past its locks: its
     bone keeps a swing axis free, no zero-width IK limit clamps the start back to rest, and no
     bone of the chain is posed scaled along its length. Measured on the arm and the leg, the
     upper bone locked on X: the upper or lower bone scaled evenly 0.95 to 1.1, or (1, s, 1),
     stops 2.1% to 7.5% short (seed 245: the upper arm at 1.1, its forearm not inheriting it,
     2.8% under warnings), from 0.2% at 1.005; scaled (s, 1, 1), or the body above, it lands."""
-    track = _tracking_target(rig, chain)
+    track = tracking_target(rig, chain)
     if track is None or any(
         abs(rig.pose_bone(name).scale.y - 1.0) > SCALE_TOLERANCE for name in chain.moving_bones
     ):
@@ -82,7 +82,7 @@ def aim_that_lands(rig: RigView, chain: IKChain) -> str | None:
     return None if len(held) == 2 or by_a_limit else track
 
 
-def _tracking_target(rig: RigView, chain: IKChain) -> str | None:
+def tracking_target(rig: RigView, chain: IKChain) -> str | None:
     """The Damped Track on the chain's first turning bone aimed at the chain's own target, at
     full influence, along Y from the bone's head (None: none, or no bone turns)."""
     if not chain.moving_bones:
