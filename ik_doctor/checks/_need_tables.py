@@ -29,9 +29,10 @@ class Need:
     "folded_further" (the joint folded further than at rest where the solver starts) or
     "posed_straighter" (straighter, on the same side), "clamped_straighter" (straighter than a
     one-way IK limit lets it, ``CLAMPED_STRAIGHTER``), "past_limit" (folded further past that
-    limit's far edge, ``_one_way_starts``), "rolled" (the lower bone rolled off its
-    fold, ``ROLLED_OFF_FOLD``) or "three_bones" (an insect's leg, ``_three_bone_needs``); the
-    finding's ``needed_for``."""
+    limit's far edge, ``_one_way_starts``), "aimed_start" (a Damped Track aiming the lower bone
+    at the target, ``AIMED_START_NEEDS``), "rolled" (the lower bone rolled off its fold,
+    ``ROLLED_OFF_FOLD``) or "three_bones" (an insect's leg, ``_three_bone_needs``); the finding's
+    ``needed_for``."""
 
 
 def by_bend(rows: tuple[tuple[float, T], ...], bend: float, count: Callable[[T], int]) -> int:
