@@ -462,18 +462,10 @@ def _folded_start_need(rig: RigView, chain: IKChain, bend: float, further: float
     """``_folded_further_need``, or where the pose starts the joint past the far edge of its
     one-way IK limit, the need at that edge and the few more the clamp costs
     (``_one_way_starts``); where a Damped Track aims the lower bone at the target,
-    ``AIMED_START_NEEDS``."""
-    track = tracking_target(rig, chain)
-    if track is not None and _as_aimed_measured(rig, chain):
-        count = by_bend(AIMED_START_NEEDS, bend, lambda n: n)
-        if count:
-            return Need(
-                count,
-                f"'{track}' aims {chain.owner} at the target where the solver starts, so its "
-                f"start moves with the target, and two-bone limbs with a pole bent {bend:g}° so "
-                f"aimed need at least {count}, measured",
-                "aimed_start",
-            )
+    ``_aimed_start_need``."""
+    aimed = _aimed_start_need(rig, chain, bend)
+    if aimed is not None:
+        return aimed
     past = past_one_way_limit(rig, chain, further)
     if past is None:
         return _folded_further_need(rig, chain, bend, further)
@@ -487,6 +479,24 @@ def _folded_start_need(rig: RigView, chain: IKChain, bend: float, further: float
         f"IK limit's {edge:g}°, where the solver clamps it on its first step; two-bone limbs "
         f"with a pole so posed need {at_edge.count} at that edge and, measured, {extra} more",
         "past_limit",
+    )
+
+
+def _aimed_start_need(rig: RigView, chain: IKChain, bend: float) -> Need | None:
+    """What a limb whose lower bone a Damped Track aims at the target needs
+    (``AIMED_START_NEEDS``), None for another start or a limb not as measured."""
+    track = tracking_target(rig, chain)
+    if track is None or not _as_aimed_measured(rig, chain):
+        return None
+    count = by_bend(AIMED_START_NEEDS, bend, lambda n: n)
+    if not count:
+        return None
+    return Need(
+        count,
+        f"'{track}' aims {chain.owner} at the target where the solver starts, so its start "
+        f"moves with the target, and two-bone limbs with a pole bent {bend:g}° so aimed need at "
+        f"least {count}, measured",
+        "aimed_start",
     )
 
 
