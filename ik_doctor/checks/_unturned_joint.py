@@ -141,7 +141,7 @@ axis lets such a bone turn and the limb still lands: the solver folds it from re
 room to straighten strands it. Fresh seed 340, a false alarm: the leg limited 0° to 30°, without
 a pole, landed under this check's error. Measured on 4.2, the leg and the arm, limited 0° to
 20°, 30° and 60°, -5° to 25°, -10° to 20° and 30°, 5° to 40° and 10° to 60° land; -15° to 15°,
-±20° and (the leg) -20° to 40° stop 4.1% to 5.1% short, as do ±10° and 0° to 10° (the locks
+±20° and (the leg) -20° to 40° stop 2.3% to 5.1% short, as do ±10° and 0° to 10° (the locks
 check's)."""
 
 
