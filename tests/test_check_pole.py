@@ -7,7 +7,7 @@ import math
 
 import bpy
 import pytest
-from faulted_limbs import Fault, faulted_rig, judge
+from faulted_limbs import LIMBS, Fault, faulted_rig, judge
 from mathutils import Vector
 from solving import (
     assert_ik_works,
@@ -625,7 +625,7 @@ def test_no_rest_angle_alone_for_a_straight_limb_whose_pose_the_angle_turns_roun
     drawn = (Fault("straight", limb, 0), *(Fault(*fault) for fault in faults))
     judged = judge(drawn)
     assert judged.holds, "\n".join(judged.problems())
-    owner = "forearm.L" if limb == "arm" else "shin.L"
+    owner = LIMBS[limb].owner
     waiting = [
         f for f in judged.findings if f.bone == owner and f.check_id in ("pole", "rest_pose")
     ]
@@ -681,7 +681,7 @@ def test_a_lower_bone_held_to_fold_off_the_normal_turns_the_pole_angles_bend(
     )
     judged = judge(faults, fixes=True)
     assert judged.holds, "\n".join(judged.problems())
-    owner = "forearm.L" if limb == "arm" else "shin.L"
+    owner = LIMBS[limb].owner
     (verdict,) = [v for v in judged.verdicts if v.owner == owner]
     (finding,) = [f for f in judged.findings if f.check_id == "pole" and f.bone == owner]
     assert verdict.fails == fails
