@@ -446,6 +446,25 @@ def test_a_frozen_chain_without_a_pole_is_not_made_up_by_stretch(rig, owner, par
     assert all("nothing turns the chain" in f.message for f in errors)
 
 
+@pytest.mark.parametrize("pole", [True, False])
+def test_a_frozen_chain_is_turned_by_its_agreeing_twins_pole(rig, pole) -> None:
+    """Fresh seed 351, a trade: the hand's IK without Use Tail and without a pole beside the
+    forearm's, both bones locked on every axis and stretching. The forearm's pole turns the
+    bones for both, and both land; without it neither does, and both are errors."""
+    _set(rig, ["forearm.L", "upper_arm.L"], lock_ik_x=True, lock_ik_y=True, lock_ik_z=True)
+    rig.pose.bones["forearm.L"].ik_stretch, rig.pose.bones["upper_arm.L"].ik_stretch = 0.6, 0.06
+    forearm_ik = rig.pose.bones["forearm.L"].constraints["IK"]
+    if not pole:
+        forearm_ik.pole_target = None
+    hand_ik = rig.pose.bones["hand.L"].constraints.new("IK")
+    hand_ik.target, hand_ik.subtarget = rig, forearm_ik.subtarget
+    hand_ik.use_tail, hand_ik.chain_count = False, 2
+    states = {v.owner: v.state for v in judge_chains(rig) if v.owner in ("hand.L", "forearm.L")}
+    assert states == dict.fromkeys(("hand.L", "forearm.L"), "pass" if pole else "fail")
+    errors = {f.bone for f in findings_of(rig, "locks") if f.severity == Severity.ERROR}
+    assert errors == (set() if pole else {"forearm.L", "upper_arm.L"})
+
+
 @pytest.mark.parametrize(
     ("frozen", "stretching"),
     [("shin.L", "thigh.L"), ("thigh.L", "shin.L"), ("forearm.L", "forearm.L")],

@@ -9,6 +9,7 @@ from ..core.finding import Finding, Severity, lowered
 from ..core.names import readable
 from ..core.reach import stretching_bones
 from ..core.rig import AXES, IKChain, RigView
+from ._stacked_chains import agreeing_twin
 from ._tip_motion import blocked
 
 BEND_LOCKED_TITLE = "Bend axis locked"
@@ -39,14 +40,15 @@ def weighed_against_stretch(rig: RigView, chain: IKChain, findings: list[Finding
     one stretching bone, even itself at 0.001, lands; both so locked, one stretching bone
     leaves the leg 0.34% and the arm 0.77% of the reach short), and a two-bone limb locked on
     both bend axes needs more than one bone stretching far (``ALONE_FAILS``). Nor does it
-    where every bone is so locked and no pole turns the chain: nothing aims it (``_unaimed``)."""
+    where every bone is so locked and no pole turns the chain, its own or an agreeing twin's:
+    nothing aims it (``_unaimed``)."""
     stretching = stretching_bones(rig, chain)
     if not stretching or not any(f.severity == Severity.ERROR for f in findings):
         return findings
     frozen = all(
         all(blocked(rig.pose_bone(name), axis) for axis in AXES) for name in chain.moving_bones
     )
-    if frozen and chain.pole is None:
+    if frozen and not _turned_by_a_pole(rig, chain):
         return [_unaimed(f) for f in findings]
     if frozen and set(stretching) != set(chain.moving_bones):
         return findings
@@ -62,6 +64,17 @@ def weighed_against_stretch(rig: RigView, chain: IKChain, findings: list[Finding
         "of its reach short from 0.27; with every bone stretching it lands."
     )
     return lowered(findings, made_up, ("stretching", stretching), lambda f: True)
+
+
+def _turned_by_a_pole(rig: RigView, chain: IKChain) -> bool:
+    """Whether a pole turns the chain: its own, or that of an IK pulling the same bones to the
+    same point (``agreeing_twin``), which the solver turns them by for both. Fresh seed 351, a
+    trade: a hand's IK without a pole beside the forearm's with one, both bones locked on every
+    axis and stretching, lands with it (measured on 4.2 and 5.3)."""
+    if chain.pole is not None:
+        return True
+    twin = agreeing_twin(rig, chain)
+    return twin is not None and twin.pole is not None
 
 
 def _stretching_alone(
