@@ -388,6 +388,23 @@ def test_a_straight_leg_a_copy_starts_folded_flat_is_told_that_rounding_decides(
     assert (copy.severity, copy.title) == (Severity.WARNING, "Constraint starts it flat")
 
 
+@pytest.mark.parametrize("stretch", [0.01, 0.555])
+def test_a_straight_leg_a_copy_starts_folded_flat_does_not_land_by_stretch(stretch) -> None:
+    """Fresh seed 351 (a miss under "Straight, lands by stretch"): stretching, the straight leg
+    whose shin copies the hips' rotation still folds the way the flat start rounds, 180° from
+    its pole. It is the flat start's error, and the fixes land it."""
+    faults = (
+        Fault("straight", "leg", 0),
+        Fault("stretch", "leg", stretch),
+        Fault("overriding_constraint", "leg", 0),
+    )
+    rig = faulted_rig(faults)
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["fail"]
+    (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == "shin.L"]
+    assert (finding.severity, finding.title) == (Severity.ERROR, "Straight, started flat")
+    assert list(faulted_limbs.judge(faults).problems()) == []
+
+
 @pytest.mark.parametrize(
     ("limb", "limit", "roll", "posed"),
     [("arm", 16, 30, -50), ("arm", 8, 30, -20), ("leg", 20, 60, -70)],
