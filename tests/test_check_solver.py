@@ -748,6 +748,40 @@ def test_a_limb_rolled_a_little_off_its_fold_needs_one_iteration_more(
         assert errors[0].stated["needed_for"] == "rolled"
 
 
+@pytest.mark.parametrize(
+    ("limb", "turn", "needs"),
+    [
+        ("leg", (0.8, 0.4, 0.0), 14),  # seed 352, keyed: at 12, 4.4% short under a warning
+        ("leg", (0.4, 0.0, -0.3), 12),  # turned sideways too: the row is all it needs
+        ("arm", (0.4, 0.0, 0.0), 11),
+        ("arm", (0.2, 0.0, 0.0), 9),
+        ("arm", (0.4, 0.0, 0.4), None),  # leaning past SIDEWAYS: its rest row, 7 (it needs 10)
+    ],
+)
+def test_a_limb_without_a_pole_posed_swung_toward_its_fold_needs_more_iterations(
+    limb, turn, needs
+) -> None:
+    """Without a pole the solver starts the limb as posed: its root turned toward the fold, it
+    takes more steps back to the goals (``SWUNG_ROOT_NEEDS``). One fewer than the row fails; the
+    measured rows land where they are the whole need."""
+    iterations = needs - 1 if needs else 10
+    rig = faulted_rig((Fault("no_pole", limb, 0), Fault("iterations", limb, iterations)))
+    root = rig.pose.bones[LIMBS[limb].parent]
+    root.rotation_mode, root.rotation_euler = "XYZ", turn
+    if limb == "leg" and turn[1]:
+        root.keyframe_insert("rotation_euler")
+    if needs is None:
+        (verdict,) = [v for v in judge_chains(rig) if v.owner == LIMBS[limb].owner]
+        assert verdict.state == "pass", verdict.reason
+        assert all(f.severity != Severity.ERROR for f in findings_of(rig, "solver"))
+        return
+    _an_error_exactly_where_it_fails(rig, LIMBS[limb].owner, True, ("swung_root", needs))
+    if turn != (0.8, 0.4, 0.0):  # that one needs 20: the row is a floor
+        rig.pose.bones[LIMBS[limb].owner].constraints["IK"].iterations = needs
+        assert [v.state for v in judge_chains(rig) if v.owner == LIMBS[limb].owner] == ["pass"]
+        assert all(f.severity != Severity.ERROR for f in findings_of(rig, "solver"))
+
+
 @pytest.mark.parametrize(("iterations", "fails"), [(7, True), (8, True), (9, False)])
 def test_the_reference_leg_without_a_pole_needs_its_own_row(iterations: int, fails: bool) -> None:
     """Issue 25 (fresh seed 119, a warning only): without a pole the leg, bent 7.63° at rest,

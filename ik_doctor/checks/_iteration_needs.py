@@ -30,6 +30,7 @@ from ._stiff_needs import (
 )
 from ._stiffness_findings import stiff_bones, swing_stiffness
 from ._straight_no_pole import against_the_fold_need, opposed_hinges_need
+from ._swung_root_needs import swung_root_need
 from ._three_bone_needs import three_bone_need
 
 BEND_NEEDS = (
@@ -246,9 +247,7 @@ def iterations_needed(
     measured = next(((b, n) for b, n in table if b >= starts), None)
     if measured is None:
         return None
-    limb = "two-bone limbs" + (" with a pole" if with_pole else " without a pole")
-    if table is LONG_ROOT_BEND_NEEDS:
-        limb = f"{limb}, the upper bone up to twice the lower,"
+    limb = _limb_words(table, with_pole)
     joint = (
         f"its joint is bent {bend:.1f}° at rest"
         if straighter is None
@@ -293,7 +292,17 @@ def iterations_needed(
     if with_pole and table is BEND_NEEDS and not stretching and stiff is None and rolled:
         needs.append(rolled)
     needs += _setup_needs(rig, chain, bend, with_pole, longest)
+    if table is NO_POLE_BEND_NEEDS and straighter is None and not at_rest:
+        needs += swung_root_need(rig, chain, bend)
     return max(needs, key=lambda need: need.count)
+
+
+def _limb_words(table: tuple[tuple[float, int], ...], with_pole: bool) -> str:
+    """The limbs ``table`` was measured on, for a count's words."""
+    limb = "two-bone limbs" + (" with a pole" if with_pole else " without a pole")
+    if table is LONG_ROOT_BEND_NEEDS:
+        return f"{limb}, the upper bone up to twice the lower,"
+    return limb
 
 
 def _tail_off_stretching(rig: RigView, chain: IKChain, bend: float, with_pole: bool) -> Need | None:
@@ -564,19 +573,6 @@ def _stiff_limb(rig: RigView, chain: IKChain) -> bool:
     """Whether a bone of the limb is IK-stiff on a swing axis: the posed starts' stiff tables
     hold, not the unstiff ones."""
     return any(swing_stiffness(rig.pose_bone(name)) for name in chain.moving_bones)
-
-
-def unmeasured(rig: RigView, chain: IKChain) -> str:
-    """Why no table speaks for the chain, in words."""
-    bones = len(chain.moving_bones)
-    if bones != 2:
-        return f"a chain of {bones} bone{'s' * (bones != 1)}"
-    bends = joint_bends(rig, chain)
-    if bends is not None and bends[1]:
-        return "a limb whose joint is posed folded further than at rest (where it starts)"
-    if stretching_bones(rig, chain):
-        return "a two-bone limb stretching, proportioned and bent like this one"
-    return "a two-bone limb proportioned and bent like this one"
 
 
 def iterations_short_with_a_pole(rig: RigView, chain: IKChain) -> str | None:

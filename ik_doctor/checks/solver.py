@@ -126,9 +126,11 @@ from ..core.armature import pose_of
 from ..core.editing import constraint_on
 from ..core.finding import ITERATIONS, Finding, Severity, chain_finding
 from ..core.names import readable
+from ..core.posed_bend import joint_bends
+from ..core.reach import stretching_bones
 from ..core.registry import Check
-from ..core.rig import RigView
-from ._iteration_needs import iterations_needed, unmeasured
+from ..core.rig import IKChain, RigView
+from ._iteration_needs import iterations_needed
 from ._stiff_needs import MOST_NEEDED
 
 STANDARD_ITERATIONS = 500
@@ -178,7 +180,7 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
                     if need is not None and need.kind in UNSURE_NEEDS
                     else "targets drawn close to the chain root are not reached."
                     if need is not None
-                    else f"perhaps too few: how many {unmeasured(rig, chain)} needs was not "
+                    else f"perhaps too few: how many {_unmeasured(rig, chain)} needs was not "
                     "measured (a two-bone leg bent 7.6° needs 12, an insect leg of three bones "
                     "lands from 5, an arm from the shoulder from 9); Verify by Solving solves it."
                 )
@@ -197,6 +199,19 @@ def find_solver_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[F
                 ("needed_for", None if need is None else need.kind),
             ),
         )
+
+
+def _unmeasured(rig: RigView, chain: IKChain) -> str:
+    """Why no table speaks for the chain, in words."""
+    bones = len(chain.moving_bones)
+    if bones != 2:
+        return f"a chain of {bones} bone{'s' * (bones != 1)}"
+    bends = joint_bends(rig, chain)
+    if bends is not None and bends[1]:
+        return "a limb whose joint is posed folded further than at rest (where it starts)"
+    if stretching_bones(rig, chain):
+        return "a two-bone limb stretching, proportioned and bent like this one"
+    return "a two-bone limb proportioned and bent like this one"
 
 
 def _itasc(obj: bpy.types.Object) -> bpy.types.Itasc:
