@@ -30,7 +30,8 @@ class Need:
     "posed_straighter" (straighter, on the same side), "clamped_straighter" (straighter than a
     one-way IK limit lets it, ``CLAMPED_STRAIGHTER``), "past_limit" (folded further past that
     limit's far edge, ``_one_way_starts``), "aimed_start" (a Damped Track aiming the lower bone
-    at the target, ``AIMED_START_NEEDS``), "rolled" (the lower bone rolled off its fold,
+    at the target, ``AIMED_START_NEEDS``), "swung_root" (without a pole, the root posed turned
+    toward the fold, ``SWUNG_ROOT_NEEDS``), "rolled" (the lower bone rolled off its fold,
     ``ROLLED_OFF_FOLD``) or "three_bones" (an insect's leg, ``_three_bone_needs``); the finding's
     ``needed_for``."""
 

@@ -28,7 +28,9 @@ and targets drawn to 30% of the reach, which need the most steps):
   stretching 0.1 or less, none of 1 to 24 land (at 0.3 14 do). A stretching limb unlike these gets
   no count. Without a pole, a limb straight at rest needs 14 (12 leave the arm 0.31% of its reach
   short), 16 with its two hinges IK-limited to turn opposite ways on X (14: 0.11%). Each holds on a
-  chain as straight as the one measured, or straighter.
+  chain as straight as the one measured, or straighter. Without a pole the solver starts from the
+  pose: a root posed turned toward the fold needs more (``SWUNG_ROOT_NEEDS``: turned 0.4 rad, the
+  leg 12 to 15 where at rest it needs 9, the arm 11 where it needs 7).
 - iTaSC ignores the constraint's count and reads the armature's ``pose.ik_param``: 15
   iterations miss the oracle's goals, 20 reach them but not the near ones, 25 reach all
   (default 100). Any precision above its default of 0.005 stops it early: at 0.006 the arms
