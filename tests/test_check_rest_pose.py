@@ -405,6 +405,24 @@ def test_a_straight_leg_a_copy_starts_folded_flat_does_not_land_by_stretch(stret
     assert list(faulted_limbs.judge(faults).problems()) == []
 
 
+def test_a_straight_leg_keeps_no_side_once_the_armatures_rotation_is_applied() -> None:
+    """Fresh seed 353, a trade: the straight leg posed 100° at the knee under a rotated
+    armature. Applied to the bones, the rotation leaves its rest 4e-8 of its reach off its line
+    (single-precision rounding), which read as a side the pose folds back past: "Pose flips the
+    joint", on a leg that lands. Within rounding of its line it is straight."""
+    faults = (
+        Fault("object_transform", "leg", 2),
+        Fault("pose_rotation", "leg", 100),
+        Fault("straight", "leg", 0),
+    )
+    rig = faulted_rig(faults)
+    (rotated,) = [f for f in diagnose(rig) if f.check_id == "transforms"]
+    apply_fix(rotated)
+    assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]
+    assert all(f.severity != Severity.ERROR for f in findings_of(rig, "rest_pose"))
+    assert list(faulted_limbs.judge(faults).problems()) == []
+
+
 @pytest.mark.parametrize(
     ("limb", "limit", "roll", "posed"),
     [("arm", 16, 30, -50), ("arm", 8, 30, -20), ("leg", 20, 60, -70)],

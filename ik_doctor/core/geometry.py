@@ -28,13 +28,22 @@ def perpendicular(direction: Vector) -> Vector:
     return direction.cross(helper).normalized()
 
 
+ROUNDING = 1e-6
+"""A share of a length below which an offset is the rounding of Blender's single-precision
+coordinates, not a side: a straight leg's rest, once the armature's rotation is applied to its
+bones, lies 4e-8 of its reach off its line, to a side that decides nothing (fresh seed 353,
+read as a pose bending the joint the other way)."""
+
+
 def offset_from_line(point: Vector, start: Vector, end: Vector) -> Vector:
-    """The part of ``point - start`` perpendicular to the line start→end."""
+    """The part of ``point - start`` perpendicular to the line start→end; zero within
+    ``ROUNDING`` of the line's length."""
     axis = end - start
     relative = point - start
     if axis.length_squared == 0.0:
         return relative
-    return relative - axis * (relative.dot(axis) / axis.length_squared)
+    offset = relative - axis * (relative.dot(axis) / axis.length_squared)
+    return Vector((0.0, 0.0, 0.0)) if offset.length <= ROUNDING * axis.length else offset
 
 
 def rest_pole_angle(

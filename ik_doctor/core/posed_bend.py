@@ -11,7 +11,7 @@ import math
 import bpy
 from mathutils import Matrix, Vector
 
-from .geometry import offset_from_line
+from .geometry import ROUNDING, offset_from_line
 from .limb import bend_from_x, chain_joints, forward_pose, forward_tip, rest_bend_from_x
 from .rig import IKChain, RigView
 from .started import folds_past_its_x_hold, started_pose
@@ -124,9 +124,11 @@ def _folded_past_its_parent(points: list[Vector], rest_points: list[Vector], ind
     after = points[index + 1] - points[index]
     if before.dot(after) >= 0.0:
         return False  # folded less than 90°: the offset from the line says the side
-    rest_turn = (rest_points[index] - rest_points[index - 1]).cross(
-        rest_points[index + 1] - rest_points[index]
-    )
+    rest_before = rest_points[index] - rest_points[index - 1]
+    rest_after = rest_points[index + 1] - rest_points[index]
+    rest_turn = rest_before.cross(rest_after)
+    if rest_turn.length <= ROUNDING * rest_before.length * rest_after.length:
+        return False  # straight at rest: no side to turn from
     return before.cross(after).dot(rest_turn) < 0.0
 
 
