@@ -904,6 +904,9 @@ def test_a_stiff_limb_that_stretches_needs_the_iterations_measured_for_both(
         ("leg", 4, -20, 16, True),
         ("leg", 4, -70, 9, False),
         ("arm", 5, 70, 10, True),
+        ("arm", 7, 70, 5, False),  # opposed hinges, fresh seed 360: 0.5% short, "not measured"
+        ("arm", 7, 70, 15, False),
+        ("leg", 6, -20, 16, True),
     ],
 )
 def test_a_straight_limb_posed_against_its_one_sided_limit_needs_more_iterations(
@@ -911,7 +914,8 @@ def test_a_straight_limb_posed_against_its_one_sided_limit_needs_more_iterations
 ) -> None:
     """A straight limb without a pole whose lower bone its pose starts against the one-sided
     IK limit that folds it needs 16 iterations posed 20° so, 10 posed 70° (measured on the arm
-    and the leg alike); fewer is the solver's error, whose fix lands it."""
+    and the leg alike), and on opposed hinges 16 (17 posed 70°: 16 stop 0.10% short); fewer is
+    the solver's error, whose fix lands it."""
     faults = (
         Fault("iterations", limb, iterations),
         Fault("straight_one_sided", limb, one_sided),

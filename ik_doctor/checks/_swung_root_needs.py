@@ -22,7 +22,7 @@ SWUNG_ROOT_NEEDS = (
 (the leg's and the arm's) and how far (radians, ``root_swing``) its root is posed turned toward
 its fold, where the rest rows give the leg 9 and the arm 7. Fresh seed 352, a miss: the leg
 without a pole, its thigh keyed turned (0.8, 0.4, 0), at 12 iterations 4.4% of its reach short
-under a warning; it needs 20. Measured on 4.2 (5.3 alike at six): turned about X alone the leg
+under a warning; it needs 20 (19 on 5.3). Measured on 4.2, 5.3 alike at five: about X alone the leg
 needs 10, 11, 15, 23 and 23 at 0.1, 0.2, 0.4, 0.6 and 0.8, the arm 8, 9, 11, 13 and 17; turned
 sideways as well, up to ``SIDEWAYS``, as many or fewer (the leg 12 at 0.4, 14 at 0.8), which the
 rows keep. Turned further than 0.8 the need falls again (the leg 16 at 1.0) and is not read; turned
