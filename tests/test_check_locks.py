@@ -1707,6 +1707,42 @@ def test_a_root_locked_on_x_folds_off_its_plane_only_at_its_built_lengths(
         assert ("Uneven scale shears bone" in inherit) == sheared
 
 
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(
+    ("scaled", "scale", "hinges"),
+    [
+        ("root", (1.0, 2.0, 1.0), 5),  # fresh seed 359: 74% short, unreported
+        ("root", (1.0, 1.01, 1.0), None),
+        ("root", (1.1, 1.1, 1.1), 4),
+        ("owner", (1.0, 1.5, 1.0), None),
+        (None, (1.0, 1.0, 1.0), 5),
+    ],
+)
+def test_a_straight_limb_whose_locked_root_is_posed_scaled_stops_short(
+    limb, scaled, scale, hinges
+) -> None:
+    """The straight twin of the test above: without a pole, its root locked on X, a straight
+    limb (free, or on one-sided hinges) lands only at its built lengths; any bone posed scaled
+    stops it 0.93% to 74% short. The root's lock is the error, and freeing it lands the limb."""
+    shape = Fault("straight_one_sided", limb, hinges) if hinges else Fault("straight", limb, 0)
+    faults = (shape, Fault("no_pole", limb, 0), Fault("ik_lock", limb, 1))
+    rig = faulted_rig(faults)
+    if scaled is not None:
+        name = LIMBS[limb].parent if scaled == "root" else LIMBS[limb].owner
+        rig.pose.bones[name].scale = scale
+    owner, root = LIMBS[limb].owner, LIMBS[limb].parent
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == [
+        "pass" if scaled is None else "fail"
+    ]
+    errors = [f for f in findings_of(rig, "locks") if f.severity == Severity.ERROR]
+    assert [(f.bone, f.title) for f in errors] == (
+        [] if scaled is None else [(root, "Bend axis locked")]
+    )
+    if errors:
+        apply_fix(errors[0])
+        assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
+
+
 @pytest.mark.parametrize(("limit", "lands"), [(150, True), (30, True), (-150, False)])
 def test_a_one_sided_elbow_in_a_chain_of_three_is_read_folding_as_it_rests(limit, lands) -> None:
     """Fresh seed 303's class: the arm of chain length 3 (shoulder, upper arm, forearm), its

@@ -48,7 +48,9 @@ What it reports:
   with and without a pole); straight, it has no bend axis to blame. Unless its pose starts it
   bent (``rest_pose``'s "Straight, bent at start"): the axis that bend turns about is its bend
   axis, and an IK lock there is the error above (the leg and the arm posed ±20° or ±70° about
-  X, locked on X on either bone, stop 1.9% to 14.9% short; freed, they land).
+  X, locked on X on either bone, stop 1.9% to 14.9% short; freed, they land). Without a pole,
+  a straight limb's root locked on X folds it off its plane only at its built lengths: with a
+  bone posed scaled the lock is that error (``_posed_scale``: 0.93% to 74% short).
 - An IK limit that lets a joint fold only a few degrees toward its bend, or only away from it,
   so that the limb posed by hand within its limits folds less than half as far as it does free:
   an error (a ±6° knee leaves the foot 4.7% of the reach short). A warning when the chain still
@@ -182,6 +184,7 @@ from ._narrow_limits import held_swing_finding, narrow_finding
 from ._no_pole_stiffness import locked_fold_findings, straight_no_pole_findings
 from ._other_joints import weighed_against_other_joints
 from ._posed_off_axis import weighed_against_posed_parent
+from ._posed_scale import posed_scaled
 from ._stiffness_findings import aimed_by_a_pole, mobilities
 from ._straight_start import posed_bend_locked
 from ._swung_start import weighed_against_swing
@@ -293,6 +296,9 @@ def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Itera
             return
         if len(chain.moving_bones) != 2:
             return
+        if chain.pole is None and bones[chain.root].lock_ik_x and posed_scaled(bones, chain):
+            yield _bend_finding(rig, chain, bones[chain.root], "x", bend=True)  # _posed_scale
+            return
         if root_limited:
             if not aimed_by_a_pole(rig, chain) and root_folds_against(rig, chain):
                 yield from straight_no_pole_findings(rig, chain, free, bones, stiffness, "opposed")
@@ -361,7 +367,7 @@ def _locked_findings(
         # limit instead stays straight about Z (4.6% to 6.5% short, 25.9% with the upper bone
         # held too); a root so held alone lands or stops 0.115% short (the leg, the arm).
         folding = [_folds_about(chain, bones, free, bend) for bend in findings]
-        if _posed_scaled(bones, chain):
+        if posed_scaled(bones, chain):
             # ... but the root folds so only at the built lengths (fresh seed 276, a miss: the
             # thigh posed 1.5 over a shin not inheriting it, 16% short under this warning;
             # measured on the leg and the arm, the root or the lower bone posed 1.01 to 1.5,
@@ -393,21 +399,6 @@ def _locked_findings(
     if chain.pole is None and all(f.stated.get("folds_about") for f in findings):
         findings = locked_fold_findings(rig, chain, free, bones, findings, threshold)
     yield from findings
-
-
-POSED_SCALE = 0.002
-"""How far from 1 a chain bone's own pose scale may be for a root locked on X to fold off its
-plane without a pole (measured: 1.001 and 1.002 land, 1.003 and 0.997 stop 0.1% short;
-``_posed_scaled``)."""
-
-
-def _posed_scaled(bones: dict[str, bpy.types.PoseBone], chain: IKChain) -> bool:
-    """Whether a bone of the chain is posed scaled (its own channels, past ``POSED_SCALE``)."""
-    return any(
-        max(abs(value - 1.0) for value in bones[name].matrix_basis.to_scale().to_tuple())
-        > POSED_SCALE
-        for name in chain.moving_bones
-    )
 
 
 def _folds_about(
