@@ -5,9 +5,9 @@ Bent at rest (fresh seed 276, a miss: the thigh posed 1.5 over a shin not inheri
 short under "Locked, folds off plane"), the root or the lower bone posed 1.01 to 1.5, evenly or
 along its length, stops 0.4% to 41% short. Straight at rest (fresh seed 359, a miss: the straight
 arm without a pole, its upper arm locked on X and posed (1, 2, 1), 74% short unreported), measured
-on 4.2 on the arm and the leg, free or on one-sided hinges: the root posed (1, 1.01, 1) stops 0.93%
-short, (1.1, 1.1, 1.1) 9.3%, the lower bone posed (1, 1.5, 1) 25%; unscaled, or unlocked, they
-land. So the root's lock is the error there, and freeing it the fix."""
+on 4.2 and 5.3, the arm and the leg, free or on one-sided hinges: the root posed (1, 1.01, 1)
+stops 0.93% short, (1.1, 1.1, 1.1) 9.3%, the lower bone posed (1, 1.5, 1) 25%; unscaled, or
+unlocked, they land. So the root's lock is the error there, and freeing it the fix."""
 
 from __future__ import annotations
 
