@@ -675,6 +675,10 @@ def test_a_narrow_limit_that_leaves_room_to_fold_lands_without_a_pole(
         ("leg", 30, (), True),
         ("arm", 150, (("overriding_constraint", 3),), True),
         ("leg", -150, (), False),
+        ("leg", 30, (("pole_angle", 60),), False),  # fresh seed 362: 138° from its pole
+        ("leg", 30, (("pole_angle", 15),), False),
+        ("leg", 150, (("pole_angle", -8),), True),
+        ("arm", 30, (("pole_angle", -30),), False),
     ],
 )
 def test_a_joint_limited_to_fold_no_straighter_than_it_rests_keeps_its_side(
@@ -684,7 +688,8 @@ def test_a_joint_limited_to_fold_no_straighter_than_it_rests_keeps_its_side(
     folds only toward its pole, stretching, left the inherit error on a leg that lands). A bone
     that does not inherit rotation cannot cross to the other side while its IK limit lets it
     fold only further than it rests (measured: 0° to 30° up to 0° to 179° land on both limbs);
-    limited the other way it cannot fold at all (the locks check's error)."""
+    limited the other way it cannot fold at all (the locks check's error). A pole angle turned
+    past ``KEPT_SIDE_POLE_TURN`` adds to the turn that side is left with, and it fails."""
     faults = (
         Fault("inherit_rotation_off", limb, 0),
         *(Fault(kind, limb, amount) for kind, amount in other),

@@ -63,7 +63,9 @@ What it reports:
       other side (measured: the leg and the arm limited 0° to 30° up to 0° to 179° land with
       the body turned 40°; limited -10° to 150° the leg stops 5.3% short; rolled 30° off the
       bend axis, it bends away). Not where the root's limit turns it the other way, unless the
-      chain stretches (the pre-bent straight leg so limited: 2.7% short, with stretch it lands).
+      chain stretches (the pre-bent straight leg so limited: 2.7% short, with stretch it lands),
+      nor under a pole angle turned more than 10° from its rest pose, which adds to the 73° to
+      80° that side ends from the pole (the leg fails from 12°, the arm from 20°).
     - It is a warning on the joint of a two-bone limb without IK stiffness that its pose starts
       bent the way it rests by more than the body's 40° turn (and less than 140°): the leg and
       the arm posed 35° and 30° into their bend (43° and 44° bent) land with the body turned
