@@ -293,8 +293,15 @@ def iterations_needed(
         needs.append(rolled)
     needs += _setup_needs(rig, chain, bend, with_pole, longest)
     if table is NO_POLE_BEND_NEEDS and straighter is None and not at_rest:
-        needs += swung_root_need(rig, chain, bend)
+        needs += _swung_root(rig, chain, bend)
     return max(needs, key=lambda need: need.count)
+
+
+def _swung_root(rig: RigView, chain: IKChain, bend: float) -> list[Need]:
+    """``swung_root_need`` for a limb as the posed starts were measured, not stiff."""
+    if not _posed_as_measured(rig, chain) or _stiff_limb(rig, chain):
+        return []
+    return swung_root_need(rig, chain, bend)
 
 
 def _limb_words(table: tuple[tuple[float, int], ...], with_pole: bool) -> str:

@@ -38,19 +38,20 @@ def against_the_fold_need(rig: RigView, chain: IKChain, further: float) -> Need 
     way, turn = one_way_on_x(joint), joint.matrix_basis.to_quaternion()
     if not way or stretching_bones(rig, chain):
         return None  # measured with nothing stretching
-    if one_way_on_x(root) and not opposed_hinges(rig, chain):
+    opposed = opposed_hinges(rig, chain)
+    if one_way_on_x(root) and not opposed:
         return None  # the upper bone limited the same way: not measured
     if abs(turn.axis.x) < 0.99 or turn.axis.x * way >= 0.0:
         return None  # not a turn about X against the limit
     rows = [count for at, count in AGAINST_THE_FOLD_NEEDS if at <= further + 0.5]
     if not rows or further > AGAINST_THE_FOLD_NEEDS[-1][0] + 0.5:
         return None
-    count = OPPOSED_AGAINST_NEEDS if one_way_on_x(root) else rows[-1]
+    count = OPPOSED_AGAINST_NEEDS if opposed else rows[-1]
     return Need(
         count,
         f"straight at rest without a pole, its pose starts {chain.owner} {further:.0f}° "
         "against the one-sided IK limit that folds it, and such two-bone limbs "
-        + ("on hinges limited opposite ways " if one_way_on_x(root) else "")
+        + ("on hinges limited opposite ways " if opposed else "")
         + f"need at least {count}, measured",
         "against_the_fold",
     )

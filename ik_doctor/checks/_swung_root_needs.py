@@ -8,11 +8,9 @@ from __future__ import annotations
 import math
 
 from ..core.limb import bend_plane
-from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import AXES, IKChain, RigView
 from ..core.started import started_pose
 from ._need_tables import Need, by_bend, fewer_either_side
-from ._stiffness_findings import swing_stiffness
 
 SWUNG_ROOT_NEEDS = (
     (7.63, ((0.1, 10), (0.2, 11), (0.4, 12), (0.6, 14), (0.8, 14))),
@@ -35,10 +33,13 @@ turned 0.4 needing 10, one fewer than its row)."""
 
 
 def swung_root_need(rig: RigView, chain: IKChain, bend: float) -> list[Need]:
-    """What a limb without a pole, as measured (``_as_swing_measured``), needs with its root
-    posed swung toward its fold (``SWUNG_ROOT_NEEDS``); none for another limb or swing."""
+    """What a limb without a pole, unheld (``_held``), needs with its root posed swung toward
+    its fold (``SWUNG_ROOT_NEEDS``); none for another limb or swing. The caller asks that the
+    limb be as the posed starts were measured (Use Tail, nothing stretching, grown or stiff)."""
+    if _held(rig, chain):
+        return []
     swing = root_swing(rig, chain)
-    if swing is None or not _as_swing_measured(rig, chain):
+    if swing is None:
         return []
     toward, sideways = swing
     if toward < SWUNG_FROM or sideways > SIDEWAYS:
@@ -71,15 +72,10 @@ def root_swing(rig: RigView, chain: IKChain) -> tuple[float, float] | None:
     return math.asin(max(-1.0, min(1.0, toward))), abs(posed.dot(normal))
 
 
-def _as_swing_measured(rig: RigView, chain: IKChain) -> bool:
-    """Whether the limb is as the rows were measured: Use Tail, no bone stretching, grown,
-    stiff, IK-limited or IK-locked."""
-    if not chain.use_tail or stretching_bones(rig, chain) or posed_longer(rig, chain):
-        return False
-    bones = [rig.pose_bone(name) for name in chain.moving_bones]
-    held = any(
+def _held(rig: RigView, chain: IKChain) -> bool:
+    """Whether a bone of the limb is IK-limited or IK-locked: not as the rows were measured."""
+    return any(
         getattr(bone, f"use_ik_limit_{axis}") or getattr(bone, f"lock_ik_{axis}")
-        for bone in bones
+        for bone in (rig.pose_bone(name) for name in chain.moving_bones)
         for axis in AXES
     )
-    return not held and not any(swing_stiffness(bone) for bone in bones)
