@@ -428,6 +428,20 @@ def test_joint_without_inherited_rotation_below_a_bone_aimed_at_its_own_target_s
     assert finding.stated["aimer"] == ("upper_arm.L", "shoulder.L")
 
 
+@pytest.mark.parametrize("turn, lands", [(60, True), (83, True), (85, False), (-90, False)])
+def test_a_joint_below_an_aimed_bone_turned_by_its_pole_angle(turn, lands) -> None:
+    """Fresh seed 365, a miss: the same arm's pole angle turned 90° from its rest pose (alone it
+    lands 90.0° from its pole, the oracle's bar) ends 96.6° away under warnings. The 6.6° the
+    body's turn still gives the joint adds to the pole angle's turn (``AIMED_ABOVE_DRIFT``):
+    past a quarter turn in all, it is inherit's error."""
+    faults = (
+        Fault("ik_above", "arm", 0),
+        Fault("pole_angle", "arm", turn),
+        Fault("inherit_rotation_off", "arm", 0),
+    )
+    _inherit_agrees(faults, "arm", lands)
+
+
 def test_joint_without_inherited_rotation_below_an_aimed_bone_other_limbs_hang_from_fails(
     rig,
 ) -> None:
