@@ -20,7 +20,8 @@ What its fixes do:
   then misses by its whole reach. Nor on a chain that lands by stretching while the limb,
   parented back, would fail by a fault the cut chain does not feel: a constraint the IK
   overrides setting the cut bone's start, the cut bone not inheriting rotation or inheriting an
-  uneven scale, a pole angle turned past the bend (fix that first).
+  uneven scale, a pose that would start the joint bent the other way, a pole angle turned past
+  the bend (fix that first).
 - Connecting says how far the bone moves. It waits while a pose scales the bone up: connected,
   it would grow by that much more than the gap, and the limb may no longer fold as near its
   root (the arm without Use Tail, its upper arm at (1, 2, 1), lands 0.03 from the shoulder and
@@ -33,6 +34,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import bpy
+from mathutils import Vector
 
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
@@ -305,6 +307,8 @@ def _fault_felt_once_parented(
     setting = _start_once_parented(rig, chain, top)
     if setting is not None:
         return "overridden_start", f"{top} would bend from where '{setting}' starts it"
+    if _posed_across(rig, top, parent):
+        return "rest_pose", f"{top}'s pose would start the joint bent the other way"
     bone = rig.raw_bone(top)
     if not bone.use_inherit_rotation:
         return "inherit", f"{top} would not turn with {parent} (Inherit Rotation is off)"
@@ -317,6 +321,22 @@ def _fault_felt_once_parented(
     if any(f.chain == chain.key and _turned_past_the_bend(f) for f in found):
         return "pole", f"the pole angle would bend {chain.owner}'s joint away from its pole"
     return None
+
+
+def _posed_across(rig: RigView, top: str, parent: str) -> bool:
+    """Whether the cut bone's posed rotation, carried by ``parent`` once parented back, starts
+    the joint on the far side of ``parent``'s line from the side it bends to at rest (rest_pose's
+    "Pose flips the joint"; cut, the pose turns the bone alone). Fresh seed 365, a trade: the
+    cut forearm posed 170° further, landing by IK Stretch 0.705, failed 180° from its pole
+    once parented. Measured on 5.3, the arm and the leg stretching 0.1 and 0.5, posed about X:
+    -20° to -170° and 170° to 180° fail parented, 20° to 160° land."""
+    parent_y = rig.raw_bone(parent).matrix_local.to_3x3().col[1]
+    rest = rig.raw_bone(top).matrix_local.to_3x3()
+    fold = parent_y.cross(rest.col[1])
+    if fold.length < 1e-6:
+        return False  # straight at rest: no side to cross to (the rest_pose check's)
+    posed = rest @ (rig.pose_bone(top).matrix_basis.to_3x3() @ Vector((0.0, 1.0, 0.0)))
+    return parent_y.cross(posed).dot(fold) < 0.0
 
 
 def _turned_past_the_bend(pole_finding: Finding) -> bool:
