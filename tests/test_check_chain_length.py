@@ -328,6 +328,29 @@ def test_length_one_that_stretches_keeps_its_length_over_a_bone_ignoring_its_par
 
 
 @pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize("override", [0, 1, 5])
+def test_length_one_that_stretches_waits_for_a_start_its_overridden_constraint_sets(
+    limb, override
+) -> None:
+    """Fresh seed 369 (a trade): the shin's IK of length 1, stretching 0.205, over a Copy
+    Rotation of the hand control lands; at length 2 the copied start bends the knee 91° from
+    its pole (constraint_order's error). The length waits for the constraint, as the parent fix
+    does for a cut bone; a Damped Track at the control (override 1), which lands, keeps it."""
+    faults = (
+        Fault("chain_length", limb, 1),
+        Fault("stretch", limb, 0.205),
+        Fault("overriding_constraint", limb, override),
+    )
+    judged = judge(faults)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass"]
+    assert list(judged.problems()) == []
+    (short,) = [f for f in judged.findings if f.check_id == "chain_length" and f.bone == owner]
+    assert short.severity == Severity.WARNING
+    assert (short.fix_id is None) == (override != 1)
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
 def test_length_one_that_stretches_waits_for_a_pole_angle_that_would_flip_the_longer_chain(
     limb,
 ) -> None:

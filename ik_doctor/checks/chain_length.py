@@ -58,6 +58,7 @@ from ..core.finding import Finding, Severity, chain_finding
 from ..core.reach import stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
+from ..core.started import start_felt_once_joined
 from .pole import angle_fails_at_length
 
 
@@ -99,7 +100,10 @@ def _longer_fails(rig: RigView, chain: IKChain, length: int) -> str | None:
     None. Its bone inherits no rotation: the longer chain would fold a joint that ignores its
     parent's turn (fresh seed 259: the forearm IK with IK Stretch 0.405, the forearm not
     inheriting rotation, lands; at length 2 it bends 180° from its pole). Or its pole angle,
-    which turns nothing at length 1, would turn the longer chain's bend away from the pole."""
+    which turns nothing at length 1, would turn the longer chain's bend away from the pole. Or
+    a constraint the IK overrides sets where the solver starts it (``start_felt_once_joined``:
+    fresh seed 369, the shin copying the hand control's rotation, 91° from its pole at length
+    2)."""
     if chain.chain_count != 1:
         return None
     if not rig.raw_bone(chain.owner).use_inherit_rotation:
@@ -107,6 +111,13 @@ def _longer_fails(rig: RigView, chain: IKChain, length: int) -> str | None:
             f"{chain.owner} inherits no rotation: longer, the chain would bend it from a joint "
             "that ignores the bend above (the inherit check's error); turn on the Inherit "
             f"Rotation of {chain.owner} first"
+        )
+    setting = start_felt_once_joined(rig, chain, chain.owner)
+    if setting is not None:
+        return (
+            f"'{setting}' on {chain.owner} sets where the solver starts it: longer, the chain "
+            "would bend its joint from that start, away from its pole (the constraint_order "
+            "check's error); fix that first"
         )
     return angle_fails_at_length(rig, chain, length)
 

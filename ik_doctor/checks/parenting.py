@@ -43,7 +43,7 @@ from ..core.names import readable
 from ..core.reach import limb_bones, posed_longer, stretching_bones
 from ..core.registry import Check, get_check
 from ..core.rig import GAP_RATIO, IKChain, RigView
-from ..core.started import start_set_by
+from ..core.started import start_felt_once_joined
 from ..core.switches import switched_off
 from ._shear import SCALE_TOLERANCE, non_uniform_scales
 
@@ -294,7 +294,7 @@ def _fault_felt_once_parented(
     a pole angle the pole check finds turned past the bend (100° to 180°), the cut bone not
     inheriting rotation, the cut bone inheriting the uneven scale of its parent or the body
     (pose scale 1.5/2, a squashed body: inherit's shear), a start an overridden constraint sets
-    (``_start_once_parented``), a chain length that would reach into the hips (the leg at 3 or
+    (``start_felt_once_joined``), a chain length that would reach into the hips (the leg at 3 or
     9: chain_length's error), a control that is, or hangs from, a bone the chain would take in
     (target's or cycle's error). Cut limbs that fail cut keep the fix: they fail after it too."""
     parent = taken_in[0]
@@ -304,7 +304,7 @@ def _fault_felt_once_parented(
     control = chain.subtarget if chain.target == rig.object else ""
     if rig.has_bone(control) and {control, *rig.ancestors(control)}.intersection(taken_in):
         return "target", f"IK '{chain.constraint}' would turn its own control {control}"
-    setting = _start_once_parented(rig, chain, top)
+    setting = start_felt_once_joined(rig, chain, top)
     if setting is not None:
         return "overridden_start", f"{top} would bend from where '{setting}' starts it"
     if _posed_across(rig, top, parent):
@@ -346,23 +346,6 @@ def _turned_past_the_bend(pole_finding: Finding) -> bool:
     stated = pole_finding.stated
     turn = float(stated.get("turn") or 0.0) + float(stated.get("start_turn") or 0.0)
     return abs((turn + 180.0) % 360.0 - 180.0) > MAX_BEND_TURN
-
-
-def _start_once_parented(rig: RigView, chain: IKChain, top: str) -> str | None:
-    """The constraint the IK overrides that sets where the solver starts the cut bone
-    (``start_set_by``), unless it is a Damped Track at the chain's own target. Measured on 5.3,
-    the cut forearm (shin) landing by IK Stretch 0.1 or 0.5, parented back: a Track To at the
-    control or a Damped Track at the pole bends the joint 106° to 180° from its pole on arm
-    and leg, a Copy Rotation of the hips or of the other limb's control 180° and 91° (the leg);
-    a Damped Track at the control lands on both, a Copy Rotation on the arm lands (not told
-    apart here: the fix waits). A chain that fails cut keeps the fix: its start fails it after."""
-    constraint = start_set_by(rig, chain, top)
-    if constraint is None:
-        return None
-    aims = getattr(constraint, "target", None), readable(constraint, "subtarget", "")
-    if constraint.type == "DAMPED_TRACK" and aims == (chain.target, chain.subtarget):
-        return None
-    return readable(constraint)
 
 
 def parent_bone(obj: bpy.types.Object, finding: Finding) -> str:

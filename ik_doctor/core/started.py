@@ -55,6 +55,26 @@ def start_set_by(
     return setting[-1] if setting else None
 
 
+def start_felt_once_joined(rig: RigView, chain: IKChain, bone: str) -> str | None:
+    """The constraint the IK overrides that sets where the solver starts ``bone`` of a chain
+    landing as one stretching bone (cut from its parent, or of length 1), unless it is a Damped
+    Track at the chain's own target: joined to the bone above (parented back, or the length
+    set to the limb's), the joint bends from that start. Measured on 5.3, the cut forearm
+    (shin) landing by IK Stretch 0.1 or 0.5, parented back: a Track To at the control or a
+    Damped Track at the pole bends the joint 106° to 180° from its pole on arm and leg, a Copy
+    Rotation of the hips or of the other limb's control 180° and 91° (the leg); a Damped Track
+    at the control lands on both, a Copy Rotation on the arm lands (not told apart here: the
+    fix waits). Fresh seed 369: the shin IK of length 1 so copying, stretching 0.205, set to
+    length 2 ends 91° from its pole too."""
+    constraint = start_set_by(rig, chain, bone)
+    if constraint is None:
+        return None
+    aims = getattr(constraint, "target", None), readable(constraint, "subtarget", "")
+    if constraint.type == "DAMPED_TRACK" and aims == (chain.target, chain.subtarget):
+        return None
+    return readable(constraint)
+
+
 def sets_the_start(
     rig: RigView, chain: IKChain, constraint: bpy.types.Constraint, posed: Matrix
 ) -> bool:
