@@ -204,6 +204,34 @@ def test_a_joint_posed_outside_its_one_way_limit_starts_where_the_limit_clamps_i
 
 
 @pytest.mark.parametrize(
+    ("owner", "limit", "iterations", "fails"),
+    [
+        ("shin.L", 150, 12, True),
+        ("shin.L", 30, 14, False),
+        ("forearm.L", 30, 10, True),
+        ("forearm.L", 150, 11, False),
+    ],
+)
+def test_a_joint_held_on_its_side_by_its_limit_alone_needs_two_more(
+    rig, owner, limit, iterations, fails
+) -> None:
+    """Fresh seed 369 (a miss under warnings): the leg limited 0° to 150°, its shin not
+    inheriting rotation, at 12 iterations stopped 1.6% of its reach short. Only the limit keeps
+    such a joint on its side while the bones above turn: the leg needs 14, the arm 11, two
+    more than their rows (``KEPT_SIDE_UNINHERITED``)."""
+    bone = rig.pose.bones[owner]
+    bone.use_ik_limit_x, bone.ik_min_x, bone.ik_max_x = True, 0.0, math.radians(limit)
+    bone.bone.use_inherit_rotation = False
+    bone.constraints["IK"].iterations = iterations
+    if fails:
+        _an_error_exactly_where_it_fails(
+            rig, owner, True, ("kept_side", 14 if owner == "shin.L" else 11)
+        )
+    else:
+        _lands_without_a_solver_error(rig, owner)
+
+
+@pytest.mark.parametrize(
     ("owner", "stretch", "iterations", "fails"),
     [("shin.L", 0.1, 9, True), ("shin.L", 0.1, 10, False), ("forearm.L", 0.2, 12, True)],
 )

@@ -20,7 +20,7 @@ from ..core.rig import IKChain, RigView
 from ._aimed_start import tracking_target
 from ._need_tables import Need, at_least, by_bend, fewer_either_side
 from ._no_pole_stretch_needs import no_pole_stretch_rows
-from ._one_way_starts import past_one_way_limit
+from ._one_way_starts import one_way_needs, past_one_way_limit
 from ._stiff_needs import (
     stiff_and_stretching_need,
     stiff_folded_need,
@@ -83,13 +83,6 @@ at 12 stops 0.10% to 0.13% of its reach short rolled 7° to 24° (and 156° to 1
 rolled 7° to 22°, and one more lands them; 6° lands both, 23° the arm. Rolled 30° to 90° they
 need as many or fewer, unevenly (the leg at 11 lands rolled 40°, 50°, 80° and 90° and stops
 short at 60° and 70°), which is left to the table."""
-CLAMPED_STRAIGHTER = 1
-"""Iterations more than its rest row a limb with a pole needs where a start straighter than at
-rest meets an IK limit that lets the joint fold only further (``one_way_fold``): measured on 4.2
-on the leg and the arm limited 0° to 30° or 0° to 150°, posed 3° to 10° straighter or started
-so by a copy of the hips' rotation, the leg needs 13 and the arm 10 however far straighter (one
-fewer stops 0.20% and 0.27% short), where the straighter rows said up to 19 and 20 (a false
-alarm the benchmark's arm with its limit, the copy and 12 iterations would draw)."""
 TAIL_OFF_NEEDS = 15
 TAIL_OFF_STRETCHING_NEEDS = 12
 """The same chain stretching: measured on the arm with IK Stretch 0.01 to 1 on the forearm (a
@@ -233,7 +226,7 @@ def iterations_needed(
         return None
     bend, further, straighter = (bends[0], 0.0, None) if at_rest else bends
     with_pole = chain.pole is not None and not chain.pole_bone_missing
-    # Limited to fold only further, the joint starts no straighter (``CLAMPED_STRAIGHTER``).
+    # Limited to fold only further, the joint starts no straighter (``one_way_needs``).
     clamped = straighter is not None and one_way_fold(rig, chain, chain.owner) is not None
     straighter = None if clamped else straighter
     if further and not with_pole:
@@ -276,8 +269,8 @@ def iterations_needed(
     grown = _grown_need(longest, measured, limb) if longest else None
     if grown is not None:
         needs.append(grown)
-    if clamped and with_pole:
-        needs.append(_clamped_need(measured, limb))
+    if with_pole:
+        needs += one_way_needs(rig, chain, measured, limb, clamped)
     stiff = stiffness_need(rig, chain, bend, measured[1], limb) if with_pole else None
     both = stiff_and_stretching_need(rig, chain, stretching, starts) if with_pole else None
     if both is not None:
@@ -363,18 +356,6 @@ def _setup_needs(
     if not with_pole and bend == 0.0:
         needs += opposed_hinges_need(rig, chain)
     return needs
-
-
-def _clamped_need(measured: tuple[float, int], limb: str) -> Need:
-    """One more than the bend table's ``measured`` row for a joint posed straighter than its
-    one-way IK limit lets it (``CLAMPED_STRAIGHTER``)."""
-    return Need(
-        measured[1] + CLAMPED_STRAIGHTER,
-        f"its joint is posed straighter than its IK limit lets it, which the solver undoes on its "
-        f"first step; {limb} bent up to {measured[0]:g}° need {measured[1]} at rest and, "
-        "measured, one more so posed",
-        "clamped_straighter",
-    )
 
 
 def _longest_posed(rig: RigView, chain: IKChain) -> tuple[str, float] | None:

@@ -25,15 +25,15 @@ class Need:
     """Which measurement sets the count: "bend" (the tables by the joint's bend at rest),
     "tail_off" (no Use Tail under a pole), "opposed_hinges", "stretch" (IK Stretch),
     "posed_longer" (a bone posed longer than at rest), "stiffness", "stretch_and_stiffness"
-    (both: ``_stiff_needs``),
-    "folded_further" (the joint folded further than at rest where the solver starts) or
-    "posed_straighter" (straighter, on the same side), "clamped_straighter" (straighter than a
-    one-way IK limit lets it, ``CLAMPED_STRAIGHTER``), "past_limit" (folded further past that
-    limit's far edge, ``_one_way_starts``), "aimed_start" (a Damped Track aiming the lower bone
-    at the target, ``AIMED_START_NEEDS``), "swung_root" (without a pole, the root posed turned
-    toward the fold, ``SWUNG_ROOT_NEEDS``), "rolled" (the lower bone rolled off its fold,
-    ``ROLLED_OFF_FOLD``) or "three_bones" (an insect's leg, ``_three_bone_needs``); the finding's
-    ``needed_for``."""
+    (both: ``_stiff_needs``), "folded_further" (the joint folded further than at rest where the
+    solver starts) or "posed_straighter" (straighter, on the same side), "clamped_straighter"
+    (straighter than a one-way IK limit lets it, ``CLAMPED_STRAIGHTER``), "past_limit" (folded
+    further past that limit's far edge, ``_one_way_starts``), "kept_side" (a joint that inherits
+    no rotation held on its side by that limit, ``KEPT_SIDE_UNINHERITED``), "aimed_start" (a
+    Damped Track aiming the lower bone at the target, ``AIMED_START_NEEDS``), "swung_root"
+    (without a pole, the root posed turned toward the fold, ``SWUNG_ROOT_NEEDS``), "rolled" (the
+    lower bone rolled off its fold, ``ROLLED_OFF_FOLD``) or "three_bones" (an insect's leg,
+    ``_three_bone_needs``); the finding's ``needed_for``."""
 
 
 def by_bend(rows: tuple[tuple[float, T], ...], bend: float, count: Callable[[T], int]) -> int:
