@@ -1090,6 +1090,45 @@ def test_a_joint_held_by_a_narrow_x_limit_folds_once_posed_turned_about_z(
         assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
 
 
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+@pytest.mark.parametrize("limit", [10.0, 18.0])
+@pytest.mark.parametrize(
+    ("about_z", "pole_turn", "state"),
+    [(0.01, 0, "pass"), (-1.6, 0, "pass"), (1.6, 5, "pass"), (-1.6, 5, "fail")],
+)
+def test_a_joint_held_by_a_wider_x_limit_folds_once_posed_turned_about_z(
+    rig, limb, limit, about_z, pole_turn, state
+) -> None:
+    """Limited ±10° to ±18° on X alone (``Z_FOLD_X_LIMIT``), a forearm or shin posed turned
+    about Z folds about Z and lands as one held narrower does, but a pole angle turned at all
+    lands only a start turned its way: "IK limit too narrow" is then a warning, not the error."""
+    owner = LIMBS[limb].owner
+    bone = rig.pose.bones[owner]
+    bone.use_ik_limit_x = True
+    bone.ik_min_x, bone.ik_max_x = -math.radians(limit), math.radians(limit)
+    bone.rotation_mode = "QUATERNION"
+    bone.rotation_quaternion = Quaternion((0.0, 0.0, 1.0), about_z)
+    rig.pose.bones[owner].constraints["IK"].pole_angle += math.radians(pole_turn)
+    bpy.context.view_layer.update()
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == [state]
+    (finding,) = [f for f in findings_of(rig, "locks") if f.bone == owner]
+    assert finding.severity == (Severity.WARNING if state == "pass" else Severity.ERROR)
+
+
+def test_a_track_to_starting_the_forearm_turned_about_z_folds_past_a_wider_limit() -> None:
+    """Fresh seed 375, a false alarm: without a pole, the forearm's Track To at the hand
+    control starts it 90° about Z; limited ±12°, the arm lands under "IK limit too narrow"."""
+    faults = (
+        Fault("overriding_constraint", "arm", 2),
+        Fault("no_pole", "arm", 0),
+        Fault("ik_limit", "arm", 12),
+    )
+    judged = judge(faults)
+    assert judged.holds, "\n".join(judged.problems())
+    (narrow,) = [f for f in judged.findings if f.check_id == "locks" and f.bone == "forearm.L"]
+    assert narrow.severity == Severity.WARNING
+
+
 def test_a_lock_on_an_ik_switched_off_beside_a_live_twin_is_a_warning(rig) -> None:
     """The muted half of a switch moves nothing: the oracle judges it through its live partner,
     and the lock that stops it shows only once it is switched on (issue 25, seed 94)."""

@@ -137,10 +137,11 @@ What it reports:
 - A zero-width or narrow (to ±6°) X limit on a forearm or shin is a warning where the solver
   starts it turned about Z, posed so or by a constraint the IK overrides (a Track To at the
   hand control): held on X alone it folds about Z and lands (``_swung_start``, measured on the
-  arm and the leg from 0.0034 rad); freeing the limit waits where that start would then bend the
-  joint away (set by a constraint, or posed more than 1.5 rad about Z). So too without a pole
-  where the root is posed turned about its own Y (0.05 to 3 rad) or Z (0.5 to 1): the joint
-  folds about Z by that turn; clearing the keys and giving a pole wait.
+  arm and the leg from 0.0034 rad; limited up to ±18° from 0.006 rad, started the pole's way
+  where the pole angle turns the chain); freeing the limit waits where that start would then
+  bend the joint away (set by a constraint, or posed more than 1.5 rad about Z). So too without
+  a pole where the root is posed turned about its own Y (0.05 to 3 rad) or Z (0.5 to 1): the
+  joint folds about Z by that turn; clearing the keys and giving a pole wait.
 - Stiffness is a warning where a hand's IK pulls the same bones to the same point and alone it
   stops under 0.46% short, 0.58% where the stiff bone is the root (the two goals turn it the
   harder: the upper arm lands to 0.97, 0.57%); a lock's fix waits while freeing it would make

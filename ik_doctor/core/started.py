@@ -29,6 +29,16 @@ NARROW_X_LIMIT = math.radians(6.0)
 """Radians either way within which an X IK limit was measured to hold the joint so: 0°, ±3°,
 ±4° and ±6° alike (at ±20° the joint folds about X, and a start turned 90° about Z bends it
 away from its pole)."""
+Z_FOLD_X_LIMIT = math.radians(18.0)
+"""Radians either way up to which an X IK limit wider than ``NARROW_X_LIMIT`` still holds a
+joint started turned about Z so that it folds about Z: fresh seed 375, a false alarm, the arm
+whose forearm a Track To at the hand control starts 90° about Z, limited ±12° without a pole,
+landed under `locks`' "IK limit too narrow". Measured on 4.5, the arm and the leg limited ±10°,
+±15° and ±18°, keyed 0.006 to 3.1 rad about Z either way, with and without a pole: all land
+(the arm without a pole keyed 0.004 stops 3.4% to 5% short: ``WIDE_SWING_THAT_FOLDS``); with
+the pole angle turned 5° to 90° only a start turned the pole's way lands."""
+WIDE_SWING_THAT_FOLDS = 0.006
+"""Radians about Z from which a joint held within ``Z_FOLD_X_LIMIT`` was measured to fold so."""
 EITHER_WAY_TURN = 10.0
 """Degrees the pole angle may turn the chain from rest for that fold to bend toward the pole
 whichever way the joint starts turned about Z (measured at 2°, 5° and 10°; at 15° the leg
@@ -257,8 +267,9 @@ def folds_past_its_x_hold(
     the tip reaches, whichever side the joint then bends to (a lock started by a constraint).
     """
     limited = held_on_x_by_a_narrow_limit(rig, bone)
-    locked = not limited and locked_on_x_alone(rig.pose_bone(bone))
-    if bone == chain.root or bone not in chain.moving_bones or not (limited or locked):
+    wide = not limited and held_on_x_by_a_narrow_limit(rig, bone, Z_FOLD_X_LIMIT)
+    locked = not (limited or wide) and locked_on_x_alone(rig.pose_bone(bone))
+    if bone == chain.root or bone not in chain.moving_bones or not (limited or wide or locked):
         return None
     rest = rig.raw_bone(bone)
     if rest.parent is None or readable(rest.parent) not in started:
@@ -275,9 +286,11 @@ def folds_past_its_x_hold(
     local = parent.inverted_safe() @ started[bone].to_3x3().normalized()
     swing = (rest_local.inverted_safe() @ local).to_quaternion().to_swing_twist("Y")[0]
     about_z = swing.axis.z * swing.angle
-    if abs(math.degrees(turn)) > EITHER_WAY_TURN + 1e-6 and about_z * turn <= 0.0:
+    either_way = 1.0 if wide else EITHER_WAY_TURN
+    if abs(math.degrees(turn)) > either_way + 1e-6 and about_z * turn <= 0.0:
         return None  # turned one way, started the other: it bends away from the pole
     least, most = SWING_THAT_FOLDS
+    least = WIDE_SWING_THAT_FOLDS if wide else least
     return about_z if least - 1e-4 <= abs(about_z) <= most + 1e-4 else None
 
 
@@ -302,11 +315,11 @@ def locked_on_x_alone(pose_bone: bpy.types.PoseBone) -> bool:
     return pose_bone.lock_ik_x and not any(held)
 
 
-def held_on_x_by_a_narrow_limit(rig: RigView, bone: str) -> bool:
-    """Whether only a narrow IK limit on X (within ``NARROW_X_LIMIT`` either way) holds the bone
+def held_on_x_by_a_narrow_limit(rig: RigView, bone: str, within: float = NARROW_X_LIMIT) -> bool:
+    """Whether only a narrow IK limit on X (``within`` radians either way) holds the bone
     (``limited_on_x_alone``)."""
     pose_bone = rig.pose_bone(bone)
-    narrow = max(abs(pose_bone.ik_min_x), abs(pose_bone.ik_max_x)) <= NARROW_X_LIMIT + 1e-6
+    narrow = max(abs(pose_bone.ik_min_x), abs(pose_bone.ik_max_x)) <= within + 1e-6
     return limited_on_x_alone(pose_bone) and narrow
 
 
