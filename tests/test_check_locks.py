@@ -1049,6 +1049,20 @@ def test_a_damped_track_at_the_target_does_not_land_a_locked_limb_posed_longer_o
         assert [v.state for v in judge_chains(rig) if v.owner == names.owner] == ["pass"]
 
 
+def _held_on_x_posed_about_z(rig, limb: str, limit: float, about_z: float, pole_turn: float) -> str:
+    """The limb's lower bone limited ±``limit``° on X, posed ``about_z`` rad about Z, its pole
+    angle turned ``pole_turn``°; returns that bone's name."""
+    owner = LIMBS[limb].owner
+    bone = rig.pose.bones[owner]
+    bone.use_ik_limit_x = True
+    bone.ik_min_x, bone.ik_max_x = -math.radians(limit), math.radians(limit)
+    bone.rotation_mode = "QUATERNION"
+    bone.rotation_quaternion = Quaternion((0.0, 0.0, 1.0), about_z)
+    bone.constraints["IK"].pole_angle += math.radians(pole_turn)
+    bpy.context.view_layer.update()
+    return owner
+
+
 @pytest.mark.parametrize("limb", ["leg", "arm"])
 @pytest.mark.parametrize("limit", [0.0, 6.0])
 @pytest.mark.parametrize(
@@ -1069,14 +1083,7 @@ def test_a_joint_held_by_a_narrow_x_limit_folds_once_posed_turned_about_z(
     with X clamped: posed straight about Z it stops short (0.003 rad: an error), posed turned
     about Z it folds about Z and lands (a warning, and no check calls the posed fold a flip),
     unless the pole angle turns the limb 100° and more, where it bends away from its pole."""
-    owner = LIMBS[limb].owner
-    bone = rig.pose.bones[owner]
-    bone.use_ik_limit_x = True
-    bone.ik_min_x, bone.ik_max_x = -math.radians(limit), math.radians(limit)
-    bone.rotation_mode = "QUATERNION"
-    bone.rotation_quaternion = Quaternion((0.0, 0.0, 1.0), about_z)
-    rig.pose.bones[owner].constraints["IK"].pole_angle += math.radians(pole_turn)
-    bpy.context.view_layer.update()
+    owner = _held_on_x_posed_about_z(rig, limb, limit, about_z, pole_turn)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == [state]
     (finding,) = [f for f in findings_of(rig, "locks") if f.bone == owner]
     assert finding.severity == (Severity.WARNING if state == "pass" else Severity.ERROR)
@@ -1102,14 +1109,7 @@ def test_a_joint_held_by_a_wider_x_limit_folds_once_posed_turned_about_z(
     """Limited ±10° to ±18° on X alone (``Z_FOLD_X_LIMIT``), a forearm or shin posed turned
     about Z folds about Z and lands as one held narrower does, but a pole angle turned at all
     lands only a start turned its way: "IK limit too narrow" is then a warning, not the error."""
-    owner = LIMBS[limb].owner
-    bone = rig.pose.bones[owner]
-    bone.use_ik_limit_x = True
-    bone.ik_min_x, bone.ik_max_x = -math.radians(limit), math.radians(limit)
-    bone.rotation_mode = "QUATERNION"
-    bone.rotation_quaternion = Quaternion((0.0, 0.0, 1.0), about_z)
-    rig.pose.bones[owner].constraints["IK"].pole_angle += math.radians(pole_turn)
-    bpy.context.view_layer.update()
+    owner = _held_on_x_posed_about_z(rig, limb, limit, about_z, pole_turn)
     assert [v.state for v in judge_chains(rig) if v.owner == owner] == [state]
     (finding,) = [f for f in findings_of(rig, "locks") if f.bone == owner]
     assert finding.severity == (Severity.WARNING if state == "pass" else Severity.ERROR)
