@@ -19,11 +19,11 @@ fewer stops 0.20% and 0.27% short), where the straighter rows said up to 19 and 
 alarm the benchmark's arm with its limit, the copy and 12 iterations would draw)."""
 
 KEPT_SIDE_UNINHERITED = 2
-"""Iterations more than its rest row a limb with a pole needs where its joint, limited so, does
-not inherit rotation: the limit alone keeps its side while the bones above turn. Fresh seed 369,
-a miss: the leg limited 0° to 150°, not inheriting, at 12 iterations 1.6% of its reach short
-under warnings. Measured on 5.3, limited to 30° or 150°: the leg needs 14 (13 stop 0.31% short)
-where its row says 12, the arm 11 (10 stop 0.20% short) where its row says 9."""
+"""Iterations more than its rest row a limb with a pole needs where its joint, limited so, does not
+inherit rotation: the limit alone keeps its side while the bones above turn. Fresh seed 369, a miss:
+the leg limited 0° to 150°, not inheriting, at 12 iterations 1.6% of its reach short under warnings.
+Measured on 4.2 and 5.3, limited to 30° or 150°: the leg needs 14 (13 stop 0.31% short) where its
+row says 12, the arm 11 (10 stop 0.20% short) where its row says 9."""
 
 
 def one_way_needs(

@@ -324,12 +324,12 @@ def _fault_felt_once_parented(
 
 
 def _posed_across(rig: RigView, top: str, parent: str) -> bool:
-    """Whether the cut bone's posed rotation, carried by ``parent`` once parented back, starts
-    the joint on the far side of ``parent``'s line from the side it bends to at rest (rest_pose's
-    "Pose flips the joint"; cut, the pose turns the bone alone). Fresh seed 365, a trade: the
-    cut forearm posed 170° further, landing by IK Stretch 0.705, failed 180° from its pole
-    once parented. Measured on 5.3, the arm and the leg stretching 0.1 and 0.5, posed about X:
-    -20° to -170° and 170° to 180° fail parented, 20° to 160° land."""
+    """Whether the cut bone's posed rotation, carried by ``parent`` once parented back, starts the
+    joint on the far side of ``parent``'s line from the side it bends to at rest (rest_pose's "Pose
+    flips the joint"; cut, the pose turns the bone alone). Fresh seed 365, a trade: the cut forearm
+    posed 170° further, landing by IK Stretch 0.705, failed 180° from its pole once parented.
+    Measured on 4.2 and 5.3, the arm and the leg stretching 0.1 and 0.5, posed about X: -20° to
+    -170° and 170° to 180° fail parented, 20° to 160° land."""
     parent_y = rig.raw_bone(parent).matrix_local.to_3x3().col[1]
     rest = rig.raw_bone(top).matrix_local.to_3x3()
     fold = parent_y.cross(rest.col[1])

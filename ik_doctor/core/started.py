@@ -30,13 +30,14 @@ NARROW_X_LIMIT = math.radians(6.0)
 ±4° and ±6° alike (at ±20° the joint folds about X, and a start turned 90° about Z bends it
 away from its pole)."""
 Z_FOLD_X_LIMIT = math.radians(18.0)
-"""Radians either way up to which an X IK limit wider than ``NARROW_X_LIMIT`` still holds a
-joint started turned about Z so that it folds about Z: fresh seed 375, a false alarm, the arm
-whose forearm a Track To at the hand control starts 90° about Z, limited ±12° without a pole,
-landed under `locks`' "IK limit too narrow". Measured on 4.5, the arm and the leg limited ±10°,
-±15° and ±18°, keyed 0.006 to 3.1 rad about Z either way, with and without a pole: all land
-(the arm without a pole keyed 0.004 stops 3.4% to 5% short: ``WIDE_SWING_THAT_FOLDS``); with
-the pole angle turned 5° to 90° only a start turned the pole's way lands."""
+"""Radians either way up to which an X IK limit wider than ``NARROW_X_LIMIT`` still holds a joint
+started turned about Z so that it folds about Z: fresh seed 375, a false alarm, the arm whose
+forearm a Track To at the hand control starts 90° about Z, limited ±12° without a pole, landed under
+the locks check's "IK limit too narrow". Measured on 4.5 (its tests hold on 4.2 and 5.3), the arm
+and the leg limited ±10°, ±15° and ±18°, keyed 0.006 to 3.1 rad about Z either way, with and without
+a pole: all land (the arm without a pole keyed 0.004 stops 3.4% to 5% short:
+``WIDE_SWING_THAT_FOLDS``); with the pole angle turned 5° to 90° only a start turned the pole's way
+lands."""
 WIDE_SWING_THAT_FOLDS = 0.006
 """Radians about Z from which a joint held within ``Z_FOLD_X_LIMIT`` was measured to fold so."""
 EITHER_WAY_TURN = 10.0
