@@ -11,6 +11,7 @@ from typing import Any
 
 from mathutils import Matrix, Vector
 
+from ..core.geometry import signed_angle
 from ..core.limb import (
     FULL_INFLUENCE,
     bend_limit,
@@ -411,9 +412,7 @@ def _start_bend(
     direction, parent_axis = own.col[1].normalized(), above.col[1].normalized()
     if abs(direction.dot(side)) > math.sqrt(0.5):
         return None
-    return math.degrees(
-        math.atan2(parent_axis.cross(direction).dot(side), parent_axis.dot(direction))
-    )
+    return math.degrees(signed_angle(parent_axis, direction, side))
 
 
 def _straight_fold(rig: RigView, chain: IKChain) -> Vector | None:

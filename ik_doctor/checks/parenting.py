@@ -38,6 +38,7 @@ from mathutils import Vector
 
 from ..core.editing import edit_bones
 from ..core.finding import Finding, Severity, chain_finding
+from ..core.geometry import signed_angle
 from ..core.limb import MAX_BEND_TURN
 from ..core.names import readable
 from ..core.reach import limb_bones, posed_longer, stretching_bones
@@ -336,7 +337,7 @@ def _posed_across(rig: RigView, top: str, parent: str) -> bool:
     if fold.length < 1e-6:
         return False  # straight at rest: no side to cross to (the rest_pose check's)
     posed = rest @ (rig.pose_bone(top).matrix_basis.to_3x3() @ Vector((0.0, 1.0, 0.0)))
-    return parent_y.cross(posed).dot(fold) < 0.0
+    return signed_angle(parent_y, posed, fold) < 0.0
 
 
 def _turned_past_the_bend(pole_finding: Finding) -> bool:

@@ -20,6 +20,12 @@ def bend_normal(root: Vector, joint: Vector, tip: Vector) -> Vector | None:
     return normal.normalized()
 
 
+def signed_angle(start: Vector, end: Vector, about: Vector) -> float:
+    """Radians from ``start`` to ``end`` turning about ``about`` (right-handed), in (-pi, pi]:
+    negative where ``end`` lies past ``start`` on the other side of the plane ``about`` spans."""
+    return math.atan2(start.cross(end).dot(about), start.dot(end))
+
+
 def perpendicular(direction: Vector) -> Vector:
     """A unit vector across ``direction`` (not zero), built from Z or, near Z, from X."""
     helper = Vector((0.0, 0.0, 1.0))

@@ -15,7 +15,7 @@ from dataclasses import replace
 import bpy
 from mathutils import Matrix, Vector
 
-from .geometry import twist_about
+from .geometry import signed_angle, twist_about
 from .limb import (
     FULL_INFLUENCE,
     MAX_BEND_TURN,
@@ -166,9 +166,7 @@ def _bent_the_other_way(
         if constraint.type == "TRACK_TO":
             return _side_turn(direction, parent_axis, side) > MAX_BEND_TURN
         return True  # turned more than 45° out of its bend plane: no side of it to keep
-    bend = math.degrees(
-        math.atan2(parent_axis.cross(direction).dot(side), parent_axis.dot(direction))
-    )
+    bend = math.degrees(signed_angle(parent_axis, direction, side))
     if abs(bend) > FLAT_FOLD and constraint.type == "DAMPED_TRACK":
         # Folded nearly flat, the side the bone lies on says little. A Damped Track swings the
         # bone the shortest way from its own pose: that swing about the rest bend's axis (what
