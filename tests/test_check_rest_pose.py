@@ -542,6 +542,29 @@ def test_straight_limb_posed_bent_away_from_its_pole_flips_and_is_an_error(
     assert finding.title == "Start bent from the pole"
 
 
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(
+    ("keys", "pose", "lands"), [(0.65, 160, True), (0.8, 90, True), (0.8, -20, False)]
+)
+def test_a_straight_limb_keyed_at_its_root_starts_as_its_root_holds_it(
+    limb, keys, pose, lands
+) -> None:
+    """Fresh seed 379 (a false alarm): the solver aims the root and keeps only its twist, so
+    the upper bone keyed 37° to 46° about X does not turn a fold toward the pole (posed 90° to
+    160° more) into one away from it, as the armature's frame read it: they land."""
+    faults = (
+        Fault("straight", limb, 0),
+        Fault("fk_keys", limb, keys),
+        Fault("pose_rotation", limb, pose),
+    )
+    judged = faulted_limbs.judge(faults)
+    owner = faulted_limbs.LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
+    assert list(judged.problems()) == []
+    (straight,) = [f for f in judged.findings if f.check_id == "rest_pose"]
+    assert straight.severity == (Severity.WARNING if lands else Severity.ERROR)
+
+
 @pytest.mark.parametrize(("upper", "lower", "control"), LIMBS)
 def test_straight_limb_tracking_its_control_starts_bent_and_is_a_warning(
     rig, upper, lower, control

@@ -224,10 +224,16 @@ def turned_off_rest(rig: RigView, name: str) -> bool:
 
 def _posed_bend(rig: RigView, chain: IKChain, posed: dict[str, Matrix]) -> Vector:
     """How far the chain's posed rotations (``posed``, its forward pose within its IK limits)
-    bend its joints off the line from root to tip, summed: the bend the solver starts from."""
+    bend its joints off the line from root to tip, summed: the bend the solver starts from, as
+    the root's own frame holds it. The solver aims the root and keeps only its twist, so the
+    root's swing is undone (fresh seed 379, a false alarm: the straight arm, its upper arm
+    keyed 37° about X and its forearm posed 160° toward the pole, landed; in the armature's
+    frame the swing and half the fold passed a quarter turn and read as bent away)."""
     root, tip = posed[chain.root].translation, forward_tip(rig, chain, posed)
     joints = chain_joints(rig, chain)
-    return sum((offset_from_line(posed[name].translation, root, tip) for name in joints), Vector())
+    bend = sum((offset_from_line(posed[name].translation, root, tip) for name in joints), Vector())
+    unswing = posed[chain.root].col[1].xyz.rotation_difference(rig.bone(chain.root).y_axis)
+    return unswing @ bend
 
 
 def posed_bend_locked(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
