@@ -186,6 +186,33 @@ def test_joint_without_inherited_rotation_or_pole_still_reaches_and_is_a_warning
     assert finding.stated["effect"] == "no_pole"
 
 
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(
+    ("stiff", "amount", "lands"),
+    [
+        ("stiff_both", 0.665, True),
+        ("stiff_both", 0.9, True),
+        ("stiff_parent", 0.6, True),
+        ("stiff_owner", 0.9, False),
+        ("stiff_parent", 0.9, False),
+    ],
+)
+def test_a_mildly_stiff_joint_posed_into_its_bend_keeps_its_side(limb, stiff, amount, lands):
+    """Fresh seed 381 (a false alarm): the lower bone inheriting no rotation, posed 50° into its
+    bend, lands as an unstiff one does with IK stiffness up to 0.9 on both bones alike or 0.6 on
+    either: a warning. Stiffer on one bone it stops short: the error."""
+    faults = (
+        Fault("inherit_rotation_off", limb, 0),
+        Fault(stiff, limb, amount),
+        Fault("pose_rotation", limb, 50),
+    )
+    judged = judge(faults, fixes=False)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
+    (finding,) = [f for f in judged.findings if f.check_id == "inherit"]
+    assert finding.severity == (Severity.WARNING if lands else Severity.ERROR)
+
+
 def test_shear_under_itasc_still_reaches_and_is_a_warning(rig) -> None:
     rig.pose.ik_solver = "ITASC"
     rig.pose.bones["upper_arm.L"].scale = (1.0, 2.0, 1.0)

@@ -66,11 +66,12 @@ What it reports:
       chain stretches (the pre-bent straight leg so limited: 2.7% short, with stretch it lands),
       nor under a pole angle turned more than 10° from its rest pose, which adds to the 73° to
       80° that side ends from the pole (the leg fails from 12°, the arm from 20°).
-    - It is a warning on the joint of a two-bone limb without IK stiffness that its pose starts
-      bent the way it rests by more than the body's 40° turn (and less than 140°): the leg and
-      the arm posed 35° and 30° into their bend (43° and 44° bent) land with the body turned
-      40° either way about X and Z, posed 30° and 25° (38° and 39°) they flip. In a chain of 3,
-      or with IK stiffness on one bone, the arm posed 70° still fails: an error there. The
+    - It is a warning on the joint of a two-bone limb, unstiff or mildly stiff, that its pose
+      starts bent the way it rests by more than the body's 40° turn (and less than 140°): the leg
+      and the arm posed 35° and 30° into their bend (43° and 44° bent) land with the body turned
+      40° either way about X and Z, posed 30° and 25° (38° and 39°) they flip. So they land with
+      IK stiffness up to 0.6 on either bone, or up to 0.9 on both alike; in a chain of 3, or with
+      the upper arm alone at 0.7, the arm posed 35° fails: an error there. The
       start is the pose itself, not held within the joint's IK limits (limited ±20° or ±40°, the
       leg and the arm land from the same 35° and 30°). A straight limb whose lower bone folds
       only one way keeps that side from 42° (40° stops it 3.4% short).
