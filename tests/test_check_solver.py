@@ -172,6 +172,23 @@ def test_an_arm_without_use_tail_posed_longer_needs_more_the_longer(
 
 
 @pytest.mark.parametrize(
+    ("limb", "scale", "stretch", "iterations", "needs"),
+    [("arm", 0.5, 0.1, 60, 70), ("leg", 0.8, 0.3, 16, 18), ("arm", 0.9, 0.1, 30, 35)],
+)
+def test_a_limb_posed_shorter_reaching_by_stretch_needs_many_more(
+    limb, scale, stretch, iterations, needs
+) -> None:
+    """Fresh seed 378 (a miss under a warning): the arm's upper arm scaled 0.5, its forearm not
+    inheriting it, reaches only by IK Stretch 0.1 and stopped 7.2% short at 20 iterations; it
+    needs 80 (the fewest measured so, 70), and the stretch rows said 12."""
+    faults = (Fault("inherit_scale_none", limb, scale), Fault("stretch", limb, stretch))
+    rig = faulted_rig((*faults, Fault("iterations", limb, iterations)))
+    _an_error_exactly_where_it_fails(rig, LIMBS[limb].owner, True, ("shrunk_stretch", needs))
+    rig = faulted_rig((*faults, Fault("iterations", limb, 80)))
+    _lands_without_a_solver_error(rig, LIMBS[limb].owner)
+
+
+@pytest.mark.parametrize(
     ("owner", "limit", "posed", "iterations", "cause"),
     [
         ("forearm.L", 150, -5, 9, ("clamped_straighter", 10)),

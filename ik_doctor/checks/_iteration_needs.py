@@ -21,6 +21,7 @@ from ._aimed_start import tracking_target
 from ._need_tables import Need, at_least, by_bend, fewer_either_side
 from ._no_pole_stretch_needs import no_pole_stretch_rows
 from ._one_way_starts import one_way_needs, past_one_way_limit
+from ._shrunk_needs import shrunk_stretch_need
 from ._stiff_needs import (
     stiff_and_stretching_need,
     stiff_folded_need,
@@ -241,25 +242,15 @@ def iterations_needed(
     if measured is None:
         return None
     limb = _limb_words(table, with_pole)
-    joint = (
-        f"its joint is bent {bend:.1f}° at rest"
-        if straighter is None
-        else f"its joint is posed straighter than at rest, starting bent {straighter:.1f}°"
-    )
-    needs = [
-        Need(
-            measured[1],
-            f"{joint}, and {limb} bent up to {measured[0]:g}° need at least "
-            f"{measured[1]}, measured",
-        )
-    ]
+    needs = [_bend_need(measured, limb, bend, straighter)]
     stretching = stretching_bones(rig, chain)
     if stretching and not chain.use_tail:
         return _tail_off_stretching(rig, chain, bend, with_pole)
+    shrunk = None if at_rest else shrunk_stretch_need(rig, chain, stretching)
     if stretching:
         stretched = _stretch_need(rig, chain, stretching, table, starts)
         if stretched is None:
-            return None  # a stretching limb no table measured
+            return shrunk  # a stretching limb no table measured, but for its shortened pose
         needs[0] = stretched  # in place of the bend table's count: the stretch decides
     if straighter is not None and with_pole:
         posed = _straighter_need(rig, chain, bend, straighter)
@@ -287,7 +278,25 @@ def iterations_needed(
     needs += _setup_needs(rig, chain, bend, with_pole, longest)
     if table is NO_POLE_BEND_NEEDS and straighter is None and not at_rest:
         needs += _swung_root(rig, chain, bend)
+    if shrunk is not None:
+        needs.append(shrunk)  # after the stiffness, which may lower the stretch's count
     return max(needs, key=lambda need: need.count)
+
+
+def _bend_need(
+    measured: tuple[float, int], limb: str, bend: float, straighter: float | None
+) -> Need:
+    """The count of the bend table's row ``measured`` (bend, count) for a joint bent ``bend``
+    at rest, or posed ``straighter``."""
+    joint = (
+        f"its joint is bent {bend:.1f}° at rest"
+        if straighter is None
+        else f"its joint is posed straighter than at rest, starting bent {straighter:.1f}°"
+    )
+    return Need(
+        measured[1],
+        f"{joint}, and {limb} bent up to {measured[0]:g}° need at least {measured[1]}, measured",
+    )
 
 
 def _swung_root(rig: RigView, chain: IKChain, bend: float) -> list[Need]:

@@ -24,7 +24,8 @@ class Need:
     kind: str = "bend"
     """Which measurement sets the count: "bend" (the tables by the joint's bend at rest),
     "tail_off" (no Use Tail under a pole), "opposed_hinges", "stretch" (IK Stretch),
-    "posed_longer" (a bone posed longer than at rest), "stiffness", "stretch_and_stiffness"
+    "posed_longer" (a bone posed longer than at rest), "shrunk_stretch" (posed shorter, reaching
+    by IK Stretch alone, ``SHRUNK_STRETCH_NEEDS``), "stiffness", "stretch_and_stiffness"
     (both: ``_stiff_needs``), "folded_further" (the joint folded further than at rest where the
     solver starts) or "posed_straighter" (straighter, on the same side), "clamped_straighter"
     (straighter than a one-way IK limit lets it, ``CLAMPED_STRAIGHTER``), "past_limit" (folded

@@ -249,15 +249,14 @@ alone needs 19). The count rises faster than a straight line between rows (the u
 stretches, the fewer of both rows."""
 
 
-MOST_NEEDED = max(
+MOST_STIFF_NEEDED = max(
     n
     for limbs in STIFF_STRETCH_NEEDS.values()
     for _bend, rows in limbs
     for _at, row in rows
     for _least, n in row
 )
-"""The most iterations ``STIFF_STRETCH_NEEDS`` gives, past every other table's (25 at most): a
-count at or above it needs no reading (the solver check skips it)."""
+"""The most iterations ``STIFF_STRETCH_NEEDS`` gives."""
 
 
 def stretching_and_stiff(stretched: Need, stiff: Need) -> Need:

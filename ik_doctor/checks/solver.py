@@ -133,7 +133,7 @@ from ..core.reach import stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ._iteration_needs import iterations_needed
-from ._stiff_needs import MOST_NEEDED
+from ._shrunk_needs import MOST_NEEDED
 
 STANDARD_ITERATIONS = 500
 ITASC_ITERATIONS = 100

@@ -17,7 +17,7 @@ import bpy
 from mathutils import Matrix, Vector
 
 from .armature import pose_of
-from .limb import limits_fold, one_sided_joint, parent_motion, straight_joint_lean
+from .limb import limits_fold, one_sided_joint, straight_joint_lean
 from .names import readable
 from .rig import IKChain, RigView
 
@@ -430,15 +430,31 @@ def _fk_tip(
 def posed_longer(rig: RigView, chain: IKChain) -> dict[str, float]:
     """The limb's bones that their posed scale, or one they inherit within the limb, makes
     longer than at rest (by 0.1% or more), each with how many times its rest length it is. A
-    scale from above the limb scales the oracle's goals with it (``parent_motion``)."""
-    limb = limb_bones(rig, chain)
-    above = parent_motion(rig, limb[-1]).inverted_safe()
-    longer = {}
-    for name in limb:
-        times = (above @ rig.pose_bone(name).matrix).col[1].xyz.length
-        if times > 1.001:
-            longer[name] = times
-    return longer
+    scale from above the limb scales the oracle's goals with it, and IK Stretch is not a pose
+    (``channel_lengths``)."""
+    lengths = channel_lengths(rig, chain)
+    return {name: lengths[name] for name in limb_bones(rig, chain) if lengths[name] > 1.001}
+
+
+def channel_lengths(rig: RigView, chain: IKChain) -> dict[str, float]:
+    """How many times its rest length each of the limb's bones is by its posed channels and
+    what it inherits of them within the limb (its Inherit Scale honoured), constraints aside:
+    the length IK Stretch starts from, which the evaluated pose (``posed_longer``) has already
+    stretched toward the target."""
+    matrices: dict[str, Matrix] = {}
+    for name in reversed(limb_bones(rig, chain)):
+        bone = rig.raw_bone(name)
+        basis = rig.pose_bone(name).matrix_basis
+        parent = bone.parent
+        if parent is None:
+            matrices[name] = bone.convert_local_to_pose(basis, bone.matrix_local)
+            continue
+        # The limb's parent held at rest: what moves the whole limb scales the goals too.
+        at = matrices.get(readable(parent), parent.matrix_local)
+        matrices[name] = bone.convert_local_to_pose(
+            basis, bone.matrix_local, parent_matrix=at, parent_matrix_local=parent.matrix_local
+        )
+    return {name: matrix.col[1].xyz.length for name, matrix in matrices.items()}
 
 
 def held_off_when_posed(
