@@ -9,6 +9,7 @@ import math
 
 from mathutils import Vector
 
+from ..core.geometry import signed_angle
 from ..core.limb import MAX_BEND_TURN, bend_plane, pole_turn
 from ..core.rig import IKChain, RigView
 from ._posed_off_axis import held_on
@@ -44,7 +45,7 @@ def hinge_turn(rig: RigView, chain: IKChain) -> float:
     across = normal - along * normal.dot(along)
     if across.length < 1e-3:
         return 0.0
-    off = math.atan2(along.dot(across.cross(axis)), across.dot(axis))
+    off = signed_angle(across, axis, along)
     # An axis and its reverse are one hinge: the angle between the lines, within a quarter turn.
     off = math.remainder(off, math.pi)
     if abs(off) > MEASURED_OFF + 1e-6:

@@ -70,7 +70,7 @@ def rest_pole_angle(
         # (a hips bone in a leg's chain) turns the other way about that line.
         wanted.negate()
     wanted.normalize()
-    return math.atan2(wanted.cross(root_x).dot(root_y), wanted.dot(root_x))
+    return signed_angle(wanted, root_x, root_y)
 
 
 def mean_scale(matrix: Matrix) -> float:

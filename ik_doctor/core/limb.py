@@ -16,7 +16,7 @@ import bpy
 from mathutils import Matrix, Vector
 
 from .editing import constraint_on
-from .geometry import bend_normal, offset_from_line, rest_pole_angle
+from .geometry import bend_normal, offset_from_line, rest_pole_angle, signed_angle
 from .names import readable
 from .rig import IKChain, RigView
 
@@ -557,7 +557,7 @@ def bend_from_x(root: Matrix, tip: Vector, joints: list[Vector]) -> float | None
     axis.normalize()
     x = root.to_3x3().col[0]
     x = x - axis * x.dot(axis)
-    return math.atan2(x.cross(bend).dot(axis), x.dot(bend))
+    return signed_angle(x, bend, axis)
 
 
 def rest_bend_from_x(rig: RigView, chain: IKChain) -> float | None:

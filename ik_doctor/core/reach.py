@@ -17,6 +17,7 @@ import bpy
 from mathutils import Matrix, Vector
 
 from .armature import pose_of
+from .geometry import signed_angle
 from .limb import limits_fold, one_sided_joint, straight_joint_lean
 from .names import readable
 from .rig import IKChain, RigView
@@ -264,7 +265,7 @@ def _rest_bend(rig: RigView, name: str, parent: str, axis: str) -> float:
     bone = rig.bone(name)
     around = getattr(bone, f"{axis.lower()}_axis")
     along, before = bone.y_axis, rig.bone(parent).y_axis
-    return math.atan2(around.dot(before.cross(along)), before.dot(along))
+    return signed_angle(before, along, around)
 
 
 def held_back(rig: RigView, chain: IKChain) -> bool:

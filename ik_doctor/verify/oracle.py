@@ -46,7 +46,7 @@ from mathutils import Matrix, Quaternion, Vector
 
 from ..core.armature import armature_data, pose_bone_of
 from ..core.finding import Finding, Severity
-from ..core.geometry import offset_from_line
+from ..core.geometry import offset_from_line, signed_angle
 from ..core.limb import MAX_BEND_TURN, NOISE_LENGTH, built_bend, parent_motion
 from ..core.reach import BODY_TURNS, landing_tolerance, limb_bones, reachable_tips
 from ..core.rig import BoneChain, IKChain, RigView, posed_point, posed_tip
@@ -516,4 +516,4 @@ def bend_angle(joints: list[Vector], root: Vector, tip: Vector, pole: Vector) ->
     if bend.length < 1e-4 * scale or side.length < 1e-9 * scale:
         return None
     axis = (tip - root).normalized()
-    return math.atan2(side.cross(bend).dot(axis), side.dot(bend))
+    return signed_angle(side, bend, axis)
