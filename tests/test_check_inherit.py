@@ -455,6 +455,33 @@ def test_joint_without_inherited_rotation_below_a_bone_aimed_at_its_own_target_s
     assert finding.stated["aimer"] == ("upper_arm.L", "shoulder.L")
 
 
+@pytest.mark.parametrize(
+    ("axis", "degrees", "lands"),
+    [
+        ("X", 2, True),
+        ("X", -10, True),
+        ("Y", 40, True),
+        ("Z", -40, True),
+        ("X", 3, False),
+        ("X", 40, False),
+    ],
+)
+def test_a_joint_below_an_aimed_bone_started_straighter_flips(rig, axis, degrees, lands) -> None:
+    """Fresh seed 385, a miss: the same arm with its upper arm keyed 1 rad flipped 178° under the
+    aimed warning. Started 3° or more straighter than it rests, the joint flips however the aim
+    holds the body's turn off; more bent, or turned about Y or Z, it lands."""
+    rig.data.bones["forearm.L"].use_inherit_rotation = False
+    _ik_above(rig, "upper_arm.L", "hand_ik.L")
+    upper = rig.pose.bones["upper_arm.L"]
+    upper.rotation_mode = "XYZ"
+    upper.rotation_euler["XYZ".index(axis)] = math.radians(degrees)
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == [
+        "pass" if lands else "fail"
+    ]
+    (finding,) = [f for f in findings_of(rig, "inherit") if f.bone == "forearm.L"]
+    assert finding.severity == (Severity.WARNING if lands else Severity.ERROR)
+
+
 @pytest.mark.parametrize("turn, lands", [(60, True), (83, True), (85, False), (-90, False)])
 def test_a_joint_below_an_aimed_bone_turned_by_its_pole_angle(turn, lands) -> None:
     """Fresh seed 365, a miss: the same arm's pole angle turned 90° from its rest pose (alone it

@@ -81,7 +81,7 @@ def rotation_effect(rig: RigView, chain: IKChain, name: str) -> Effect:
         or _held_and_turned(rig, chain, name, held)
         or _start_set(rig, chain, name)
         or _pole_behind(rig, chain)
-        or _aimed_above(rig, chain)
+        or _aimed_above(rig, chain, name)
         or _pre_bent(rig, chain, name)
         or _turned_above(rig, name)
     )
@@ -314,10 +314,30 @@ arm turned ±60° to ±90°: 6.6° further every time, landing up to 83° (89.6�
 85° (91.6°)."""
 
 
-def _aimed_above(rig: RigView, chain: IKChain) -> Effect | None:
-    """An IK on the chain's own target re-aims the bone it hangs from (``_aimer_above``)."""
+AIMED_STRAIGHTER = 2.5
+"""Degrees straighter than it rests past which a joint that inherits no rotation, below a bone
+an IK re-aims at the chain's target, flips however that aim holds the body's turn off. Fresh
+seed 385, a miss: the arm's upper arm keyed 1 rad, flipped 178° under the aimed warning.
+Measured on 4.2, the upper arm posed about X: started 1° or 2° straighter (or any amount more
+bent) it lands; 3° to 40° straighter, it flips 180°; turned about Y or Z it lands."""
+
+
+def _rest_bend(rig: RigView, name: str) -> float:
+    """Degrees the joint at the head of ``name`` is bent at rest."""
+    bone = rig.raw_bone(name)
+    if bone.parent is None:
+        return 0.0
+    return math.degrees(bone.parent.matrix_local.col[1].xyz.angle(bone.matrix_local.col[1].xyz))
+
+
+def _aimed_above(rig: RigView, chain: IKChain, name: str) -> Effect | None:
+    """An IK on the chain's own target re-aims the bone it hangs from (``_aimer_above``), and
+    the pose does not start the joint straighter than it rests (``AIMED_STRAIGHTER``)."""
     aimer = _aimer_above(rig, chain)
     if aimer is None:
+        return None
+    start = _start_bend(rig, chain, name, whole=True)
+    if start is not None and start < _rest_bend(rig, name) - AIMED_STRAIGHTER:
         return None
     facts = (("aimer", (aimer.owner, aimer.moving_bones[-1])),)
     turn = math.degrees(pole_turn(rig, chain) or 0.0)
@@ -375,7 +395,7 @@ def _turned_above(rig: RigView, name: str) -> Effect:
 
 
 def _start_bend(
-    rig: RigView, chain: IKChain, name: str, fold: Vector | None = None
+    rig: RigView, chain: IKChain, name: str, fold: Vector | None = None, whole: bool = False
 ) -> float | None:
     """Degrees the joint at the head of ``name`` starts bent the way it rests (below 0, the other
     way) where the solver starts: the chain's root turned by its channels and by what moves it,
@@ -384,7 +404,8 @@ def _start_bend(
     to fold it (``_straight_fold``), turned more than 45° out of its bend plane (no side to
     keep), or not the joint of a two-bone limb stiff no more than ``_keeps_side_stiff`` lets it
     (``fold``: the side of a straight joint, whatever limits its root): only that was measured to
-    land pre-bent. Under a shoulder in a chain of 3 the arm posed 70° at the joint still flips."""
+    land pre-bent. Under a shoulder in a chain of 3 the arm posed 70° at the joint still flips.
+    ``whole``: the whole angle between the bones, out of the plane too, signed by that side."""
     bone = rig.raw_bone(name)
     parent = bone.parent
     if parent is None or readable(parent) != chain.root or not _keeps_side_stiff(rig, chain):
@@ -403,7 +424,8 @@ def _start_bend(
     direction, parent_axis = own.col[1].normalized(), above.col[1].normalized()
     if abs(direction.dot(side)) > math.sqrt(0.5):
         return None
-    return math.degrees(signed_angle(parent_axis, direction, side))
+    bend = math.degrees(signed_angle(parent_axis, direction, side))
+    return math.copysign(math.degrees(parent_axis.angle(direction)), bend) if whole else bend
 
 
 UNEVEN_STIFFNESS_KEEPS_SIDE = 0.6
