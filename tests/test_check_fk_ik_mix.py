@@ -274,3 +274,27 @@ def test_keys_above_a_held_joint_whose_copied_start_they_swing_stay(limb, held) 
         return
     assert (keys.fix_id, keys.stated["blocked_by"]) == (None, "swung_hold")
     assert f"free the X IK axis of {owner} first" in keys.no_fix_reason
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(("pose", "waits"), [(-20, True), (-70, True), (20, False)])
+def test_keys_turning_the_root_of_a_straight_limb_on_opposed_hinges_wait(limb, pose, waits):
+    """Fresh seed 386 (a trade): the straight leg whose hinges fold opposite ways, its shin
+    posed -20° the way its limits fold it and its thigh keyed 0.8 rad, lands; the keys cleared,
+    the root no longer turns and the leg stops 0.7% short. That fix waits; posed toward the
+    pole (which its root's limit leaves short: the rest_pose check's error), the keys may go."""
+    faults = (
+        Fault("straight_one_sided", limb, 3),
+        Fault("fk_keys", limb, 0.8),
+        Fault("pose_rotation", limb, pose),
+    )
+    judged = judge(faults)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if waits else "fail"]
+    assert list(judged.problems()) == []
+    (keys,) = [f for f in judged.findings if f.check_id == "fk_ik_mix"]
+    assert (keys.fix_id is None) == waits
+    if waits:
+        assert keys.stated["blocked_by"] == "straight_start"
+        cleared = judge(faults[::2], fixes=False)
+        assert [v.state for v in cleared.verdicts if v.owner == owner] == ["fail"]

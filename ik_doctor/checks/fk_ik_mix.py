@@ -62,7 +62,13 @@ from mathutils import Matrix
 
 from ..core.armature import pose_of
 from ..core.finding import Finding, Severity, chain_finding
-from ..core.limb import STRAIGHT_RATIO, bend_offset, fcurves, pole_behind_bend
+from ..core.limb import (
+    STRAIGHT_RATIO,
+    bend_offset,
+    fcurves,
+    pole_behind_bend,
+    root_folds_against,
+)
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
@@ -178,6 +184,7 @@ def _why_the_keys_stay(
         ("kept_bend", lambda: _bend_kept_below_keys(rig, chain, keyed)),
         ("swung_hold", lambda: _swing_that_folds_a_hold(rig, chain, keyed)),
         ("straight_start", lambda: _start_of_a_straight(start, keyed)),
+        ("straight_start", lambda: _root_turn_of_a_straight(rig, chain, start, keyed)),
         ("straight_start", lambda: _fold_along_roots_x(rig, chain)),
     )
     for blocked_by, why in reasons:
@@ -219,6 +226,25 @@ def _start_of_a_straight(start: StartBend | None, keyed: list[str]) -> str | Non
     return (
         "the keys start this chain, straight at rest, bent toward its pole: cleared, it would "
         "not bend at all (the rest_pose check's error); pre-bend it first"
+    )
+
+
+def _root_turn_of_a_straight(
+    rig: RigView, chain: IKChain, start: StartBend | None, keyed: list[str]
+) -> str | None:
+    """Why clearing the keys would break a chain straight at rest whose pose starts it bent the
+    way its IK limits fold it, with its root limited to turn the other way: only the root's own
+    keyed turn lets that start land (the rest_pose check's ``_posed_as_built``; fresh seed 386,
+    a trade: the straight leg on opposed hinges, its shin posed -20° and its thigh keyed 0.8
+    rad, landed; cleared, it stopped 0.7% short under 'Start bent from the pole')."""
+    if start is None or not start.as_built or chain.root not in keyed:
+        return None
+    if not root_folds_against(rig, chain):
+        return None
+    return (
+        f"the keyed turn of {chain.root} lets the posed start of this chain, straight at rest, "
+        "fold it the way its IK limits do: cleared, it would stop short (the rest_pose "
+        "check's error); pre-bend it first"
     )
 
 
