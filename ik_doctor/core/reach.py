@@ -440,8 +440,8 @@ def posed_longer(rig: RigView, chain: IKChain) -> dict[str, float]:
 def channel_lengths(rig: RigView, chain: IKChain) -> dict[str, float]:
     """How many times its rest length each of the limb's bones is by its posed channels and
     what it inherits of them within the limb (its Inherit Scale honoured), constraints aside:
-    the length IK Stretch starts from, which the evaluated pose (``posed_longer``) has already
-    stretched toward the target."""
+    the length IK Stretch starts from, which the evaluated pose has already stretched toward
+    the target."""
     matrices: dict[str, Matrix] = {}
     for name in reversed(limb_bones(rig, chain)):
         bone = rig.raw_bone(name)
