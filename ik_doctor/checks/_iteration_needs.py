@@ -21,8 +21,9 @@ from ._aimed_start import tracking_target
 from ._need_tables import Need, at_least, by_bend, fewer_either_side
 from ._no_pole_stretch_needs import no_pole_stretch_rows
 from ._one_way_starts import one_way_needs, past_one_way_limit
-from ._shrunk_needs import shrunk_stretch_need
+from ._shrunk_needs import SHRUNK_STRETCH_NEEDS, shrunk_stretch_need
 from ._stiff_needs import (
+    MOST_STIFF_NEEDED,
     stiff_and_stretching_need,
     stiff_folded_need,
     stiff_straighter_need,
@@ -207,6 +208,11 @@ straight (``BEND_NEEDS``: the arm starting at 7.7° needs 13, the leg at 4.6° 1
 say 12 and 13), so the row at the first measured start as bent or more is the least it needs
 (seed 106: the forearm copying the shoulder's rotation starts the arm at 6.8°, and 12 iterations
 leave it 1.3% of its reach short)."""
+
+
+MOST_NEEDED = max(MOST_STIFF_NEEDED, *(n for _, row in SHRUNK_STRETCH_NEEDS for _, n in row))
+"""The most iterations a table gives (``SHRUNK_STRETCH_NEEDS`` 70, ``STIFF_STRETCH_NEEDS`` 50,
+every other 25 at most): a count at or above it needs no reading (the solver check skips it)."""
 
 
 def iterations_needed(

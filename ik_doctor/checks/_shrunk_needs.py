@@ -6,7 +6,6 @@ from __future__ import annotations
 from ..core.reach import channel_lengths
 from ..core.rig import IKChain, RigView
 from ._need_tables import Need
-from ._stiff_needs import MOST_STIFF_NEEDED
 
 # fmt: off
 SHRUNK_STRETCH_NEEDS = (
@@ -24,11 +23,6 @@ lower not inheriting it or the lower bone scaled, both bones stretching or the l
 fewest of them (0.75 at 0.1: one bone stretching 70, both 80; the leg needs up to 10 more than
 the arm). Scaled 0.95 (0.975 of the length) the arm lands at 10, as the stretch rows say; a bone
 scaled along its length alone shears the one below and never lands."""
-
-
-MOST_NEEDED = max(MOST_STIFF_NEEDED, *(n for _, row in SHRUNK_STRETCH_NEEDS for _, n in row))
-"""The most iterations a table gives (``SHRUNK_STRETCH_NEEDS`` 70, ``STIFF_STRETCH_NEEDS`` 50,
-every other 25 at most): a count at or above it needs no reading (the solver check skips it)."""
 
 
 def shrunk_stretch_need(rig: RigView, chain: IKChain, stretching: tuple[str, ...]) -> Need | None:

@@ -135,8 +135,7 @@ from ..core.posed_bend import joint_bends
 from ..core.reach import stretching_bones
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
-from ._iteration_needs import iterations_needed
-from ._shrunk_needs import MOST_NEEDED
+from ._iteration_needs import MOST_NEEDED, iterations_needed
 
 STANDARD_ITERATIONS = 500
 ITASC_ITERATIONS = 100
