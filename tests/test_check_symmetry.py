@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from faulted_limbs import Fault, faulted_rig, judge
+from faulted_limbs import LIMBS, Fault, faulted_rig, judge
 from mathutils import Matrix
 from solving import TIP_TOLERANCE, assert_ik_works, findings_of, pose_snapshot, tip_error
 
@@ -489,3 +489,23 @@ def test_twins_free_limits_are_not_copied_onto_a_joint_they_hold_on_its_side() -
     rig = faulted_rig(faults)
     rig.pose.bones["forearm.L"].use_ik_limit_x = False  # the copy, by hand
     assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["fail"]
+
+
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+def test_twins_pole_and_free_joint_are_not_copied_over_a_start_the_limit_kept_out(limb) -> None:
+    """Fresh seed 393 (a trade): the leg without a pole, limited 0° to 30°, lands under a Track
+    To at its control that starts it flipped, the limit keeping the flip out; the copy gave it
+    its twin's pole and free knee, and the start then bent it 180° from the pole
+    (constraint_order's error). The copy waits for the Track To."""
+    faults = (
+        Fault("no_pole", limb, 0),
+        Fault("one_sided_limit", limb, 30),
+        Fault("overriding_constraint", limb, 2),
+    )
+    judged = judge(faults)
+    assert [v.state for v in judged.verdicts if v.owner == LIMBS[limb].owner] == ["pass"]
+    assert list(judged.problems()) == []
+    (twins,) = [f for f in judged.findings if f.check_id == "symmetry"]
+    assert (twins.fix_id, twins.stated["blocked_by"]) == (None, "overridden_start")
+    rig = faulted_rig(faults[2:])  # the copy, by hand: the twin's pole and free joint
+    assert [v.state for v in judge_chains(rig) if v.owner == LIMBS[limb].owner] == ["fail"]

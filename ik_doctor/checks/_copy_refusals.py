@@ -74,8 +74,12 @@ def copy_refused(
         # With the twin's pole or Use Tail (its owner then turns), an overridden rotation the
         # chain now ignores starts the solver bent the other way (measured: a Track To on a
         # forearm without Use Tail, or a Copy Rotation of the hips on a leg without a pole).
+        # The twin's free joint too, where the copy drops a one-sided limit that keeps the
+        # start out (fresh seed 393, a trade: the leg without a pole, limited 0° to 30°, lands
+        # under a Track To at its control; with its twin's pole and free knee it flips).
         tailed = _with_tail(dest) if gains_tail else replace(dest, use_tail=source.use_tail)
-        flips = start_that_flips_a_pole(rig, tailed)
+        frees = _writes_limits(differences, dest.moving_bones)
+        flips = start_that_flips_a_pole(rig, tailed, limited=not frees)
         if flips is not None:
             return "overridden_start", flips
     freeing = _freeing_refused(rig, dest, differences, unlocks)

@@ -369,13 +369,14 @@ def side_on_mute_waits(rig: RigView, chain: IKChain) -> str | None:
     )
 
 
-def start_that_flips_a_pole(rig: RigView, chain: IKChain) -> str | None:
+def start_that_flips_a_pole(rig: RigView, chain: IKChain, limited: bool = True) -> str | None:
     """Why giving this chain a pole would break it: a constraint the IK overrides starts the
     solver bent the other way, which with a pole flips the joint away from it (the
-    constraint_order check's error, measured; without a pole the limb still reaches)."""
+    constraint_order check's error, measured; without a pole the limb still reaches). Without
+    ``limited``, as if its one-sided IK limits were freed with it (``start_flips_the_bend``)."""
     with_pole = replace(chain, pole=rig.object)
     for bone, constraint in overridden_constraints(rig, chain.bones):
-        if start_flips_the_bend(rig, with_pole, bone, constraint):
+        if start_flips_the_bend(rig, with_pole, bone, constraint, limited=limited):
             return (
                 f"'{readable(constraint)}' on {bone} starts the solver bent the other way: "
                 "with a pole the joint would flip away from it; mute that constraint first"
