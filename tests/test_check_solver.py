@@ -189,6 +189,33 @@ def test_a_limb_posed_shorter_reaching_by_stretch_needs_many_more(
 
 
 @pytest.mark.parametrize(
+    ("limb", "roll", "stretch", "iterations", "needs"),
+    [
+        ("leg", 0, 0.1, 12, 56),
+        ("leg", 0, 0.1, 60, None),
+        ("leg", 90, 0.1, 30, 40),
+        ("leg", 90, 0.1, 45, None),
+        ("arm", 0, 0.5, 8, 9),
+        ("arm", 0, 0.5, 11, None),
+    ],
+)
+def test_a_chain_of_one_bone_reaching_by_stretch_needs_what_its_own_gap_needs(
+    limb, roll, stretch, iterations, needs
+) -> None:
+    """Fresh seed 394 (a miss under warnings): the leg of chain length 1, its shin stretching
+    0.1, stopped 4% short at 12 iterations. How many it needs grows with the gap the bone must
+    stretch across, read on the rig: 11% for the shin as built (57 land), 2.9% rolled 90° (41
+    land, where the shin as built would call 45 too few)."""
+    faults = [Fault("chain_length", limb, 1), Fault("stretch", limb, stretch)]
+    faults += [Fault("roll", limb, roll)] if roll else []
+    rig = faulted_rig((*faults, Fault("iterations", limb, iterations)))
+    if needs is None:
+        _lands_without_a_solver_error(rig, LIMBS[limb].owner)
+    else:
+        _an_error_exactly_where_it_fails(rig, LIMBS[limb].owner, True, ("one_bone_stretch", needs))
+
+
+@pytest.mark.parametrize(
     ("owner", "limit", "posed", "iterations", "cause"),
     [
         ("forearm.L", 150, -5, 9, ("clamped_straighter", 10)),

@@ -20,6 +20,7 @@ from ..core.rig import IKChain, RigView
 from ._aimed_start import tracking_target
 from ._need_tables import Need, at_least, by_bend, fewer_either_side
 from ._no_pole_stretch_needs import no_pole_stretch_rows
+from ._one_bone_needs import ONE_BONE_MOST, one_bone_stretch_need
 from ._one_way_starts import one_way_needs, past_one_way_limit
 from ._shrunk_needs import SHRUNK_STRETCH_NEEDS, shrunk_stretch_need
 from ._stiff_needs import (
@@ -210,9 +211,12 @@ say 12 and 13), so the row at the first measured start as bent or more is the le
 leave it 1.3% of its reach short)."""
 
 
-MOST_NEEDED = max(MOST_STIFF_NEEDED, *(n for _, row in SHRUNK_STRETCH_NEEDS for _, n in row))
-"""The most iterations a table gives (``SHRUNK_STRETCH_NEEDS`` 70, ``STIFF_STRETCH_NEEDS`` 50,
-every other 25 at most): a count at or above it needs no reading (the solver check skips it)."""
+MOST_NEEDED = max(
+    ONE_BONE_MOST, MOST_STIFF_NEEDED, *(n for _, row in SHRUNK_STRETCH_NEEDS for _, n in row)
+)
+"""The most iterations a table gives (``ONE_BONE_MOST`` 100, ``SHRUNK_STRETCH_NEEDS`` 70,
+``STIFF_STRETCH_NEEDS`` 50, every other 25 at most): a count at or above it needs no reading
+(the solver check skips it)."""
 
 
 def iterations_needed(
@@ -228,6 +232,8 @@ def iterations_needed(
     if len(chain.moving_bones) == 3:
         found = three_bone_need(rig, chain)
         return None if found is None else Need(*found, "three_bones")
+    if len(chain.moving_bones) == 1:
+        return one_bone_stretch_need(rig, chain)
     bends = joint_bends(rig, chain, without)
     if bends is None:
         return None
