@@ -509,3 +509,20 @@ def test_twins_pole_and_free_joint_are_not_copied_over_a_start_the_limit_kept_ou
     assert (twins.fix_id, twins.stated["blocked_by"]) == (None, "overridden_start")
     rig = faulted_rig(faults[2:])  # the copy, by hand: the twin's pole and free joint
     assert [v.state for v in judge_chains(rig) if v.owner == LIMBS[limb].owner] == ["fail"]
+
+
+@pytest.mark.parametrize(("limb", "posed"), [("leg", -20), ("arm", -70)])
+def test_twins_pole_and_free_joint_are_not_copied_over_a_pose_the_limit_holds(limb, posed) -> None:
+    """Without a pole, a limb limited 0° to 30° and posed against its bend lands (the limit
+    holds the pose on the joint's side); with its twin's pole and free joint the pose flips it
+    180° from that pole (rest_pose's error). The copy waits for the pose."""
+    faults = (
+        Fault("no_pole", limb, 0),
+        Fault("one_sided_limit", limb, 30),
+        Fault("pose_rotation", limb, posed),
+    )
+    judged = judge(faults)
+    assert [v.state for v in judged.verdicts if v.owner == LIMBS[limb].owner] == ["pass"]
+    assert list(judged.problems()) == []
+    (twins,) = [f for f in judged.findings if f.check_id == "symmetry"]
+    assert (twins.fix_id, twins.stated["blocked_by"]) == (None, "posed")

@@ -89,7 +89,7 @@ def copy_refused(
     # only carries the tip) and bends away from its pole with it (rest_pose's error); the leg
     # and the arm so posed land without a pole and bend 180° from the twin's.
     posed = gains_pole and pose_that_flips_a_pole(rig, _with_tail(dest) if gains_tail else dest)
-    freed = not posed and _limits_hold_a_flipping_pose(rig, dest, differences)
+    freed = not posed and _limits_hold_a_flipping_pose(rig, dest, differences, gains_pole)
     if posed or freed or (gains_tail and _pose_flips_with_tail(rig, dest)):
         copied = "IK limits" if freed else "pole" if gains_pole else "Use Tail"
         return "posed", (
@@ -119,13 +119,17 @@ def _loses_its_side(rig: RigView, dest: IKChain, differences: list[Difference]) 
 
 
 def _limits_hold_a_flipping_pose(
-    rig: RigView, dest: IKChain, differences: list[Difference]
+    rig: RigView, dest: IKChain, differences: list[Difference], gains_pole: bool
 ) -> bool:
     """Whether the copy writes IK limits of ``dest``'s bones that hold its posed rotations on
-    the joint's side, which freed bend it the other way (fresh seed 317, a trade: the forearm
-    limited 0° to 150° and posed -90° lands; with its twin's free joint the pose flips it,
-    rest_pose's error)."""
-    if not _writes_limits(differences, dest.moving_bones) or dest.pole is None:
+    the joint's side, which freed bend it the other way, under its pole or the twin's (fresh
+    seed 317, a trade: the forearm limited 0° to 150° and posed -90° lands; with its twin's free
+    joint the pose flips it, rest_pose's error; measured without a pole, limited 0° to 30° and
+    posed -14° to -160°, the leg and the arm land, and with the twin's pole and free joint bend
+    180° from it)."""
+    if not _writes_limits(differences, dest.moving_bones):
+        return False
+    if dest.pole is None and not gains_pole:
         return False
     return not pose_flips_bend(rig, dest) and pose_flips_bend(rig, dest, forward_pose(rig, dest))
 
