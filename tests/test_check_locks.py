@@ -1825,3 +1825,43 @@ def test_a_stiff_limb_posed_past_its_ik_limit_is_a_warning(faults, lands, warned
         (finding,) = [f for f in findings_of(rig, "locks") if f.title == past[0].title]
         apply_fix(finding)
         assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+
+
+@pytest.mark.parametrize(
+    ("limb", "start", "limit", "lands"),
+    [
+        ("leg", ("pose_rotation", -20), 150, True),
+        ("leg", ("pose_rotation", -14), 150, False),
+        ("leg", ("pose_rotation", -70), 30, False),
+        ("arm", ("pose_rotation", -30), 150, True),
+        ("arm", ("pose_rotation", -20), 150, False),
+        ("leg", ("overriding_constraint", 3), 150, True),
+        ("arm", ("overriding_constraint", 3), 150, True),
+    ],
+)
+def test_a_limb_without_a_pole_started_bent_the_way_its_limit_folds_it_lands(
+    limb, start, limit, lands
+) -> None:
+    """Fresh seed 393's class (false errors): without a pole, a limb whose IK limit lets its
+    joint fold only against its rest bend (-150° to 0°) folds that way and lands where its pose,
+    or a Damped Track at the pole, starts it bent so by more than 8.5°; started less bent, or
+    limited to fold too little (-30° to 0°), it stops short under "IK limit too narrow". What
+    holds the start waits: clearing the pose, muting the Damped Track."""
+    faults = (
+        Fault("no_pole", limb, 0),
+        Fault("one_sided_limit", limb, -limit),
+        Fault(start[0], limb, start[1]),
+    )
+    judged = judge(faults)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
+    narrow = [f for f in judged.findings if f.title == "IK limit too narrow"]
+    assert [(f.bone, f.severity) for f in narrow] == ([] if lands else [(owner, Severity.ERROR)])
+    assert list(judged.problems()) == []
+    if lands:
+        (holding,) = [
+            f
+            for f in judged.findings
+            if f.check_id == ("rest_pose" if start[0] == "pose_rotation" else "constraint_order")
+        ]
+        assert holding.fix_id is None and "limit" in holding.no_fix_reason

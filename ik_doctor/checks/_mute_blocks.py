@@ -11,6 +11,7 @@ from ..core.rig import IKChain, RigView
 from ..core.start import start_left_to
 from ..core.started import COPIES, start_set_by
 from ._iteration_needs import iterations_needed
+from ._narrow_limits import starts_the_limits_way
 from ._shear import shear_source
 from ._straight_chain import folds_along_roots_x
 from ._swung_start import swung_past_x_holds
@@ -28,7 +29,7 @@ def why_not_muted(
 ) -> tuple[str, str] | None:
     """Why muting the constraint would break the chain (None: it may be muted): what it holds
     (uncovers, copies_location, straight_start, pole_angle, locks, iterations,
-    inherit_rotation, shear, narrow_limit or posed) and the sentence."""
+    inherit_rotation, shear, narrow_limit, limit_fold or posed) and the sentence."""
     uncovered = start_left_to(rig, chain, bone, constraint)
     if uncovered is not None:
         return "uncovers", (
@@ -111,6 +112,15 @@ def _start_it_holds(
             f"muted, it would leave {bone}, held on X by an IK lock or narrow limit, starting "
             "unturned about Z, and the limb short of the target (the locks check's error): "
             "mute it and free that axis together"
+        )
+    # Measured: the arm and the leg without a pole, limited -150° to 0°, land while a Damped
+    # Track at the pole starts them bent the limit's way, and stop 5.1% and 6.5% short once it
+    # is muted (the locks check's error).
+    if starts_the_limits_way(rig, chain) and not starts_the_limits_way(rig, chain, constraint):
+        return "limit_fold", (
+            f"muted, it would leave {bone} starting bent as it rests, the way its one-sided IK "
+            "limit does not let it fold, and the limb short of the target (the locks check's "
+            "error): mute it and turn that limit off together"
         )
     # Measured: the arm and the leg posed -20° or -70° at the joint land while this sets where
     # it starts, and bend away from the pole once it is muted (the rest_pose check's error).

@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import math
 
+import bpy
+
 from ..core.finding import IK_LIMIT, Finding, Severity, chain_finding
 from ..core.limb import forward_pose, has_degenerate_bone
 from ..core.posed_bend import pose_flips_bend
-from ..core.reach import ClampedFold, clamped_folds, held_back
+from ..core.reach import ClampedFold, clamped_folds, held_back, mirrored_fold_held_by
 from ..core.rig import IKChain, RigView
 from ..core.start import flip_lands
+from ..core.started import started_bend
 from ._hinge_turn import angle_turned_back
 from ._other_joints import folds_by_hand
+from ._stiffness_findings import aimed_by_a_pole
 from ._tip_motion import TipMotion, blocked
 
 
@@ -68,6 +72,53 @@ def narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding:
         facts=(("folded", clamp.folded),),
         no_fix_reason=held,
     )
+
+
+FLIPPED_START = 8.5
+"""Degrees a joint must start bent the other way from its rest bend for a chain without a pole,
+whose one-sided IK limit lets it fold only that way, to fold there and land
+(``folds_the_limits_way``)."""
+HALF_TURN_START = 165.0
+"""Degrees bent the other way past which such a start reads as a half turn, which fails."""
+
+
+def starts_the_limits_way(
+    rig: RigView,
+    chain: IKChain,
+    without: bpy.types.Constraint | None = None,
+    rested: tuple[str, ...] = (),
+) -> bool:
+    """Whether an IK limit of the chain lets it fold only away from its bend and the start
+    folds it that way (``folds_the_limits_way``); ``without``: as if that constraint were
+    muted; ``rested``: those bones' pose cleared."""
+    return any(
+        folds_the_limits_way(rig, chain, clamp, without, rested)
+        for clamp in clamped_folds(rig, chain)
+    )
+
+
+def folds_the_limits_way(
+    rig: RigView,
+    chain: IKChain,
+    clamp: ClampedFold,
+    without: bpy.types.Constraint | None = None,
+    rested: tuple[str, ...] = (),
+) -> bool:
+    """Whether a two-bone chain without a pole, whose IK limit lets its joint fold only away from
+    its rest bend, starts bent that way (by its pose or a constraint the IK overrides) far
+    enough that the solver folds it there and it lands, the limit not holding that mirrored fold
+    (``mirrored_fold_held_by``). Measured on 4.2 (fresh seed 393's class, false alarms of this
+    check: a Track To at the control or a Damped Track at the pole starts the limb so): the leg
+    (resting bent 7.6°) and the arm (13.7°) limited -150° to 0° or -90° to 0°, posed about X to
+    start bent the other way 7.2° (the leg) or 8.3° (the arm) up to 162°, land, 6.9° and 7.8°
+    stop 5.1% and 6.5% short, a half turn fails; limited -30° to 0° they stop 3.4% short.
+    ``without``: as if that constraint were muted; ``rested``: those bones' pose cleared."""
+    if clamp.folded > 0.0 or len(chain.moving_bones) != 2 or aimed_by_a_pole(rig, chain):
+        return False
+    bend = started_bend(rig, chain, without, rested)
+    if not -HALF_TURN_START < bend <= -FLIPPED_START:
+        return False
+    return mirrored_fold_held_by(rig, chain) is None
 
 
 def posed_flip_held(rig: RigView, chain: IKChain) -> str | None:

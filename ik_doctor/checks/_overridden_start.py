@@ -23,6 +23,10 @@ HOLDS_THE_START = {
         "it shows only where the solver starts, and there it turns the bone about Z, which "
         "folds the joint that an X lock or narrow X limit holds, and the chain lands (measured)."
     ),
+    "limit_fold": (
+        "it shows only where the solver starts, and there it bends the joint the way its "
+        "one-sided IK limit folds it, against its rest bend, and the chain lands (measured)."
+    ),
 }
 """What a constraint the IK overrides does where it sets the start that lands the chain, by
 why it must not be muted (``why_not_muted``)."""

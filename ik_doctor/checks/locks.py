@@ -181,7 +181,7 @@ from ._lock_stiffness import (
     straight_stiff_findings,
 )
 from ._lock_stretch import BEND_LOCKED_TITLE, weighed_against_stretch
-from ._narrow_limits import held_swing_finding, narrow_finding
+from ._narrow_limits import folds_the_limits_way, held_swing_finding, narrow_finding
 from ._no_pole_stiffness import locked_fold_findings, straight_no_pole_findings
 from ._other_joints import weighed_against_other_joints
 from ._posed_off_axis import weighed_against_posed_parent
@@ -204,7 +204,11 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             continue  # every axis free and flexible: the tip moves every way, no lock to note
         findings = [*chain_lock_findings(rig, chain, options["stiffness"])]
         if _has_ik_limits(rig, chain) and not any(f.severity == Severity.ERROR for f in findings):
-            findings += [narrow_finding(rig, chain, clamp) for clamp in clamped_folds(rig, chain)]
+            findings += [
+                narrow_finding(rig, chain, clamp)
+                for clamp in clamped_folds(rig, chain)
+                if not folds_the_limits_way(rig, chain, clamp)
+            ]
         findings = weighed_against_stretch(rig, chain, findings)
         findings = weighed_against_aim(rig, chain, findings)
         findings = weighed_against_twist(rig, chain, findings)

@@ -155,7 +155,7 @@ from ..core.start import (
 )
 from ..core.switches import switched_off
 from ._iteration_needs import iterations_needed
-from ._narrow_limits import folds_off_plane
+from ._narrow_limits import folds_off_plane, starts_the_limits_way
 from ._one_bone_length import changed_length, clear_scale
 from ._straight_chain import pre_bend, straight_finding
 from ._unturned_joint import rotation_effect
@@ -262,6 +262,7 @@ def _leftover_pose(
         if turned_back
         else start_held_by(rig, chain, "the pose", [n for n in posed if not _keyed(n, keyed)])
         or _side_kept_by_the_pose(rig, chain, [n for n in rotated if not _keyed(n, keyed)])
+        or _limit_fold_started_by_the_pose(rig, chain, [n for n in rotated if not _keyed(n, keyed)])
         or (_too_few_iterations_once_cleared(rig, chain) if rotated else None)
     )
     return chain_finding(
@@ -325,6 +326,22 @@ def _side_kept_by_the_pose(rig: RigView, chain: IKChain, rotated: list[str]) -> 
                 "Inherit Rotation on first (the inherit check's fix)"
             )
     return None
+
+
+def _limit_fold_started_by_the_pose(rig: RigView, chain: IKChain, rotated: list[str]) -> str | None:
+    """Why clearing the pose would leave a chain without a pole short: it starts the joint bent
+    the way its one-sided IK limit lets it fold, against its rest bend (the locks check's
+    ``folds_the_limits_way``). Measured: the arm limited -150° to 0°, posed -30° to -160°, lands;
+    cleared, it stops 6.5% short."""
+    if not rotated or not starts_the_limits_way(rig, chain):
+        return None
+    if starts_the_limits_way(rig, chain, rested=tuple(rotated)):
+        return None
+    return (
+        "cleared, the joint would start bent as it rests, the way its one-sided IK limit does "
+        "not let it fold, and the limb would stop short (the locks check's error): clear the "
+        "pose and turn that limit off together"
+    )
 
 
 def _too_few_iterations_once_cleared(rig: RigView, chain: IKChain) -> str | None:

@@ -12,6 +12,7 @@ import math
 import bpy
 from mathutils import Matrix, Vector
 
+from .geometry import signed_angle
 from .limb import FULL_INFLUENCE, forward_pose, parent_motion, pole_behind_bend, pole_turn
 from .names import readable
 from .reach import limb_bones, reachable_tips
@@ -330,3 +331,23 @@ def limited_on_x_alone(pose_bone: bpy.types.PoseBone) -> bool:
     held = [getattr(pose_bone, f"lock_ik_{axis}") for axis in AXES]
     held += [getattr(pose_bone, f"use_ik_limit_{axis}") for axis in "yz"]
     return pose_bone.use_ik_limit_x and not any(held)
+
+
+def started_bend(
+    rig: RigView,
+    chain: IKChain,
+    without: bpy.types.Constraint | None = None,
+    rested: tuple[str, ...] = (),
+) -> float:
+    """Degrees a two-bone chain's joint is bent where the solver starts (``started_pose``, with
+    its ``without`` and ``rested``): the lower bone's direction off the upper's, signed by the
+    side it rests bent to (negative: bent the other way), read in the upper bone's turned
+    frame."""
+    posed = started_pose(rig, chain, without, rested)
+    root, owner = chain.moving_bones[-1], chain.moving_bones[0]
+    rest_root = rig.raw_bone(root).matrix_local.to_3x3()
+    rest_owner = rig.raw_bone(owner).matrix_local.to_3x3()
+    upper = posed[root].to_3x3().normalized()
+    side = upper @ rest_root.inverted_safe() @ rest_root.col[1].cross(rest_owner.col[1])
+    lower = posed[owner].to_3x3().col[1]
+    return math.degrees(signed_angle(upper.col[1], lower, side.normalized()))
