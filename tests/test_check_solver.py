@@ -487,6 +487,11 @@ def test_a_limb_posed_longer_needs_more_iterations_than_its_table(
         ("forearm.L", "both", 0.9, 15, False, 15),
         ("forearm.L", "lower", 0.8, 12, True, 13),
         ("forearm.L", "upper", 0.3, 9, True, 10),
+        ("shin.L", "both", 0.965, 21, True, 25),  # fresh seed 401: 0.15% short, a warning
+        ("shin.L", "both", 0.965, 24, True, 25),
+        ("shin.L", "both", 0.97, 26, True, 27),
+        ("forearm.L", "both", 0.96, 23, True, 24),
+        ("forearm.L", "both", 0.96, 24, False, 24),
     ],
 )
 def test_a_stiff_limb_needs_more_iterations_than_its_table(
