@@ -1138,3 +1138,34 @@ def test_a_straight_leg_its_copy_folds_flat_the_way_its_limits_fold_bends_as_bui
     assert (straight.severity, straight.title) == (Severity.WARNING, "Straight, bent at start")
     (copied,) = [f for f in judged.findings if f.check_id == "constraint_order"]
     assert copied.fix_id is None
+
+
+@pytest.mark.parametrize(
+    ("limb", "amount", "key", "lands"),
+    [
+        ("leg", 2, 0.05, True),
+        ("leg", 2, 0.1, True),
+        ("arm", 3, -0.05, True),
+        ("leg", 2, 0.2, False),
+        ("arm", 2, -0.05, False),
+        ("leg", 0, 0.05, False),
+    ],
+)
+def test_a_straight_limb_its_root_keyed_past_its_limit_starts_to_fold(
+    limb, amount, key, lands
+) -> None:
+    """Fresh seeds 401 and 403 (false errors): the straight leg on opposed one-sided hinges,
+    its thigh keyed 0.05 or 0.1 rad past the closed end of its limit, lands: the solver turns
+    it back into the limit, which starts the fold. Keyed into the limit, or past it by 0.2 rad,
+    or with the root free, it stops short. Clearing the keys waits while they land it."""
+    faults = (Fault("straight_one_sided", limb, amount), Fault("fk_keys", limb, key))
+    judged = faulted_limbs.judge(faults)
+    owner = faulted_limbs.LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass" if lands else "fail"]
+    assert list(judged.problems()) == []
+    (straight,) = [f for f in judged.findings if f.check_id == "rest_pose" and f.bone == owner]
+    assert straight.severity == (Severity.WARNING if lands else Severity.ERROR)
+    assert (straight.title == "Straight, root past its limit") == lands
+    if lands:
+        (keys,) = [f for f in judged.findings if f.check_id == "fk_ik_mix"]
+        assert keys.fix_id is None and "past its one-sided IK limit" in keys.no_fix_reason

@@ -40,6 +40,7 @@ from ._shear import inherited_shear, shear_that_stops, uneven_body
 from ._straight_start import (
     StartBend,
     flat_start_by_rounding,
+    root_past_its_limit,
     start_bend,
     turned_off_rest,
 )
@@ -88,6 +89,14 @@ def straight_finding(rig: RigView, chain: IKChain) -> Finding:
         severity, title, effect = _started(start)
         if stretch:
             severity, title = Severity.ERROR, "Straight, shears as it folds"
+    elif chain.pole is not None and (past := root_past_its_limit(rig, chain)) is not None:
+        severity, title = Severity.WARNING, "Straight, root past its limit"
+        effect = (
+            f"{chain.root} is posed {math.degrees(past):.2g}° past the closed end of its "
+            "one-sided IK limit, and the solver's turn back into it starts the fold: it lands "
+            "while that pose stays (measured on the leg and the arm: 0.1° to 7.4° past they "
+            "land, 0.06° or 8° past they stop short)."
+        )
     elif chain.pole is not None:
         severity, title, effect = _unbent_with_pole(rig, chain, side if folded else None)
     elif not stretch and (swung := swung_out_of_its_fold(rig, chain)) is not None:

@@ -18,6 +18,7 @@ from ..core.limb import (
     forward_pose,
     forward_tip,
     limits_fold,
+    one_way_on_x,
     pole_turn,
     root_folds_against,
 )
@@ -253,3 +254,29 @@ def posed_bend_locked(rig: RigView, chain: IKChain) -> tuple[str, str] | None:
         if getattr(rig.pose_bone(name), f"lock_ik_{axis}"):
             return name, axis
     return None
+
+
+ROOT_PAST_LIMIT = (0.002, 0.13)
+"""Radians (least, most) past the closed end of its one-sided X IK limit that the root of a
+straight chain on opposed one-sided hinges was measured posed and landing
+(``root_past_its_limit``)."""
+
+
+def root_past_its_limit(rig: RigView, chain: IKChain) -> float | None:
+    """Radians the root of a chain straight at rest, whose one-sided IK limits fold its joint
+    one way and turn its root the other (``root_folds_against``), is posed about X past the
+    closed end of its own limit, within ``ROOT_PAST_LIMIT``: the solver turns it back into the
+    limit, and that turn starts the fold. None otherwise. Measured on 4.2 (fresh seeds 401 and
+    403, false errors of "Straight limb won't bend": the leg's thigh keyed 0.05 and 0.1 rad):
+    the leg and the arm with a pole, their root posed 0.002 to 0.13 rad past, land, whichever
+    side the hinges fold (turned about Y or Z as well, up to 0.5 rad, too); 0.001 past they do
+    not bend (3.4% short), 0.14 past 0.12% short, 0.2 past 1.1%, and posed into the limit, 3.4%."""
+    if limits_fold(rig, chain) is None or not root_folds_against(rig, chain):
+        return None
+    pose_bone = rig.pose_bone(chain.root)
+    way = one_way_on_x(pose_bone)
+    if not way:
+        return None
+    past = -way * pose_bone.matrix_basis.to_euler("XYZ").x
+    least, most = ROOT_PAST_LIMIT
+    return past if least <= past <= most else None

@@ -78,7 +78,7 @@ from ..core.switches import constraint_switches
 from ._locks_what_if import twist_that_holds_locks
 from ._shared_control import line_aimer
 from ._straight_chain import limits_fold_along_roots_x
-from ._straight_start import StartBend, start_bend
+from ._straight_start import StartBend, root_past_its_limit, start_bend
 from ._swung_start import root_turn_that_folds, swung_past_x_holds
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
@@ -236,7 +236,15 @@ def _root_turn_of_a_straight(
     way its IK limits fold it, with its root limited to turn the other way: only the root's own
     keyed turn lets that start land (the rest_pose check's ``_posed_as_built``; fresh seed 386,
     a trade: the straight leg on opposed hinges, its shin posed -20° and its thigh keyed 0.8
-    rad, landed; cleared, it stopped 0.7% short under 'Start bent from the pole')."""
+    rad, landed; cleared, it stopped 0.7% short under 'Start bent from the pole'). So too where
+    no pose starts it bent and the keys turn that root past its one-sided limit's closed end,
+    which starts the fold (``root_past_its_limit``; fresh seeds 401 and 403)."""
+    if chain.root in keyed and start is None and root_past_its_limit(rig, chain) is not None:
+        return (
+            f"the keyed turn of {chain.root}, past its one-sided IK limit, starts this chain, "
+            "straight at rest, folding: cleared, it would not bend (the rest_pose check's "
+            "error); pre-bend it first"
+        )
     if start is None or not start.as_built or chain.root not in keyed:
         return None
     if not root_folds_against(rig, chain):
