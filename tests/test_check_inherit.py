@@ -747,6 +747,8 @@ def test_a_narrow_limit_that_leaves_room_to_fold_lands_without_a_pole(
         ("leg", 30, (("pole_angle", 15),), False),
         ("leg", 150, (("pole_angle", -8),), True),
         ("arm", 30, (("pole_angle", -30),), False),
+        ("arm", 30, (("pole_behind", 0),), True),  # fresh seed 404: its angle turns it 180°
+        ("leg", 150, (("pole_behind", 0), ("pole_angle", 20)), True),
     ],
 )
 def test_a_joint_limited_to_fold_no_straighter_than_it_rests_keeps_its_side(
@@ -757,7 +759,8 @@ def test_a_joint_limited_to_fold_no_straighter_than_it_rests_keeps_its_side(
     that does not inherit rotation cannot cross to the other side while its IK limit lets it
     fold only further than it rests (measured: 0° to 30° up to 0° to 179° land on both limbs);
     limited the other way it cannot fold at all (the locks check's error). A pole angle turned
-    past ``KEPT_SIDE_POLE_TURN`` adds to the turn that side is left with, and it fails."""
+    past ``KEPT_SIDE_POLE_TURN`` adds to the turn that side is left with, and it fails; not
+    under a pole behind the bend, where bent as built it passes whichever way it faces."""
     faults = (
         Fault("inherit_rotation_off", limb, 0),
         *(Fault(kind, limb, amount) for kind, amount in other),

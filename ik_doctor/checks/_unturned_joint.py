@@ -206,7 +206,11 @@ keeps on its side (``_limited_side``) to land: with the body turned 40° such a 
 (the leg) or 73° (the arm) from its pole, and the pole angle's turn adds to that. Fresh seed 362,
 a miss: the leg limited 0° to 30°, not inheriting rotation, under a pole angle turned 60°, 138°
 from its pole under warnings. Measured on 4.2, limited 0° to 30° or to 150°: the leg lands turned
-up to 10° (90°) and fails from 12° (92°), the arm lands up to 15° (87°) and fails from 20°."""
+up to 10° (90°) and fails from 12° (92°), the arm lands up to 15° (87°) and fails from 20°.
+Not under a pole behind the bend, where a limb bent as built passes whichever way it faces
+(fresh seed 404, a false alarm: the arm so limited under a pole moved behind, its angle turning
+the chain 180°, lands; measured on 4.2, the leg and the arm with that angle turned 0° to 200°
+further all land)."""
 
 
 def _limited_side(rig: RigView, chain: IKChain, name: str) -> Effect | None:
@@ -215,7 +219,7 @@ def _limited_side(rig: RigView, chain: IKChain, name: str) -> Effect | None:
     if not limited_to_its_side(rig, chain, name):
         return None
     turn = math.degrees(pole_turn(rig, chain) or 0.0)
-    if abs(turn) > KEPT_SIDE_POLE_TURN:
+    if abs(turn) > KEPT_SIDE_POLE_TURN and not pole_behind_bend(rig, chain):
         return (
             "its IK limit keeps it on its side however the bones above it turn, but the pole "
             f"angle turns the chain {turn:+.0f}° from its rest pose, which adds to the turn that "
