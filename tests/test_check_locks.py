@@ -1865,3 +1865,27 @@ def test_a_limb_without_a_pole_started_bent_the_way_its_limit_folds_it_lands(
             if f.check_id == ("rest_pose" if start[0] == "pose_rotation" else "constraint_order")
         ]
         assert holding.fix_id is None and "limit" in holding.no_fix_reason
+
+
+@pytest.mark.parametrize(
+    ("limb", "limit", "waits"), [("arm", -150, True), ("leg", -150, True), ("arm", 150, False)]
+)
+def test_a_bend_lock_is_not_freed_onto_a_limit_that_folds_only_straighter(
+    limb, limit, waits
+) -> None:
+    """Fresh seed 406 (a trade): without a pole, the forearm locked on X folds about Z and
+    lands; its X IK limit lets it fold only straighter than it rests (-150° to 0°), so once
+    unlocked it folds in its plane and stops short ("IK limit too narrow"). The lock waits for
+    the limit; limited to fold further (0° to 150°), it is freed."""
+    faults = (
+        Fault("ik_lock", limb, 0),
+        Fault("no_pole", limb, 0),
+        Fault("one_sided_limit", limb, limit),
+    )
+    judged = judge(faults)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass"]
+    assert list(judged.problems()) == []
+    (locked,) = [f for f in judged.findings if f.title == "Locked, folds off plane"]
+    assert (locked.fix_id is None) == waits
+    assert ("free that limit with it" in (locked.no_fix_reason or "")) == waits

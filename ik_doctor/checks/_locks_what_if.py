@@ -9,9 +9,22 @@ from dataclasses import replace
 from ..core.finding import Finding, Severity
 from ..core.rig import IKChain, RigView
 from ..core.start import start_kept_by_a_lock
+from ._aimed_start import aim_that_lands
 from ._lock_stretch import bend_locked, weighed_against_stretch
 from ._twisted_start import weighed_against_twist
 from .locks import chain_lock_findings, restricted_bones
+
+
+def track_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:
+    """The Damped Track that lands a chain whose IK locks block its bend
+    (``_aimed_start.weighed_against_aim``): muted, the chain would stop short, this check's
+    error."""
+    track = aim_that_lands(rig, chain)
+    if track is None:
+        return None
+    found = weighed_against_stretch(rig, chain, [*chain_lock_findings(rig, chain, 1.0)])
+    held = any(f.severity == Severity.ERROR and f.fix_id == "free_axes" for f in found)
+    return track if held else None
 
 
 def twist_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:

@@ -11,11 +11,11 @@ from ..core.rig import IKChain, RigView
 from ..core.start import start_left_to
 from ..core.started import COPIES, start_set_by
 from ._iteration_needs import iterations_needed
+from ._locks_what_if import track_that_holds_locks
 from ._narrow_limits import starts_the_limits_way
 from ._shear import shear_source
 from ._straight_chain import folds_along_roots_x
 from ._swung_start import swung_past_x_holds
-from .locks import track_that_holds_locks
 
 
 def why_not_muted(

@@ -17,7 +17,7 @@ import math
 import bpy
 
 from ..core.finding import IK_LIMIT, Finding, Severity, chain_finding
-from ..core.limb import forward_pose, has_degenerate_bone
+from ..core.limb import bend_limit, forward_pose, has_degenerate_bone
 from ..core.posed_bend import pose_flips_bend
 from ..core.reach import ClampedFold, clamped_folds, held_back, mirrored_fold_held_by
 from ..core.rig import IKChain, RigView
@@ -119,6 +119,22 @@ def folds_the_limits_way(
     if not -HALF_TURN_START < bend <= -FLIPPED_START:
         return False
     return mirrored_fold_held_by(rig, chain) is None
+
+
+def limit_behind_the_lock(rig: RigView, chain: IKChain, name: str) -> str | None:
+    """Why freeing the IK lock on the bend axis of ``name``, which without a pole folds about
+    its other swing axis and lands ("Locked, folds off plane"), would leave the chain short: the
+    IK limit on that axis lets the joint fold only straighter than it rests, and freed it folds
+    in its plane (fresh seed 406, a trade: the forearm locked on X and limited -150° to 0°
+    lands; unlocked, it stops 6.5% short under "IK limit too narrow")."""
+    limited = bend_limit(rig, name, unlocked=True)
+    if chain.pole is not None or limited is None or limited[2] > 1e-6:
+        return None
+    return (
+        f"freed, {name} would fold in its plane, where its IK limit lets it fold only "
+        "straighter than it rests, and the limb would stop short (this check's error): free "
+        "that limit with it"
+    )
 
 
 def posed_flip_held(rig: RigView, chain: IKChain) -> str | None:

@@ -172,7 +172,7 @@ from ..core.names import readable
 from ..core.reach import clamped_folds
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
-from ._aimed_start import aim_that_lands, weighed_against_aim
+from ._aimed_start import weighed_against_aim
 from ._lock_pairs import weighed_against_other_iks
 from ._lock_stiffness import (
     single_bone_findings,
@@ -181,7 +181,12 @@ from ._lock_stiffness import (
     straight_stiff_findings,
 )
 from ._lock_stretch import BEND_LOCKED_TITLE, weighed_against_stretch
-from ._narrow_limits import folds_the_limits_way, held_swing_finding, narrow_finding
+from ._narrow_limits import (
+    folds_the_limits_way,
+    held_swing_finding,
+    limit_behind_the_lock,
+    narrow_finding,
+)
 from ._no_pole_stiffness import locked_fold_findings, straight_no_pole_findings
 from ._other_joints import weighed_against_other_joints
 from ._posed_off_axis import weighed_against_posed_parent
@@ -223,18 +228,6 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             if where not in reported:
                 reported.add(where)
                 yield finding
-
-
-def track_that_holds_locks(rig: RigView, chain: IKChain) -> str | None:
-    """The Damped Track that lands a chain whose IK locks block its bend
-    (``_aimed_start.weighed_against_aim``): muted, the chain would stop short, this check's
-    error."""
-    track = aim_that_lands(rig, chain)
-    if track is None:
-        return None
-    found = weighed_against_stretch(rig, chain, [*chain_lock_findings(rig, chain, 1.0)])
-    held = any(f.severity == Severity.ERROR and f.fix_id == "free_axes" for f in found)
-    return track if held else None
 
 
 def restricted_bones(rig: RigView) -> set[str]:
@@ -485,6 +478,7 @@ def _bend_finding(
     """A blocked bend axis: an error, or a warning when the chain has no pole and the bone folds
     about ``folds_about`` instead, out of its plane, the limb swung round to the target."""
     name = readable(pose_bone)
+    held = limit_behind_the_lock(rig, chain, name) if folds_about else None
     causes = []
     for axis in axes:
         if getattr(pose_bone, f"lock_ik_{axis}"):
@@ -522,10 +516,13 @@ def _bend_finding(
             "Blender's solver turns a bone only about the axes its IK locks and IK limits leave "
             "free; with the bend axis blocked the limb cannot fold to reach the target."
         ),
-        fix_id="free_axes",
-        fix_label=f"Free the {axis_list(axes)} IK axis of {name} (unlock, drop the zero limit)",
+        fix_id=None if held else "free_axes",
+        fix_label=None
+        if held
+        else f"Free the {axis_list(axes)} IK axis of {name} (unlock, drop the zero limit)",
         fix_args=_blocked_args(pose_bone, axes),
         facts=(("folds_about", folds_about),),
+        no_fix_reason=held,
     )
 
 

@@ -228,11 +228,13 @@ def rest_bend_axis(rig: RigView, name: str) -> Vector | None:
     return fold.normalized() if fold.length >= 1e-4 else None
 
 
-def bend_limit(rig: RigView, name: str) -> tuple[Vector, float, float] | None:
+def bend_limit(
+    rig: RigView, name: str, unlocked: bool = False
+) -> tuple[Vector, float, float] | None:
     """For a bone bent off its parent at rest: the axis it bends about (a positive turn folds it
     further) and the IK limit on its swing axis within ``ONE_WAY_ROLL`` of it, as the turns back
     (straighter, below 0) and further it allows; None for a straight joint, or that axis locked
-    or free."""
+    (unless ``unlocked``: as once its IK lock is freed) or free."""
     fold = rest_bend_axis(rig, name)
     if fold is None:
         return None
@@ -241,7 +243,8 @@ def bend_limit(rig: RigView, name: str) -> tuple[Vector, float, float] | None:
         along = direction.dot(fold)
         if abs(along) < math.cos(math.radians(ONE_WAY_ROLL)):
             continue
-        if getattr(pose_bone, f"lock_ik_{axis}") or not getattr(pose_bone, f"use_ik_limit_{axis}"):
+        locked = getattr(pose_bone, f"lock_ik_{axis}") and not unlocked
+        if locked or not getattr(pose_bone, f"use_ik_limit_{axis}"):
             return None
         low, high = getattr(pose_bone, f"ik_min_{axis}"), getattr(pose_bone, f"ik_max_{axis}")
         return (fold, low, high) if along > 0.0 else (fold, -high, -low)
