@@ -714,3 +714,21 @@ def test_a_start_bent_the_other_way_is_kept_out_by_a_one_sided_limit(limb, overr
     assert list(judged.problems()) == []
     errors = [f for f in judged.findings if f.bone == owner and f.severity == Severity.ERROR]
     assert errors == []
+
+
+@pytest.mark.parametrize(("limb", "turned"), [("arm", 60), ("arm", 0), ("leg", 20)])
+def test_a_track_to_in_a_mirrored_rig_starts_the_chain_reflected(limb, turned) -> None:
+    """Fresh seed 412 (a miss under warnings): in an armature scaled (-1, 1, 1), the forearm's
+    Track To at the hand control, its pole angle turned 60°, left the arm 43% of its reach
+    short: the rotation it sets comes out reflected, which no turn of the solver undoes. Muted,
+    the chain lands."""
+    faults = [Fault("object_transform", limb, 1), Fault("overriding_constraint", limb, 2)]
+    faults += [Fault("pole_angle", limb, turned)] if turned else []
+    rig = faulted_rig(tuple(faults))
+    owner = LIMBS[limb].owner
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails and verdict.tip_error > 0.1 * verdict.reach
+    (finding,) = [f for f in findings_of(rig, "constraint_order") if f.bone == owner]
+    assert (finding.severity, finding.title) == (Severity.ERROR, "Track To in a mirrored rig")
+    apply_fix(finding)
+    assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]

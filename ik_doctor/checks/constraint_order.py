@@ -36,29 +36,31 @@ What it reports:
   it 154° the rest way under every turn, and the leg lands). Not on a joint of a two-bone limb bent
   at rest whose IK limit lets it fold only further than it rests, which keeps its side whatever its
   start (the leg and the arm limited 0° to 30° up to 0° to 150° land under a Copy Rotation, a Track
-  To or a Damped Track that starts them flipped). Only the last constraint in the bone's stack that
-  sets its rotation sets the start; those above it are merely overridden (measured: the shin copying
-  the hand control's rotation bends 91° from its pole, and lands with a Damped Track at the foot
-  control below the copy). A track at the chain's own target is read where the limb folds, where its
-  bend shows: the keyed thigh 17° forward starts the shin 26° the other way at the rest tip, 3° the
-  rest way folded, and the leg lands; out of the chain's reach (the hips turned 181° leave the hand
-  control 2.9 reaches from the shoulder) the chain ends straight toward it whatever the start, and
-  the arm lands. A hinge (a bone its IK locks leave free about X or Z alone) keeps only its angle of
-  that start: measured, the forearm locked on Y and Z copying the shoulder's or the foot control's
-  rotation, which lays its Z axis on the hinge, leaves the angle to rounding and bends 180° from its
-  pole (an error); the shin so locked copying the hand control's keeps an angle folded the rest way
-  and lands (a warning). The copied bone is read without what turns the whole limb: a thigh IK
-  without Use Tail turning the hips 174° turns the shoulder and the upper arm alike. Blended,
-  local-space or otherwise unmodelled ones stay warnings. A warning on a limb built bending away
-  from its pole (a pole behind the bend): the flipped start either turns it back to its built bend
-  or leaves it facing the pole, and it lands (measured: the shin copying the hips' rotation, 180°
-  from its pole alone, ends on its built bend under a pole behind it, 0.0036% short). A warning
-  where the pole angle turns that flipped start back round to the pole
-  (``core.start.start_turned_back``, the body as modelled and turned 40° each way): measured, a
-  Damped Track at the pole on the forearm or the shin lands with the angle turned 120° to 180°, and
-  fails at 100° and 110°, where the error stands; on a limb straight at rest, which the track bends
-  away from the pole at the rest angle, it lands with the angle turned 150° or 180°. A warning on a
-  joint held on X by a zero-width or narrow IK limit alone that the start turns about Z
+  To or a Damped Track that starts them flipped). A Track To on an inner joint of a chain in a
+  mirrored armature (a negative object scale): an error, its start comes out reflected and the chain
+  stops 17% to 143% of its reach short (the leg and the arm, any pole angle). Only the last
+  constraint in the bone's stack that sets its rotation sets the start; those above it are merely
+  overridden (measured: the shin copying the hand control's rotation bends 91° from its pole, and
+  lands with a Damped Track at the foot control below the copy). A track at the chain's own target
+  is read where the limb folds, where its bend shows: the keyed thigh 17° forward starts the shin
+  26° the other way at the rest tip, 3° the rest way folded, and the leg lands; out of the chain's
+  reach (the hips turned 181° leave the hand control 2.9 reaches from the shoulder) the chain ends
+  straight toward it whatever the start, and the arm lands. A hinge (a bone its IK locks leave free
+  about X or Z alone) keeps only its angle of that start: measured, the forearm locked on Y and Z
+  copying the shoulder's or the foot control's rotation, which lays its Z axis on the hinge, leaves
+  the angle to rounding and bends 180° from its pole (an error); the shin so locked copying the hand
+  control's keeps an angle folded the rest way and lands (a warning). The copied bone is read
+  without what turns the whole limb: a thigh IK without Use Tail turning the hips 174° turns the
+  shoulder and the upper arm alike. Blended, local-space or otherwise unmodelled ones stay warnings.
+  A warning on a limb built bending away from its pole (a pole behind the bend): the flipped start
+  either turns it back to its built bend or leaves it facing the pole, and it lands (measured: the
+  shin copying the hips' rotation, 180° from its pole alone, ends on its built bend under a pole
+  behind it, 0.0036% short). A warning where the pole angle turns that flipped start back round to
+  the pole (``core.start.start_turned_back``, the body as modelled and turned 40° each way):
+  measured, a Damped Track at the pole on the forearm or the shin lands with the angle turned 120°
+  to 180°, and fails at 100° and 110°, where the error stands; on a limb straight at rest, which the
+  track bends away from the pole at the rest angle, it lands with the angle turned 150° or 180°. A
+  warning on a joint held on X by a zero-width or narrow IK limit alone that the start turns about Z
   (``core.started.folds_past_its_x_hold``): it folds about Z and lands (measured: the forearm
   limited 0° to ±6°, a Track To at the hand control starting it 90° about Z). A warning where
   another IK, turning the chain's bones toward a goal of its own, is solved with it as one tree (not
@@ -120,6 +122,7 @@ from ._mute_blocks import why_not_muted
 from ._overridden_start import (
     HOLDS_THE_START,
     flipped_in_a_tree,
+    mirrored_track,
     turned_back_words,
     what_it_does,
 )
@@ -371,6 +374,12 @@ def _rotation_overridden(
         severity, title, effect = Severity.WARNING, "Flat start, side-on", FLAT_SIDE_ON
         if (waits := side_on_mute_waits(rig, chain)) is not None:
             blocked_by, no_mute = "pole_angle", waits
+    if (mirrored := mirrored_track(rig, chain, bone, constraint)) is not None:
+        severity, title, effect, why = mirrored
+        if blocked_by == "pole_angle":
+            # The flip the angle was read to undo is the unmirrored start's: muted, the chain
+            # bends as its angle turns it (measured: the arm turned 60° lands, 51° off its pole).
+            blocked_by = no_mute = None
     return _finding(
         rig,
         chain,
