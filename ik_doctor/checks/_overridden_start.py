@@ -137,7 +137,8 @@ def mirrored_track(
     the hand control, the armature scaled (-1, 1, 1), its pole angle turned 60°, stopped 43% of
     its reach short under warnings. Measured on 4.2, the leg and the arm so built, the pole angle
     turned 0° to 180°: 17% to 143% short; unmirrored or rotated instead they land or bend, and a
-    Damped Track, a Copy Rotation or a Limit Rotation so mirrored misses by no such length."""
+    Damped Track, a Copy Rotation or a Limit Rotation so mirrored misses by no such length. The
+    forearm's matrix under that Track To, its IK muted, has determinant -1 (rotated, +1)."""
     if constraint.type != "TRACK_TO" or bone not in chain.moving_bones[:-1]:
         return None
     if rig.object.matrix_world.to_3x3().determinant() >= 0.0:
