@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from ..core.geometry import mean_scale
 from ..core.limb import parent_motion
 from ..core.reach import (
     REACH_TOLERANCE,
@@ -86,6 +87,5 @@ def stretch_gap(rig: RigView, chain: IKChain) -> float:
     goals = [root + moved.to_3x3() @ (tip - root_rest) for tip in reachable_tips(rig, chain)]
     head = rig.pose_bone(chain.owner).head
     length = rig.bone(chain.owner).length * channel_lengths(rig, chain)[chain.owner]
-    scale = parent_motion(rig, chain.owner).to_scale()
-    reach = rig.chain_reach(chain) * (abs(scale.x) + abs(scale.y) + abs(scale.z)) / 3.0
+    reach = rig.chain_reach(chain) * mean_scale(parent_motion(rig, chain.owner))
     return max(abs((goal - head).length - length) for goal in goals) / reach

@@ -37,7 +37,7 @@ from ..core.finding import (
     chain_finding,
     sort_findings,
 )
-from ..core.geometry import offset_from_line
+from ..core.geometry import mean_scale, offset_from_line
 from ..core.limb import FULL_INFLUENCE, MAX_BEND_TURN
 from ..core.names import readable
 from ..core.registry import Check
@@ -110,8 +110,7 @@ class _Track:
 def _track(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> _Track:
     pose_bone = rig.pose_bone
     moving = chain.moving_bones
-    scale = obj.matrix_world.to_scale()
-    reach = rig.chain_reach(chain) * (abs(scale.x) + abs(scale.y) + abs(scale.z)) / 3.0
+    reach = rig.chain_reach(chain) * mean_scale(obj.matrix_world)
     lengths = [rig.bone(name).length for name in moving]
     total = sum(lengths)
     fold = max(0.0, 2.0 * max(lengths) - total) * reach / total if total > 0.0 else 0.0

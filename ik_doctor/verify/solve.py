@@ -17,7 +17,7 @@ from mathutils import Matrix, Vector
 
 from ..core.armature import pose_bone_of
 from ..core.editing import current_view_layer
-from ..core.geometry import offset_from_line, perpendicular
+from ..core.geometry import mean_scale, offset_from_line, perpendicular
 from ..core.limb import TRANSFORMS
 from ..core.reach import REACH_TOLERANCE
 from ..core.rig import IKChain, RigView, posed_point, posed_tip
@@ -60,11 +60,10 @@ def measure_chain(obj: bpy.types.Object, rig: RigView, chain: IKChain) -> ChainS
         side = offset_from_line(pole, root_head, tip)
         if bend.length > 1e-6 * max(rig.chain_reach(chain), 1e-6):
             bends = bend.dot(side) > 0.0
-    scale = world.to_scale()
     return ChainSolve(
         owner=chain.owner,
         constraint=chain.constraint,
-        reach=rig.chain_reach(chain) * (abs(scale.x) + abs(scale.y) + abs(scale.z)) / 3.0,
+        reach=rig.chain_reach(chain) * mean_scale(world),
         tip_error=None if target is None else (tip - target).length,
         bends_toward_pole=bends,
     )
