@@ -298,3 +298,21 @@ def test_keys_turning_the_root_of_a_straight_limb_on_opposed_hinges_wait(limb, p
         assert keys.stated["blocked_by"] == "straight_start"
         cleared = judge(faults[::2], fixes=False)
         assert [v.state for v in cleared.verdicts if v.owner == owner] == ["fail"]
+
+
+@pytest.mark.parametrize(("limb", "pose"), [("leg", 150), ("arm", 140)])
+def test_keys_that_start_a_joint_inheriting_no_rotation_on_its_side_are_kept(limb, pose) -> None:
+    """Fresh seed 417 (a trade): the lower bone, inheriting no rotation, posed 140° or 150°
+    into its bend under an upper bone keyed 0.8 rad starts bent 113° to 119° its way and lands;
+    the keys cleared, its own pose starts it past where the body's turn folds it through, and
+    it ends 180° from its pole. The fix waits for Inherit Rotation."""
+    kept = (Fault("pose_rotation", limb, pose), Fault("inherit_rotation_off", limb, 0))
+    judged = judge((*kept, Fault("fk_keys", limb, 0.8)))
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["pass"]
+    assert list(judged.problems()) == []
+    (keys,) = [f for f in judged.findings if f.check_id == "fk_ik_mix"]
+    assert keys.fix_id is None and keys.stated["blocked_by"] == "kept_bend"
+    assert "Inherit Rotation" in keys.no_fix_reason
+    cleared = faulted_rig(kept)
+    assert [v.state for v in judge_chains(cleared) if v.owner == owner] == ["fail"]

@@ -369,8 +369,9 @@ def _aimed_above(rig: RigView, chain: IKChain, name: str) -> Effect | None:
 def _pre_bent(rig: RigView, chain: IKChain, name: str) -> Effect | None:
     """A pose that starts the joint bent its way further than the body turns."""
     bend = _start_bend(rig, chain, name)
-    if bend is None or not BODY_TURN < bend < 180.0 - BODY_TURN:
+    if not _kept_by_its_start(bend):
         return None
+    assert bend is not None
     return (
         f"posed, it starts bent {bend:.0f}° the way it rests, so the bones above must turn "
         "more than that before the joint bends away from its pole (measured: the leg and "
@@ -379,6 +380,30 @@ def _pre_bent(rig: RigView, chain: IKChain, name: str) -> Effect | None:
         True,
         (("effect", "pre_bent"), ("start_bend", round(bend, 1))),
     )
+
+
+def _kept_by_its_start(bend: float | None) -> bool:
+    return bend is not None and BODY_TURN < bend < 180.0 - BODY_TURN
+
+
+def pre_bent_by_keys(rig: RigView, chain: IKChain, keyed: Collection[str]) -> str | None:
+    """The joint whose start keyed bones above it bend its way far enough to keep its side
+    (``_pre_bent``) where, the keys cleared, its own pose alone would not: clearing them would
+    flip it (fresh seed 417, a trade: the leg's shin posed 150°, inheriting no rotation, under a
+    thigh keyed 0.8 rad starts bent 113° and lands; cleared, it starts 150° bent, past where the
+    body's turn folds it through, and ends 180° from its pole). None otherwise."""
+    if chain.pole is None:
+        return None
+    for name in chain.moving_bones[:-1]:
+        bone = rig.raw_bone(name)
+        if bone.use_inherit_rotation or bone.parent is None:
+            continue
+        if readable(bone.parent) not in keyed:
+            continue
+        kept = _kept_by_its_start(_start_bend(rig, chain, name))
+        if kept and not _kept_by_its_start(_start_bend(rig, chain, name, rested=keyed)):
+            return name
+    return None
 
 
 def _turned_above(rig: RigView, name: str) -> Effect:
@@ -399,7 +424,12 @@ def _turned_above(rig: RigView, name: str) -> Effect:
 
 
 def _start_bend(
-    rig: RigView, chain: IKChain, name: str, fold: Vector | None = None, whole: bool = False
+    rig: RigView,
+    chain: IKChain,
+    name: str,
+    fold: Vector | None = None,
+    whole: bool = False,
+    rested: Collection[str] = (),
 ) -> float | None:
     """Degrees the joint at the head of ``name`` starts bent the way it rests (below 0, the other
     way) where the solver starts: the chain's root turned by its channels and by what moves it,
@@ -409,7 +439,8 @@ def _start_bend(
     keep), or not the joint of a two-bone limb stiff no more than ``_keeps_side_stiff`` lets it
     (``fold``: the side of a straight joint, whatever limits its root): only that was measured to
     land pre-bent. Under a shoulder in a chain of 3 the arm posed 70° at the joint still flips.
-    ``whole``: the whole angle between the bones, out of the plane too, signed by that side."""
+    ``whole``: the whole angle between the bones, out of the plane too, signed by that side;
+    ``rested``: bones read at rest, as once their rotation keys are cleared."""
     bone = rig.raw_bone(name)
     parent = bone.parent
     if parent is None or readable(parent) != chain.root or not _keeps_side_stiff(rig, chain):
@@ -420,7 +451,7 @@ def _start_bend(
         rest_normal = fold or _straight_fold(rig, chain)
     if rest_normal is None:
         return None
-    posed = forward_pose(rig, chain)
+    posed = forward_pose(rig, chain, rested=rested)
     parent_pose = posed[readable(parent)]
     above = parent_motion(rig, chain.root).to_3x3().normalized() @ parent_pose.to_3x3().normalized()
     own = (parent.matrix_local @ parent_pose.inverted_safe() @ posed[name]).to_3x3()

@@ -47,7 +47,9 @@ What its fixes do:
   4.3% of its reach short: ``rest_pose``), nor where they bend the joint above a bone that
   inherits no rotation and is held on X (an IK lock, a limit of 6° or less), which the solver
   cannot fold itself (the leg and the arm keyed 0.3 or 0.8 rad land; cleared, 3.4% to 6.1%
-  short).
+  short), nor where they start such a bone bent its way far enough to keep its side, which its
+  own pose alone would start past (the leg posed 150° under a thigh keyed 0.8 rad starts 113°
+  bent and lands; cleared, 158°, and it ends 180° from its pole: ``inherit``).
 - None for a half-way switch.
 """
 
@@ -80,6 +82,7 @@ from ._shared_control import line_aimer
 from ._straight_chain import limits_fold_along_roots_x
 from ._straight_start import StartBend, root_past_its_limit, start_bend
 from ._swung_start import root_turn_that_folds, swung_past_x_holds
+from ._unturned_joint import pre_bent_by_keys
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
 
@@ -182,6 +185,7 @@ def _why_the_keys_stay(
         ("aimed_line", lambda: _turn_off_the_line(rig, chain)),
         ("turned_root", lambda: _turn_that_folds_a_limit(rig, chain, keyed)),
         ("kept_bend", lambda: _bend_kept_below_keys(rig, chain, keyed)),
+        ("kept_bend", lambda: _start_kept_by_keys(rig, chain, keyed)),
         ("swung_hold", lambda: _swing_that_folds_a_hold(rig, chain, keyed)),
         ("straight_start", lambda: _start_of_a_straight(start, keyed)),
         ("straight_start", lambda: _root_turn_of_a_straight(rig, chain, start, keyed)),
@@ -310,6 +314,19 @@ def _bend_kept_below_keys(rig: RigView, chain: IKChain, keyed: list[str]) -> str
                 f"free the X IK axis of {name} first (the locks check)"
             )
     return None
+
+
+def _start_kept_by_keys(rig: RigView, chain: IKChain, keyed: list[str]) -> str | None:
+    """Why clearing the keys would flip a joint that inherits no rotation: they start it bent
+    its way far enough to keep its side, which its own pose alone does not (``inherit``)."""
+    name = pre_bent_by_keys(rig, chain, keyed)
+    if name is None:
+        return None
+    return (
+        f"the keys bend the joint at {name}, which inherits no rotation, far enough its way to "
+        "keep it toward its pole as the body turns: cleared, its own pose would start it past "
+        "that and it would flip; turn Inherit Rotation back on first (the inherit check)"
+    )
 
 
 def _swing_that_folds_a_hold(rig: RigView, chain: IKChain, keyed: list[str]) -> str | None:
