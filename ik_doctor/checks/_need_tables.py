@@ -48,6 +48,26 @@ def by_bend(rows: tuple[tuple[float, T], ...], bend: float, count: Callable[[T],
     return min(n for _off, n in counts) if rows[0][0] < bend < rows[-1][0] else 0
 
 
+EXACT_BEND = 0.05
+"""Degrees from a measured bend a limb may be for ``between_bends`` to read that row alone."""
+
+
+def between_bends(rows: tuple[tuple[float, T], ...], bend: float, count: Callable[[T], int]) -> int:
+    """The count of the row measured at this bend (within ``EXACT_BEND``), or the fewer of the
+    two rows either side: for rows measured a degree or less apart, where ``by_bend``'s span
+    would read a straighter row's count for a limb bent a little more. Past the first or the
+    last row, that row within ``STIFF_BEND_SPAN``; 0 beyond."""
+    for at, row in rows:
+        if abs(bend - at) <= EXACT_BEND:
+            return count(row)
+    below = [row for at, row in rows if at < bend]
+    above = [row for at, row in rows if at > bend]
+    if below and above:
+        return min(count(below[-1]), count(above[0]))
+    end_at, end_row = rows[-1] if below else rows[0]
+    return count(end_row) if abs(bend - end_at) <= STIFF_BEND_SPAN else 0
+
+
 def fewer_either_side(rows: tuple[tuple[float, int], ...], at: float) -> int:
     """The count of the row at ``at``, or the fewer of the two around it (the first row's below
     it; 0 past the last)."""

@@ -7,7 +7,7 @@ sooner than none, more lands later, and from 0.35 the stronger the stretch the s
 from __future__ import annotations
 
 from ..core.rig import IKChain, RigView
-from ._need_tables import Need, by_bend, fewer_either_side
+from ._need_tables import Need, between_bends, by_bend, fewer_either_side
 from ._no_pole_stretch_needs import no_pole_stretch_rows
 
 # fmt: off
@@ -36,16 +36,64 @@ _STRONG_LEG_ONE = _with_between(_STRONG_LEG, (12, 10, 9, 8, 7, 6, 6, 5, 5, 4, 4,
 _STRONG_LEG_BOTH = _with_between(_STRONG_LEG, (12, 11, 9, 8, 7, 6, 6, 5, 5, 4, 4, 4))
 _STRONG_ARM_ONE = _with_between(_STRONG_ARM, (12, 11, 10, 8, 8, 7, 6, 6, 5, 5, 4, 4))
 _STRONG_ARM_BOTH = _with_between(_STRONG_ARM, (13, 11, 10, 9, 8, 7, 6, 6, 5, 5, 4, 4))
+_NEAR_STRAIGHT_AT = (
+    0.001,
+    0.05,
+    0.1,
+    0.12,
+    0.15,
+    0.2,
+    0.25,
+    0.3,
+    0.35,
+    0.4,
+    0.5,
+    0.6,
+    0.7,
+    0.8,
+    0.9,
+    0.95,
+)
+# fmt: off
+_NEAR_STRAIGHT_ONE = (
+    (0.0, (43, 43, 43, 35, 28, 21, 16, 13, 11, 10, 7, 6, 5, 4, 3, 3)),
+    (0.5, (26, 26, 26, 26, 28, 21, 16, 13, 11, 10, 7, 6, 5, 4, 3, 3)),
+    (1.0, (24, 24, 24, 22, 26, 21, 17, 14, 11, 10, 8, 6, 5, 4, 3, 3)),
+    (2.0, (20, 20, 20, 21, 23, 21, 17, 14, 12, 10, 8, 6, 5, 4, 3, 3)),
+    (3.0, (17, 17, 17, 19, 20, 21, 17, 14, 12, 10, 8, 6, 5, 4, 3, 3)),
+    (5.0, (13, 13, 13, 16, 17, 19, 17, 14, 12, 10, 8, 6, 5, 4, 3, 3)),
+)
+_NEAR_STRAIGHT_BOTH = (
+    (0.0, (43, 43, 43, 35, 28, 21, 16, 13, 11, 10, 7, 6, 5, 4, 3, 3)),
+    (0.5, (35, 35, 35, 35, 28, 21, 16, 13, 11, 10, 7, 6, 5, 4, 3, 3)),
+    (1.0, (29, 29, 29, 33, 28, 21, 17, 14, 11, 10, 8, 6, 5, 4, 3, 3)),
+    (2.0, (26, 26, 26, 26, 28, 21, 17, 14, 12, 10, 8, 6, 5, 4, 3, 3)),
+    (3.0, (25, 25, 25, 24, 26, 21, 17, 14, 12, 10, 8, 6, 5, 4, 3, 3)),
+    (5.0, (20, 20, 20, 21, 21, 21, 17, 14, 12, 10, 8, 6, 5, 4, 3, 3)),
+)
+# fmt: on
+
+
+def _near_straight(
+    rows: tuple[tuple[float, tuple[int, ...]], ...],
+) -> tuple[tuple[float, tuple[tuple[float, int], ...]], ...]:
+    """Rows by bend of counts read at ``_NEAR_STRAIGHT_AT``."""
+    return tuple(
+        (bend, tuple(zip(_NEAR_STRAIGHT_AT, counts, strict=True))) for bend, counts in rows
+    )
+
+
 # fmt: off
 STRETCH_NEEDS = {
     1: (
+        *_near_straight(_NEAR_STRAIGHT_ONE),
         (7.63, ((0.001, 10), (0.05, 10), (0.1, 10), (0.15, 15), (0.2, 17), (0.25, 16), (0.3, 14),
                 *_STRONG_LEG_ONE)),
         (13.7, ((0.001, 7), (0.05, 7), (0.1, 7), (0.15, 11), (0.2, 13), (0.25, 14), (0.3, 14),
                 *_STRONG_ARM_ONE)),
     ),
     2: (
-        (0.0, ((0.001, 25), (0.1, 25), (0.2, 23), (0.3, 14), (0.4, 10), (0.5, 8), (0.8, 4))),
+        *_near_straight(_NEAR_STRAIGHT_BOTH),
         (7.63, ((0.001, 16), (0.05, 16), (0.1, 16), (0.15, 18), (0.2, 20), (0.25, 18), (0.3, 15),
                 *_STRONG_LEG_BOTH)),
         (13.7, ((0.001, 11), (0.05, 11), (0.1, 11), (0.15, 14), (0.2, 15), (0.25, 16), (0.3, 15),
@@ -60,9 +108,11 @@ the other, the fewest of those. The stretch swings the count: on one bone, 0.001
 lands sooner than unstretched (the arm from 7, the leg from 10), on both later (11 and 16);
 from 0.15 to 0.3 later still (the leg at 0.2 on both needs 20); from 0.35 the stronger the
 stretch the sooner, either bone alike (at 0.5 the arm 9, the leg 8; at 0.95 both 3). Straight
-at rest with both bones stretching: none of 1 to 24 iterations land at 0.1 or less (the leg
-limited to fold one way needs over 40), 23 at 0.2, 14 at 0.3, 10 at 0.4, 8 at 0.5, 4 at 0.8
-(the leg; the arm alike at 0.3 to 0.8). Between 0.35 and 0.95 the count is not smooth in the
+or nearly at rest (0° to 5°, the leg and the arm alike, on 4.2 and 5.3), far more: straight,
+43 at 0.1 or less on one bone or both (fresh seed 413: 28 left the arm 0.3% of its reach
+short), 21 at 0.2, 13 at 0.3, 7 at 0.5, 3 from 0.9; bent 1°, 24 on one bone and 29 on both;
+bent 5°, 13 and 20 (a tenth on the other bone needs up to 3 more than both alike). Between
+0.35 and 0.95 the count is not smooth in the
 stretch, and was read again 0.005 past each row, one bone and both stretching, on 5.3: at 0.405
 on both bones the arm stops 0.14% of its reach short at 10 (seed 112), where the rows either
 side said 10 and 11. A stretching limb unlike these was not measured: no count."""
@@ -94,7 +144,8 @@ def stretch_need(
         if with_pole
         else no_pole_stretch_rows(rig, chain, starts)
     )
-    need = by_bend(rows, starts, lambda row: fewer_either_side(row, at)) if rows else 0
+    read = between_bends if with_pole else by_bend
+    need = read(rows, starts, lambda row: fewer_either_side(row, at)) if rows else 0
     if not need:
         return None
     return Need(

@@ -28,9 +28,10 @@ and targets drawn to 30% of the reach, which need the most steps):
   bones): on one bone, 0.001 to 0.1, it lands sooner (the arm from 7, the leg from 10), on both
   later (11 and 16: 12 leave the leg 0.22% of its reach short, 15 0.11%); at 0.2 on both the leg
   needs 20; from 0.35 the stronger the sooner, either bone alike (at 0.5 the arm 9 and the leg 8, at
-  0.95 both 3). Straight at rest, both bones stretching 0.1 or less, none of 1 to 24 land (at 0.3 14
-  do). A limb posed shorter than built reaches its built targets only by stretching, and needs far
-  more (``SHRUNK_STRETCH_NEEDS``: at three quarters of its length, 70 to 80 at stretch 0.1, 22 at
+  0.95 both 3). Straight at rest, stretching 0.1 or less, it needs 43 (0.2: 21, 0.3: 13), and
+  bent a little fewer (1°: 24 on one bone, 29 on both; 5°: 13 and 20). A limb posed shorter
+  than built reaches its built targets only by stretching, and needs far more
+  (``SHRUNK_STRETCH_NEEDS``: at three quarters of its length, 70 to 80 at stretch 0.1, 22 at
   0.3, 13 at 0.5; at 0.95, 35, 12 and 7). A stretching limb unlike these gets no count. Without a
   pole, a limb straight at rest needs 14 (12 leave the arm 0.31% of its reach short), 16 with its
   two hinges IK-limited to turn opposite ways on X (14: 0.11%). Each holds on a chain as straight as
