@@ -22,7 +22,7 @@ from ..core.posed_bend import pose_flips_bend
 from ..core.reach import ClampedFold, clamped_folds, held_back, mirrored_fold_held_by
 from ..core.rig import IKChain, RigView
 from ..core.start import flip_lands
-from ..core.started import started_bend
+from ..core.started import start_set_by, started_bend
 from ._hinge_turn import angle_turned_back
 from ._other_joints import folds_by_hand
 from ._stiffness_findings import aimed_by_a_pole
@@ -80,6 +80,12 @@ whose one-sided IK limit lets it fold only that way, to fold there and land
 (``folds_the_limits_way``)."""
 HALF_TURN_START = 165.0
 """Degrees bent the other way past which such a start reads as a half turn, which fails."""
+OFF_THE_FOLD_START = 0.05
+"""Radians the pose must turn such a chain's hinge (the root twisted or swung, tilting the
+joint's bend axis) or swing its lower bone out of the bend plane for the solver, starting off
+that plane, to fold the joint the limit's way and land (``turned_off_its_fold``)."""
+OFF_THE_FOLD_NEEDS = 40
+"""Iterations such a start needs: the most measured (the root twisted 0.05 rad)."""
 
 
 def starts_the_limits_way(
@@ -116,9 +122,33 @@ def folds_the_limits_way(
     if clamp.folded > 0.0 or len(chain.moving_bones) != 2 or aimed_by_a_pole(rig, chain):
         return False
     bend = started_bend(rig, chain, without, rested)
-    if not -HALF_TURN_START < bend <= -FLIPPED_START:
+    if -HALF_TURN_START < bend <= -FLIPPED_START:
+        return mirrored_fold_held_by(rig, chain) is None
+    return turned_off_its_fold(rig, chain, rested)
+
+
+def turned_off_its_fold(rig: RigView, chain: IKChain, rested: tuple[str, ...] = ()) -> bool:
+    """Whether the pose starts such a chain off its bend plane: its root twisted or swung so its
+    joint's bend axis tilts ``OFF_THE_FOLD_START`` or more, or its lower bone swung that far out of
+    the plane, with the iterations that start needs. Measured on 4.2 and 5.3 (fresh seed 424, a
+    false alarm: the arm's upper arm keyed 0.8 and 0.4 rad), the leg and the arm without a pole
+    limited -150°, -30°, -15°, -8° or -3° to 0°: the root twisted 0.05 to 3 rad or swung 0.02 to 3
+    rad about Z, or the lower bone swung 0.05 or 0.3 rad about Z, land, needing 10 to 40 iterations
+    (however narrow the limit, which a start bent its way is not); unposed, turned about X alone or
+    twisted 0.02 (the leg 0.03), they stop 5.1% and 6.5% short, as with the lower bone twisted about
+    its own Y. A constraint that sets the start was not measured so."""
+    if rig.ik_constraint(chain).iterations < OFF_THE_FOLD_NEEDS:
         return False
-    return mirrored_fold_held_by(rig, chain) is None
+    lower, root = chain.moving_bones
+    if any(start_set_by(rig, chain, name) is not None for name in (lower, root)):
+        return False
+    posed = forward_pose(rig, chain, rested=rested)
+    rest_root = rig.raw_bone(root).matrix_local.to_3x3()
+    turn = posed[root].to_3x3().normalized() @ rest_root.inverted_safe()
+    hinge = rig.raw_bone(lower).matrix_local.to_3x3().col[0].normalized()
+    tilted = (turn @ hinge).normalized()
+    swung = math.asin(min(1.0, abs(posed[lower].to_3x3().normalized().col[1].dot(tilted))))
+    return max(tilted.angle(hinge, 0.0), swung) >= OFF_THE_FOLD_START - 1e-4
 
 
 def limit_behind_the_lock(rig: RigView, chain: IKChain, name: str) -> str | None:

@@ -7,6 +7,7 @@ from ..core.rig import AXES, IKChain, RigView
 from ..core.start import pose_flips_the_start, start_that_flips_a_pole
 from ._iteration_needs import iterations_short_with_a_pole
 from ._locks_what_if import lock_that_holds_a_pole, stiffness_that_fails_with_a_pole
+from ._narrow_limits import starts_the_limits_way
 from ._swung_start import turn_that_fails_with_a_pole
 from ._tip_motion import blocked
 
@@ -28,6 +29,7 @@ def what_a_pole_would_break(rig: RigView, chain: IKChain) -> tuple[str | None, s
         ("stiffness", stiffness_that_fails_with_a_pole),
         ("iterations", iterations_short_with_a_pole),
         ("turned_root", turn_that_fails_with_a_pole),
+        ("limit_fold", limit_fold_that_fails_with_a_pole),
     )
     for kind, reason_of in reasons:
         reason = reason_of(rig, chain)
@@ -57,4 +59,18 @@ def pose_that_flips_a_pole(rig: RigView, chain: IKChain) -> str | None:
     return (
         "the chain's posed rotation bends the joint the other way where the solver starts: with "
         "a pole in front of the bend it would bend away from it; clear that pose first"
+    )
+
+
+def limit_fold_that_fails_with_a_pole(rig: RigView, chain: IKChain) -> str | None:
+    """Why giving this chain a pole would stop it short: without one, its start folds the joint
+    the way its one-sided IK limit lets it, against its rest bend (``starts_the_limits_way``);
+    with one, the solver folds it toward the pole, where the limit holds it (measured: the leg
+    limited -150° to 0°, its thigh keyed 0.3 rad, lands, and with a new pole stops 5.1% short)."""
+    if not starts_the_limits_way(rig, chain):
+        return None
+    return (
+        "its one-sided IK limit lets the joint fold only against its rest bend, which its start "
+        "folds it to without a pole: with one, the limit would hold it short; turn that limit "
+        "off first (the locks check)"
     )

@@ -56,7 +56,11 @@ What it reports:
   an error (a ±6° knee leaves the foot 4.7% of the reach short). A warning when the chain still
   folds in its plane about its other free axes, by the lock's own measure, as a joint rolled off
   its bend axis does: rolled 2° to 40°, a leg or an arm with a 0° or ±6° X limit lands 27° to
-  77° off its pole's plane. A chain straight at rest has no bend: the side its one-sided limits
+  77° off its pole's plane. Nothing, without a pole, where a limit that lets the joint fold only
+  against its rest bend is met by a start that folds it that way: posed or constrained bent
+  that way 8.5° to 165°, or off the bend plane by 0.05 rad (the root twisted or swung, the lower
+  bone swung) with 40 iterations (``_narrow_limits.folds_the_limits_way``). A chain straight at
+  rest has no bend: the side its one-sided limits
   allow is its bend, for this check, the oracle's goals, ``rest_pose``, ``roll`` and the pole's
   side. So a straight robot arm hinged -60° to 0° and -126° to 0° on Z, which lands where it is
   posed by hand within them, is no error. A bent chain of three or more turning bones without a
