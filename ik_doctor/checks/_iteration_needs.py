@@ -13,7 +13,7 @@ from dataclasses import replace
 import bpy
 
 from ..core.geometry import is_identity
-from ..core.limb import fold_off_x, one_way_fold
+from ..core.limb import bend_limit, fold_off_x, one_way_fold
 from ..core.posed_bend import joint_bends
 from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
@@ -187,7 +187,7 @@ def iterations_needed(
     if further and not with_pole:
         return against_the_fold_need(rig, chain, further) if bend == 0.0 else None
     if further:
-        return _folded_start_need(rig, chain, bend, further)
+        return _folded_start_need(rig, chain, bend, _within_its_limit(rig, chain, further))
     table = _bend_table(rig, chain, with_pole)
     # Posed straighter, it needs what a limb that straight at rest needs, or more (measured: the
     # arm posed 4° to 12° straighter needs 12 to 23 where its start's row gives 11 to 20).
@@ -382,6 +382,27 @@ Track aims its lower bone at the chain's own target: that start moves with the t
 posed rows (30° further: 4) do not hold. Fresh seed 344, a miss: the straight arm so aimed, at 5
 iterations, 0.7% short under a warning. Measured on 4.2, 4.5 and 5.3: straight, the arm and the
 leg need 7 (6 stop 0.29% short); as built, the leg 5 (4: 0.25%) and the arm 4 (3: 0.26%)."""
+
+
+LIMITED_FURTHER_MEASURED = 20.0
+"""Degrees, the narrowest IK limit on the joint's fold that ``_within_its_limit`` reads."""
+
+
+def _within_its_limit(rig: RigView, chain: IKChain, further: float) -> float:
+    """Degrees further folded the joint starts, as far as its IK limit lets it fold: the count
+    of a start posed past that limit is no more than the folded-further table's at the limit
+    (fresh seed 428, a false alarm: the arm copying the foot control's rotation, folded 83°
+    further, limited ±20°, landed at 5 where the table at 83° said 8). Measured on 4.2, the leg
+    and the arm posed 30° to 150° further, limited 20° to 90°: each lands within the table's
+    count at the limit's edge or its own posed fold, whichever is less; narrower limits hold
+    the limb short (the locks check's error). A limit that lets it fold one way only has its
+    own reading."""
+    limit = bend_limit(rig, chain.moving_bones[0])
+    if limit is None or math.degrees(limit[2]) < LIMITED_FURTHER_MEASURED - 1e-3:
+        return further
+    if limit[1] > -1e-3:
+        return further  # one way only: ``past_one_way_limit`` reads a start past its edge
+    return min(further, math.degrees(limit[2]))
 
 
 def _folded_start_need(rig: RigView, chain: IKChain, bend: float, further: float) -> Need | None:

@@ -12,7 +12,9 @@ and targets drawn to 30% of the reach, which need the most steps):
   the table gives for the chain's bend the chain fails (error); above it, up to 24, targets drawn
   near the root stay up to 1% short (warning). A joint posed folded further than at rest starts
   nearer the goals, then must unfold (``FOLDED_FURTHER_NEEDS``): posed 20° further, the leg and the
-  arm land from 3; 70°, the leg needs 8 and the arm 7; 150°, 12 and 11. A chain of one bone cut from
+  arm land from 3; 70°, the leg needs 8 and the arm 7; 150°, 12 and 11 (limited to fold 20° to 90°
+  further, no more than the table at that edge: posed 70° and limited ±20°, 4). A chain of one
+  bone cut from
   its limb (chain length 1) reaches by IK Stretch alone, and needs the more the farther it must
   stretch and the weaker its stretch (``ONE_BONE_STRETCH_PACE``, the gap read on the rig: the shin,
   11% short unstretched, needs 57 at stretch 0.1 or less, 18 at 0.3, 8 at 0.6; rolled 90°, 2.9%
