@@ -42,7 +42,9 @@ What it reports:
   toward the pole but the root's one-sided IK limit turns it only the other way from the fold
   (measured: the leg and the arm posed 20° to 160° toward the pole stop short, the leg 53% at 160°;
   with the root free they land), with no fix: pre-bent, the pose still fails, so the message says
-  what to clear or free.
+  what to clear or free. Posed away from the pole, the way such limits fold it (built so, the
+  pole behind that bend), it lands bent as built: with the root free, or turned, or posed 15° or
+  less at the joint alone (``_straight_start.POSED_AGAINST_THE_ROOT``: from 16°, 0.1% short).
 - Where one-sided IK limits fold such a chain, they judge a constraint's start, not the pole
   alone: bent against them (180° off their fold) they hold it straight, an error ("Start held
   straight": the leg and the arm stop 3.4% short); within them (90° to 115° off) they take
