@@ -189,10 +189,12 @@ def _posed_as_built(rig: RigView, chain: IKChain, bend: Vector) -> bool:
         return False
     if not root_folds_against(rig, chain) or turned_off_rest(rig, chain.root):
         return True
+    if len(chain.moving_bones) != 2:
+        return False
+    lower, root = chain.moving_bones
     posed = forward_pose(rig, chain, within_limits=True)
-    lower, root = chain.moving_bones[0], chain.moving_bones[-1]
     fold = posed[root].to_3x3().col[1].angle(posed[lower].to_3x3().col[1], 0.0)
-    return len(chain.moving_bones) == 2 and math.degrees(fold) <= POSED_AGAINST_THE_ROOT + 1e-3
+    return math.degrees(fold) <= POSED_AGAINST_THE_ROOT + 1e-3
 
 
 POSED_AGAINST_THE_ROOT = 15.0

@@ -13,33 +13,32 @@ and targets drawn to 30% of the reach, which need the most steps):
   near the root stay up to 1% short (warning). A joint posed folded further than at rest starts
   nearer the goals, then must unfold (``FOLDED_FURTHER_NEEDS``): posed 20° further, the leg and the
   arm land from 3; 70°, the leg needs 8 and the arm 7; 150°, 12 and 11 (limited to fold 20° to 90°
-  further, no more than the table at that edge: posed 70° and limited ±20°, 4). A chain of one
-  bone cut from
-  its limb (chain length 1) reaches by IK Stretch alone, and needs the more the farther it must
-  stretch and the weaker its stretch (``ONE_BONE_STRETCH_PACE``, the gap read on the rig: the shin,
-  11% short unstretched, needs 57 at stretch 0.1 or less, 18 at 0.3, 8 at 0.6; rolled 90°, 2.9%
-  short, 41 at 0.1). Other chains of one bone, or of three, were not measured so, but for a short
-  root under two long bones (insect legs, arms from the shoulder): none of 39 insect legs lands
-  below 5 iterations, no arm from the shoulder bent 20° below 7, and the straighter their lower
-  joint the more they need (``_three_bone_needs``; an insect leg whose femur and tibia lie in line
-  needs 16, the reference arm at chain length 3 9). Below that, an error; the others are warnings,
-  which Verify by Solving solves. An arm IK without Use Tail under a pole (its tip the elbow, its
-  chain the shoulder and upper arm, bent 6.8°) needs 15: 12 leave it 2.1% of its reach short with
-  the body turned, 14 0.19% (without the pole, or at chain length 1, 12 reach). IK Stretch sets the
-  count of a limb of equal bones with a pole (``STRETCH_NEEDS``, by the greater stretch of its
-  bones): on one bone, 0.001 to 0.1, it lands sooner (the arm from 7, the leg from 10), on both
-  later (11 and 16: 12 leave the leg 0.22% of its reach short, 15 0.11%); at 0.2 on both the leg
-  needs 20; from 0.35 the stronger the sooner, either bone alike (at 0.5 the arm 9 and the leg 8, at
-  0.95 both 3). Straight at rest, stretching 0.1 or less, it needs 43 (0.2: 21, 0.3: 13), and
-  bent a little fewer (1°: 24 on one bone, 29 on both; 5°: 13 and 20). A limb posed shorter
+  further, no more than the table at that edge: posed 70° and limited ±20°, 4). A chain of one bone
+  cut from its limb (chain length 1) reaches by IK Stretch alone, and needs the more the farther it
+  must stretch and the weaker its stretch (``ONE_BONE_STRETCH_PACE``, the gap read on the rig: the
+  shin, 11% short unstretched, needs 57 at stretch 0.1 or less, 18 at 0.3, 8 at 0.6; rolled 90°,
+  2.9% short, 41 at 0.1). Other chains of one bone, or of three, were not measured so, but for a
+  short root under two long bones (insect legs, arms from the shoulder): none of 39 insect legs
+  lands below 5 iterations, no arm from the shoulder bent 20° below 7, and the straighter their
+  lower joint the more they need (``_three_bone_needs``; an insect leg whose femur and tibia lie in
+  line needs 16, the reference arm at chain length 3 9). Below that, an error; the others are
+  warnings, which Verify by Solving solves. An arm IK without Use Tail under a pole (its tip the
+  elbow, its chain the shoulder and upper arm, bent 6.8°) needs 15: 12 leave it 2.1% of its reach
+  short with the body turned, 14 0.19% (without the pole, or at chain length 1, 12 reach). IK
+  Stretch sets the count of a limb of equal bones with a pole (``STRETCH_NEEDS``, by the greater
+  stretch of its bones): on one bone, 0.001 to 0.1, it lands sooner (the arm from 7, the leg from
+  10), on both later (11 and 16: 12 leave the leg 0.22% of its reach short, 15 0.11%); at 0.2 on
+  both the leg needs 20; from 0.35 the stronger the sooner, either bone alike (at 0.5 the arm 9 and
+  the leg 8, at 0.95 both 3). Straight at rest, stretching 0.1 or less, it needs 43 (0.2: 21, 0.3:
+  13), and bent a little fewer (1°: 24 on one bone, 29 on both; 5°: 13 and 20). A limb posed shorter
   than built reaches its built targets only by stretching, and needs far more
-  (``SHRUNK_STRETCH_NEEDS``: at three quarters of its length, 70 to 80 at stretch 0.1, 22 at
-  0.3, 13 at 0.5; at 0.95, 35, 12 and 7). A stretching limb unlike these gets no count. Without a
-  pole, a limb straight at rest needs 14 (12 leave the arm 0.31% of its reach short), 16 with its
-  two hinges IK-limited to turn opposite ways on X (14: 0.11%). Each holds on a chain as straight as
-  the one measured, or straighter. Without a pole the solver starts from the pose: a root posed
-  turned toward the fold needs more (``SWUNG_ROOT_NEEDS``: turned 0.4 rad, the leg 12 to 15 where at
-  rest it needs 9, the arm 11 where it needs 7).
+  (``SHRUNK_STRETCH_NEEDS``: at three quarters of its length, 70 to 80 at stretch 0.1, 22 at 0.3, 13
+  at 0.5; at 0.95, 35, 12 and 7). A stretching limb unlike these gets no count. Without a pole, a
+  limb straight at rest needs 14 (12 leave the arm 0.31% of its reach short), 16 with its two hinges
+  IK-limited to turn opposite ways on X (14: 0.11%). Each holds on a chain as straight as the one
+  measured, or straighter. Without a pole the solver starts from the pose: a root posed turned
+  toward the fold needs more (``SWUNG_ROOT_NEEDS``: turned 0.4 rad, the leg 12 to 15 where at rest
+  it needs 9, the arm 11 where it needs 7).
 - iTaSC ignores the constraint's count and reads the armature's ``pose.ik_param``: 15
   iterations miss the oracle's goals, 20 reach them but not the near ones, 25 reach all
   (default 100). Any precision above its default of 0.005 stops it early: at 0.006 the arms
