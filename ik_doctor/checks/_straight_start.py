@@ -142,7 +142,7 @@ def start_bend(rig: RigView, chain: IKChain) -> StartBend | None:
         shown += " folded back a half turn, which gives it no side,"
         posed_toward = turned_round
     toward = side_on or posed_toward != turned_round
-    as_built = not toward and _posed_as_built(rig, chain, bend)
+    as_built = not toward and _posed_as_built(rig, chain, bend, posed)
     turned_by_angle = toward and not posed_toward
     return StartBend(shown, toward, tuple(turned), True, as_built, turned_by_angle, bend)
 
@@ -174,14 +174,15 @@ def flat_start_by_rounding(rig: RigView, chain: IKChain) -> tuple[str, str] | No
     return flat_copied_start(rig, chain)
 
 
-def _posed_as_built(rig: RigView, chain: IKChain, bend: Vector) -> bool:
+def _posed_as_built(rig: RigView, chain: IKChain, bend: Vector, posed: dict[str, Matrix]) -> bool:
     """Whether a posed start bends a chain whose IK limits fold it away from its pole
     (``built_side_from_pole``) the way they fold it, its root free to follow: measured on the
     leg and the arm, posed 20° or 70° that way, they land. With the root limited to turn the
     other way, only the root's own turn starts them so (posed at the joint, they stop short).
     Not where a bone below the root ignores its parent's turn: the body's turn then moves the
     start (posed at the lower bone, the leg and the arm stop short). Posed at the joint alone,
-    with the root limited the other way, up to ``POSED_AGAINST_THE_ROOT`` they land too."""
+    with the root limited the other way, up to ``POSED_AGAINST_THE_ROOT`` they land too (the
+    joint read in ``posed``, the start ``start_bend`` reads)."""
     if any(not rig.raw_bone(name).use_inherit_rotation for name in chain.moving_bones[:-1]):
         return False
     built = built_bend(rig, chain)
@@ -192,7 +193,6 @@ def _posed_as_built(rig: RigView, chain: IKChain, bend: Vector) -> bool:
     if len(chain.moving_bones) != 2:
         return False
     lower, root = chain.moving_bones
-    posed = forward_pose(rig, chain, within_limits=True)
     fold = posed[root].to_3x3().col[1].angle(posed[lower].to_3x3().col[1], 0.0)
     return math.degrees(fold) <= POSED_AGAINST_THE_ROOT + 1e-3
 

@@ -6,7 +6,7 @@ bent) or bends away from its pole once the bones above it turn."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from mathutils import Matrix, Vector
@@ -369,9 +369,8 @@ def _aimed_above(rig: RigView, chain: IKChain, name: str) -> Effect | None:
 def _pre_bent(rig: RigView, chain: IKChain, name: str) -> Effect | None:
     """A pose that starts the joint bent its way further than the body turns."""
     bend = _start_bend(rig, chain, name)
-    if not _kept_by_its_start(bend):
+    if bend is None or not _kept_by_its_start(bend):
         return None
-    assert bend is not None
     return (
         f"posed, it starts bent {bend:.0f}° the way it rests, so the bones above must turn "
         "more than that before the joint bends away from its pole (measured: the leg and "
@@ -383,7 +382,18 @@ def _pre_bent(rig: RigView, chain: IKChain, name: str) -> Effect | None:
 
 
 def _kept_by_its_start(bend: float | None) -> bool:
+    """Whether a start bent ``bend`` degrees its way (``_start_bend``) keeps the joint's side as
+    the body turns (``_pre_bent``)."""
     return bend is not None and BODY_TURN < bend < 180.0 - BODY_TURN
+
+
+def joints_below_keys(rig: RigView, chain: IKChain, keyed: Collection[str]) -> Iterator[str]:
+    """The chain's joints that inherit no rotation from a keyed parent: the keys bend them."""
+    for name in chain.moving_bones[:-1]:
+        bone = rig.raw_bone(name)
+        parent = bone.parent
+        if not bone.use_inherit_rotation and parent is not None and readable(parent) in keyed:
+            yield name
 
 
 def pre_bent_by_keys(rig: RigView, chain: IKChain, keyed: Collection[str]) -> str | None:
@@ -394,12 +404,7 @@ def pre_bent_by_keys(rig: RigView, chain: IKChain, keyed: Collection[str]) -> st
     body's turn folds it through, and ends 180° from its pole). None otherwise."""
     if chain.pole is None:
         return None
-    for name in chain.moving_bones[:-1]:
-        bone = rig.raw_bone(name)
-        if bone.use_inherit_rotation or bone.parent is None:
-            continue
-        if readable(bone.parent) not in keyed:
-            continue
+    for name in joints_below_keys(rig, chain, keyed):
         kept = _kept_by_its_start(_start_bend(rig, chain, name))
         if kept and not _kept_by_its_start(_start_bend(rig, chain, name, rested=keyed)):
             return name

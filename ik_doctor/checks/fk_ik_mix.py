@@ -83,7 +83,7 @@ from ._shared_control import line_aimer
 from ._straight_chain import limits_fold_along_roots_x
 from ._straight_start import StartBend, root_past_its_limit, start_bend
 from ._swung_start import root_turn_that_folds, swung_past_x_holds
-from ._unturned_joint import pre_bent_by_keys
+from ._unturned_joint import joints_below_keys, pre_bent_by_keys
 
 ROTATIONS = ("rotation_quaternion", "rotation_euler", "rotation_axis_angle")
 
@@ -303,13 +303,10 @@ def _bend_kept_below_keys(rig: RigView, chain: IKChain, keyed: list[str]) -> str
     measured on the leg and the arm, the lower bone limited 0° to ±6° on X or locked on X, the
     upper keyed 0.3 or 0.8 rad: they land, and stop 3.4% to 6.1% short with the keys cleared;
     limited ±20°, they fail either way)."""
-    for name in chain.moving_bones[:-1]:
-        bone = rig.raw_bone(name)
-        parent = readable(bone.parent) if bone.parent is not None else None
-        if parent not in keyed or bone.use_inherit_rotation:
-            continue
+    for name in joints_below_keys(rig, chain, keyed):
         pose_bone = rig.pose_bone(name)
         if pose_bone.lock_ik_x or held_on_x_by_a_narrow_limit(rig, name):
+            parent = readable(rig.raw_bone(name).parent)
             return (
                 f"the keys on {parent} bend the joint at {name}, which inherits no rotation and "
                 "is held on X, so the solver cannot fold it: cleared, the limb would stop short; "
