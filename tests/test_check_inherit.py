@@ -433,6 +433,21 @@ def test_shear_dropped_by_a_world_copy_rotation_still_reaches_and_is_a_warning(r
     assert finding.severity == Severity.ERROR
 
 
+@pytest.mark.parametrize(("kind", "lands"), [("TRACK_TO", True), ("DAMPED_TRACK", False)])
+def test_shear_dropped_by_a_track_to_at_the_control_is_a_warning(rig, kind, lands) -> None:
+    """Fresh seed 435, a false alarm: a world-space Track To on the shin at the foot control
+    builds its matrix from its aim and drops the shear of the thigh scaled (1, 1.2, 1); the leg
+    lands 74° from its pole. A Damped Track swings the sheared matrix: 2.8% short (measured)."""
+    rig.pose.bones["thigh.L"].scale = (1.0, 1.2, 1.0)
+    track = rig.pose.bones["shin.L"].constraints.new(kind)
+    track.target, track.subtarget = rig, "foot_ik.L"
+    states = [v.state for v in judge_chains(rig) if v.owner == "shin.L"]
+    assert states == ["pass" if lands else "fail"]
+    (finding,) = findings_of(rig, "inherit")
+    assert finding.severity == (Severity.WARNING if lands else Severity.ERROR)
+    assert finding.stated["rebuilt_by"] == (track.name if lands else None)
+
+
 def _ik_above(rig, owner: str, target: str) -> bpy.types.KinematicConstraint:
     """An IK of length 1 without Use Tail on ``owner``: it turns the bone ``owner`` hangs from."""
     ik = rig.pose.bones[owner].constraints.new("IK")

@@ -9,11 +9,11 @@ from ..core.names import readable
 from ..core.posed_bend import pose_flips_bend
 from ..core.rig import IKChain, RigView
 from ..core.start import start_left_to
-from ..core.started import COPIES, start_set_by
+from ..core.started import start_set_by
 from ._iteration_needs import iterations_needed
 from ._locks_what_if import track_that_holds_locks
 from ._narrow_limits import starts_the_limits_way
-from ._shear import shear_source
+from ._shear import REBUILDS_ITS_MATRIX, shear_source
 from ._straight_chain import folds_along_roots_x
 from ._swung_start import swung_past_x_holds
 
@@ -84,9 +84,11 @@ def _start_it_holds(
             "fix)"
         )
     # Measured: a forearm sheared by its upper arm scaled (1, 2, 1) lands while a world-space
-    # Copy Rotation rebuilds its matrix, and stops 34% short once it is muted (the inherit
-    # check's error).
-    sheared = shear_source(rig, chain, bone) if isinstance(constraint, COPIES) else None
+    # Copy Rotation (or Track To) rebuilds its matrix, and stops 34% short once it is muted
+    # (the inherit check's error).
+    sheared = (
+        shear_source(rig, chain, bone) if isinstance(constraint, REBUILDS_ITS_MATRIX) else None
+    )
     if sheared is not None:
         return "shear", (
             f"muted, it would leave {bone} sheared by the uneven scale of {sheared}: set its "

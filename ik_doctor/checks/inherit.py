@@ -19,8 +19,9 @@ Measured in 4.2 and 5.3 on the reference leg and arm:
   with the thigh stretched 1.5 along its length, or the hips scaled (1.3, 1, 0.8) above the
   thigh, the foot ends 7 to 70 mm from points the leg reaches by hand (FK). Aligned removes
   it for every pose tried; Fix Shear misses one (18 mm with the thigh swung 20°). A plain
-  world-space Copy Rotation or Copy Transforms on the sheared bone rebuilds its matrix from a
-  rotation and drops the shear: a warning (measured on the arm; in local space it stays).
+  world-space Copy Rotation, Copy Transforms or Track To on the sheared bone rebuilds its matrix
+  from a rotation and drops the shear: a warning (measured on the arm and the leg; in local
+  space it stays).
 - An unevenly scaled bone further above a chain (the hips above the arms, with the spine,
   chest and shoulder between) breaks it whatever the chain inherits: once a bone in between
   turns the tip misses, by a quarter of the reach for the arms with the shoulder turned 40°.
@@ -82,9 +83,10 @@ What it reports:
   straight leg and arm posed 20° to 100° toward the pole under an upper bone scaled (1, 1.7, 1)
   stop 9.2% to 25% short, without a pole 19% to 41% under (1, 2, 1); started by a constraint,
   they land). A warning under iTaSC,
-  which still lands, and under a plain world-space Copy Rotation or Copy Transforms on the bone,
-  which rebuilds its matrix from a rotation and drops the shear (the arm lands; without it, 34%
-  short).
+  which still lands, and under a plain world-space Copy Rotation, Copy Transforms or Track To on
+  the bone, which rebuilds its matrix from a rotation and drops the shear (the arm lands; without
+  it, 34% short; the leg under a Track To at its control, its thigh scaled (1, 1.2, 1), lands
+  74° from its pole; a Damped Track keeps the shear).
 - A non-uniform pose scale further up, with bones between that turn: an error. The arms miss by
   up to a quarter of their reach once the shoulder turns, whatever they inherit. A warning on a
   chain straight at rest with a pole and IK Stretch, which never folds, only aims and stretches:
