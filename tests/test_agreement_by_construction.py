@@ -216,6 +216,28 @@ def test_a_limb_posed_longer_than_its_limits_fold_has_its_error(limb, limit, sca
     assert limit == 90 or (inherit.fix_id is None and inherit.no_fix_reason)
 
 
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(("limit", "scale", "fails"), [(28, 1.3, False), (20, 2.0, True)])
+def test_a_free_joint_below_a_limited_one_folds_the_longer_limb_nearer(
+    limb, limit, scale, fails
+) -> None:
+    """Fresh seed 437, a false alarm: the chain of 3 to the foot (the hand), its shin limited
+    ±28° under a thigh at 1.3, read 0.995 from the hip folded 179° at the foot, where the goal
+    is 0.857 away; the foot turned 90° up lands it. At 2.0 under ±20° it stops 25% short (9%
+    the arm). Measured on 4.2: limits ±10° to ±90° and scales 1.1 to 2, 14 disagreements to 2
+    (0.3% and 4% either side of the nearest goal, where the solver turns a free axis too)."""
+    below = {"arm": "hand.L", "leg": "foot.L"}[limb]
+    faults = (
+        Fault("ik_below", limb, 3),
+        Fault("ik_limit", limb, limit),
+        Fault("inherit_scale_none", limb, scale),
+    )
+    judged = judge(faults, fixes=False)
+    assert not judged.false_alarms and not judged.silent, "\n".join(judged.problems())
+    titles = {f.title for f in judged.findings if f.check_id == "rest_pose" and f.bone == below}
+    assert ("Pose outgrows IK limits" in titles) == fails
+
+
 @pytest.mark.parametrize(("scale", "fails"), [(2.5, True), (1.5, False)])
 def test_an_arm_without_use_tail_posed_longer_than_it_folds_has_its_error(scale, fails) -> None:
     """Once a failure with no error: the shoulder and the upper arm (Use Tail off), the upper

@@ -26,6 +26,9 @@ FOLD_DEGREES = 30.0
 """How far each inner joint is folded for the first goal (half as far for the second)."""
 FOLDED_AS_FAR = 179.0
 """Degrees each inner joint is folded to find how near its root a limb's limits let it come."""
+FREE_FOLD_STEP = 5
+"""Degrees between the turns tried of a joint no limit holds, beside one that a limit holds
+(``_free_joints_folded_nearer``)."""
 SWING_DEGREES = 20.0
 """How far the limb's root is swung sideways for the second goal."""
 BODY_TURN = 40.0
@@ -495,13 +498,15 @@ def nearest_folded(
     rig: RigView, chain: IKChain, longer: Mapping[str, float] | None = None
 ) -> tuple[float, bool]:
     """How near its root the limb can bring its tip, each inner joint folded as far as its IK
-    limits let it, and whether a limit holds it (free, a limb comes as near as its longest bone
-    outreaches the rest). ``longer``: bones that many times their rest length."""
+    limits let it (those beside a held one turned to wherever brings the tip nearest), and
+    whether a limit holds it (free, a limb comes as near as its longest bone outreaches the
+    rest). ``longer``: bones that many times their rest length."""
     longer = dict(longer or {})
     clamps: list[ClampedFold] = []
     order, turns = _posed_turns(rig, chain, FOLDED_AS_FAR, 0.0, True, clamps)
     if clamps:
-        return (_fk_tip(rig, chain, order, turns, longer) - rig.bone(order[0]).head).length, True
+        held = {clamp.bone for clamp in clamps}
+        return _free_joints_folded_nearer(rig, chain, order, turns, longer, held), True
     # Each bone's lever runs from its head to the joint below it (the chain's tip for the
     # lowest): a bone set off its parent's tail swings that gap too (seed 114: the arm without
     # Use Tail, its upper arm 0.03 off the shoulder and scaled 2.2, lands).
@@ -512,3 +517,36 @@ def nearest_folded(
         for name, end in zip(moving, below, strict=True)
     ]
     return 2.0 * max(levers) - sum(levers), False
+
+
+def _free_joints_folded_nearer(
+    rig: RigView,
+    chain: IKChain,
+    order: list[str],
+    turns: dict[str, Matrix],
+    longer: Mapping[str, float],
+    held: set[str],
+) -> float:
+    """How near its root the tip comes with the limits' joints held where they stop and each
+    other inner joint turned, within its own limit, to wherever on its fold axis brings the tip
+    nearest: folded all the way, a bone across the limb points away again. Fresh seed 437's
+    false alarm: the leg's chain of 3 to the foot, its shin limited ±28° under a thigh at 1.3,
+    read 0.995 from the hip with the foot folded 179°; its foot turned 90° up, the leg lands
+    on the goal 0.857 away."""
+    root = rig.bone(order[0]).head
+    turns = dict(turns)
+
+    def distance() -> float:
+        return (_fk_tip(rig, chain, order, turns, dict(longer)) - root).length
+
+    for name in chain.moving_part(limb_bones(rig, chain))[:-1]:
+        pose_bone = rig.pose_bone(name)
+        axis = _free_turn(pose_bone, 0.0, "XZY", True)[0]
+        if name in held or axis is None:
+            continue
+        best = (distance(), turns.get(name, Matrix.Identity(4)))
+        for degrees in range(-180, 181, FREE_FOLD_STEP):
+            turns[name] = _limited(pose_bone, axis, math.radians(degrees), True)[0]
+            best = min(best, (distance(), turns[name]), key=lambda pair: pair[0])
+        turns[name] = best[1]
+    return distance()
