@@ -54,3 +54,23 @@ def test_a_root_turned_about_its_bend_axis_alone_stays_in_the_plane() -> None:
     assert [f.severity for f in findings_of(rig, "locks") if f.title == "IK limit too narrow"] == [
         Severity.ERROR
     ]
+
+
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(("limit", "waits"), [(-150, True), (150, False)])
+def test_a_twisted_lock_waits_for_a_limit_it_folds_past(limb, limit, waits) -> None:
+    """Fresh seed 438, a trade: the upper bone locked on X and keyed 0.8 and 0.4 rad folds the
+    limb, its lower joint limited -150° to 0° (away from its bend), and it lands; freed first,
+    it folds in its plane against that limit and stops 6.5% short (the arm; 5.1% the leg). Its
+    fix waits for the limit; limited 0° to 150° (the bend's way) freeing it lands."""
+    faults = (
+        Fault("ik_lock", limb, 1),
+        Fault("fk_keys", limb, 0.8),
+        Fault("one_sided_limit", limb, limit),
+    )
+    judged = judge(faults)
+    assert list(judged.problems()) == []
+    (locked,) = [f for f in judged.findings if f.check_id == "locks" and f.fix_id != "drop_limit"]
+    assert (locked.bone, locked.severity) == (LIMBS[limb].parent, Severity.WARNING)
+    assert (locked.fix_id is None) == waits
+    assert not waits or LIMBS[limb].owner in (locked.no_fix_reason or "")

@@ -46,9 +46,11 @@ from dataclasses import replace
 
 from ..core.finding import Finding, Severity, lowered
 from ..core.limb import pole_behind_bend, pole_turn
+from ..core.reach import clamped_folds
 from ..core.rig import IKChain, RigView
 from ..core.start import overridden_constraints
 from ..core.started import limited_on_x_alone
+from ._narrow_limits import folds_the_limits_way
 
 TWIST_THAT_FOLDS = {
     "root": (0.025, math.pi),
@@ -103,22 +105,36 @@ def weighed_against_twist(rig: RigView, chain: IKChain, findings: list[Finding])
         + "; it lands (measured)."
     )
     weighed = lowered(findings, reason, ("twisted_start", tuple(twists)), lambda f: True)
-    return (
-        [_waiting(f, limited) if f.bone in twists else f for f in weighed] if limited else weighed
+    narrow = [] if limited else _narrow_below(rig, chain)
+    if not limited and not narrow:
+        return weighed
+    return [_waiting(f, limited, narrow) if f.bone in twists else f for f in weighed]
+
+
+def _narrow_below(rig: RigView, chain: IKChain) -> list[str]:
+    """Joints whose IK limit the chain folds against once its twisted lock is freed (this check's
+    "IK limit too narrow", which the lock's error kept from being asked). Fresh seed 438, a
+    trade: the arm's upper arm locked on X and keyed 0.8 and 0.4 rad, its forearm limited -150°
+    to 0°, lands; freed, it stops 6.5% short."""
+    return [c.bone for c in clamped_folds(rig, chain) if not folds_the_limits_way(rig, chain, c)]
+
+
+def _waiting(finding: Finding, limited: list[str], narrow: list[str]) -> Finding:
+    """The twisted root's fix made to wait while a zero-width limit holds a joint below, or a
+    limit lets it fold only away from the bend: freed alone, the limit stops the limb short
+    (measured: 6.5% for the arm, 5.1% for the leg)."""
+    held = (
+        f"{', '.join(limited)} is held by a zero-width X limit"
+        if limited
+        else f"the IK limit of {', '.join(narrow)} lets it fold only away from the chain's bend"
     )
-
-
-def _waiting(finding: Finding, limited: list[str]) -> Finding:
-    """The twisted root's fix made to wait while a zero-width limit holds a joint below: freed
-    alone, the limit stops the limb short (measured: 6.5% for the arm, 5.1% for the leg)."""
     return replace(
         finding,
         fix_id=None,
         fix_label=None,
         no_fix_reason=(
-            f"its twisted lock is what folds the limb while {', '.join(limited)} is held by a "
-            "zero-width X limit: freed first, the limit would stop the limb short. Free that "
-            "limit first"
+            f"its twisted lock is what folds the limb while {held}: freed first, the limit "
+            "would stop the limb short. Free that limit first"
         ),
     )
 

@@ -137,7 +137,8 @@ What it reports:
   instead of folding (the leg 0.23%, the arm 0.40% of the reach short; from 0.27 a warning that
   says so). Stiffness stays a warning under iTaSC.
 - A bend-axis lock is a warning on a bone posed twisted about its own Y, which the solver keeps
-  and folds the limb by (``_twisted_start``, measured); clearing the keys that twist it waits.
+  and folds the limb by (``_twisted_start``, measured); clearing the keys that twist it waits,
+  and freeing it waits for a joint's IK limit below that lets it fold only away from the bend.
 - A zero-width or narrow (to ±6°) X limit on a forearm or shin is a warning where the solver
   starts it turned about Z, posed so or by a constraint the IK overrides (a Track To at the
   hand control): held on X alone it folds about Z and lands (``_swung_start``, measured on the
