@@ -1588,6 +1588,29 @@ def test_a_straight_limb_posed_bent_about_its_locked_axis_stops_short(limb, lock
         assert [v.state for v in judge_chains(rig) if v.owner == owner] == ["pass"]
 
 
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+@pytest.mark.parametrize(
+    ("hinges", "locked", "turn"), [(3, 0, 20), (3, 0, 70), (3, 1, -20), (2, 1, 70)]
+)
+def test_a_straight_limb_on_opposed_hinges_posed_about_its_locked_axis_stops_short(
+    limb, hinges, locked, turn
+) -> None:
+    """Fresh seed 440, a miss (3.4% short under a warning): as above on opposed one-sided hinges,
+    where the root's limit had kept the lock from being asked. Measured on 4.2, the leg and the
+    arm on either pair of hinges, either bone locked, posed ±20° or ±70°: 12 of 64 unexplained
+    to none."""
+    faults = (
+        Fault("straight_one_sided", limb, hinges),
+        Fault("ik_lock", limb, locked),
+        Fault("pose_rotation", limb, turn),
+    )
+    judged = judge(faults)
+    assert [v.state for v in judged.verdicts if v.owner == LIMBS[limb].owner] == ["fail"]
+    assert list(judged.problems()) == [] and judged.unexplained == []
+    (held,) = [f for f in judged.findings if f.check_id == "locks" and f.severity == Severity.ERROR]
+    assert held.title == "Bend axis locked"
+
+
 @pytest.mark.parametrize(("stiffness", "lands"), [(0.65, True), (0.7, False), (0.995, False)])
 def test_a_twisted_start_folds_too_little_where_the_bone_is_stiff(stiffness, lands) -> None:
     """Fresh seed 234 (a miss, 1.1% short under a warning): the thigh locked on X and keyed

@@ -302,6 +302,10 @@ def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Itera
         if chain.pole is None and bones[chain.root].lock_ik_x and posed_scaled(bones, chain):
             yield _bend_finding(rig, chain, bones[chain.root], "x", bend=True)  # _posed_scale
             return
+        posed_lock = posed_bend_locked(rig, chain) if aimed_by_a_pole(rig, chain) else None
+        if posed_lock is not None:
+            yield _bend_finding(rig, chain, bones[posed_lock[0]], posed_lock[1], bend=True)
+            return
         if root_limited:
             if not aimed_by_a_pole(rig, chain) and root_folds_against(rig, chain):
                 yield from straight_no_pole_findings(rig, chain, free, bones, stiffness, "opposed")
@@ -315,9 +319,6 @@ def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Itera
                 )
             return
         if aimed_by_a_pole(rig, chain):
-            if (posed_lock := posed_bend_locked(rig, chain)) is not None:
-                yield _bend_finding(rig, chain, bones[posed_lock[0]], posed_lock[1], bend=True)
-                return
             yield from straight_stiff_findings(rig, chain, free, bones, stiffness)
         elif one_way_on_x(lower := bones[chain.moving_bones[0]]) and not lower.lock_ik_x:
             yield from straight_no_pole_findings(rig, chain, free, bones, stiffness, "one_sided")
