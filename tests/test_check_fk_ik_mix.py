@@ -316,3 +316,27 @@ def test_keys_that_start_a_joint_inheriting_no_rotation_on_its_side_are_kept(lim
     assert "Inherit Rotation" in keys.no_fix_reason
     cleared = faulted_rig(kept)
     assert [v.state for v in judge_chains(cleared) if v.owner == owner] == ["fail"]
+
+
+@pytest.mark.parametrize(
+    ("limb", "angle", "keys", "override"),
+    [("leg", 100, 0.8, 1), ("leg", 150, 0.8, 1), ("arm", 100, 0.3, 0), ("arm", 150, 0.8, 1)],
+)
+def test_keys_that_turn_a_flipped_start_the_pole_angle_turns_back_stay(
+    limb, angle, keys, override
+) -> None:
+    """Fresh seed 442, a trade: the leg whose shin a Damped Track aims at the foot control, its
+    thigh keyed 0.8 and 0.4 rad and the pole angle turned 100°, lands 68° from its pole (the
+    track starts the joint bent the other way, the angle turns it back); cleared, the start comes
+    the rest way and the angle alone bends it 99° away. Measured on 4.2, the leg and the arm, the
+    angle turned ±100° or 150°, keyed 0.1 to 0.8 rad, under each overriding constraint: 8 trades
+    of 108 rigs to none."""
+    faults = (
+        Fault("pole_angle", limb, angle),
+        Fault("fk_keys", limb, keys),
+        Fault("overriding_constraint", limb, override),
+    )
+    judged = judge(faults)
+    assert list(judged.problems()) == []
+    (kept,) = [f for f in judged.findings if f.check_id == "fk_ik_mix"]
+    assert kept.fix_id is None and kept.stated["blocked_by"] == "turned_back"

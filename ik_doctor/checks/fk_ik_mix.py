@@ -49,7 +49,10 @@ What its fixes do:
   cannot fold itself (the leg and the arm keyed 0.3 or 0.8 rad land; cleared, 3.4% to 6.1%
   short), nor where they start such a bone bent its way far enough to keep its side, which its
   own pose alone would start past (the leg posed 150° under a thigh keyed 0.8 rad starts 113°
-  bent and lands; cleared, 158°, and it ends 180° from its pole: ``inherit``).
+  bent and lands; cleared, 158°, and it ends 180° from its pole: ``inherit``), nor where they
+  turn an overridden constraint's start the other way, which the pole angle turns back to the
+  pole (the leg under a Damped Track at its control, keyed 0.8 rad, the angle turned 100°,
+  lands 68° from its pole; cleared, 99°: ``pole``).
 - None for a half-way switch.
 """
 
@@ -74,7 +77,14 @@ from ..core.limb import (
 from ..core.names import readable
 from ..core.registry import Check
 from ..core.rig import IKChain, RigView
-from ..core.start import pole_turns_round, pose_flips_the_start, start_held_by
+from ..core.start import (
+    overridden_constraints,
+    pole_turns_round,
+    pose_flips_the_start,
+    start_flips_the_bend,
+    start_held_by,
+    start_turned_back,
+)
 from ..core.started import held_on_x_by_a_narrow_limit
 from ..core.switches import constraint_switches
 from ._locks_what_if import twist_that_holds_locks
@@ -182,6 +192,7 @@ def _why_the_keys_stay(
     ``start``: where the posed rotations start a chain straight at rest (``start_bend``)."""
     reasons: tuple[tuple[str, Callable[[], str | None]], ...] = (
         ("overridden_start", lambda: start_held_by(rig, chain, "the keys", rested=keyed)),
+        ("turned_back", lambda: _flip_turned_back_by_keys(rig, chain, keyed)),
         ("twisted_lock", lambda: _twist_held_by_keys(rig, chain, keyed)),
         ("aimed_line", lambda: _turn_off_the_line(rig, chain)),
         ("turned_root", lambda: _turn_that_folds_a_limit(rig, chain, keyed)),
@@ -311,6 +322,29 @@ def _bend_kept_below_keys(rig: RigView, chain: IKChain, keyed: list[str]) -> str
                 f"the keys on {parent} bend the joint at {name}, which inherits no rotation and "
                 "is held on X, so the solver cannot fold it: cleared, the limb would stop short; "
                 f"free the X IK axis of {name} first (the locks check)"
+            )
+    return None
+
+
+def _flip_turned_back_by_keys(rig: RigView, chain: IKChain, keyed: list[str]) -> str | None:
+    """Why clearing the keys would leave the pole angle alone to bend the joint away: they turn
+    where a constraint the IK overrides starts it, bent the other way, which the pole angle turns
+    back to the pole (``start_turned_back``). Fresh seed 442, a trade: the leg whose shin a Damped
+    Track aims at the foot control, the thigh keyed 0.8 and 0.4 rad and the pole angle turned
+    100°, lands 68° from its pole; cleared, it ends 99° away under the pole check's error."""
+    turned_back = start_turned_back(rig, chain)
+    if turned_back is None:
+        return None
+    bone, name = turned_back
+    for _, constraint in overridden_constraints(rig, (bone,)):
+        if readable(constraint) == name and not start_flips_the_bend(
+            rig, chain, bone, constraint, rested=keyed
+        ):
+            return (
+                f"the keys turn where '{name}' on {bone} starts the joint, bent the other way, "
+                "and the pole angle turns it back to the pole: cleared, the pole angle alone "
+                "would bend it away (the pole check's error); set the pole angle and mute that "
+                "constraint first"
             )
     return None
 
