@@ -465,6 +465,27 @@ def test_a_lower_chain_that_lands_only_by_stretching_is_a_warning(faults, owner)
     assert pair.message.endswith(f"on {owner} reaches it only by stretching its bones.")
 
 
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+@pytest.mark.parametrize("upper_stretch", [0.0, 0.02, 0.5])
+def test_a_lower_chain_hanging_where_the_upper_stretches_its_tip_misses(
+    limb, upper_stretch
+) -> None:
+    """Fresh seed 447, a miss under the warning above: the shin's IK of length 1 under the
+    thigh's with Use Tail, both on the foot control. The thigh, stretching, puts its tail, the
+    shin's head, on the control, and the shin would have to shrink to nothing: it stops 0.39% of
+    its length short whatever its own stretch (the forearm 0.38%). The upper bone not stretching
+    points at the control, and the lower one lands stretching along that line: the warning."""
+    limb_bones = LIMBS[limb]
+    rig = faulted_rig((Fault("ik_above", limb, 1), Fault("chain_length", limb, 1)))
+    rig.pose.bones[limb_bones.parent].ik_stretch = upper_stretch
+    rig.pose.bones[limb_bones.owner].ik_stretch = 0.3
+    lands = upper_stretch == 0.0
+    states = [v.state for v in judge_chains(rig) if v.owner == limb_bones.owner]
+    assert states == ["pass" if lands else "fail"]
+    (pair,) = [f for f in findings_of(rig, "duplicates")]
+    assert pair.severity == (Severity.WARNING if lands else Severity.ERROR)
+
+
 def test_the_agree_fix_is_not_offered_where_the_turned_ik_would_race() -> None:
     """Fresh seed 238 (a trade): turning the hand IK of length 3 to reach with its head, onto
     the tip of the forearm's IK of length 1, would leave a chain from the upper arm beside one

@@ -211,6 +211,23 @@ def agreeing_twin(rig: RigView, chain: IKChain) -> IKChain | None:
     return None
 
 
+def shrunk_onto_its_head(rig: RigView, upper: IKChain, lower: IKChain) -> bool:
+    """Whether the lower chain hangs from the very point where the upper one, a single bone with
+    Use Tail and IK Stretch, stretches its tip onto the control: the lower must shrink to
+    nothing, and IK Stretch stops short of that. Fresh seed 447, a miss under this check's
+    warning: the shin's IK of length 1 under the thigh's on the foot control. Measured on 4.2,
+    whatever the lower chain's stretch (0.005 to 1): the shin stops 0.39% of its length short
+    with the thigh stretching 0.02 to 0.5, the forearm 0.38%; with the upper bone not
+    stretching it points at the control, and the lower one lands by stretching along that line."""
+    return (
+        upper.use_tail
+        and len(upper.moving_bones) == 1
+        and bool(stretching_bones(rig, upper))
+        and (rig.bone(lower.root).head - rig.chain_tip(upper)).length
+        <= SAME_POINT * max(rig.chain_reach(lower), 1e-6)
+    )
+
+
 def reached_by_stretching(upper: IKChain, lower: IKChain) -> tuple[Severity, str, str]:
     """Severity, why and the message's end for a lower chain that lands only because IK Stretch
     lengthens or shortens its bones (fresh seed 192, measured on 4.2: a shin or forearm IK of

@@ -74,7 +74,9 @@ What it reports:
 - A warning where the lower chain lands only by stretching: with IK Stretch on its bones the
   solver lengthens or shrinks them onto the control (a shin IK of length 1 under a thigh IK
   without Use Tail misses 204% of its reach, and lands at IK Stretch 0.05; a foot IK of length 1
-  under the leg's misses 59%, and lands at 0.1, shrunk toward its head).
+  under the leg's misses 59%, and lands at 0.1, shrunk toward its head). Not where it hangs from
+  the very point a single upper bone with Use Tail stretches onto the control: it would shrink
+  to nothing, and stops 0.4% of its length short whatever its stretch (an error).
 - Muted twins, and IKs whose mute or influence is driven (Rigify switches), are left alone; so
   is an IK without a target Blender can resolve, which pulls nothing (its twin reaches).
 
@@ -115,6 +117,7 @@ from ._stacked_chains import (
     pulled_nearer_than_it_folds,
     reached_by_stretching,
     same_point,
+    shrunk_onto_its_head,
     solving_chains,
 )
 from ._straight_pairs import along_one_line, straight_pair
@@ -161,6 +164,18 @@ def clash_after(rig: RigView, changed: IKChain) -> IKChain | None:
         if finding is not None and finding.severity == Severity.ERROR:
             return other
     return None
+
+
+def _lands_by_stretching(
+    rig: RigView, stacked: tuple[IKChain, IKChain] | None, lower: IKChain
+) -> bool:
+    """Whether the lower of two stacked chains lands by its IK Stretch (``reached_by_stretching``)
+    rather than having to shrink onto its own head (``shrunk_onto_its_head``)."""
+    return (
+        stacked is not None
+        and bool(stretching_bones(rig, lower))
+        and not shrunk_onto_its_head(rig, *stacked)
+    )
 
 
 def _candidate_pairs(live: list[IKChain]) -> list[tuple[IKChain, IKChain]]:
@@ -218,7 +233,7 @@ def _finding(
     stranded = None if shared else stranding_spline(rig, winner)
     if stranded is not None:
         severity, why, outcome = _left_behind(winner, loser, stranded)
-    elif severity == Severity.ERROR and stacked is not None and stretching_bones(rig, loser):
+    elif severity == Severity.ERROR and _lands_by_stretching(rig, stacked, loser):
         severity, why, outcome = reached_by_stretching(winner, loser)
     message += outcome
     # A muted twin on the same bone reads as an IK/FK switch, which is what it becomes; a lone
