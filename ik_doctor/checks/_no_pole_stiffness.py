@@ -17,6 +17,7 @@ import bpy
 from ..core.finding import STIFFNESS, Finding, chain_finding
 from ..core.reach import REACH_TOLERANCE, solved_by_itasc
 from ..core.rig import AXES, IKChain, RigView
+from ._opposed_both_stiff import both_stiff_shortfall
 from ._stiffness_findings import (
     against_tolerance,
     aimed_by_a_pole,
@@ -325,7 +326,8 @@ STRAIGHT = {
         STRAIGHT_OPPOSED_SHORTFALL,
         "measured on a two-bone leg and arm straight at rest, their hinges limited to turn "
         "opposite ways: unstiff they stop 0.05% of the reach short, and fail from 0.61 on both "
-        "bones, 0.91 on the upper, 0.875 on the lower",
+        "bones, 0.91 on the upper, 0.875 on the lower; stiff unevenly, further short than "
+        "either alone",
     ),
     "one_sided": (
         STRAIGHT_ONE_SIDED_SHORTFALL,
@@ -428,6 +430,13 @@ def _no_pole_shortfall(
     }
     if max(stiffness.values()) - min(stiffness.values()) < 1e-3:
         shares[chain.root] = shortfall(table("even"), stiffness[chain.root])
+    elif straight == "opposed" and len(stiffness) == 2:
+        # Two bones stiff unevenly stop further short than either alone (fresh seed 448).
+        lower = next(name for name in stiffness if name != chain.root)
+        both = both_stiff_shortfall(stiffness[chain.root], stiffness[lower])
+        if both is not None:
+            stiffer = max(stiffness, key=lambda name: stiffness[name])
+            shares[stiffer] = max(shares[stiffer], both)
     worst = max(shares, key=lambda name: shares[name])
     return stiffness, worst, shares[worst]
 
