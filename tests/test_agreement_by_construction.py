@@ -238,6 +238,25 @@ def test_a_free_joint_below_a_limited_one_folds_the_longer_limb_nearer(
     assert ("Pose outgrows IK limits" in titles) == fails
 
 
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(("roll", "outgrows"), [(20, False), (-20, False), (0, True)])
+def test_a_joint_rolled_off_its_limit_folds_the_longer_limb_past_it(limb, roll, outgrows) -> None:
+    """Fresh seed 448, a false alarm: the leg's shin rolled 20°, limited -150° to 0° (folding only
+    away from its bend), under a thigh at 1.5 not inherited: rolled, it folds in its plane about
+    its free Z, and lands; unrolled the limit holds it, 30% short."""
+    faults = [Fault("inherit_scale_none", limb, 1.5), Fault("one_sided_limit", limb, -150)]
+    if roll:
+        faults.append(Fault("roll", limb, roll))
+    judged = judge(tuple(faults), fixes=False)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == [
+        "fail" if outgrows else "pass"
+    ]
+    assert not judged.false_alarms and not judged.silent, "\n".join(judged.problems())
+    titles = {f.title for f in judged.findings if f.check_id == "rest_pose" and f.bone == owner}
+    assert ("Pose outgrows IK limits" in titles) == outgrows
+
+
 @pytest.mark.parametrize(("scale", "fails"), [(2.5, True), (1.5, False)])
 def test_an_arm_without_use_tail_posed_longer_than_it_folds_has_its_error(scale, fails) -> None:
     """Once a failure with no error: the shoulder and the upper arm (Use Tail off), the upper

@@ -467,14 +467,15 @@ def channel_lengths(rig: RigView, chain: IKChain) -> dict[str, float]:
 
 
 def held_off_when_posed(
-    rig: RigView, chain: IKChain, grown: Mapping[str, float] | None = None
+    rig: RigView, chain: IKChain, grown: Mapping[str, float] | None = None, limited: bool = True
 ) -> Literal["limits", "length"] | None:
     """What keeps a limb its pose makes longer (``posed_longer``) from bringing its tip as near
     its root as the nearest goal the oracle sets it at rest lengths: its IK limits ("limits"),
     folded as far as they let it, or, free, its own proportions ("length": one bone longer than
     the others together by more than that goal's distance); None when it still comes that near.
     With ``grown``, as if those bones were that many times longer again (a fix that would
-    lengthen them).
+    lengthen them); without ``limited``, as if no IK limit held the fold (a joint rolled off its
+    bend axis folds in its plane about another free axis: ``_narrow_limits.folds_off_plane``).
 
     Measured: the arm and the leg whose lower joint folds ±20° land, and with the upper bone
     scaled 1.1 or 1.5 (the lower one not inheriting it) stop short, ±90° lands; the arm without
@@ -486,7 +487,7 @@ def held_off_when_posed(
         return None
     for name, times in (grown or {}).items():
         longer[name] = longer.get(name, 1.0) * times
-    folded, clamped = nearest_folded(rig, chain, longer)
+    folded, clamped = nearest_folded(rig, chain, longer, limited)
     root = rig.bone(limb_bones(rig, chain)[-1]).head
     nearest = min((tip - root).length for tip in reachable_tips(rig, chain))
     if folded <= nearest + REACH_TOLERANCE * rig.chain_reach(chain):
@@ -495,16 +496,16 @@ def held_off_when_posed(
 
 
 def nearest_folded(
-    rig: RigView, chain: IKChain, longer: Mapping[str, float] | None = None
+    rig: RigView, chain: IKChain, longer: Mapping[str, float] | None = None, limited: bool = True
 ) -> tuple[float, bool]:
     """How near its root the limb can bring its tip, each inner joint folded as far as its IK
     limits let it (those beside a held one turned to wherever brings the tip nearest), and
     whether a limit holds it (free, a limb comes as near as its longest bone outreaches the
-    rest). ``longer``: bones that many times their rest length."""
+    rest). ``longer``: bones that many times their rest length; without ``limited``, free."""
     longer = dict(longer or {})
     clamps: list[ClampedFold] = []
     order, turns = _posed_turns(rig, chain, FOLDED_AS_FAR, 0.0, True, clamps)
-    if clamps:
+    if clamps and limited:
         held = {clamp.bone for clamp in clamps}
         return _free_joints_folded_nearer(rig, chain, order, turns, longer, held), True
     # Each bone's lever runs from its head to the joint below it (the chain's tip for the
