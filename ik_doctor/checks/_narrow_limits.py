@@ -103,6 +103,12 @@ def starts_the_limits_way(
     )
 
 
+def narrow_clamps(rig: RigView, chain: IKChain) -> list[ClampedFold]:
+    """The IK limits that clamp the chain's fold where its start does not fold it their way
+    (``folds_the_limits_way``): each is this check's "IK limit too narrow"."""
+    return [c for c in clamped_folds(rig, chain) if not folds_the_limits_way(rig, chain, c)]
+
+
 def folds_the_limits_way(
     rig: RigView,
     chain: IKChain,

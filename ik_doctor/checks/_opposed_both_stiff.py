@@ -12,6 +12,10 @@ the oracle's verdict but one (0.098% read as 0.104%), where the worse-alone read
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ._stiffness_tables import shortfall
+
 BOTH_STIFF_LEVELS = (0.3, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.975, 0.99)
 """The stiffnesses measured on each bone."""
 # fmt: off
@@ -38,18 +42,13 @@ def both_stiff_shortfall(upper: float, lower: float) -> float | None:
     """The share of the reach the limb stops short with its upper and lower bones that stiff,
     read between the grid's cells; None below the grid's first row (0.3), where the bone alone
     is read (``STRAIGHT_OPPOSED_SHORTFALL``)."""
-    least, most = BOTH_STIFF_LEVELS[0], BOTH_STIFF_LEVELS[-1]
-    if min(upper, lower) < least:
+    if min(upper, lower) < BOTH_STIFF_LEVELS[0]:
         return None
-    (row, across), (column, down) = _cell(min(upper, most)), _cell(min(lower, most))
-    cells = BOTH_STIFF_PERCENT
-    top = cells[row][column] * (1.0 - down) + cells[row][column + 1] * down
-    bottom = cells[row + 1][column] * (1.0 - down) + cells[row + 1][column + 1] * down
-    return (top * (1.0 - across) + bottom * across) / 100.0
+    # Along each row at the lower bone's stiffness, then down that column at the upper's.
+    column = [_read(row, lower) for row in BOTH_STIFF_PERCENT]
+    return _read(column, upper) / 100.0
 
 
-def _cell(stiffness: float) -> tuple[int, float]:
-    """The grid index below ``stiffness`` and how far it lies toward the next (0 to 1)."""
-    levels = BOTH_STIFF_LEVELS
-    index = max(i for i in range(len(levels) - 1) if levels[i] <= stiffness)
-    return index, (stiffness - levels[index]) / (levels[index + 1] - levels[index])
+def _read(values: Sequence[float], stiffness: float) -> float:
+    """``values`` at ``BOTH_STIFF_LEVELS`` read at this stiffness (``shortfall``)."""
+    return shortfall(tuple(zip(BOTH_STIFF_LEVELS, values, strict=True)), stiffness)

@@ -46,11 +46,10 @@ from dataclasses import replace
 
 from ..core.finding import Finding, Severity, lowered
 from ..core.limb import pole_behind_bend, pole_turn
-from ..core.reach import clamped_folds
 from ..core.rig import IKChain, RigView
 from ..core.start import overridden_constraints
 from ..core.started import limited_on_x_alone
-from ._narrow_limits import folds_the_limits_way
+from ._narrow_limits import narrow_clamps
 
 TWIST_THAT_FOLDS = {
     "root": (0.025, math.pi),
@@ -116,7 +115,7 @@ def _narrow_below(rig: RigView, chain: IKChain) -> list[str]:
     "IK limit too narrow", which the lock's error kept from being asked). Fresh seed 438, a
     trade: the arm's upper arm locked on X and keyed 0.8 and 0.4 rad, its forearm limited -150°
     to 0°, lands; freed, it stops 6.5% short."""
-    return [c.bone for c in clamped_folds(rig, chain) if not folds_the_limits_way(rig, chain, c)]
+    return [clamp.bone for clamp in narrow_clamps(rig, chain)]
 
 
 def _waiting(finding: Finding, limited: list[str], narrow: list[str]) -> Finding:

@@ -174,7 +174,6 @@ from ..core.armature import pose_of
 from ..core.finding import IK_LIMIT, IK_LOCK, Finding, Severity, chain_finding
 from ..core.limb import has_degenerate_bone, one_way_on_x, root_folds_against
 from ..core.names import readable
-from ..core.reach import clamped_folds
 from ..core.registry import Check
 from ..core.rig import AXES, IKChain, RigView
 from ._aimed_start import weighed_against_aim
@@ -187,9 +186,9 @@ from ._lock_stiffness import (
 )
 from ._lock_stretch import BEND_LOCKED_TITLE, weighed_against_stretch
 from ._narrow_limits import (
-    folds_the_limits_way,
     held_swing_finding,
     limit_behind_the_lock,
+    narrow_clamps,
     narrow_finding,
 )
 from ._no_pole_stiffness import locked_fold_findings, straight_no_pole_findings
@@ -214,11 +213,7 @@ def find_lock_problems(rig: RigView, options: Mapping[str, Any]) -> Iterator[Fin
             continue  # every axis free and flexible: the tip moves every way, no lock to note
         findings = [*chain_lock_findings(rig, chain, options["stiffness"])]
         if _has_ik_limits(rig, chain) and not any(f.severity == Severity.ERROR for f in findings):
-            findings += [
-                narrow_finding(rig, chain, clamp)
-                for clamp in clamped_folds(rig, chain)
-                if not folds_the_limits_way(rig, chain, clamp)
-            ]
+            findings += [narrow_finding(rig, chain, clamp) for clamp in narrow_clamps(rig, chain)]
         findings = weighed_against_stretch(rig, chain, findings)
         findings = weighed_against_aim(rig, chain, findings)
         findings = weighed_against_twist(rig, chain, findings)
@@ -302,12 +297,13 @@ def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Itera
         if chain.pole is None and bones[chain.root].lock_ik_x and posed_scaled(bones, chain):
             yield _bend_finding(rig, chain, bones[chain.root], "x", bend=True)  # _posed_scale
             return
-        posed_lock = posed_bend_locked(rig, chain) if aimed_by_a_pole(rig, chain) else None
+        aimed = aimed_by_a_pole(rig, chain)
+        posed_lock = posed_bend_locked(rig, chain) if aimed else None
         if posed_lock is not None:
             yield _bend_finding(rig, chain, bones[posed_lock[0]], posed_lock[1], bend=True)
             return
         if root_limited:
-            if not aimed_by_a_pole(rig, chain) and root_folds_against(rig, chain):
+            if not aimed and root_folds_against(rig, chain):
                 yield from straight_no_pole_findings(rig, chain, free, bones, stiffness, "opposed")
             else:
                 unweighed = (
@@ -318,7 +314,7 @@ def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Itera
                     rig, chain, mobilities(chain, free, bones), stiffness, unmeasured=unweighed
                 )
             return
-        if aimed_by_a_pole(rig, chain):
+        if aimed:
             yield from straight_stiff_findings(rig, chain, free, bones, stiffness)
         elif one_way_on_x(lower := bones[chain.moving_bones[0]]) and not lower.lock_ik_x:
             yield from straight_no_pole_findings(rig, chain, free, bones, stiffness, "one_sided")

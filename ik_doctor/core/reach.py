@@ -525,7 +525,7 @@ def _free_joints_folded_nearer(
     chain: IKChain,
     order: list[str],
     turns: dict[str, Matrix],
-    longer: Mapping[str, float],
+    longer: dict[str, float],
     held: set[str],
 ) -> float:
     """How near its root the tip comes with the limits' joints held where they stop and each
@@ -538,7 +538,7 @@ def _free_joints_folded_nearer(
     turns = dict(turns)
 
     def distance() -> float:
-        return (_fk_tip(rig, chain, order, turns, dict(longer)) - root).length
+        return (_fk_tip(rig, chain, order, turns, longer) - root).length
 
     for name in chain.moving_part(limb_bones(rig, chain))[:-1]:
         pose_bone = rig.pose_bone(name)
