@@ -496,6 +496,24 @@ def test_a_limb_scaled_down_under_itasc_still_reaches_and_is_a_warning(rig) -> N
     assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
 
 
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+def test_a_straight_limb_under_itasc_beside_a_twin_ik_on_its_control_lands(limb) -> None:
+    """Fresh seed 454's false alarm: under iTaSC a straight limb with a pole stays straight
+    and misses, but a second IK on the owner aimed at the same control folds it, and both land;
+    a second IK aimed elsewhere does not."""
+    owner = faulted_limbs.LIMBS[limb].owner
+    itasc, straight = Fault("itasc", "leg", 0.001), Fault("straight_one_sided", limb, 0)
+    for twin, lands in ((None, False), (1, True), (0, False)):
+        faults = (itasc, straight) + ((Fault("twin_ik", limb, twin),) if twin is not None else ())
+        rig = faulted_rig(faults)
+        verdict = next(v for v in judge_chains(rig) if v.key == (owner, "IK"))
+        assert verdict.state == ("pass" if lands else "fail"), (twin, verdict.reason)
+        finding = next(f for f in findings_of(rig, "rest_pose") if f.constraint == "IK")
+        expected = "Straight, bent by twin IK" if lands else "Straight limb won't bend"
+        assert (finding.bone, finding.title) == (owner, expected)
+        assert finding.severity == (Severity.WARNING if lands else Severity.ERROR)
+
+
 def test_leftover_scale_is_reported_on_the_live_twin_of_an_ik_at_influence_zero(rig) -> None:
     rig.pose.bones["upper_arm.L"].scale = (1.0, 0.5, 1.0)
     rig.pose.bones["forearm.L"].constraints["IK"].influence = 0.0

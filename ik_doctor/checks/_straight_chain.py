@@ -142,6 +142,17 @@ def _unbent_with_pole(rig: RigView, chain: IKChain, side: str | None) -> tuple[S
         "the reach short)."
     )
     flat = flat_start_by_rounding(rig, chain)
+    twin = _itasc_twin(rig, chain) if flat is None else None
+    if twin is not None:
+        return (
+            Severity.WARNING,
+            "Straight, bent by twin IK",
+            f"under iTaSC, IK '{twin.constraint}' on {twin.owner}, aimed at the same control, "
+            "moves these bones too, and the two together bend it: it lands (measured under "
+            "iTaSC on the leg and the arm, straight, free or on a one-sided hinge: alone they "
+            "stop 6.9% of the reach short; beside a second IK on their control, with or without "
+            "a pole, they land).",
+        )
     if flat is None:
         effect = "with its pole it does not bend at all and the tip stops short of the target"
         return (
@@ -160,6 +171,26 @@ def _unbent_with_pole(rig: RigView, chain: IKChain, side: str | None) -> tuple[S
         "Straight, started flat",
         effect + (f"and {pre_bent}" if side else "it does not bend at all: pre-bend it too."),
     )
+
+
+def _itasc_twin(rig: RigView, chain: IKChain) -> IKChain | None:
+    """Under iTaSC, another live IK on the owner aimed at the same control that moves at least
+    the chain's bones: the solver's two tasks on one straight chain fold it (fresh seed 454;
+    under the standard solver it stays straight, and a twin moving fewer bones lands a free
+    chain of 3 but not one on a one-sided hinge)."""
+    if not solved_by_itasc(rig):
+        return None
+    twins = (
+        other
+        for other in rig.chains
+        if other is not chain
+        and other.live
+        and other.target is not None
+        and other.owner == chain.owner
+        and other.shares_control(chain)
+        and set(chain.bones) <= set(other.bones)
+    )
+    return next(twins, None)
 
 
 def _bent_away(

@@ -24,7 +24,9 @@ What it reports:
 - The armature in Rest Position: an error, IK does nothing.
 - A chain straight in the rest pose: an error with a pole, it does not bend at all (or, where a
   copy the IK overrides starts it folded flat, a half turn gives it no side and rounding decides
-  which way it bends: "Straight, started flat", measured on the leg copying the hips). A warning
+  which way it bends: "Straight, started flat", measured on the leg copying the hips; a warning
+  under iTaSC beside a second IK on the owner aimed at the same control moving these bones or
+  more, whose two tasks fold it: the leg and the arm land, alone 6.9% short). A warning
   without one: it cannot fold when the target comes straight toward the root, and bends only the way
   its one-sided IK limits fold it, where they choose, as a robot arm's hinges do (the finding names
   them); an error where its root inherits a pose scale 1.09 times larger across that fold than along
