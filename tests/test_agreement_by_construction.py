@@ -865,6 +865,31 @@ def test_foot_ik_under_a_limb_locked_on_every_axis_waits_for_the_pair(limb) -> N
     }
 
 
+@pytest.mark.parametrize("stretch", [0.1, 0.5])
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+def test_an_ik_carried_to_its_point_by_a_longer_one_on_its_control_shares_its_landing(
+    limb, stretch
+) -> None:
+    """Fresh seed 456, a trade: duplicates' fix turns the foot's (hand's) IK of length 1 off
+    Use Tail, so the shin (forearm) alone, locked on every axis, takes its tip to the point
+    the stretching leg's IK puts on the same control. The leg carries it: both land, and locks
+    no longer calls the shorter chain's locks an error."""
+    faults = (
+        Fault("ik_below", limb, 1),
+        Fault("ik_lock", limb, 2),
+        Fault("stretch", limb, stretch),
+    )
+    judged = judge(faults)
+    assert judged.holds and not judged.trades, "\n".join(judged.problems())
+    rig = faulted_limbs.faulted_rig(faults)
+    below = LIMBS[limb].below
+    rig.pose.bones[below].constraints["IK"].use_tail = False
+    verdicts = {v.key: v.state for v in judge_chains(rig)}
+    assert verdicts[(below, "IK")] == verdicts[(LIMBS[limb].owner, "IK")] == "pass"
+    errors = [f for f in diagnose(rig) if f.check_id == "locks" and f.severity == Severity.ERROR]
+    assert errors == []
+
+
 @pytest.mark.parametrize("limb", ["arm", "leg"])
 def test_twins_use_tail_is_not_copied_onto_an_ik_that_agrees_with_the_one_above(limb) -> None:
     """Once a trade: a forearm's (shin's) IK without Use Tail and an IK of length 1 on the bone

@@ -1,6 +1,7 @@
 """Locks findings weighed against another IK on the same control: one that pulls the same bones
-to the same point (two goals pull a stiff chain harder), or one below that lands only while a
-chain locked on every axis cannot turn (freeing it would make that one miss)."""
+to the same point (two goals pull a stiff chain harder), one that moves more bones to that
+point (it carries this chain's tip), or one below that lands only while a chain locked on every
+axis cannot turn (freeing it would make that one miss)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import replace
 
 from ..core.finding import Finding, lowered
 from ..core.rig import IKChain, RigView
-from ._stacked_chains import agreeing_twin, held_below
+from ._stacked_chains import agreeing_twin, held_below, same_point, solving_chains
 
 
 def weighed_against_other_iks(
@@ -16,6 +17,7 @@ def weighed_against_other_iks(
 ) -> list[Finding]:
     """The chain's locks findings, weighed against the other IKs on its control."""
     findings = _held_for_the_chain_below(rig, chain, findings)
+    findings = _carried_by_a_longer_chain(rig, chain, findings)
     return _weighed_against_a_paired_goal(rig, chain, findings)
 
 
@@ -86,3 +88,26 @@ def _held_for_the_chain_below(
         else f
         for f in findings
     ]
+
+
+def _carried_by_a_longer_chain(
+    rig: RigView, chain: IKChain, findings: list[Finding]
+) -> list[Finding]:
+    """Errors made warnings on a chain whose tip another live IK puts on the same control,
+    moving these bones and more: Blender solves the two as one tree, so this chain lands
+    wherever that one does, and where that one fails, its own findings say why. Fresh seed
+    456, a trade: the foot's IK without Use Tail, of length 1, beside the leg's on the foot
+    control, the shin locked on every axis and the leg stretching 0.5: both land."""
+    for other in solving_chains(rig):
+        if (
+            other.key != chain.key
+            and other.shares_control(chain)
+            and set(chain.moving_bones) < set(other.moving_bones)
+            and same_point(rig, chain, other)
+        ):
+            carried = (
+                f" But IK '{other.constraint}' on {other.owner}, aimed at the same control, moves "
+                "these bones and more to the same point: this chain lands wherever that one does."
+            )
+            return lowered(findings, carried, ("carried_by", other.key), lambda f: True)
+    return findings

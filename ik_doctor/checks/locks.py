@@ -150,7 +150,9 @@ What it reports:
 - Stiffness is a warning where a hand's IK pulls the same bones to the same point and alone it
   stops under 0.46% short, 0.58% where the stiff bone is the root (the two goals turn it the
   harder: the upper arm lands to 0.97, 0.57%); a lock's fix waits while freeing it would make
-  a foot's IK below miss (``_lock_pairs``, measured).
+  a foot's IK below miss (``_lock_pairs``, measured). Every error is a warning on a chain whose
+  tip another IK on its control puts at the same point moving these bones and more (a foot's IK
+  without Use Tail under the leg's): solved as one tree, it lands wherever that one does.
 
 What its fixes do:
 
