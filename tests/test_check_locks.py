@@ -1912,3 +1912,29 @@ def test_a_bend_lock_is_not_freed_onto_a_limit_that_folds_only_straighter(
     (locked,) = [f for f in judged.findings if f.title == "Locked, folds off plane"]
     assert (locked.fix_id is None) == waits
     assert ("free that limit with it" in (locked.no_fix_reason or "")) == waits
+
+
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+@pytest.mark.parametrize("hold", [("ik_lock", 0), ("ik_limit", 6), ("ik_limit", 0)])
+def test_a_joint_held_on_x_and_rolled_a_little_folds_about_z_and_lands(limb, hold) -> None:
+    """Rolled 1.5° or more off its fold, a lower bone held on X by a lock or a narrow limit
+    folds about its free Z, tilted into the bend plane, and lands bent off the pole's plane: no
+    error (rolled 3°: 0.058 of the free motion, once read as blocked below 0.1). Unrolled it
+    stops short; with its Z limited ±5.7° too it stops short rolled: errors."""
+    owner = LIMBS[limb].owner
+
+    def judged(roll: float, z_limited: bool) -> tuple[str, list[Severity]]:
+        rig = faulted_rig((Fault(hold[0], limb, hold[1]), Fault("roll", limb, roll)))
+        if z_limited:
+            bone = rig.pose.bones[owner]
+            bone.use_ik_limit_z, bone.ik_min_z, bone.ik_max_z = True, -0.1, 0.1
+        (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+        severities = [f.severity for f in findings_of(rig, "locks") if f.bone == owner]
+        return verdict.state, severities
+
+    assert judged(0, False) == ("fail", [Severity.ERROR])
+    state, severities = judged(3, False)
+    # A lock that no longer blocks the tip is not reported, as rolled further (8°) before.
+    assert state == "pass" and severities == ([] if hold[0] == "ik_lock" else [Severity.WARNING])
+    if hold[0] == "ik_limit" and hold[1]:
+        assert judged(3, True) == ("fail", [Severity.ERROR])

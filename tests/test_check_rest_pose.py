@@ -1210,3 +1210,27 @@ def test_a_straight_limb_on_opposed_hinges_posed_a_little_their_way_at_its_joint
         f for f in judged.findings if f.check_id == "rest_pose" and f.severity == Severity.ERROR
     ]
     assert bool(errors) is not lands
+
+
+@pytest.mark.parametrize("limb", ["leg", "arm"])
+@pytest.mark.parametrize("limit", [("ik_limit", 20), ("one_sided_limit", 30)])
+def test_a_longer_limb_rolled_a_little_folds_past_its_ik_limit_about_z(limb, limit) -> None:
+    """The upper bone posed 1.5 times longer, the lower one not inheriting it, folding ±20° or
+    0° to 30° on X: unrolled, held off its nearer goals, an error; rolled 3° or 20° with its Z
+    free it folds about Z past the limit and lands (once 'Pose outgrows IK limits'); with its Z
+    limited ±5.7° too it stops short again."""
+    owner = faulted_limbs.LIMBS[limb].owner
+
+    def judged(roll: float, z_limited: bool = False) -> tuple[str, Severity]:
+        faults = (Fault("inherit_scale_none", limb, 1.5), Fault(limit[0], limb, limit[1]))
+        rig = faulted_rig(faults + ((Fault("roll", limb, roll),) if roll else ()))
+        if z_limited:
+            bone = rig.pose.bones[owner]
+            bone.use_ik_limit_z, bone.ik_min_z, bone.ik_max_z = True, -0.1, 0.1
+        verdict = next(v for v in judge_chains(rig) if v.owner == owner)
+        (finding,) = [f for f in findings_of(rig, "rest_pose") if f.bone == owner]
+        return verdict.state, finding.severity
+
+    assert judged(0) == ("fail", Severity.ERROR)
+    assert judged(3) == judged(20) == ("pass", Severity.WARNING)
+    assert judged(20, z_limited=True) == ("fail", Severity.ERROR)

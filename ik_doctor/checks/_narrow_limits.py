@@ -17,9 +17,15 @@ import math
 import bpy
 
 from ..core.finding import IK_LIMIT, Finding, Severity, chain_finding
-from ..core.limb import bend_limit, forward_pose, has_degenerate_bone
+from ..core.limb import bend_limit, fold_off_x, forward_pose, has_degenerate_bone
 from ..core.posed_bend import pose_flips_bend
-from ..core.reach import ClampedFold, clamped_folds, held_back, mirrored_fold_held_by
+from ..core.reach import (
+    ClampedFold,
+    clamped_folds,
+    held_back,
+    mirrored_fold_held_by,
+    posed_longer,
+)
 from ..core.rig import IKChain, RigView
 from ..core.start import flip_lands
 from ..core.started import start_set_by, started_bend
@@ -41,7 +47,7 @@ def narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding:
         "but the chain still folds in its plane about its other free axes (a joint rolled off "
         "the bend axis folds about the one the roll tilts into the plane): it reaches, its "
         "joint bent off the pole's plane (measured on "
-        "the leg and the arm with ±6° and 0° limits: rolled 2° to 40° they land 27° to 77° off "
+        "the leg and the arm with ±6° and 0° limits: rolled 1.5° to 40° they land 27° to 77° off "
         "the pole's plane, rolled 90° in it; unrolled they stop 4.6% to 6.5% of the reach "
         "short)."
         if elsewhere
@@ -203,6 +209,39 @@ def folds_off_plane(rig: RigView, chain: IKChain) -> bool:
     )
 
 
+ROLLED_ONTO_FREE_AXIS = 1.5
+"""Degrees a joint's lower bone is rolled off the axis its chain folds about from which, its
+own Z free, it folds past its X IK limit about Z (``rolled_onto_a_free_axis``)."""
+ROLLED_FOLD_ROOM = 30.0
+"""The most degrees an IK limit lets a rolled joint fold toward its bend for it to be read as
+folding past it (``rolled_onto_a_free_axis``)."""
+ROLLED_LONGER = 1.5
+"""The most times its rest length a bone of the limb may be posed for that reading."""
+
+
+def rolled_onto_a_free_axis(rig: RigView, chain: IKChain) -> bool:
+    """Whether the chain's joint, rolled off its fold with its Z axis free (no IK lock, no IK
+    limit), folds past the IK limits that clamp it: the roll tilts Z into the bend plane and
+    the solver folds about it (it lands, its bend off the pole's plane). Measured on 4.2, the
+    leg and the arm whose upper bone is posed 1.2 or 1.5 times longer (the lower not
+    inheriting it), rolled 2° to 60° either way, limited ±20° or 0° to 30°: each lands; limited
+    ±60°, or posed twice as long, most stop 0.1% to 0.4% short; rolled 1°, some."""
+    off = fold_off_x(rig, chain)
+    if off is None or off < ROLLED_ONTO_FREE_AXIS or len(chain.moving_bones) < 2:
+        return False
+    name = chain.moving_bones[0]
+    joint = rig.pose_bone(name)
+    if joint.lock_ik_z or joint.use_ik_limit_z or not joint.use_ik_limit_x:
+        return False
+    limit = bend_limit(rig, name)
+    room = limit[2] if limit is not None else max(abs(joint.ik_min_x), abs(joint.ik_max_x))
+    longer = posed_longer(rig, chain).values()
+    return (
+        math.degrees(room) <= ROLLED_FOLD_ROOM + 1e-6
+        and max(longer, default=1.0) <= ROLLED_LONGER + 1e-3
+    )
+
+
 def _folds_without(rig: RigView, chain: IKChain, clamp: ClampedFold) -> bool:
     """Whether the chain still folds in its bend plane with the clamped axis held, by the same
     measure as a lock (``BLOCKED_RATIO`` of its free motion in the plane): a joint rolled off
@@ -212,8 +251,17 @@ def _folds_without(rig: RigView, chain: IKChain, clamp: ClampedFold) -> bool:
     motion = TipMotion(rig, chain)
     if motion.normal is None or motion.free_motion(in_plane=True) <= 1e-6 * rig.chain_reach(chain):
         return False  # straight: nothing folds in a plane
-    free = {key for key in motion.columns if not blocked(rig.pose_bone(key[0]), key[1])}
-    return not motion.cannot_reach(free - {(clamp.bone, clamp.axis)}, in_plane=True)
+    # Another IK limit on the clamped joint holds that fold too: it must turn far about the
+    # tilted axis (measured: the leg rolled 2° to 60°, limited on X, with its Z limited ±5.7°
+    # stops short).
+    joint = rig.pose_bone(clamp.bone)
+    free = {
+        (name, axis)
+        for name, axis in motion.columns
+        if not blocked(rig.pose_bone(name), axis)
+        and not (name == clamp.bone and getattr(joint, f"use_ik_limit_{axis}"))
+    }
+    return not motion.cannot_reach(free, in_plane=True)
 
 
 def held_swing_finding(rig: RigView, chain: IKChain) -> Finding | None:

@@ -55,18 +55,19 @@ What it reports:
   so that the limb posed by hand within its limits folds less than half as far as it does free:
   an error (a ±6° knee leaves the foot 4.7% of the reach short). A warning when the chain still
   folds in its plane about its other free axes, by the lock's own measure, as a joint rolled off
-  its bend axis does: rolled 2° to 40°, a leg or an arm with a 0° or ±6° X limit lands 27° to
-  77° off its pole's plane. Nothing, without a pole, where a limit that lets the joint fold only
-  against its rest bend is met by a start that folds it that way: posed or constrained bent
-  that way 8.5° to 165°, or off the bend plane by 0.05 rad (the root twisted or swung, the lower
-  bone swung) with 40 iterations (``_narrow_limits.folds_the_limits_way``). A chain straight at
-  rest has no bend: the side its one-sided limits
-  allow is its bend, for this check, the oracle's goals, ``rest_pose``, ``roll`` and the pole's
-  side. So a straight robot arm hinged -60° to 0° and -126° to 0° on Z, which lands where it is
-  posed by hand within them, is no error. A bent chain of three or more turning bones without a
-  pole (a robot arm) is judged as the oracle sets its goals: a limit is an error where the arm
-  posed by hand within its limits is held back, a warning where it still folds or two other
-  joints turn either way (``_other_joints``; measured on generated arms).
+  its bend axis does: rolled 1.5° to 40°, a leg or an arm with a 0° or ±6° X limit lands 27° to
+  77° off its pole's plane, and so does one locked on X (``_tip_motion.BLOCKED_RATIO``); with
+  the joint's Z IK-limited too (±5.7°) it stops short, an error. Nothing, without a pole, where
+  a limit that lets the joint fold only against its rest bend is met by a start that folds it
+  that way: posed or constrained bent that way 8.5° to 165°, or off the bend plane by 0.05 rad
+  (the root twisted or swung, the lower bone swung) with 40 iterations
+  (``_narrow_limits.folds_the_limits_way``). A chain straight at rest has no bend: the side its
+  one-sided limits allow is its bend, for this check, the oracle's goals, ``rest_pose``,
+  ``roll`` and the pole's side. So a straight robot arm hinged -60° to 0° and -126° to 0° on Z,
+  which lands where it is posed by hand within them, is no error. A bent chain of three or more
+  turning bones without a pole (a robot arm) is judged as the oracle sets its goals: a limit is
+  an error where the arm posed by hand within its limits is held back, a warning where it still
+  folds or two other joints turn either way (``_other_joints``; measured on generated arms).
 - A chain of one bone without a pole whose IK limit holds its swing (posed by hand within its
   locks and limits its tip moves less than half as far as free): an error, as its tip does not
   move at all (``_narrow_limits``, measured on the shin and the forearm: 34.7% of the reach

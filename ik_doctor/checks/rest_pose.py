@@ -80,7 +80,9 @@ What it reports:
   IK limits stop the longer limb folding as near its root as the goals it was built for
   (``core.reach.held_off_when_posed``: the leg and the arm folding ±20° land, and with the
   upper bone scaled 1.1 or 1.5, the lower one not inheriting it, stop short, the arm 28.9%; a
-  joint rolled off its bend axis folds past its X limit and lands), or where, free, one bone
+  joint rolled off its bend axis folds past its X limit and lands: rolled 1.5° or more with
+  its Z free, limited up to 30° its bend's way, posed up to 1.5 times longer,
+  ``_narrow_limits.rolled_onto_a_free_axis``), or where, free, one bone
   now outreaches the rest by more than the nearest goal lies from the root (the arm without Use
   Tail, its upper arm at 2.5 over the shoulder, 14.9% short).
 - A straight chain, or an evenly shortened bone, is a warning when IK Stretch on a chain bone
@@ -160,7 +162,7 @@ from ..core.start import (
 )
 from ..core.switches import switched_off
 from ._iteration_needs import iterations_needed
-from ._narrow_limits import folds_off_plane, starts_the_limits_way
+from ._narrow_limits import folds_off_plane, rolled_onto_a_free_axis, starts_the_limits_way
 from ._one_bone_length import changed_length, clear_scale
 from ._straight_chain import pre_bend, straight_finding
 from ._unturned_joint import rotation_effect
@@ -371,8 +373,9 @@ def _held_off(rig: RigView, chain: IKChain) -> str | None:
     (``held_off_when_posed``). A joint rolled off its bend axis folds in its plane past the limit
     that holds its X (fresh seed 448, a false alarm: the leg's shin rolled 20°, limited -150° to
     0°, under a thigh at 1.5, lands; measured on 4.2, the leg and the arm rolled 10° to 90°, 48
-    rigs with problems to 24, those left rolled 5° or limited 0° to 30°)."""
-    return held_off_when_posed(rig, chain, limited=not folds_off_plane(rig, chain))
+    rigs with problems to 24), or about its Z, rolled a little (``rolled_onto_a_free_axis``)."""
+    free = folds_off_plane(rig, chain) or rolled_onto_a_free_axis(rig, chain)
+    return held_off_when_posed(rig, chain, limited=not free)
 
 
 def _leftover_title(wrong_way: bool, falls_short: bool, held_off: str | None) -> str:
