@@ -56,7 +56,8 @@ What it reports:
   an error (a ±6° knee leaves the foot 4.7% of the reach short). A warning when the chain still
   folds in its plane about its other free axes, by the lock's own measure, as a joint rolled off
   its bend axis does: rolled 1.5° to 40°, a leg or an arm with a 0° or ±6° X limit lands 27° to
-  77° off its pole's plane, and so does one locked on X (``_tip_motion.BLOCKED_RATIO``); with
+  77° off its pole's plane, and so does one locked on X (``_tip_motion.BLOCKED_RATIO``: "Lock
+  folds off plane", a warning, ``_rolled_lock``: rolled up to 40°, 35° to 86° off it); with
   the joint's Z IK-limited too (±5.7°) it stops short, an error. Nothing, without a pole, where
   a limit that lets the joint fold only against its rest bend is met by a start that folds it
   that way: posed or constrained bent that way 8.5° to 165°, or off the bend plane by 0.05 rad
@@ -174,7 +175,7 @@ import bpy
 import numpy as np
 
 from ..core.armature import pose_of
-from ..core.finding import IK_LIMIT, IK_LOCK, Finding, Severity, chain_finding
+from ..core.finding import Finding, Severity, chain_finding
 from ..core.limb import has_degenerate_bone, one_way_on_x, root_folds_against
 from ..core.names import readable
 from ..core.registry import Check
@@ -198,6 +199,7 @@ from ._no_pole_stiffness import locked_fold_findings, straight_no_pole_findings
 from ._other_joints import weighed_against_other_joints
 from ._posed_off_axis import weighed_against_posed_parent
 from ._posed_scale import posed_scaled
+from ._rolled_lock import blocked_args, rolled_lock_findings
 from ._stiffness_findings import aimed_by_a_pole, mobilities
 from ._straight_start import posed_bend_locked
 from ._swung_start import weighed_against_swing
@@ -327,6 +329,7 @@ def chain_lock_findings(rig: RigView, chain: IKChain, stiffness: float) -> Itera
     if motion.cannot_reach(free):
         yield from _locked_findings(rig, chain, motion, free, bones, stiffness)
         return
+    yield from rolled_lock_findings(rig, chain, motion, free)
     yield from stiff_findings(rig, chain, motion, free, bones, stiffness)
 
 
@@ -457,7 +460,7 @@ def _plane_only_findings(
         ),
         fix_id="free_axes",
         fix_label=f"Free the {axis_list(axes)} IK axes of {root}",
-        fix_args=_blocked_args(rig.pose_bone(root), axes),
+        fix_args=blocked_args(rig.pose_bone(root), axes),
     )
 
 
@@ -468,7 +471,7 @@ def _also_off_plane(bend: Finding, plane_only: Finding, root: bpy.types.PoseBone
         bend,
         message=f"{bend.message} Freed on that axis alone, it would still fold only in its plane.",
         fix_label=f"Free the {axis_list(axes)} IK axes of {bend.bone} (unlock, drop zero limits)",
-        fix_args=_blocked_args(root, axes),
+        fix_args=blocked_args(root, axes),
     )
 
 
@@ -525,20 +528,10 @@ def _bend_finding(
         fix_label=None
         if held
         else f"Free the {axis_list(axes)} IK axis of {name} (unlock, drop the zero limit)",
-        fix_args=_blocked_args(pose_bone, axes),
+        fix_args=blocked_args(pose_bone, axes),
         facts=(("folds_about", folds_about),),
         no_fix_reason=held,
     )
-
-
-def _blocked_args(pose_bone: bpy.types.PoseBone, axes: str) -> tuple[tuple[str, Any], ...]:
-    """The fix's axes, and the setting that blocks them as the animation scan names it (its
-    ``cause``, with the bones): an IK lock, or a zero-width IK limit, so that the scan's proof
-    of the same setting on the same axes joins this finding (``core.scan_proofs``)."""
-    locked = [bool(getattr(pose_bone, f"lock_ik_{axis}")) for axis in axes]
-    cause = IK_LOCK if all(locked) else IK_LIMIT if not any(locked) else None
-    named = () if cause is None else (("cause", cause), ("bones", (readable(pose_bone),)))
-    return (("axes", axes), *named)
 
 
 def free_axes(obj: bpy.types.Object, finding: Finding) -> str:
