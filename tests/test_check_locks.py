@@ -1951,7 +1951,7 @@ def test_a_rolled_bend_lock_says_how_the_limb_reaches_and_its_fix_lands(stretch)
     (finding,) = [f for f in findings_of(rig, "locks") if f.title == "Lock folds off plane"]
     assert (finding.bone, finding.severity) == ("shin.L", Severity.WARNING)
     assert ("IK Stretch" in finding.message) is bool(stretch)
-    assert "20° off that axis" in finding.message
+    assert "bends on, 20° off it" in finding.message
     apply_fix(finding)
     assert not rig.pose.bones["shin.L"].lock_ik_x
     assert [v.state for v in judge_chains(rig) if v.owner == "shin.L"] == ["pass"]

@@ -31,37 +31,37 @@ def rolled_lock_findings(
     normal = motion.normal
     if chain.pole is None or normal is None or len(chain.moving_bones) != 2:
         return  # measured on two-bone limbs; hinged insect legs of three land as built
-    for name in chain.moving_bones[:1]:
-        axis = motion.bend_axis(rig, name)
-        pose_bone = rig.pose_bone(name)
-        if axis is None or (name, axis) in free or not getattr(pose_bone, f"lock_ik_{axis}"):
-            continue
-        # Freed, the joint folds in its plane, where a pole angle the hold turns back flips it.
-        held = angle_turned_back(rig, chain, "freed")
-        along = getattr(rig.bone(name), f"{axis}_axis")
-        rolled = math.degrees(math.acos(min(1.0, abs(along.dot(normal)))))
-        yield chain_finding(
-            "locks",
-            rig,
-            chain,
-            bone=name,
-            severity=Severity.WARNING,
-            title="Lock folds off plane",
-            message=(
-                f"{name} cannot turn about {axis.upper()} (an IK lock on {axis.upper()}), the "
-                f"axis the chain of IK '{chain.constraint}' bends on, but it lies {rolled:.2g}° "
-                f"off that axis: {_how_it_reaches(rig, chain)}"
-            ),
-            why=(
-                "Blender's solver turns a bone only about the axes its IK locks leave free; a "
-                "roll tilts another axis into the bend plane, and folding about it swings the "
-                "joint sideways."
-            ),
-            fix_id=None if held else "free_axes",
-            fix_label=None if held else f"Free the {axis.upper()} IK axis of {name} (unlock)",
-            fix_args=blocked_args(pose_bone, axis),
-            no_fix_reason=held,
-        )
+    name = chain.moving_bones[0]
+    axis = motion.bend_axis(rig, name)
+    pose_bone = rig.pose_bone(name)
+    if axis is None or (name, axis) in free or not getattr(pose_bone, f"lock_ik_{axis}"):
+        return
+    # Freed, the joint folds in its plane, where a pole angle the hold turns back flips it.
+    held = angle_turned_back(rig, chain, "freed")
+    along = getattr(rig.bone(name), f"{axis}_axis")
+    rolled = math.degrees(math.acos(min(1.0, abs(along.dot(normal)))))
+    yield chain_finding(
+        "locks",
+        rig,
+        chain,
+        bone=name,
+        severity=Severity.WARNING,
+        title="Lock folds off plane",
+        message=(
+            f"{name} cannot turn about {axis.upper()} (an IK lock on {axis.upper()}), the axis "
+            f"nearest the one the chain of IK '{chain.constraint}' bends on, {rolled:.2g}° off "
+            f"it: {_how_it_reaches(rig, chain)}"
+        ),
+        why=(
+            "Blender's solver turns a bone only about the axes its IK locks leave free; a roll "
+            "tilts another axis into the bend plane, and folding about it swings the joint "
+            "sideways."
+        ),
+        fix_id=None if held else "free_axes",
+        fix_label=None if held else f"Free the {axis.upper()} IK axis of {name} (unlock)",
+        fix_args=blocked_args(pose_bone, axis),
+        no_fix_reason=held,
+    )
 
 
 def _how_it_reaches(rig: RigView, chain: IKChain) -> str:
@@ -69,9 +69,9 @@ def _how_it_reaches(rig: RigView, chain: IKChain) -> str:
     stretching = stretching_bones(rig, chain)
     if stretching:
         return (
-            f"the limb reaches by IK Stretch on {', '.join(stretching)}, the joint barely "
-            "bending (measured: the leg and the arm so locked, rolled 1.5° to 40°, with stretch "
-            "0.5 land within 2° of the pole's plane)."
+            f"the limb reaches by IK Stretch on {', '.join(stretching)}, its joint near the "
+            "pole's plane (measured: the leg and the arm so locked, rolled 1.5° to 40°, with "
+            "stretch 0.5 land within 2° of it)."
         )
     return (
         "the solver folds the joint about its free axes instead, and the limb reaches with the "
