@@ -6,13 +6,13 @@ says of an IK limit). Also the fix's arguments every locks finding on a blocked 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from typing import Any
 
 import bpy
 
 from ..core.finding import IK_LIMIT, IK_LOCK, Finding, Severity, chain_finding
+from ..core.geometry import degrees_off
 from ..core.names import readable
 from ..core.reach import stretching_bones
 from ..core.rig import IKChain, RigView
@@ -38,8 +38,7 @@ def rolled_lock_findings(
         return
     # Freed, the joint folds in its plane, where a pole angle the hold turns back flips it.
     held = angle_turned_back(rig, chain, "freed")
-    along = getattr(rig.bone(name), f"{axis}_axis")
-    rolled = math.degrees(math.acos(min(1.0, abs(along.dot(normal)))))
+    rolled = degrees_off(getattr(rig.bone(name), f"{axis}_axis"), normal)
     yield chain_finding(
         "locks",
         rig,

@@ -182,11 +182,10 @@ def _itasc_twin(rig: RigView, chain: IKChain) -> IKChain | None:
         return None
     twins = (
         other
-        for other in rig.chains
+        for other in rig.chains_on_bone(chain.owner)
         if other is not chain
         and other.live
         and other.target is not None
-        and other.owner == chain.owner
         and other.shares_control(chain)
         and set(chain.bones) <= set(other.bones)
     )

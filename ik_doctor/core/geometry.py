@@ -26,6 +26,12 @@ def signed_angle(start: Vector, end: Vector, about: Vector) -> float:
     return math.atan2(start.cross(end).dot(about), start.dot(end))
 
 
+def degrees_off(axis: Vector, other: Vector) -> float:
+    """Degrees (0 to 90) between two unit axes, read either way along each: how far a bone's
+    axis lies off the axis its chain folds about."""
+    return math.degrees(math.acos(min(1.0, abs(axis.dot(other)))))
+
+
 def perpendicular(direction: Vector) -> Vector:
     """A unit vector across ``direction`` (not zero), built from Z or, near Z, from X."""
     helper = Vector((0.0, 0.0, 1.0))

@@ -16,7 +16,7 @@ import bpy
 from mathutils import Matrix, Vector
 
 from .editing import constraint_on
-from .geometry import bend_normal, offset_from_line, rest_pole_angle, signed_angle
+from .geometry import bend_normal, degrees_off, offset_from_line, rest_pole_angle, signed_angle
 from .names import readable
 from .rig import IKChain, RigView
 
@@ -119,8 +119,7 @@ def fold_off_x(rig: RigView, chain: IKChain) -> float | None:
     normal = bend_plane(rig, chain)
     if normal is None:
         return None
-    x_axis = rig.bone(chain.moving_bones[0]).x_axis
-    return math.degrees(math.acos(min(1.0, abs(x_axis.dot(normal)))))
+    return degrees_off(rig.bone(chain.moving_bones[0]).x_axis, normal)
 
 
 def one_way_on_x(pose_bone: bpy.types.PoseBone) -> int:
