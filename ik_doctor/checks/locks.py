@@ -45,12 +45,14 @@ What it reports:
 - A chain without a pole locked to its bend plane: a warning.
 - A chain straight at rest whose free axes do not move its tip at all (every axis locked): an
   error on every lock (it stays put, 36.8% of the reach short, measured on the leg and the arm
-  with and without a pole); straight, it has no bend axis to blame. Unless its pose starts it
-  bent (``rest_pose``'s "Straight, bent at start"): the axis that bend turns about is its bend
-  axis, and an IK lock there is the error above (the leg and the arm posed ±20° or ±70° about
-  X, locked on X on either bone, stop 1.9% to 14.9% short; freed, they land). Without a pole,
-  a straight limb's root locked on X folds it off its plane only at its built lengths: with a
-  bone posed scaled the lock is that error (``_posed_scale``: 0.93% to 74% short).
+  with and without a pole); straight, it has no bend axis to blame. Unless its pose, or a
+  constraint the IK overrides, starts it bent (``rest_pose``'s "Straight, bent at start"): the
+  axis that bend turns about is its bend axis, and an IK lock there is the error above (the leg
+  and the arm posed ±20° or ±70° about X, locked on X on either bone, stop 1.9% to 14.9% short,
+  started so by a Damped Track at the pole or a copied rotation 3.4% to 38%; freed, they land;
+  a Damped Track at the target points the bone at it wherever it goes, and lands). Without a
+  pole, a straight limb's root locked on X folds it off its plane only at its built lengths:
+  with a bone posed scaled the lock is that error (``_posed_scale``: 0.93% to 74% short).
 - An IK limit that lets a joint fold only a few degrees toward its bend, or only away from it,
   so that the limb posed by hand within its limits folds less than half as far as it does free:
   an error (a ±6° knee leaves the foot 4.7% of the reach short). A warning when the chain still
