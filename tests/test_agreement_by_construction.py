@@ -703,6 +703,26 @@ def test_a_dead_spline_ik_over_an_ik_without_use_tail_strands_its_tip_an_error_t
     assert verdict.tip_error < REACH_TOLERANCE * verdict.reach  # the leg still turns the hips
 
 
+@pytest.mark.parametrize(("override", "lands"), [(0, True), (1, False), (5, False)])
+def test_an_owner_aimed_at_the_chains_root_is_posed_after_the_solve(override, lands) -> None:
+    """Fresh seed 477 (a false error): the arm's forearm copies the shoulder's rotation, the root
+    of its IK's chain without Use Tail, so Blender poses it again after the solve and the dead
+    Spline IK strands nothing: dead beside a working IK, a warning. Aimed elsewhere (the hand
+    control, the other arm's control) the tip stays behind."""
+    faults = (
+        Fault("overriding_constraint", "arm", override),
+        Fault("dead_spline_ik", "arm", 0),
+        Fault("tail_off", "arm", 0),
+    )
+    judged = judge(faults, fixes=False)
+    assert [v.state for v in judged.verdicts if v.owner == "forearm.L"] == [
+        "pass" if lands else "fail"
+    ]
+    assert judged.holds and not judged.unexplained, "\n".join(judged.problems())
+    (spline,) = [f for f in judged.findings if f.check_id == "spline_target"]
+    assert spline.severity == (Severity.WARNING if lands else Severity.ERROR)
+
+
 @pytest.mark.parametrize("limb", ["arm", "leg"])
 @pytest.mark.parametrize(("below", "lands"), [(1, False), (2, True)])
 def test_a_stranded_tip_beside_an_ik_below_on_its_control_agrees(limb, below, lands) -> None:

@@ -206,7 +206,8 @@ def stranded_ik(rig: RigView, chain: SplineChain) -> IKChain | None:
     influence 0 alike; with its root at the owner (chain length 1 there) or above the IK's
     chain, under an IK with Use Tail, or deleted, the IK lands. So it does where another live
     IK turns the owner, solved after and posing it from its parent again (seed 158: a hand or
-    foot IK of length 2 on the same control, and the arm and the leg land)."""
+    foot IK of length 2 on the same control, and the arm and the leg land), or a constraint on
+    the owner aims at its chain's root (``_posed_after_the_solve``)."""
     if not skipped(chain):
         return None
     below_root = chain.bones[:-1]
@@ -222,8 +223,24 @@ def stranded_ik(rig: RigView, chain: SplineChain) -> IKChain | None:
                 other.live and _resolved(other) and ik.owner in other.moving_bones
                 for other in rig.chains_with_bone(ik.owner)
             )
+            and not _posed_after_the_solve(rig, ik)
         ),
         None,
+    )
+
+
+def _posed_after_the_solve(rig: RigView, ik: IKChain) -> bool:
+    """Whether a constraint on the IK's owner aims at the root of the IK's chain: Blender then
+    poses the owner again once it has solved that chain, from its solved parent, and the tip
+    follows (fresh seed 477, a false alarm: the arm whose forearm copies the shoulder's rotation
+    lands). Measured on 4.2, 4.5 and 5.3, the arm without Use Tail beside a Spline IK with no
+    target or a mesh: a Copy Rotation or Copy Location of the shoulder, muted, at influence 0,
+    first or last in the stack, lands; aimed at the upper arm (the owner's parent, in the
+    chain), at the hand control, the chest or the rig's root, the tip stays behind."""
+    return any(
+        getattr(constraint, "target", None) == rig.object
+        and readable(constraint, "subtarget", "") == ik.root
+        for constraint in rig.pose_bone(ik.owner).constraints
     )
 
 
