@@ -548,6 +548,26 @@ def test_joint_without_inherited_rotation_in_a_straight_chain_that_stretches_sti
     assert (finding.severity, finding.stated["effect"]) == (Severity.WARNING, "stretched_straight")
 
 
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(("limited", "lands"), [(False, True), (True, False)])
+def test_a_pose_a_limit_rotation_holds_back_keeps_no_side(limb, limited, lands) -> None:
+    """Fresh seed 476, a miss (180° from the pole under a warning): posed 70° into its bend the
+    joint that inherits no rotation keeps its side as the bones above turn, but a Limit Rotation
+    on it (X held to 0..0.1 rad) holds that pose back where the solver starts: it starts nearly
+    at rest, and flips. Measured on 4.2, the leg and the arm posed 45° to 120°, keyed or stiff:
+    14 misses to none."""
+    faults = [Fault("pose_rotation", limb, 70), Fault("inherit_rotation_off", limb, 0)]
+    if limited:
+        faults.append(Fault("overriding_constraint", limb, 4))
+    judged = judge(tuple(faults))
+    assert [v.state for v in judged.verdicts if v.owner == LIMBS[limb].owner] == [
+        "pass" if lands else "fail"
+    ]
+    assert not judged.unexplained and judged.holds, "\n".join(judged.problems())
+    (finding,) = [f for f in judged.findings if f.check_id == "inherit"]
+    assert finding.severity == (Severity.WARNING if lands else Severity.ERROR)
+
+
 @pytest.mark.parametrize("pose", [0, 20])
 def test_joint_without_inherited_rotation_in_a_straight_stretching_chain_with_free_hinges_fails(
     pose,

@@ -26,6 +26,7 @@ from ..core.limb import (
 from ..core.names import readable
 from ..core.reach import BODY_TURN, stretching_bones
 from ..core.rig import AXES, IKChain, RigView
+from ..core.start import clamped_by_limit_rotations
 from ..core.started import start_set_by
 from ._posed_off_axis import held_on, turned_off_its_bend
 from ._straight_chain import stretched_straight
@@ -457,6 +458,9 @@ def _start_bend(
     if rest_normal is None:
         return None
     posed = forward_pose(rig, chain, rested=rested)
+    # A Limit Rotation holds the joint's pose back where the solver starts (fresh seed 476, a
+    # miss: the arm posed 70°, its forearm held to 0..0.1 rad about X, flipped under a warning).
+    posed = clamped_by_limit_rotations(rig, chain, [name], posed) or posed
     parent_pose = posed[readable(parent)]
     above = parent_motion(rig, chain.root).to_3x3().normalized() @ parent_pose.to_3x3().normalized()
     own = (parent.matrix_local @ parent_pose.inverted_safe() @ posed[name]).to_3x3()

@@ -243,13 +243,14 @@ def pose_flips_the_start(rig: RigView, chain: IKChain) -> bool:
 
 
 def clamped_by_limit_rotations(
-    rig: RigView, chain: IKChain, turned: list[str]
+    rig: RigView, chain: IKChain, turned: list[str], posed: dict[str, Matrix] | None = None
 ) -> dict[str, Matrix] | None:
-    """The chain's posed matrices with each turned bone's rotation as its Limit Rotations leave
-    it where the solver starts (``limited_by_its_stack``), root first; None where none holds a
-    turned bone back (seed 117: the leg posed -20° against its bend, its shin's local X held to
-    0..0.1 rad, starts at rest and lands, where its pose alone read as a flip)."""
-    posed = forward_pose(rig, chain, within_limits=True)
+    """The chain's posed matrices (``posed``, by default its forward pose within its IK limits)
+    with each turned bone's rotation as its Limit Rotations leave it where the solver starts
+    (``limited_by_its_stack``), root first; None where none holds a turned bone back (seed 117:
+    the leg posed -20° against its bend, its shin's local X held to 0..0.1 rad, starts at rest
+    and lands, where its pose alone read as a flip)."""
+    posed = forward_pose(rig, chain, within_limits=True) if posed is None else posed
     clamped = False
     for name in reversed(chain.moving_bones):  # root first: a swing carries the bones below
         if name not in turned:
