@@ -341,6 +341,23 @@ def test_no_roll_fix_that_would_put_an_x_lock_or_narrow_limit_on_the_bend(
     assert [f.severity for f in findings_of(rig, "locks")] == [Severity.ERROR]
 
 
+@pytest.mark.parametrize(("iterations", "waits"), [(8, True), (9, False)])
+def test_no_roll_fix_that_leaves_the_chain_too_few_iterations(rig, iterations, waits) -> None:
+    """Fresh seed 479's class: the forearm rolled 50° off its fold lands with 8 iterations, one
+    fewer than unrolled; rolled onto the bend it would need 9 (the solver check's error), so the
+    roll fix waits for the iterations. With 9 it is offered."""
+    rig.pose.bones["forearm.L"].constraints["IK"].iterations = iterations
+    _roll(rig, "forearm.L", 50.0)
+    assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["pass"]
+    (finding,) = findings_of(rig, "roll")
+    assert (finding.fix_id is None) == waits
+    if waits:
+        assert finding.stated["blocked_by"] == "iterations"
+        assert "raise its iterations first" in (finding.no_fix_reason or "")
+        _roll(rig, "forearm.L", -50.0)
+        assert [v.state for v in judge_chains(rig) if v.owner == "forearm.L"] == ["fail"]
+
+
 def test_no_roll_fix_that_turns_the_start_a_track_to_sets(rig) -> None:
     """Fresh seed 190 (a trade): the forearm rolled 70° under a Track To at the hand control
     (its -Z at the control) lands, the Track To's start the rest way. Rolled onto the bend, the

@@ -833,6 +833,34 @@ def test_a_limb_rolled_a_little_off_its_fold_needs_one_iteration_more(
 
 
 @pytest.mark.parametrize(
+    ("limb", "roll", "iterations", "fails"),
+    [
+        ("arm", -50, 8, False),  # seed 479: under a chain length of 1, then the trade
+        ("arm", -50, 7, True),
+        ("arm", 80, 8, False),
+        ("leg", 40, 11, False),
+        ("leg", -55, 10, True),
+        ("leg", 65, 11, True),  # from 60° to 75° the leg needs its table's 12
+        ("arm", 30, 8, True),
+    ],
+)
+def test_a_limb_rolled_further_off_its_fold_needs_one_iteration_fewer(
+    limb: str, roll: float, iterations: int, fails: bool
+) -> None:
+    """Fresh seed 479 (a trade): rolled 38° to 58° or 78° to 90° off the axis its joint folds
+    about, the leg and the arm with a pole land with one iteration fewer than unrolled; the
+    error the table's count gave on the arm rolled 50° at 8 came with chain_length's fix."""
+    rig = faulted_rig((Fault("roll", limb, roll), Fault("iterations", limb, iterations)))
+    owner = LIMBS[limb].owner
+    (verdict,) = [v for v in judge_chains(rig) if v.owner == owner]
+    assert verdict.fails == fails, verdict.reason
+    errors = [
+        f for f in findings_of(rig, "solver") if f.bone == owner and f.severity == Severity.ERROR
+    ]
+    assert bool(errors) == fails, [f.message for f in errors]
+
+
+@pytest.mark.parametrize(
     ("limb", "turn", "needs"),
     [
         ("leg", (0.8, 0.4, 0.0), 14),  # seed 352, keyed: at 12, 4.4% short under a warning

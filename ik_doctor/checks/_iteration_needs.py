@@ -85,7 +85,17 @@ rolled needs one iteration more than ``BEND_NEEDS`` says: measured on 4.2, 4.5 a
 at 12 stops 0.10% to 0.13% of its reach short rolled 7° to 24° (and 156° to 173°), the arm at 9
 rolled 7° to 22°, and one more lands them; 6° lands both, 23° the arm. Rolled 30° to 90° they
 need as many or fewer, unevenly (the leg at 11 lands rolled 40°, 50°, 80° and 90° and stops
-short at 60° and 70°), which is left to the table."""
+short at 60° and 70°), which is left to the table (and ``ROLLED_FEWER``)."""
+ROLLED_FEWER = ((37.9, 1), (58.5, 0), (77.9, 1))
+"""Iterations fewer than ``BEND_NEEDS`` says that a limb with a pole needs with its lower bone
+rolled at least this many degrees off its X axis (``fold_off_x``). Fresh seed 479, a trade: the
+arm rolled 50° at 8 iterations under a chain length of 1; set to 2 it landed under the error
+that 9 were needed. Measured on 4.2 and 5.3 alike, rolled every 1° to 10° either way: the leg
+(7.63°, 12) and the arm (13.7°, 9) each need one fewer from 38° to 58° and from 78° to 90°;
+from 60° to 75° the leg needs its 12 (the arm 8); the arm needs 7 from 85°, the leg 10 at 45°
+and 90°, which this does not count. Read only for the rows measured (``ROLLED_ROWS``)."""
+ROLLED_ROWS = (7.63, 13.7)
+"""The ``BEND_NEEDS`` rows the rolled counts were measured on: the leg's and the arm's."""
 TAIL_OFF_NEEDS = 15
 TAIL_OFF_STRETCHING_NEEDS = 12
 """The same chain stretching: measured on the arm with IK Stretch 0.01 to 1 on the forearm (a
@@ -230,9 +240,8 @@ def iterations_needed(
         needs[0] = stiff  # mild stiffness on both bones steadies the leg: it lands sooner
     elif stiff is not None:
         needs.append(stiff)
-    rolled = _rolled_need(rig, chain, measured, limb)
-    if with_pole and table is BEND_NEEDS and not stretching and stiff is None and rolled:
-        needs.append(rolled)
+    if with_pole and table is BEND_NEEDS and not stretching and stiff is None:
+        _weigh_the_roll(rig, chain, needs, measured, limb)
     needs += _setup_needs(rig, chain, bend, with_pole, longest)
     if table is NO_POLE_BEND_NEEDS and straighter is None and not at_rest:
         needs += _swung_root(rig, chain, bend)
@@ -355,16 +364,67 @@ def _rolled_need(
     rig: RigView, chain: IKChain, measured: tuple[float, int], limb: str
 ) -> Need | None:
     """One more than the bend table's ``measured`` row for a lower bone rolled a little off the
-    axis its joint folds about (``ROLLED_OFF_FOLD``), None otherwise."""
+    axis its joint folds about (``ROLLED_OFF_FOLD``), or fewer rolled further
+    (``ROLLED_FEWER``); None otherwise."""
     off_fold = fold_off_x(rig, chain)
-    if off_fold is None or not ROLLED_OFF_FOLD[0] <= off_fold <= ROLLED_OFF_FOLD[1]:
+    if off_fold is None:
+        return None
+    if ROLLED_OFF_FOLD[0] <= off_fold <= ROLLED_OFF_FOLD[1]:
+        return Need(
+            measured[1] + 1,
+            f"its lower bone is rolled {off_fold:.0f}° off the axis its joint folds about, and "
+            f"{limb} so rolled need one more than the {measured[1]} of the unrolled, measured",
+            "rolled",
+        )
+    fewer = at_least(ROLLED_FEWER, off_fold)
+    if not fewer:
         return None
     return Need(
-        measured[1] + 1,
+        measured[1] - fewer,
         f"its lower bone is rolled {off_fold:.0f}° off the axis its joint folds about, and "
-        f"{limb} so rolled need one more than the {measured[1]} of the unrolled, measured",
+        f"{limb} bent up to {measured[0]:g}° so rolled need at least {measured[1] - fewer}, "
+        f"one fewer than unrolled, measured",
         "rolled",
     )
+
+
+def _weigh_the_roll(
+    rig: RigView, chain: IKChain, needs: list[Need], measured: tuple[float, int], limb: str
+) -> None:
+    """Add to ``needs`` the one more a lower bone rolled a little off its fold needs, or, with
+    only the bend table's count in them, put the one fewer of a bone rolled further in its place
+    (``_rolled_need``), on a plain limb with a pole read by ``BEND_NEEDS``."""
+    rolled = _rolled_need(rig, chain, measured, limb)
+    if rolled is not None and rolled.count > measured[1]:
+        needs.append(rolled)
+    elif rolled is not None and len(needs) == 1 and _as_rolled_measured(rig, chain, measured):
+        needs[0] = rolled  # rolled further, it folds sooner: fewer, as measured on its row
+
+
+def rolled_saves_an_iteration(rig: RigView, chain: IKChain) -> str | None:
+    """Why rolling the lower bone onto its fold would leave the chain too few iterations: rolled
+    within ``ROLLED_FEWER`` it lands with one fewer than unrolled, and has no more (the trade
+    the roll check's fix made on the arm rolled 50° at 8, which aligned needs 9)."""
+    need = iterations_needed(rig, chain)
+    off_fold = fold_off_x(rig, chain)
+    if need is None or need.kind != "rolled" or off_fold is None:
+        return None
+    fewer = at_least(ROLLED_FEWER, off_fold)
+    iterations = rig.ik_constraint(chain).iterations
+    if not fewer or iterations >= need.count + fewer:
+        return None
+    return (
+        f"rolled {off_fold:.0f}° off its fold, the chain lands with {iterations} iterations; "
+        f"rolled onto it, it would need {need.count + fewer} (the solver check's error): raise "
+        "its iterations first"
+    )
+
+
+def _as_rolled_measured(rig: RigView, chain: IKChain, measured: tuple[float, int]) -> bool:
+    """Whether the limb is as ``ROLLED_FEWER`` was measured: on its rows, unposed and unstiff (the
+    arm rolled 90° and stiff 0.8 on both bones stops short at 8, its unrolled row's count less
+    one)."""
+    return measured[0] in ROLLED_ROWS and not _posed_or_stiff(rig, chain)
 
 
 def _bend_table(rig: RigView, chain: IKChain, with_pole: bool) -> tuple[tuple[float, int], ...]:

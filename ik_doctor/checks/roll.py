@@ -74,6 +74,7 @@ from ..core.registry import Check
 from ..core.rig import IKChain, RigView
 from ..core.start import overridden_constraints, start_flips_the_bend
 from ._hinge_turn import angle_turned_back
+from ._iteration_needs import rolled_saves_an_iteration
 from ._lock_stiffness import stiffness_held_by_roll
 
 PLANAR_RATIO = 0.01
@@ -259,8 +260,9 @@ def _facts(
 ) -> tuple[tuple[str, Any], ...]:
     """What the message lists (the bones off the axis, in degrees), and what keeps the roll
     fix back: 'keyed' bones, an X lock or limit that would hold the fold ('holds_fold'),
-    stiffness the chain lands with only folding about Z ('stiffness'), or a Track To whose start
-    turns with the roll ('start')."""
+    stiffness the chain lands with only folding about Z ('stiffness'), a Track To whose start
+    turns with the roll ('start'), a pole angle the roll would turn back ('pole_angle'), or
+    iterations that land only rolled ('iterations')."""
     return (
         ("off", tuple((name, angles[name]) for name in off)),
         ("keyed", tuple(keyed)),
@@ -272,13 +274,15 @@ def _held(
     rig: RigView, chain: IKChain, off: list[str], keyed: list[str], aligned_x: Vector
 ) -> tuple[str | None, str | None]:
     """Why rolling would break the chain (``_held_once_aligned``, ``stiffness_held_by_roll``,
-    ``_track_that_turns_with_the_roll``: the first that speaks), and what keeps the fix back, in
-    a word (the finding's 'blocked_by')."""
+    ``_track_that_turns_with_the_roll``, ``angle_turned_back``, ``rolled_saves_an_iteration``:
+    the first that speaks), and what keeps the fix back, in a word (the finding's
+    'blocked_by')."""
     reasons = (
         ("holds_fold", lambda: _held_once_aligned(rig, chain, off, aligned_x)),
         ("stiffness", lambda: stiffness_held_by_roll(rig, chain)),
         ("start", lambda: _track_that_turns_with_the_roll(rig, chain, off)),
         ("pole_angle", lambda: angle_turned_back(rig, chain, "rolled into line")),
+        ("iterations", lambda: rolled_saves_an_iteration(rig, chain)),
     )
     for word, reason in reasons:
         held = reason()
