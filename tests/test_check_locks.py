@@ -1665,6 +1665,30 @@ def test_a_straight_limb_started_bent_off_its_locked_axis_is_not_held(limb, over
     assert [f for f in judged.findings if f.check_id == "locks"] == []
 
 
+@pytest.mark.parametrize("limb", ["arm", "leg"])
+@pytest.mark.parametrize(("limit", "turn"), [(6, -20), (3, -70)])
+def test_a_narrow_limit_that_holds_a_flipping_pose_keeps_its_fix_back(limb, limit, turn) -> None:
+    """Fresh seed 482, a trade: the arm stretching 0.1, its forearm limited ±6° and posed -20°
+    against its bend, lands by stretch under the narrow limit's warning; the limit holds the pose
+    where the solver starts. Dropped, the pose starts the joint bent the other way and the arm
+    ends 180° from its pole (rest_pose's error). Measured on 4.2, the leg and the arm limited
+    ±3° or ±6°, posed -20° or -70°, stretching 0.1 or 0.5: 16 trades to none; the fix waits."""
+    faults = (
+        Fault("pose_rotation", limb, turn),
+        Fault("ik_limit", limb, limit),
+        Fault("stretch", limb, 0.1),
+    )
+    judged = judge(faults)
+    assert [v.state for v in judged.verdicts if v.owner == LIMBS[limb].owner] == ["pass"]
+    assert list(judged.problems()) == []
+    (narrow,) = [f for f in judged.findings if f.check_id == "locks"]
+    assert (narrow.severity, narrow.fix_id) == (Severity.WARNING, None)
+    assert "clear the pose first" in (narrow.no_fix_reason or "")
+    rig = faulted_rig(faults)
+    rig.pose.bones[LIMBS[limb].owner].use_ik_limit_x = False
+    assert [v.state for v in judge_chains(rig) if v.owner == LIMBS[limb].owner] == ["fail"]
+
+
 @pytest.mark.parametrize(("stiffness", "lands"), [(0.65, True), (0.7, False), (0.995, False)])
 def test_a_twisted_start_folds_too_little_where_the_bone_is_stiff(stiffness, lands) -> None:
     """Fresh seed 234 (a miss, 1.1% short under a warning): the thigh locked on X and keyed

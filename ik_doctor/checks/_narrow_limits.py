@@ -25,6 +25,7 @@ from ..core.reach import (
     held_back,
     mirrored_fold_held_by,
     posed_longer,
+    stretching_bones,
 )
 from ..core.rig import IKChain, RigView
 from ..core.start import flip_lands
@@ -54,10 +55,8 @@ def narrow_finding(rig: RigView, chain: IKChain, clamp: ClampedFold) -> Finding:
         else f"the chain of IK '{chain.constraint}' can barely fold and misses targets nearer "
         "its root."
     )
-    held = (
-        posed_flip_held(rig, chain) or angle_turned_back(rig, chain, "without the limit")
-        if elsewhere
-        else None
+    held = posed_flip_held(rig, chain) or (
+        angle_turned_back(rig, chain, "without the limit") if elsewhere else None
     )
     return chain_finding(
         "locks",
@@ -180,20 +179,21 @@ def limit_behind_the_lock(rig: RigView, chain: IKChain, name: str) -> str | None
 
 
 def posed_flip_held(rig: RigView, chain: IKChain) -> str | None:
-    """Why the limit that folds the chain off its plane (``folds_off_plane``) must stay while
-    its pose bends the joint the other way: dropped, the joint folds in its plane from that
-    start and bends away from the pole (the rest_pose check's error; measured on the arm rolled
-    30°, limited ±16°, posed -50°: it lands, and with the limit dropped ends 141° away)."""
-    if chain.pole is None or not folds_off_plane(rig, chain):
+    """Why the limit that folds the chain off its plane (``folds_off_plane``), or holds a chain
+    that reaches by IK Stretch, must stay while its pose bends the joint the other way: dropped,
+    the joint folds in its plane from that start and bends away from the pole (the rest_pose
+    check's error; measured on the arm rolled 30°, limited ±16°, posed -50°: it lands, and with
+    the limit dropped ends 141° away; fresh seed 482, a trade: the arm stretching 0.1, limited
+    ±6° and posed -20°, lands, and with the limit dropped ends 180° away)."""
+    if chain.pole is None or not (folds_off_plane(rig, chain) or stretching_bones(rig, chain)):
         return None
     # As posed once the limit is gone, not held within it (the arm limited ±8° and posed -20°
     # starts bent the rest way within the limit).
     if not pose_flips_bend(rig, chain, forward_pose(rig, chain)) or flip_lands(rig, chain):
         return None
     return (
-        "dropped, the limit would hand the fold back to the joint's own axis, and the posed "
-        "rotation bends it the other way: the chain would bend away from its pole; clear the "
-        "pose first"
+        "without the limit, the posed rotation would start the joint bent the other way, and "
+        "the chain would bend away from its pole; clear the pose first"
     )
 
 
