@@ -411,8 +411,8 @@ def rolled_saves_an_iteration(rig: RigView, chain: IKChain) -> str | None:
         return None
     fewer = at_least(ROLLED_FEWER, off_fold)
     iterations = rig.ik_constraint(chain).iterations
-    if not fewer or iterations >= need.count + fewer:
-        return None
+    if not fewer or not need.count <= iterations < need.count + fewer:
+        return None  # enough either way, or too few rolled too (the solver check's error)
     return (
         f"rolled {off_fold:.0f}° off its fold, the chain lands with {iterations} iterations; "
         f"rolled onto it, it would need {need.count + fewer} (the solver check's error): raise "
