@@ -833,6 +833,37 @@ def test_a_limb_rolled_a_little_off_its_fold_needs_one_iteration_more(
 
 
 @pytest.mark.parametrize(
+    ("limb", "stretch", "iterations", "error"),
+    [
+        ("leg", 0.5, 20, True),  # seed 484: 0.5% short under warnings
+        ("leg", 0.1, 38, True),
+        ("arm", 1.0, 30, True),
+        ("arm", 0.5, 42, False),
+        ("leg", 0.5, 60, False),
+    ],
+)
+def test_a_limb_locked_on_every_axis_reaching_by_stretch_needs_many_iterations(
+    limb: str, stretch: float, iterations: int, error: bool
+) -> None:
+    """Fresh seed 484 (a miss): locked on every axis of both bones, the limb only stretches
+    along its line, a little each iteration: the leg lands from 40 to 48, the arm from 42 to 52
+    by the stretch, and fewer than 40 leave it short (an error)."""
+    faults = (
+        Fault("ik_lock", limb, 2),
+        Fault("stretch", limb, stretch),
+        Fault("iterations", limb, iterations),
+    )
+    judged = judge(faults)
+    owner = LIMBS[limb].owner
+    assert [v.state for v in judged.verdicts if v.owner == owner] == ["fail" if error else "pass"]
+    assert list(judged.problems()) == [] and judged.unexplained == []
+    solver = [f for f in judged.findings if f.check_id == "solver" and f.bone == owner]
+    assert [f.stated["needed_for"] for f in solver if f.severity == Severity.ERROR] == (
+        ["frozen_stretch"] if error else []
+    )
+
+
+@pytest.mark.parametrize(
     ("limb", "roll", "iterations", "fails"),
     [
         ("arm", -50, 8, False),  # seed 479: under a chain length of 1, then the trade

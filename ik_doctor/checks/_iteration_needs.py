@@ -18,6 +18,7 @@ from ..core.posed_bend import joint_bends
 from ..core.reach import posed_longer, stretching_bones
 from ..core.rig import IKChain, RigView
 from ._aimed_start import tracking_target
+from ._frozen_needs import frozen_stretch_need
 from ._need_tables import Need, at_least, by_bend, fewer_either_side
 from ._one_bone_needs import ONE_BONE_MOST, one_bone_stretch_need
 from ._one_way_starts import one_way_needs, past_one_way_limit
@@ -186,6 +187,9 @@ def iterations_needed(
         return None if found is None else Need(*found, "three_bones")
     if len(chain.moving_bones) == 1:
         return one_bone_stretch_need(rig, chain)
+    frozen = frozen_stretch_need(rig, chain)
+    if frozen is not None:
+        return frozen
     bends = joint_bends(rig, chain, without)
     if bends is None:
         return None

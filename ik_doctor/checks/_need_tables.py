@@ -34,8 +34,9 @@ class Need:
     Damped Track aiming the lower bone at the target, ``AIMED_START_NEEDS``), "swung_root"
     (without a pole, the root posed turned toward the fold, ``SWUNG_ROOT_NEEDS``), "rolled" (the
     lower bone rolled off its fold, ``ROLLED_OFF_FOLD``), "one_bone_stretch" (a chain of one
-    bone cut from its limb, reaching by IK Stretch, ``ONE_BONE_STRETCH_PACE``) or "three_bones"
-    (an insect's leg, ``_three_bone_needs``); the finding's ``needed_for``."""
+    bone cut from its limb, reaching by IK Stretch, ``ONE_BONE_STRETCH_PACE``), "frozen_stretch"
+    (a limb locked on every axis reaching by IK Stretch alone, ``FROZEN_STRETCH_NEEDS``) or
+    "three_bones" (an insect's leg, ``_three_bone_needs``); the finding's ``needed_for``."""
 
 
 def by_bend(rows: tuple[tuple[float, T], ...], bend: float, count: Callable[[T], int]) -> int:
