@@ -5,9 +5,9 @@ little further along the line it already lies on, and it closes the gap slowly."
 from __future__ import annotations
 
 from ..core.reach import stretching_bones
-from ..core.rig import AXES, IKChain, RigView
+from ..core.rig import IKChain, RigView
 from ._need_tables import Need
-from ._tip_motion import blocked
+from ._tip_motion import blocked_every_way
 
 FROZEN_STRETCH_NEEDS = 40
 """Iterations below which a two-bone limb with a pole, every axis of both bones IK-locked and
@@ -24,8 +24,7 @@ def frozen_stretch_need(rig: RigView, chain: IKChain) -> Need | None:
     are locked (or held by zero-width limits) on every axis and all stretch; None otherwise."""
     if len(chain.moving_bones) != 2 or chain.pole is None or not chain.use_tail:
         return None
-    bones = [rig.pose_bone(name) for name in chain.moving_bones]
-    if not all(blocked(bone, axis) for bone in bones for axis in AXES):
+    if not blocked_every_way(rig, chain):
         return None
     if set(stretching_bones(rig, chain)) != set(chain.moving_bones):
         return None

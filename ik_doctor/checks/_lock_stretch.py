@@ -8,9 +8,9 @@ from dataclasses import replace
 from ..core.finding import Finding, Severity, lowered
 from ..core.names import readable
 from ..core.reach import stretching_bones
-from ..core.rig import AXES, IKChain, RigView
+from ..core.rig import IKChain, RigView
 from ._stacked_chains import agreeing_twin
-from ._tip_motion import blocked
+from ._tip_motion import blocked_every_way
 
 BEND_LOCKED_TITLE = "Bend axis locked"
 """The title of a bone's blocked-bend-axis error (``locks._bend_finding``)."""
@@ -45,9 +45,7 @@ def weighed_against_stretch(rig: RigView, chain: IKChain, findings: list[Finding
     stretching = stretching_bones(rig, chain)
     if not stretching or not any(f.severity == Severity.ERROR for f in findings):
         return findings
-    frozen = all(
-        all(blocked(rig.pose_bone(name), axis) for axis in AXES) for name in chain.moving_bones
-    )
+    frozen = blocked_every_way(rig, chain)
     if frozen and not _turned_by_a_pole(rig, chain):
         return [_unaimed(f) for f in findings]
     if frozen and set(stretching) != set(chain.moving_bones):

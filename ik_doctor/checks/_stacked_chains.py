@@ -8,9 +8,9 @@ from __future__ import annotations
 from ..core.finding import Severity
 from ..core.geometry import offset_from_line
 from ..core.reach import REACH_TOLERANCE, nearest_folded, reachable_tips, stretching_bones
-from ..core.rig import AXES, IKChain, RigView
+from ..core.rig import IKChain, RigView
 from ..core.switches import constraint_switches
-from ._tip_motion import blocked
+from ._tip_motion import blocked_every_way
 
 SAME_POINT = 1e-4
 """Tips closer than this share of the chain's reach are one goal (float noise apart)."""
@@ -50,9 +50,7 @@ def frozen(rig: RigView, chain: IKChain) -> bool:
     none stretched. The chain then leaves a lower one where the rest pose put it (measured: the
     leg or arm so locked stops 36% of its reach short, and a foot's or hand's IK of length 1 on
     its control, which misses by 58% or 8.6% below a limb that reaches, lands)."""
-    return not stretching_bones(rig, chain) and all(
-        blocked(rig.pose_bone(name), axis) for name in chain.moving_bones for axis in AXES
-    )
+    return not stretching_bones(rig, chain) and blocked_every_way(rig, chain)
 
 
 def lower_reaches(

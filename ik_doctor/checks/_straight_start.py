@@ -28,7 +28,6 @@ from ..core.start import (
     clamped_by_limit_rotations,
     flat_copied_start,
     straight_start,
-    straight_start_bends,
     target_tracking_joint,
 )
 from ..core.started import start_set_by, started_pose
@@ -290,8 +289,8 @@ def started_bend_vector(rig: RigView, chain: IKChain) -> Vector | None:
         return None
     if start.bend is not None:
         return start.bend
-    if straight_start_bends(rig, chain) is None or target_tracking_joint(rig, chain) is not None:
-        return None
+    if start.as_built or target_tracking_joint(rig, chain) is not None:
+        return None  # folded flat, or tracking the target: not a constraint's start to read
     return _posed_bend(rig, chain, started_pose(rig, chain))
 
 

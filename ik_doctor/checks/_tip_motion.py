@@ -31,6 +31,12 @@ def blocked(pose_bone: bpy.types.PoseBone, axis: str) -> bool:
     )
 
 
+def blocked_every_way(rig: RigView, chain: IKChain) -> bool:
+    """Whether every turning bone of the chain is ``blocked`` about every axis: the solver can
+    turn none of them, and only IK Stretch, if any, moves the tip."""
+    return all(blocked(rig.pose_bone(name), axis) for name in chain.moving_bones for axis in AXES)
+
+
 class TipMotion:
     """How each bone axis of a chain moves the tip at rest: one Jacobian column per axis."""
 
